@@ -1,0 +1,39 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+/** Minecraft Java names: 3 to 16 letters, digits or underscores. */
+export const McName = Type.String({ pattern: '^[A-Za-z0-9_]{3,16}$', minLength: 3, maxLength: 16, description: 'Minecraft name' });
+export const Id = Type.String({ format: 'uuid', maxLength: 36 });
+export const Localized = (max: number) =>
+  Type.Object({ fr: Type.String({ minLength: 1, maxLength: max }), en: Type.String({ minLength: 1, maxLength: max }) }, { additionalProperties: false });
+
+/** Paging of every list: 0-based `page`, `size` up to 100, and `offset` (items to skip) that wins over `page`. */
+export const PageQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+    size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+  },
+  { additionalProperties: false },
+);
+export type PageQuery = Static<typeof PageQuery>;
+
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), totalElements: Type.Integer(), page: Type.Integer(), size: Type.Integer() });
+export interface Page<T> {
+  data: T[];
+  totalElements: number;
+  page: number;
+  size: number;
+}
+
+export const IdParams = Type.Object({ id: Id }, { additionalProperties: false });
+
+/** application/problem+json body of every error. */
+export const Problem = Type.Object({
+  type: Type.String(),
+  title: Type.String(),
+  status: Type.Integer(),
+  detail: Type.Optional(Type.String()),
+  errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+});
+export type Problem = Static<typeof Problem>;

@@ -1,0 +1,32 @@
+import * as credits from './credits.ts';
+import * as games from './games.ts';
+import * as social from './social.ts';
+import * as user from './user.ts';
+
+/** The request bodies SPEC.md names, registered under those names in the OpenAPI document. */
+export const namedBodies = [
+  social.blockListAdd,
+  social.friendGroupCreateRequest,
+  social.friendGroupUpdate,
+  social.friendGroupMemberUpdate,
+  social.friendGroupMemberPseudoAdd,
+  social.friendGroupMemberImport,
+  social.friendAdd,
+  social.friendMinecraftAdd,
+  social.friendRequestUpdate,
+  games.gameCreate,
+  games.gameDefCreate,
+  games.gamePackageCreate,
+  games.playerRequest,
+  games.playerPatchRequest,
+  games.playerGroupIdPatchRequest,
+  credits.gamePaymentRequestUpdate,
+  games.gameReviewCreate,
+  credits.pricingRequest,
+  credits.promoCodeCreateRequest,
+  credits.stripePaymentCreate,
+  credits.stripeSubscriptionRequest,
+  credits.subscriptionCreateRequest,
+  user.userCreditAddRequest,
+  user.userMcUUIDRequest,
+] as const;

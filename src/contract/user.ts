@@ -1,0 +1,28 @@
+import { Type, type Static } from 'typebox';
+import { Id, McName } from './common.ts';
+
+export const userMcUUIDRequest = Type.Object({ mcName: McName }, { $id: 'userMcUUIDRequest', additionalProperties: false });
+export type UserMcUUIDRequest = Static<typeof userMcUUIDRequest>;
+
+export const userCreditAddRequest = Type.Object(
+  {
+    userId: Id,
+    amount: Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, not: { const: 0 }, description: 'Credits; negative for a correction' }),
+    reason: Type.String({ minLength: 3, maxLength: 200 }),
+  },
+  { $id: 'userCreditAddRequest', additionalProperties: false },
+);
+export type UserCreditAddRequest = Static<typeof userCreditAddRequest>;
+
+export const User = Type.Object({
+  id: Id,
+  name: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  mcUuid: Type.Union([Type.String(), Type.Null()]),
+  balance: Type.Integer(),
+  roles: Type.Array(Type.String()),
+});
+export type User = Static<typeof User>;
+
+export const roles = ['staff', 'support'] as const;
+export type Role = (typeof roles)[number];

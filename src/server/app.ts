@@ -1,0 +1,83 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import addFormats from 'ajv-formats';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { createServices, type Services } from './services.ts';
+import errors from './plugins/errors.ts';
+import security from './plugins/security.ts';
+import auth from './plugins/auth.ts';
+import openapi from './plugins/openapi.ts';
+import web from './plugins/web.ts';
+import identity from './identity/plugin.ts';
+import { loadOrCreateKeys, publicJwks } from './identity/keys.ts';
+import healthRoutes from './modules/health/routes.ts';
+import usersRoutes from './modules/users/routes.ts';
+import creditsRoutes from './modules/credits/routes.ts';
+import notificationsRoutes from './modules/notifications/routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+/** One log line per finished request: request id (from the logger), user id, status and duration. */
+class RequestLog extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = { userId: request.user?.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    if (error) request.log.error({ ...line, err: error }, 'request failed');
+    else request.log.info(line, 'request');
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  /** Pino options; tests pass `false`. */
+  logger?: boolean | object;
+}
+
+/**
+ * Composes the app in layers, as fastify/demo does: external plugins, then our own (errors, auth),
+ * then the identity provider and the API modules, then the web app that catches the rest.
+ */
+export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    // Ajv: reject unknown fields instead of dropping them; coerce only query strings' scalars.
+    ajv: { customOptions: { removeAdditional: false, allErrors: true }, plugins: [addFormats.default as never] },
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    logController: new RequestLog(),
+  });
+
+  const services = createServices(config, database);
+  app.decorate('services', services);
+
+  const keys = config.oidc.embedded ? await loadOrCreateKeys(config.oidc.keysFile) : undefined;
+  const issuerOrigin = new URL(config.oidc.issuer).origin;
+  const connectOrigins = issuerOrigin === new URL(config.publicUrl).origin ? [] : [issuerOrigin];
+
+  await app.register(errors);
+  await app.register(security, { apiPerMinute: config.rateLimit.apiPerMinute, connectOrigins });
+  await app.register(auth, {
+    issuer: config.oidc.issuer,
+    audience: config.oidc.audience,
+    localJwks: keys ? publicJwks(keys) : undefined,
+    resolveUser: (id) => services.users.resolve(id),
+  });
+  await app.register(openapi, { version: config.version });
+
+  if (keys) await app.register(identity, { config, database, keys });
+  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes]) {
+    await app.register(module, { services });
+  }
+  await app.register(web, { config });
+
+  await services.notifications.start();
+  // Streams never finish on their own: end them first so close() can wait for the rest.
+  app.addHook('preClose', async () => services.notifications.stop());
+  return app;
+}

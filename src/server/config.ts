@@ -1,0 +1,130 @@
+import path from 'node:path';
+
+/**
+ * Every setting comes from one environment variable, checked at start. A bad value stops the
+ * process with a message naming the variable and what it accepts, so a typo never runs silently.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: string;
+  trustProxy: boolean;
+  oidc: {
+    /** Issuer the API trusts; the embedded provider's when it is ours. */
+    issuer: string;
+    clientId: string;
+    audience: string;
+    /** True when the issuer is the provider built into this process. */
+    embedded: boolean;
+    keysFile: string;
+  };
+  rateLimit: { apiPerMinute: number; signInPerMinute: number };
+  internalToken: string | undefined;
+  stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined };
+  social: { discord: string; twitter: string; youtube: string; instagram: string };
+  webDir: string;
+  version: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return def;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name}="${raw}" is invalid: expected a whole number from ${min} to ${max}`);
+  }
+  return n;
+}
+
+function url(env: Env, name: string, def: string | undefined, protocols: string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return def;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name}="${raw}" is invalid: expected an absolute URL (${protocols.join(', ')})`);
+  }
+  if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) {
+    throw new ConfigError(`${name}="${raw}" is invalid: expected a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function oneOf<T extends string>(env: Env, name: string, def: T, values: readonly T[]): T {
+  const raw = read(env, name);
+  if (raw === undefined) return def;
+  if (!values.includes(raw as T)) throw new ConfigError(`${name}="${raw}" is invalid: expected one of ${values.join(', ')}`);
+  return raw as T;
+}
+
+function bool(env: Env, name: string, def: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return def;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name}="${raw}" is invalid: expected true or false`);
+}
+
+function text(env: Env, name: string, pattern: RegExp, what: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  if (!pattern.test(raw)) throw new ConfigError(`${name} is invalid: expected ${what}`);
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const host = read(env, 'HOST') ?? '0.0.0.0';
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`, ['http', 'https'])!;
+  const dataDir = path.resolve(cwd, read(env, 'DATA_DIR') ?? './data');
+  const embeddedIssuer = `${publicUrl}/oidc`;
+  const issuer = url(env, 'OIDC_ISSUER', embeddedIssuer, ['http', 'https'])!;
+  const socialDefault = (name: string, def: string) => url(env, name, def, ['https', 'http'])!;
+  return {
+    port,
+    host,
+    publicUrl,
+    dataDir,
+    databaseUrl: url(env, 'DATABASE_URL', undefined, ['postgres', 'postgresql']),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    oidc: {
+      issuer,
+      clientId: text(env, 'OIDC_CLIENT_ID', /^[\w.-]{1,100}$/, 'letters, digits, "_", "." or "-" (at most 100)') ?? 'web',
+      audience: text(env, 'OIDC_AUDIENCE', /^[\w.:/-]{1,200}$/, 'an audience name or URL') ?? 'api',
+      embedded: issuer === embeddedIssuer,
+      keysFile: path.resolve(cwd, read(env, 'OIDC_KEYS_FILE') ?? path.join(dataDir, 'oidc-keys.json')),
+    },
+    rateLimit: {
+      apiPerMinute: int(env, 'RATE_LIMIT_API_PER_MINUTE', 1200, 1, 10_000_000),
+      signInPerMinute: int(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 10, 1, 10_000_000),
+    },
+    internalToken: text(env, 'INTERNAL_TOKEN', /^.{16,200}$/, 'a secret of 16 to 200 characters'),
+    stripe: {
+      secretKey: text(env, 'STRIPE_SECRET_KEY', /^sk_(test|live)_\w+$/, 'a Stripe secret key (sk_test_... or sk_live_...)'),
+      webhookSecret: text(env, 'STRIPE_WEBHOOK_SECRET', /^whsec_\w+$/, 'a Stripe webhook secret (whsec_...)'),
+      publishableKey: text(env, 'STRIPE_PUBLISHABLE_KEY', /^pk_(test|live)_\w+$/, 'a Stripe publishable key (pk_test_... or pk_live_...)'),
+    },
+    social: {
+      discord: socialDefault('SOCIAL_DISCORD_URL', 'https://discord.gg/blockhost'),
+      twitter: socialDefault('SOCIAL_TWITTER_URL', 'https://x.com/blockhost'),
+      youtube: socialDefault('SOCIAL_YOUTUBE_URL', 'https://www.youtube.com/@blockhost'),
+      instagram: socialDefault('SOCIAL_INSTAGRAM_URL', 'https://www.instagram.com/blockhost'),
+    },
+    webDir: path.resolve(cwd, read(env, 'WEB_DIR') ?? 'dist/web'),
+    version: read(env, 'APP_VERSION') ?? process.env.npm_package_version ?? '0.0.0',
+  };
+}

@@ -1,0 +1,38 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+export const ledgerKinds = ['ADMIN_ADJUSTMENT', 'PURCHASE', 'SUBSCRIPTION', 'PROMO_BONUS', 'GAME_CHARGE', 'GAME_RENEWAL', 'REFUND'] as const;
+export type LedgerKind = (typeof ledgerKinds)[number];
+
+/** The current balance, kept beside the ledger so a spend is one conditional UPDATE. */
+export const creditAccounts = pgTable(
+  'credit_accounts',
+  {
+    userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+    balance: integer('balance').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('credit_accounts_balance_non_negative', sql`${t.balance} >= 0`)],
+);
+
+/** Append-only: every balance change is exactly one row, written in the transaction that caused it. */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    balanceAfter: integer('balance_after').notNull(),
+    kind: text('kind', { enum: ledgerKinds }).notNull(),
+    reason: text('reason').notNull(),
+    /** What caused it (a game, a payment...), for the owner's history. */
+    refType: text('ref_type'),
+    refId: text('ref_id'),
+    /** A payment provider's event id: unique, so a replayed webhook is applied once. */
+    providerEventId: text('provider_event_id').unique(),
+    createdBy: uuid('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ledger_entries_user_created_idx').on(t.userId, t.createdAt)],
+);

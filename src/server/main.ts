@@ -1,0 +1,39 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openConfiguredDatabase } from './db/open.ts';
+import { isEmpty, seed } from './db/seed.ts';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`Configuration error: ${err.message}`);
+  process.exit(78);
+}
+
+const database = await openConfiguredDatabase(config);
+await database.migrate();
+if (await isEmpty(database)) await seed(config, database);
+
+const app = await buildApp({ config, database });
+await app.listen({ port: config.port, host: config.host });
+app.log.info(`BlockHost at ${config.publicUrl} (database: ${database.kind}, issuer: ${config.oidc.issuer})`);
+
+// SIGTERM: stop taking connections, let in-flight requests finish, end streams, then close the database.
+let closing = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 25_000).unref();
+    void app
+      .close()
+      .then(() => database.close())
+      .then(() => {
+        clearTimeout(force);
+        process.exit(0);
+      });
+  });
+}

@@ -1,0 +1,92 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { creditAccounts, ledgerEntries, type LedgerKind } from '../../db/schema/credits.ts';
+import { paymentRequired } from '../../lib/problems.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import type { LedgerEntry } from '../../../contract/credits.ts';
+
+export interface LedgerChange {
+  userId: string;
+  /** Positive credits in, negative credits out. */
+  amount: number;
+  kind: LedgerKind;
+  reason: string;
+  refType?: string;
+  refId?: string;
+  providerEventId?: string;
+  createdBy?: string;
+}
+
+/**
+ * The credits ledger. A balance changes only through `apply`, which writes one ledger row in the
+ * caller's transaction; the conditional UPDATE keeps the balance from going below zero even when
+ * spends race (PostgreSQL re-checks the WHERE after waiting for the row lock).
+ */
+export class CreditsService {
+  private readonly db: Db;
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  async apply(executor: Executor, change: LedgerChange): Promise<{ balance: number; entryId: string }> {
+    if (executor === this.db) return this.db.transaction((tx) => this.apply(tx, change));
+    await executor.insert(creditAccounts).values({ userId: change.userId }).onConflictDoNothing();
+    const [account] = await executor
+      .update(creditAccounts)
+      .set({ balance: sql`${creditAccounts.balance} + ${change.amount}`, updatedAt: sql`now()` })
+      .where(and(eq(creditAccounts.userId, change.userId), sql`${creditAccounts.balance} + ${change.amount} >= 0`))
+      .returning({ balance: creditAccounts.balance });
+    if (!account) {
+      const balance = await this.balance(change.userId, executor);
+      throw paymentRequired(`Not enough credits: this needs ${-change.amount} and the balance is ${balance}`);
+    }
+    const [entry] = await executor
+      .insert(ledgerEntries)
+      .values({
+        userId: change.userId,
+        amount: change.amount,
+        balanceAfter: account.balance,
+        kind: change.kind,
+        reason: change.reason,
+        refType: change.refType ?? null,
+        refId: change.refId ?? null,
+        providerEventId: change.providerEventId ?? null,
+        createdBy: change.createdBy ?? null,
+      })
+      .returning({ id: ledgerEntries.id });
+    return { balance: account.balance, entryId: entry!.id };
+  }
+
+  async balance(userId: string, executor: Executor = this.db): Promise<number> {
+    const [row] = await executor.select({ balance: creditAccounts.balance }).from(creditAccounts).where(eq(creditAccounts.userId, userId));
+    return row?.balance ?? 0;
+  }
+
+  /** The user's ledger, newest first. */
+  async entries(userId: string, window: Window) {
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select()
+        .from(ledgerEntries)
+        .where(eq(ledgerEntries.userId, userId))
+        .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+        .limit(window.limit)
+        .offset(window.offset),
+      this.db.select({ n: count() }).from(ledgerEntries).where(eq(ledgerEntries.userId, userId)),
+    ]);
+    return pageOf(rows.map(toEntry), total?.n ?? 0, window);
+  }
+}
+
+function toEntry(row: typeof ledgerEntries.$inferSelect): LedgerEntry {
+  return {
+    id: row.id,
+    amount: row.amount,
+    balanceAfter: row.balanceAfter,
+    kind: row.kind,
+    reason: row.reason,
+    refType: row.refType,
+    refId: row.refId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,92 @@
+import type { ServerResponse } from 'node:http';
+import { HEARTBEAT_EVENT, NOTIFICATION_EVENT, type NotificationData } from '../../../contract/notifications.ts';
+
+export const HEARTBEAT_MS = 15_000;
+
+/** What crosses replicas on the `notifications` channel: small enough for NOTIFY's 8 000 bytes. */
+export interface Delivery {
+  userId: string;
+  id: string;
+  seq: number;
+  data: NotificationData;
+}
+
+interface Stream {
+  res: ServerResponse;
+  /** Highest seq already written, so a replay racing a live delivery sends nothing twice. */
+  lastSeq: number;
+  /** Live deliveries held back while the backlog is replayed, so order is kept. */
+  held: Delivery[] | null;
+}
+
+export function sseFrame(event: string, data: unknown, id?: string): string {
+  return `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
+ * The open event streams of this process, by user. One timer beats every stream, so an idle stream
+ * costs its socket and one small object.
+ */
+export class StreamHub {
+  private readonly byUser = new Map<string, Set<Stream>>();
+  private heartbeat: NodeJS.Timeout | undefined;
+  private size = 0;
+
+  get count(): number {
+    return this.size;
+  }
+
+  /** Registers a stream; with `replaying`, live deliveries wait until `replayed` is called. */
+  open(userId: string, res: ServerResponse, replaying = false): Stream {
+    const stream: Stream = { res, lastSeq: 0, held: replaying ? [] : null };
+    let set = this.byUser.get(userId);
+    if (!set) this.byUser.set(userId, (set = new Set()));
+    set.add(stream);
+    this.size++;
+    this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS).unref();
+    res.on('close', () => this.drop(userId, stream));
+    return stream;
+  }
+
+  send(stream: Stream, delivery: Pick<Delivery, 'id' | 'seq' | 'data'>): void {
+    if (delivery.seq <= stream.lastSeq) return;
+    stream.lastSeq = delivery.seq;
+    stream.res.write(sseFrame(NOTIFICATION_EVENT, delivery.data, delivery.id));
+  }
+
+  /** Writes the backlog, then what arrived live meanwhile. */
+  replayed(stream: Stream, backlog: Delivery[]): void {
+    for (const d of backlog) this.send(stream, d);
+    const held = stream.held ?? [];
+    stream.held = null;
+    for (const d of held) this.send(stream, d);
+  }
+
+  deliver(delivery: Delivery): void {
+    for (const stream of this.byUser.get(delivery.userId) ?? []) {
+      if (stream.held) stream.held.push(delivery);
+      else this.send(stream, delivery);
+    }
+  }
+
+  /** Ends every stream (shutdown): clients see the stream close. */
+  closeAll(): void {
+    for (const set of this.byUser.values()) for (const s of set) s.res.end();
+    this.byUser.clear();
+    this.size = 0;
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+
+  private drop(userId: string, stream: Stream) {
+    const set = this.byUser.get(userId);
+    if (!set?.delete(stream)) return;
+    this.size--;
+    if (set.size === 0) this.byUser.delete(userId);
+  }
+
+  private beat() {
+    const frame = sseFrame(HEARTBEAT_EVENT, {});
+    for (const set of this.byUser.values()) for (const s of set) s.res.write(frame);
+  }
+}

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Page, PageQuery } from '../../../contract/common.ts';
+import { Notification, NotificationParams } from '../../../contract/notifications.ts';
+import { notFound } from '../../lib/problems.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import type { Services } from '../../services.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const notifications = services.notifications;
+  const tags = ['notifications'];
+
+  app.get(
+    '/v1/user/notifications',
+    { onRequest: app.authenticate, schema: { tags, summary: 'All notifications, newest first', querystring: PageQuery, response: { 200: Page(Notification) } } },
+    async (request) => notifications.list(request.user!.id, pageWindow(request.query)),
+  );
+
+  app.get(
+    '/v1/user/notifications/unread',
+    { onRequest: app.authenticate, schema: { tags, summary: 'Unread notifications, newest first', querystring: PageQuery, response: { 200: Page(Notification) } } },
+    async (request) => notifications.list(request.user!.id, pageWindow(request.query), true),
+  );
+
+  app.put(
+    '/v1/user/notification/:uuid',
+    { onRequest: app.authenticate, schema: { tags, summary: 'Mark a notification read', params: NotificationParams, response: { 204: Type.Null() } } },
+    async (request, reply) => {
+      if (!(await notifications.markRead(request.user!.id, request.params.uuid))) throw notFound('Notification');
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/v1/user/notification',
+    { onRequest: app.authenticate, schema: { tags, summary: 'Send yourself a test notification', response: { 201: Notification } } },
+    async (request, reply) => {
+      const sent = await notifications.notify(request.user!.id, {
+        title: 'Notification de test',
+        description: 'Les notifications arrivent en direct. / Notifications arrive live.',
+        link: '/dashboard',
+      });
+      return reply.status(201).send(sent);
+    },
+  );
+
+  app.get(
+    '/v1/user/notifications/stream',
+    {
+      onRequest: app.authenticate,
+      // Streams are long-lived; they do not count against the API rate limit once open.
+      config: { rateLimit: false },
+      schema: { tags, summary: 'Server-sent events: basic-link-event (id = notification id) and heartbeat every 15 s; replays after Last-Event-ID' },
+    },
+    async (request, reply) => {
+      const userId = request.user!.id;
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write(': connected\n\n');
+      const lastEventId = request.headers['last-event-id'];
+      const replay = typeof lastEventId === 'string' && UUID.test(lastEventId);
+      // Subscribe before reading the backlog, so nothing sent in between is lost.
+      const stream = notifications.hub.open(userId, res, replay);
+      if (replay) notifications.hub.replayed(stream, await notifications.missedSince(userId, lastEventId));
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,97 @@
+import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.ts';
+import { notifications } from '../../db/schema/notifications.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import type { Notification, NotificationData } from '../../../contract/notifications.ts';
+import { StreamHub, type Delivery } from './hub.ts';
+
+export const CHANNEL = 'notifications';
+type Row = typeof notifications.$inferSelect;
+
+function toNotification(row: Row): Notification {
+  return {
+    id: row.id,
+    event: row.event,
+    data: { title: row.title, description: row.description, link: row.link },
+    read: row.read,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Stores notifications and delivers them live. Delivery goes through PostgreSQL NOTIFY even inside
+ * one process, so every replica's streams get it the same way, and only once the row is committed.
+ */
+export class NotificationsService {
+  readonly hub = new StreamHub();
+  private readonly database: Database;
+  private unlisten: (() => Promise<void>) | undefined;
+
+  constructor(database: Database) {
+    this.database = database;
+  }
+
+  async start(): Promise<void> {
+    this.unlisten = await this.database.listen(CHANNEL, (payload) => {
+      try {
+        this.hub.deliver(JSON.parse(payload) as Delivery);
+      } catch {
+        // A malformed payload is not ours; ignore it rather than break the listener.
+      }
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.hub.closeAll();
+    await this.unlisten?.();
+  }
+
+  /** Notifies a user; give the caller's transaction so the notice exists only if its cause does. */
+  async notify(userId: string, data: NotificationData, executor: Executor = this.database.db): Promise<Notification> {
+    const [row] = await executor
+      .insert(notifications)
+      .values({ userId, title: data.title.slice(0, 200), description: data.description.slice(0, 1000), link: data.link?.slice(0, 500) ?? null })
+      .returning();
+    const delivery: Delivery = { userId, id: row!.id, seq: row!.seq, data: { title: row!.title, description: row!.description, link: row!.link } };
+    // pg_notify inside a transaction is sent at commit, never for a rolled-back one.
+    await executor.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(delivery)})`);
+    return toNotification(row!);
+  }
+
+  async list(userId: string, window: Window, onlyUnread = false) {
+    const where = onlyUnread ? and(eq(notifications.userId, userId), eq(notifications.read, false)) : eq(notifications.userId, userId);
+    const db = this.database.db;
+    const [rows, [total]] = await Promise.all([
+      db.select().from(notifications).where(where).orderBy(desc(notifications.seq)).limit(window.limit).offset(window.offset),
+      db.select({ n: count() }).from(notifications).where(where),
+    ]);
+    return pageOf(rows.map(toNotification), total?.n ?? 0, window);
+  }
+
+  /** Marks one of the user's notifications read; false when it is not theirs. */
+  async markRead(userId: string, id: string): Promise<boolean> {
+    const rows = await this.database.db
+      .update(notifications)
+      .set({ read: true })
+      .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+      .returning({ id: notifications.id });
+    return rows.length > 0;
+  }
+
+  /** What the user missed after the notification `lastEventId`, oldest first. */
+  async missedSince(userId: string, lastEventId: string): Promise<Delivery[]> {
+    const db = this.database.db;
+    const [from] = await db
+      .select({ seq: notifications.seq })
+      .from(notifications)
+      .where(and(eq(notifications.id, lastEventId), eq(notifications.userId, userId)));
+    if (!from) return [];
+    const rows = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), gt(notifications.seq, from.seq)))
+      .orderBy(asc(notifications.seq))
+      .limit(500);
+    return rows.map((r) => ({ userId, id: r.id, seq: r.seq, data: { title: r.title, description: r.description, link: r.link } }));
+  }
+}

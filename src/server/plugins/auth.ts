@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { forbidden, unauthorized } from '../lib/problems.ts';
+import type { Role } from '../../contract/user.ts';
+
+/** Who the bearer token says the caller is. */
+export interface Identity {
+  /** `iss|sub`: unique across issuers. */
+  subject: string;
+  name: string;
+  email: string | null;
+  roles: string[];
+}
+
+/** The caller's platform user, made from the identity on the first call. */
+export interface AuthUser {
+  id: string;
+  name: string;
+  email: string | null;
+  roles: string[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+  interface FastifyInstance {
+    /** onRequest hook: 401 unless a valid bearer token; sets request.user. */
+    authenticate: preHandlerAsyncHookHandler;
+    /** onRequest hook: 401 without a token, 403 unless the user has one of the roles. */
+    requireRole: (...roles: Role[]) => preHandlerAsyncHookHandler;
+  }
+}
+
+export interface AuthOptions {
+  issuer: string;
+  audience: string;
+  /** The embedded provider's public keys, checked without a network round trip. */
+  localJwks?: JSONWebKeySet | undefined;
+  /** Finds or makes the platform user for an identity. */
+  resolveUser: (identity: Identity) => Promise<AuthUser>;
+}
+
+/** Finds the issuer's JWKS through its discovery document, once. */
+function remoteKeys(issuer: string): JWTVerifyGetKey {
+  let keys: Promise<JWTVerifyGetKey> | undefined;
+  const load = async () => {
+    const res = await fetch(`${issuer}/.well-known/openid-configuration`);
+    if (!res.ok) throw new Error(`discovery document of ${issuer} answered ${res.status}`);
+    const doc = (await res.json()) as { jwks_uri?: string };
+    if (!doc.jwks_uri) throw new Error(`discovery document of ${issuer} has no jwks_uri`);
+    return createRemoteJWKSet(new URL(doc.jwks_uri));
+  };
+  return async (header, token) => {
+    keys ??= load().catch((err: unknown) => {
+      keys = undefined; // try discovery again on the next request
+      throw err;
+    });
+    return (await keys)(header, token);
+  };
+}
+
+export function identityFromClaims(issuer: string, claims: JWTPayload): Identity {
+  const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
+  const realm = claims.realm_access as { roles?: unknown } | undefined;
+  const roles = Array.isArray(realm?.roles) ? realm.roles.filter((r): r is string => typeof r === 'string') : [];
+  return {
+    subject: `${issuer}|${claims.sub}`,
+    name: (str(claims.preferred_username) ?? str(claims.name) ?? String(claims.sub)).slice(0, 100),
+    email: str(claims.email)?.slice(0, 200) ?? null,
+    roles,
+  };
+}
+
+export default fp(async function auth(app: FastifyInstance, options: AuthOptions) {
+  const keys = options.localJwks ? createLocalJWKSet(options.localJwks) : remoteKeys(options.issuer);
+
+  async function verify(request: FastifyRequest): Promise<Identity> {
+    const header = request.headers.authorization;
+    const match = header?.match(/^Bearer\s+([\w-]+\.[\w-]+\.[\w-]+)$/i);
+    if (!match?.[1]) throw unauthorized();
+    try {
+      const { payload } = await jwtVerify(match[1], keys, {
+        issuer: options.issuer,
+        audience: options.audience,
+        algorithms: ['RS256', 'PS256', 'ES256'],
+      });
+      if (!payload.sub) throw new Error('no sub');
+      return identityFromClaims(options.issuer, payload);
+    } catch (err) {
+      request.log.debug({ err }, 'bearer token refused');
+      throw unauthorized('The bearer token is invalid or expired');
+    }
+  }
+
+  app.decorateRequest('user', null);
+  app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
+    request.user = await options.resolveUser(await verify(request));
+  });
+  app.decorate('requireRole', (...roles: Role[]) => async function requireRole(request: FastifyRequest) {
+    request.user ??= await options.resolveUser(await verify(request));
+    if (!roles.some((r) => request.user!.roles.includes(r))) throw forbidden();
+  });
+});

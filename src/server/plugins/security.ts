@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import { HttpProblem } from '../lib/problems.ts';
+
+export interface SecurityOptions {
+  apiPerMinute: number;
+  /** Origins besides our own that the browser talks to (an external issuer). */
+  connectOrigins: string[];
+}
+
+/** Security headers on every answer, and a per-client rate limit on the API and on sign-in. */
+export default fp(async function security(app: FastifyInstance, options: SecurityOptions) {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", 'https://js.stripe.com'],
+        // MUI's emotion and Swagger UI inject style elements.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        connectSrc: ["'self'", ...options.connectOrigins, 'https://api.stripe.com'],
+        frameSrc: ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com', ...options.connectOrigins],
+        formAction: ["'self'", ...options.connectOrigins],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  // Every /v1 route is limited per client unless it says otherwise (event streams, the spec document);
+  // this hook must run before the rate-limit plugin's own, which reads the route's config.
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { rateLimit?: unknown };
+    if (route.url.startsWith('/v1/') && config.rateLimit === undefined) {
+      route.config = { ...config, rateLimit: { max: options.apiPerMinute, timeWindow: '1 minute' } };
+    }
+  });
+  await app.register(rateLimit, {
+    global: false,
+    keyGenerator: (request) => {
+      const auth = request.headers.authorization;
+      // A token's signature is unique per token: per-user fairness without decoding it again.
+      return auth ? `t:${auth.slice(-43)}` : `ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) => new HttpProblem(429, `Too many requests: retry in ${Math.ceil(context.ttl / 1000)} s`),
+  });
+});

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
+import type { Config } from '../config.ts';
+import { sendProblem } from './errors.ts';
+
+/** What the browser app reads at start, so one build runs against any issuer or payment provider. */
+export function appConfig(config: Config) {
+  return {
+    version: config.version,
+    auth: {
+      audience: config.oidc.audience,
+      providers: [{ id: config.oidc.embedded ? 'embedded' : 'keycloak', issuer: config.oidc.issuer, clientId: config.oidc.clientId }],
+    },
+    stripe: config.stripe.secretKey
+      ? { mode: 'stripe' as const, publishableKey: config.stripe.publishableKey ?? null }
+      : { mode: 'sandbox' as const, publishableKey: null },
+    social: config.social,
+  };
+}
+
+const API_PREFIXES = ['/v1/', '/oidc/', '/docs', '/healthz', '/readyz'];
+
+/** Serves the built web app: its files, its runtime settings, and index.html for app routes. */
+export default fp(async function web(app: FastifyInstance, { config }: { config: Config }) {
+  const settings = appConfig(config);
+  app.get('/app-config.json', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-cache').send(settings));
+  app.get('/builds/latest.json', { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('cache-control', 'no-cache').send({ version: config.version }),
+  );
+
+  const indexFile = path.join(config.webDir, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: config.webDir,
+      wildcard: false,
+      index: false,
+      // Hashed assets never change; everything else is revalidated.
+      setHeaders: (res, file) => res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const wantsPage = request.method === 'GET' && !API_PREFIXES.some((p) => request.url.startsWith(p));
+    if (wantsPage && hasWeb) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return sendProblem(reply, 404, `Not found: ${request.method} ${request.url.split('?')[0]}`);
+  });
+});

@@ -1,0 +1,27 @@
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import { CreditsService } from './modules/credits/service.ts';
+import { NotificationsService } from './modules/notifications/service.ts';
+import { UsersService } from './modules/users/service.ts';
+
+/** The composition root of the domain: every service, built once per app from the database. */
+export interface Services {
+  config: Config;
+  database: Database;
+  db: Db;
+  users: UsersService;
+  credits: CreditsService;
+  notifications: NotificationsService;
+}
+
+export function createServices(config: Config, database: Database): Services {
+  const db = database.db;
+  return {
+    config,
+    database,
+    db,
+    users: new UsersService(db),
+    credits: new CreditsService(db),
+    notifications: new NotificationsService(database),
+  };
+}
