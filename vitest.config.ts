@@ -2,7 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
-/** The API suites run once per database engine: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+/**
+ * Unit tests sit beside their code and run once; the API suites in tests/api run once per database
+ * engine: PGlite always, PostgreSQL when TEST_DATABASE_URL is set.
+ */
 export default defineConfig({
   test: {
     globalSetup: ['tests/fixtures/global-setup.ts'],
@@ -13,14 +16,14 @@ export default defineConfig({
         extends: true as const,
         test: {
           name: engine,
-          include: ['src/server/**/*.test.ts', 'tests/api/**/*.test.ts'],
+          include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           env: { TEST_DB_ENGINE: engine },
         },
       })),
       {
         extends: true as const,
-        test: { name: 'unit', include: ['src/contract/**/*.test.ts', 'src/runtime/**/*.test.ts', 'src/web/**/*.test.ts', 'tests/unit/**/*.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'], environment: 'node' },
       },
     ],
   },

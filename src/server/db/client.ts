@@ -85,6 +85,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   if (options.schemaName) await pool.query(`create schema if not exists "${options.schemaName}"`);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
 
+  let closed = false;
   // One dedicated connection carries every LISTEN of this process.
   let listener: pg.Client | undefined;
   const handlers = new Map<string, Set<(payload: string) => void>>();
@@ -129,6 +130,8 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       });
     },
     async close() {
+      if (closed) return;
+      closed = true;
       await listener?.end().catch(() => {});
       listener = undefined;
       await pool.end();

@@ -31,6 +31,11 @@ export class StreamHub {
   private readonly byUser = new Map<string, Set<Stream>>();
   private heartbeat: NodeJS.Timeout | undefined;
   private size = 0;
+  private readonly heartbeatMs: number;
+
+  constructor(heartbeatMs = HEARTBEAT_MS) {
+    this.heartbeatMs = heartbeatMs;
+  }
 
   get count(): number {
     return this.size;
@@ -43,7 +48,7 @@ export class StreamHub {
     if (!set) this.byUser.set(userId, (set = new Set()));
     set.add(stream);
     this.size++;
-    this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS).unref();
+    this.heartbeat ??= setInterval(() => this.beat(), this.heartbeatMs).unref();
     res.on('close', () => this.drop(userId, stream));
     return stream;
   }

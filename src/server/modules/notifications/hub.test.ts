@@ -1,0 +1,46 @@
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StreamHub } from './hub.ts';
+
+describe('StreamHub', () => {
+  let server: http.Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  async function twoStreams(hub: StreamHub) {
+    server = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      hub.open(req.url === '/a' ? 'user-a' : 'user-b', res);
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const read = async (path: string) => {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      return { next: async () => (text += (await reader.read()).value ?? ''), text: () => text, cancel: () => reader.cancel() };
+    };
+    const a = await read('/a');
+    const b = await read('/b');
+    while (hub.count < 2) await new Promise((r) => setTimeout(r, 5));
+    return { a, b };
+  }
+
+  it('sends a heartbeat to every stream and a notification only to its user, once', async () => {
+    const hub = new StreamHub(50);
+    const { a, b } = await twoStreams(hub);
+    await a.next();
+    expect(a.text()).toContain('event: heartbeat');
+    hub.deliver({ userId: 'user-b', id: 'n1', seq: 7, data: { title: 'Hi', description: 'd', link: null } });
+    hub.deliver({ userId: 'user-b', id: 'n1', seq: 7, data: { title: 'Hi', description: 'd', link: null } });
+    while (!b.text().includes('basic-link-event')) await b.next();
+    await new Promise((r) => setTimeout(r, 120));
+    await b.next();
+    expect(b.text().match(/event: basic-link-event/g)).toHaveLength(1);
+    expect(b.text()).toContain('id: n1\nevent: basic-link-event\ndata: {"title":"Hi","description":"d","link":null}');
+    expect(a.text()).not.toContain('basic-link-event');
+    await a.cancel();
+    await b.cancel();
+    hub.closeAll();
+    expect(hub.count).toBe(0);
+  });
+});

@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app.ts';
+import { openDatabase } from '../../src/server/db/client.ts';
+import { startListeningApp, useTestApp, type TestApp } from '../fixtures/app.ts';
+import { openStream } from '../fixtures/sse.ts';
+
+describe('notifications', () => {
+  const t = useTestApp();
+
+  async function notify(name: string, title: string) {
+    const id = (await t.current.as(name, { method: 'GET', url: '/v1/user' })).json().id;
+    return t.current.app.services.notifications.notify(id, { title, description: `about ${title}`, link: '/dashboard/social' });
+  }
+
+  it('lists all and unread notifications newest first, and marks one read', async () => {
+    const first = await notify('alice', 'first');
+    await notify('alice', 'second');
+    const all = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json();
+    expect(all.totalElements).toBe(2);
+    expect(all.data.map((n: { data: { title: string } }) => n.data.title)).toEqual(['second', 'first']);
+    expect(all.data[0]).toMatchObject({ event: 'basic-link-event', read: false, data: { description: 'about second', link: '/dashboard/social' } });
+
+    const put = await t.current.as('alice', { method: 'PUT', url: `/v1/user/notification/${first.id}` });
+    expect(put.statusCode).toBe(204);
+    const unread = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications/unread?page=0&size=20' })).json();
+    expect(unread).toMatchObject({ totalElements: 1, page: 0, size: 20 });
+    expect(unread.data[0].data.title).toBe('second');
+  });
+
+  it('never lets one user see or mark another’s notification (404), and checks input', async () => {
+    const mine = await notify('alice', 'private');
+    expect((await t.current.as('bob', { method: 'PUT', url: `/v1/user/notification/${mine.id}` })).statusCode).toBe(404);
+    expect((await t.current.as('bob', { method: 'GET', url: '/v1/user/notifications' })).json().totalElements).toBe(0);
+    const stillUnread = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications/unread' })).json();
+    expect(stillUnread.totalElements).toBe(1);
+    const bad = await t.current.as('alice', { method: 'PUT', url: '/v1/user/notification/not-a-uuid' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].field).toBe('params.uuid');
+  });
+
+  it('needs a token on every call', async () => {
+    for (const [method, url] of [
+      ['GET', '/v1/user/notifications'],
+      ['GET', '/v1/user/notifications/unread'],
+      ['GET', '/v1/user/notifications/stream'],
+      ['PUT', '/v1/user/notification/00000000-0000-4000-8000-000000000000'],
+      ['POST', '/v1/user/notification'],
+    ] as const) {
+      expect((await t.current.app.inject({ method, url })).statusCode, `${method} ${url}`).toBe(401);
+    }
+  });
+
+  it('sends the caller a test notification', async () => {
+    const res = await t.current.as('alice', { method: 'POST', url: '/v1/user/notification' });
+    expect(res.statusCode).toBe(201);
+    expect((await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications/unread' })).json().totalElements).toBe(1);
+  });
+});
+
+describe('notification stream', () => {
+  let t: TestApp & { origin: string };
+  beforeEach(async () => {
+    t = await startListeningApp();
+  });
+  afterEach(() => t.close());
+
+  it('delivers a notification live as basic-link-event with its id, only to its user', async () => {
+    const alice = await t.token('alice');
+    const bob = await t.token('bob');
+    const a = await openStream(`${t.origin}/v1/user/notifications/stream`, alice);
+    const b = await openStream(`${t.origin}/v1/user/notifications/stream`, bob);
+    expect(a.status).toBe(200);
+    const sent = (await t.as('alice', { method: 'POST', url: '/v1/user/notification' })).json();
+    const [ev] = await a.waitFor('basic-link-event');
+    expect(ev!.id).toBe(sent.id);
+    expect(JSON.parse(ev!.data)).toEqual(sent.data);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(b.events.filter((e) => e.event === 'basic-link-event')).toHaveLength(0);
+    a.close();
+    b.close();
+  });
+
+  it('replays what was missed after Last-Event-ID, in order', async () => {
+    const alice = await t.token('alice');
+    const sent = [];
+    for (let i = 0; i < 3; i++) sent.push((await t.as('alice', { method: 'POST', url: '/v1/user/notification' })).json().id);
+    const s = await openStream(`${t.origin}/v1/user/notifications/stream`, alice, { 'last-event-id': sent[0] });
+    const events = await s.waitFor('basic-link-event', 2);
+    expect(events.map((e) => e.id)).toEqual([sent[1], sent[2]]);
+    s.close();
+  });
+
+  it('does not notify when the cause’s transaction rolls back', async () => {
+    const alice = await t.token('alice');
+    const id = (await t.as('alice', { method: 'GET', url: '/v1/user' })).json().id;
+    const s = await openStream(`${t.origin}/v1/user/notifications/stream`, alice);
+    const { db, notifications } = t.app.services;
+    await db
+      .transaction(async (tx) => {
+        await notifications.notify(id, { title: 'ghost', description: 'never', link: null }, tx);
+        throw new Error('rollback');
+      })
+      .catch(() => {});
+    await notifications.notify(id, { title: 'real', description: 'yes', link: null });
+    const [ev] = await s.waitFor('basic-link-event');
+    expect(JSON.parse(ev!.data).title).toBe('real');
+    expect((await t.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().totalElements).toBe(1);
+    s.close();
+  });
+
+  it('ends open streams on shutdown so close() does not hang', async () => {
+    const s = await openStream(`${t.origin}/v1/user/notifications/stream`, await t.token('alice'));
+    await t.app.close();
+    await s.closed;
+    expect(s.events.length).toBe(0);
+  });
+});
+
+describe('notification fan-out across replicas', () => {
+  it('reaches a stream on another app instance through LISTEN/NOTIFY', async () => {
+    const t = await startListeningApp();
+    // A second replica: on PostgreSQL its own connection pool on the same schema; PGlite is one
+    // embedded engine, so there the replica shares it (and still hears the NOTIFY).
+    const onPostgres = t.database.kind === 'postgres';
+    const schemaName = (await t.database.db.execute('select current_schema() as s')).rows[0]!.s as string;
+    const other = onPostgres ? await openDatabase({ url: process.env.TEST_DATABASE_URL, schemaName }) : t.database;
+    const replica = await buildApp({ config: t.config, database: other, logger: false });
+    await replica.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const port = (replica.server.address() as { port: number }).port;
+      const token = await t.token('alice');
+      const s = await openStream(`http://127.0.0.1:${port}/v1/user/notifications/stream`, token);
+      const sent = (await t.as('alice', { method: 'POST', url: '/v1/user/notification' })).json();
+      const [ev] = await s.waitFor('basic-link-event');
+      expect(ev!.id).toBe(sent.id);
+      s.close();
+    } finally {
+      await replica.close();
+      if (onPostgres) await other.close();
+      await t.close();
+    }
+  });
+});
