@@ -77,7 +77,15 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(web, { config });
 
   await services.notifications.start();
-  // Streams never finish on their own: end them first so close() can wait for the rest.
-  app.addHook('preClose', async () => services.notifications.stop());
+  // Graceful close: streams never finish on their own, so end them first; requests still in flight
+  // finish, and their connections close after them instead of idling on keep-alive.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    await services.notifications.stop();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   return app;
 }

@@ -122,7 +122,8 @@ describe('notification fan-out across replicas', () => {
     // A second replica: on PostgreSQL its own connection pool on the same schema; PGlite is one
     // embedded engine, so there the replica shares it (and still hears the NOTIFY).
     const onPostgres = t.database.kind === 'postgres';
-    const schemaName = (await t.database.db.execute('select current_schema() as s')).rows[0]!.s as string;
+    const current = (await t.database.db.execute('select current_schema() as s')) as unknown as { rows: Array<{ s: string }> };
+    const schemaName = current.rows[0]!.s;
     const other = onPostgres ? await openDatabase({ url: process.env.TEST_DATABASE_URL, schemaName }) : t.database;
     const replica = await buildApp({ config: t.config, database: other, logger: false });
     await replica.listen({ port: 0, host: '127.0.0.1' });

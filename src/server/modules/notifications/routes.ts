@@ -61,7 +61,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
+        // The socket is this stream's alone: when the stream ends, so does the connection.
+        connection: 'close',
         'x-accel-buffering': 'no',
       });
       res.write(': connected\n\n');
