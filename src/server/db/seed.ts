@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Database } from './client.ts';
 import { identityAccounts } from './schema/identity.ts';
@@ -7,9 +7,9 @@ import { createServices } from '../services.ts';
 
 /** The accounts README.md names; change both together. */
 export const SEED_ACCOUNTS = [
-  { username: 'staff', email: 'staff@blockhost.local', password: 'Staff-2026-pass', roles: ['staff', 'support'], credits: 0 },
-  { username: 'alice', email: 'alice@blockhost.local', password: 'Alice-2026-pass', roles: [], credits: 500 },
-  { username: 'bob', email: 'bob@blockhost.local', password: 'Bobby-2026-pass', roles: [], credits: 200 },
+  { username: 'staff', email: 'staff@blockhost.local', password: 'Blocks-Admin-2026', roles: ['staff', 'support'], credits: 0 },
+  { username: 'alice', email: 'alice@blockhost.local', password: 'Creeper-2026!', roles: [], credits: 500 },
+  { username: 'bob', email: 'bob@blockhost.local', password: 'Diamond-2026!', roles: [], credits: 200 },
 ] as const;
 
 /** True when nothing has been seeded or signed up yet. */
@@ -28,7 +28,10 @@ export async function seed(config: Config, database: Database): Promise<string[]
   const accounts = new AccountsService(database.db);
   for (const a of SEED_ACCOUNTS) {
     const result = await accounts.signUp({ username: a.username, email: a.email, password: a.password, roles: [...a.roles] });
-    if ('error' in result) continue;
+    if ('error' in result) {
+      if (result.error === 'usernameTaken' || result.error === 'emailTaken') continue;
+      throw new Error(`seed account ${a.username} refused: ${result.error}`);
+    }
     // With the embedded issuer the platform user can be made now; with another issuer it is made at first sign-in.
     if (config.oidc.embedded && a.credits > 0) {
       const user = await services.users.resolve({ subject: `${config.oidc.issuer}|${result.account.id}`, name: a.username, email: a.email, roles: [...a.roles] });
@@ -36,6 +39,5 @@ export async function seed(config: Config, database: Database): Promise<string[]
     }
     done.push(a.username);
   }
-  await database.db.update(identityAccounts).set({ roles: ['staff', 'support'] }).where(eq(identityAccounts.username, 'staff'));
   return done;
 }
