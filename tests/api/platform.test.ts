@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../fixtures/app.ts';
+
+describe('errors', () => {
+  it('answers a 5xx as problem+json without saying what failed inside', async () => {
+    const t = await startTestApp();
+    try {
+      t.app.get('/v1/boom', async () => {
+        throw new Error('connection to db-primary:5432 failed for user secret_admin');
+      });
+      const res = await t.app.inject({ url: '/v1/boom' });
+      expect(res.statusCode).toBe(500);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.json()).toEqual({ type: 'https://httpstatuses.io/500', title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred. It has been logged.' });
+      expect(res.body).not.toContain('secret_admin');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('API rate limit', () => {
+  it('answers 429 problem+json past the per-minute limit of a token, and not for another user', async () => {
+    const t = await startTestApp({ RATE_LIMIT_API_PER_MINUTE: '3' });
+    try {
+      const statuses = [];
+      const token = await t.token('alice');
+      for (let i = 0; i < 4; i++) statuses.push((await t.app.inject({ url: '/v1/user', headers: { authorization: `Bearer ${token}` } })).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const limited = await t.app.inject({ url: '/v1/user', headers: { authorization: `Bearer ${token}` } });
+      expect(limited.json()).toMatchObject({ status: 429, title: 'Too Many Requests' });
+      expect(limited.json().detail).toMatch(/^Too many requests: retry in \d+ s$/);
+      expect((await t.as('bob', { method: 'GET', url: '/v1/user' })).statusCode).toBe(200);
+      // Health checks are never limited.
+      for (let i = 0; i < 5; i++) expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('web app', () => {
+  it('serves built files, and index.html for app routes but not for API paths', async () => {
+    const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-web-'));
+    fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>BlockHost</title><div id="root"></div>');
+    fs.writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');
+    const t = await startTestApp({ WEB_DIR: webDir });
+    try {
+      const asset = await t.app.inject({ url: '/assets/app-1234.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toContain('immutable');
+      for (const url of ['/', '/dashboard', '/dashboard/game/42', '/en/about']) {
+        const page = await t.app.inject({ url, headers: { accept: 'text/html' } });
+        expect(page.statusCode, url).toBe(200);
+        expect(page.body).toContain('<div id="root">');
+      }
+      const api = await t.app.inject({ url: '/v1/missing' });
+      expect(api.statusCode).toBe(404);
+      expect(api.headers['content-type']).toContain('application/problem+json');
+    } finally {
+      await t.close();
+      fs.rmSync(webDir, { recursive: true, force: true });
+    }
+  });
+});
