@@ -14,6 +14,7 @@ import healthRoutes from './modules/health/routes.ts';
 import usersRoutes from './modules/users/routes.ts';
 import creditsRoutes from './modules/credits/routes.ts';
 import notificationsRoutes from './modules/notifications/routes.ts';
+import contentRoutes from './modules/content/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,7 +72,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(openapi, { version: config.version });
 
   if (keys) await app.register(identity, { config, database, keys });
-  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes]) {
+  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes, contentRoutes]) {
     await app.register(module, { services });
   }
   await app.register(web, { config });

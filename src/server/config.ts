@@ -26,6 +26,7 @@ export interface Config {
   stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined };
   social: { discord: string; twitter: string; youtube: string; instagram: string };
   webDir: string;
+  contentDir: string;
   version: string;
 }
 
@@ -125,6 +126,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       instagram: socialDefault('SOCIAL_INSTAGRAM_URL', 'https://www.instagram.com/blockhost'),
     },
     webDir: path.resolve(cwd, read(env, 'WEB_DIR') ?? 'dist/web'),
+    contentDir: path.resolve(cwd, read(env, 'CONTENT_DIR') ?? 'content'),
     version: read(env, 'APP_VERSION') ?? process.env.npm_package_version ?? '0.0.0',
   };
 }

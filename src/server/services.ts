@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import { ContentService } from './modules/content/service.ts';
 import { CreditsService } from './modules/credits/service.ts';
 import { NotificationsService } from './modules/notifications/service.ts';
 import { UsersService } from './modules/users/service.ts';
@@ -12,6 +13,7 @@ export interface Services {
   users: UsersService;
   credits: CreditsService;
   notifications: NotificationsService;
+  content: ContentService;
 }
 
 export function createServices(config: Config, database: Database): Services {
@@ -23,5 +25,6 @@ export function createServices(config: Config, database: Database): Services {
     users: new UsersService(db),
     credits: new CreditsService(db),
     notifications: new NotificationsService(database),
+    content: new ContentService(config.contentDir),
   };
 }

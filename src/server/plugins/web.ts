@@ -21,7 +21,7 @@ export function appConfig(config: Config) {
   };
 }
 
-const API_PREFIXES = ['/v1/', '/oidc/', '/docs', '/healthz', '/readyz'];
+const API_PREFIXES = ['/v1/', '/oidc/', '/_content/', '/docs', '/healthz', '/readyz'];
 
 /** Serves the built web app: its files, its runtime settings, and index.html for app routes. */
 export default fp(async function web(app: FastifyInstance, { config }: { config: Config }) {
