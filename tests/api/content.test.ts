@@ -57,3 +57,29 @@ describe('content pages', () => {
     expect((await t.app.inject({ url: '/_content/query/de/about' })).statusCode).toBe(400);
   });
 });
+
+describe('the shipped content', () => {
+  const t = useShipped();
+  function useShipped() {
+    const holder = {} as { current: TestApp };
+    beforeAll(async () => {
+      holder.current = await startTestApp();
+    });
+    afterAll(() => holder.current.close());
+    return holder;
+  }
+
+  it('has every information page in both languages, with the operator filled in', async () => {
+    for (const locale of ['fr', 'en']) {
+      for (const page of ['about', 'contact', 'legal', 'cgu', 'cgv', 'ranked']) {
+        const res = await t.current.app.inject({ url: `/_content/query/${locale}/${page}` });
+        expect(res.statusCode, `${locale}/${page}`).toBe(200);
+        expect(res.json().body, `${locale}/${page}`).not.toContain('{{');
+      }
+      const legal = (await t.current.app.inject({ url: `/_content/query/${locale}/legal` })).json();
+      expect(legal.body).toContain('BlockHost SAS');
+      const competitions = (await t.current.app.inject({ url: `/_content/list/${locale}/ranked` })).json();
+      expect(competitions.map((c: { meta: { status: string } }) => c.meta.status).sort()).toEqual(['past', 'upcoming', 'upcoming']);
+    }
+  });
+});

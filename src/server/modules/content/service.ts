@@ -24,8 +24,14 @@ function tableOfContents(markdown: string) {
   return entries;
 }
 
-export function parseDoc(locale: Locale, docPath: string, source: string): ContentDoc {
-  const { data, body } = splitFrontMatter(source);
+/** Fills `{{operator.field}}` with the operator's details (content/operator.json, the one place to edit them). */
+function fillOperator(markdown: string, operator: Record<string, string>): string {
+  return markdown.replace(/\{\{\s*operator\.(\w+)\s*\}\}/g, (whole, field: string) => operator[field] ?? whole);
+}
+
+export function parseDoc(locale: Locale, docPath: string, source: string, operator: Record<string, string> = {}): ContentDoc {
+  const { data, body: raw } = splitFrontMatter(source);
+  const body = fillOperator(raw, operator);
   const { title, description, layout, toc, navigation, redirect, ...meta } = data;
   const cut = body.indexOf(MORE);
   const nav = navigation === false || navigation === undefined ? null : (navigation as { title?: string; order?: number } | true);
@@ -53,6 +59,8 @@ export class ContentService {
   private readonly docs = new Map<string, ContentDoc>();
 
   constructor(contentDir: string) {
+    const operatorFile = path.join(contentDir, 'operator.json');
+    const operator = fs.existsSync(operatorFile) ? (JSON.parse(fs.readFileSync(operatorFile, 'utf8')) as Record<string, string>) : {};
     for (const locale of locales) {
       const root = path.join(contentDir, locale);
       if (!fs.existsSync(root)) continue;
@@ -60,7 +68,7 @@ export class ContentService {
         if (!file.endsWith('.md')) continue;
         const rel = file.split(path.sep).join('/').replace(/\.md$/, '');
         const docPath = `/${rel.replace(/(^|\/)index$/, '')}`.replace(/\/$/, '') || '/';
-        this.docs.set(`${locale}:${docPath}`, parseDoc(locale, docPath, fs.readFileSync(path.join(root, file), 'utf8')));
+        this.docs.set(`${locale}:${docPath}`, parseDoc(locale, docPath, fs.readFileSync(path.join(root, file), 'utf8'), operator));
       }
     }
   }
