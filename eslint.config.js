@@ -17,7 +17,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     plugins: { local: { rules: { 'own-tables': ownTables } } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'local/own-tables': 'error',
     },
@@ -27,5 +27,6 @@ export default tseslint.config(
   { files: ['src/server/**'], rules: forbid('The server never imports the web app.', 'web') },
   { files: ['src/runtime/**'], rules: forbid('The game runtime stands alone: no web app, no API server.', 'web', 'server') },
   { files: ['src/contract/**'], rules: forbid('The contract is shared by API and web: it imports neither.', 'web', 'server', 'runtime') },
+  { files: ['public/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['tools/**/*.js', 'eslint.config.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

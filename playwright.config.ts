@@ -17,6 +17,8 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL,
+    // A French browser: the site's default language, the one most tests read.
+    locale: 'fr-FR',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -17,8 +17,13 @@ test('a new user signs up, lands on the dashboard, signs out and signs back in',
   await expect(page.getByTestId('user-name')).toContainText(name);
   await expect(page.getByTestId('user-balance')).toContainText('0');
 
+  // Logout goes home at once, then signs out at the provider (250 ms later) and comes back home.
+  const signedOut = page.waitForResponse((r) => r.url().includes('/oidc/session/end/confirm'));
   await page.getByRole('button', { name: 'Déconnexion' }).click();
   await expect(page).toHaveURL(/\/$/);
+  await signedOut;
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('button', { name: 'Inscription / Connexion' }).first()).toBeVisible();
   // Signed out at the provider too: the dashboard asks for credentials again.
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/oidc\/interaction\//);

@@ -76,10 +76,14 @@ export function renderMessage(lang: Lang, title: string, message: string, link?:
   return layout(lang, title, `<h1>${esc(title)}</h1><p>${esc(message)}</p>${link ? `<p><a href="${esc(link.href)}">${esc(link.label)}</a></p>` : ''}`);
 }
 
+/** A file, not an inline script, so the content security policy can stay strict. */
+export const LOGOUT_SCRIPT = '/oidc/ui/logout.js';
+export const LOGOUT_SCRIPT_BODY = "document.getElementById('op.logoutForm').submit();\n";
+
 /** RP-initiated logout: the provider's confirmation form, sent at once (a button remains without scripts). */
 export function renderLogout(lang: Lang, form: string): string {
   const t = strings[lang];
   const auto = form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>');
   return layout(lang, t.signOut, `<h1>${esc(t.signingOut)}</h1>${auto}<button type="submit" form="op.logoutForm">${esc(t.signOut)}</button>
-<script>document.getElementById('op.logoutForm').submit()</script>`);
+<script src="${LOGOUT_SCRIPT}"></script>`);
 }

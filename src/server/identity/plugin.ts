@@ -5,7 +5,7 @@ import type { Database } from '../db/client.ts';
 import { AccountsService } from './accounts.ts';
 import { sweepExpired } from './adapter.ts';
 import type { IdentityKeys } from './keys.ts';
-import { pickLang, renderForm, renderMessage, strings, type Lang, type PageError } from './pages.ts';
+import { LOGOUT_SCRIPT, LOGOUT_SCRIPT_BODY, pickLang, renderForm, renderMessage, strings, type Lang, type PageError } from './pages.ts';
 import { createProvider } from './provider.ts';
 
 const MOUNT = '/oidc';
@@ -64,6 +64,9 @@ export default fp(async function identity(app: FastifyInstance, { config, databa
       const to = await provider.interactionResult(request.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
       return reply.redirect(to, 303);
     };
+    pages.get(LOGOUT_SCRIPT, { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGOUT_SCRIPT_BODY),
+    );
     const signInLimit = { rateLimit: { max: config.rateLimit.signInPerMinute, timeWindow: '1 minute' } };
 
     pages.get<{ Params: { uid: string }; Querystring: Form }>(`${MOUNT}/interaction/:uid`, { schema: { hide: true } }, async (request, reply) => {

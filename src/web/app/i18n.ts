@@ -1,0 +1,52 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { LOCALE_COOKIE, LOCALE_COOKIE_DAYS } from './constants.ts';
+
+export const languages = ['fr', 'en'] as const;
+export type Language = (typeof languages)[number];
+
+// Every locales/{lang}/{area}.json is a namespace; identity.json belongs to the server's sign-in pages.
+const files = import.meta.glob<Record<string, unknown>>(['../../../locales/*/*.json', '!../../../locales/*/identity.json'], { eager: true, import: 'default' });
+const resources: Record<string, Record<string, Record<string, unknown>>> = {};
+for (const [file, strings] of Object.entries(files)) {
+  const [, lang, ns] = /locales\/(\w+)\/(\w+)\.json$/.exec(file)!;
+  (resources[lang!] ??= {})[ns!] = strings;
+}
+
+function cookieLanguage(): Language | null {
+  const m = /(?:^|;\s*)locale=(fr|en)\b/.exec(document.cookie);
+  return (m?.[1] as Language | undefined) ?? null;
+}
+
+/** Locale when the path has no prefix: the cookie, else the browser's languages, else French. */
+export function detectLanguage(): Language {
+  const cookie = cookieLanguage();
+  if (cookie) return cookie;
+  for (const l of navigator.languages ?? [navigator.language]) {
+    const short = l.slice(0, 2).toLowerCase();
+    if (short === 'fr' || short === 'en') return short;
+  }
+  return 'fr';
+}
+
+/** Remembers an explicit choice for 365 days (SameSite=Lax). */
+export function saveLanguage(lang: Language) {
+  document.cookie = `${LOCALE_COOKIE}=${lang}; Max-Age=${LOCALE_COOKIE_DAYS * 86400}; Path=/; SameSite=Lax`;
+}
+
+export function setLanguage(lang: Language) {
+  if (i18n.language !== lang) void i18n.changeLanguage(lang);
+  document.documentElement.lang = lang;
+}
+
+void i18n.use(initReactI18next).init({
+  resources,
+  lng: detectLanguage(),
+  fallbackLng: 'fr',
+  defaultNS: 'common',
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+document.documentElement.lang = i18n.language;
+
+export default i18n;

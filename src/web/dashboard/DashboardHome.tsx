@@ -1,0 +1,34 @@
+import { Alert, Button, Card, CardContent, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import type { User } from '../../contract/user.ts';
+import { useFetch } from '../app/useFetch.ts';
+import { PageLoader } from '../ui/PageLoader.tsx';
+
+export function DashboardHome() {
+  const { t } = useTranslation('dashboard');
+  const me = useFetch<User>('/v1/user');
+  if (me.status === 'loading') return <PageLoader />;
+  if (me.status === 'error')
+    return (
+      <Alert severity="error" action={<Button onClick={me.reload}>{t('retry', { ns: 'common' })}</Button>}>
+        {t('loadError')}: {me.error.message}
+      </Alert>
+    );
+  return (
+    <>
+      <Typography variant="h1" sx={{ fontSize: { xs: '1.8rem', md: '2.2rem' }, mb: 3 }}>
+        {t('hello')} <span data-testid="user-name">{me.data.name}</span>
+      </Typography>
+      <Card sx={{ maxWidth: 360 }}>
+        <CardContent>
+          <Typography variant="overline" color="text.secondary">
+            {t('balance')}
+          </Typography>
+          <Typography variant="h3" component="p" data-testid="user-balance">
+            {t('credits', { count: me.data.balance })}
+          </Typography>
+        </CardContent>
+      </Card>
+    </>
+  );
+}

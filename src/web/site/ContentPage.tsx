@@ -1,0 +1,35 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { ContentDoc } from '../../contract/content.ts';
+import { useFetch } from '../app/useFetch.ts';
+import { useBarePath, useLocalePath } from '../app/locale.tsx';
+import { ErrorPage } from '../shell/ErrorPage.tsx';
+import { PageLoader } from '../ui/PageLoader.tsx';
+
+// Markdown rendering is its own chunk: the home page does not need it.
+const ContentView = lazy(() => import('./ContentView.tsx'));
+
+/** The catch-all route: a content page from content/{fr,en}, or the 404 error page. */
+export function ContentPage() {
+  const { t, i18n } = useTranslation();
+  const path = useBarePath();
+  const to = useLocalePath();
+  const navigate = useNavigate();
+  const page = useFetch<ContentDoc>(`/_content/query/${i18n.language}${path}`);
+  const redirect = page.status === 'done' ? page.data.redirect : null;
+  useEffect(() => {
+    if (redirect) navigate(redirect.startsWith('/') ? to(redirect) : redirect, { replace: true });
+  }, [redirect, navigate, to]);
+
+  if (page.status === 'loading' || redirect) return <PageLoader />;
+  if (page.status === 'error') {
+    const status = 'status' in page.error ? page.error.status : 500;
+    return status === 404 ? <ErrorPage status={404} message={t('errors.notFound', { path })} /> : <ErrorPage status={status} message={page.error.message} />;
+  }
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <ContentView doc={page.data} />
+    </Suspense>
+  );
+}

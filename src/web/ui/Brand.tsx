@@ -1,0 +1,14 @@
+import { Box, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+
+/** The BlockHost logo and name, linking home. */
+export function Brand({ to, color }: { to: string; color?: string }) {
+  return (
+    <Box component={RouterLink} to={to} aria-label="BlockHost" sx={{ display: 'flex', alignItems: 'center', gap: 1, textDecoration: 'none', color: color ?? 'primary.main' }}>
+      <Box component="img" src="/favicon.svg" alt="" width={32} height={32} />
+      <Typography component="span" sx={{ fontWeight: 800, fontSize: '1.25rem', letterSpacing: '.02em' }}>
+        BlockHost
+      </Typography>
+    </Box>
+  );
+}
