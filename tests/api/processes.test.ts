@@ -13,8 +13,8 @@ const baseEnv = () => {
   return env;
 };
 /** The server runs on the engine of this suite: PostgreSQL in its own schema, or PGlite in its data folder. */
-async function serverDbEnv(): Promise<Record<string, string>> {
-  if (process.env.TEST_DB_ENGINE !== 'postgres') return {};
+async function serverDbEnv(): Promise<{ env: Record<string, string>; dispose: () => Promise<void> }> {
+  if (process.env.TEST_DB_ENGINE !== 'postgres') return { env: {}, dispose: async () => {} };
   const schema = `p_${Math.random().toString(16).slice(2, 10)}`;
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.searchParams.set('options', `-c search_path=${schema}`);
@@ -22,7 +22,12 @@ async function serverDbEnv(): Promise<Record<string, string>> {
   const admin = await openDatabase({ url: process.env.TEST_DATABASE_URL, poolSize: 1 });
   await admin.db.execute(`create schema "${schema}"`);
   await admin.close();
-  return { DATABASE_URL: url.href };
+  const dispose = async () => {
+    const db = await openDatabase({ url: process.env.TEST_DATABASE_URL, poolSize: 1 });
+    await db.db.execute(`drop schema if exists "${schema}" cascade`);
+    await db.close();
+  };
+  return { env: { DATABASE_URL: url.href }, dispose };
 }
 
 describe('the server process', () => {
@@ -35,9 +40,12 @@ describe('the server process', () => {
   it('shuts down on SIGTERM: in-flight requests finish, streams close, nothing is lost', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-proc-'));
     const port = await freePort();
-    const env = { ...baseEnv(), ...(await serverDbEnv()), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'none') };
+    const db = await serverDbEnv();
+    const env = { ...baseEnv(), ...db.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'none') };
     const start = () => {
-      const child = spawn(node, ['src/server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(node, ['src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
       const ready = new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('server did not start')), 60_000);
         const poll = async () => {
@@ -51,7 +59,9 @@ describe('the server process', () => {
         void poll();
       });
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      return { child, ready, exited };
+      // A server that dies at start fails the test at once, with what it said.
+      const started = Promise.race([ready, exited.then((code) => Promise.reject(new Error(`server exited with ${code} at start: ${stderr}`)))]);
+      return { child, ready: started, exited };
     };
     try {
       const first = start();
@@ -82,6 +92,7 @@ describe('the server process', () => {
       expect(await second.exited).toBe(0);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+      await db.dispose();
     }
   });
 });

@@ -124,10 +124,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       await pool.query('select pg_notify($1, $2)', [channel, payload]);
     },
     async migrate() {
-      await migratePg(drizzlePg({ client: pool, schema }), {
-        migrationsFolder,
-        ...(options.schemaName ? { migrationsSchema: options.schemaName } : {}),
-      });
+      // The migrations' bookkeeping lives beside the tables (the connection's schema), so schemas
+      // of one database never mistake each other's history for their own.
+      const { rows } = await pool.query<{ schema: string }>('select current_schema() as schema');
+      await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder, migrationsSchema: options.schemaName ?? rows[0]!.schema });
     },
     async close() {
       if (closed) return;
