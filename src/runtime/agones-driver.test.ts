@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeKubernetes, type FakeKubernetes } from '../../tests/fixtures/kubernetes.ts';
+import { gameSpec, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
+import { AgonesDriver } from './agones-driver.ts';
+import { createDriver } from './index.ts';
+import { LocalDriver } from './local-driver.ts';
+import { offlineUuid } from './minecraft/player-lists.ts';
+import { readServerConfig } from './minecraft/server-config.ts';
+
+/**
+ * The agones driver against a fake Kubernetes API (the wire format, in memory). The Minecraft side
+ * is real: the "pod" the fake GameServer points at is a flying-squid server run by the local driver.
+ */
+describe('AgonesDriver', () => {
+  let kube: FakeKubernetes;
+  let dataDir: string;
+  let local: LocalDriver;
+  const ns = '/api/v1/namespaces/games';
+  const gsPath = '/apis/agones.dev/v1/namespaces/games/gameservers/blockhost-g1';
+
+  beforeEach(async () => {
+    kube = await startFakeKubernetes();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-agones-'));
+    local = new LocalDriver({ dataDir, host: '127.0.0.1', portRange: randomPortRange() });
+  });
+
+  afterEach(async () => {
+    await local.close();
+    await kube.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const driverFor = (rconPort = 25575) =>
+    new AgonesDriver({ apiUrl: kube.url, token: kube.token, namespace: 'games', image: 'itzg/minecraft-server:java21', rconPort, stopTimeoutMs: 20_000 });
+
+  /** Plays the Agones controller: the GameServer turns Ready at a real server's address. */
+  function markReady(port: number) {
+    const gs = kube.objects.get(gsPath)!;
+    gs.status = { state: 'Ready', address: '127.0.0.1', addresses: [{ type: 'InternalIP', address: '127.0.0.1' }, { type: 'PodIP', address: '127.0.0.1' }], ports: [{ name: 'minecraft', port }] };
+  }
+
+  it('creates the game objects and a GameServer for the itzg image', async () => {
+    const driver = driverFor();
+    const game = gameSpec('G1', { seed: 'hello', whitelist: ['Alex'], ops: ['Steve'], banned: ['Griefer'], whitelistEnabled: true, ramMb: 1024 });
+    await driver.start(game);
+    expect(kube.calls).toEqual([`POST ${ns}/secrets`, `POST ${ns}/persistentvolumeclaims`, `POST ${ns}/configmaps`, `GET ${gsPath}`, 'POST /apis/agones.dev/v1/namespaces/games/gameservers']);
+
+    const secret = kube.objects.get(`${ns}/secrets/blockhost-g1-rcon`) as { data: { password: string } };
+    expect(Buffer.from(secret.data.password, 'base64').toString()).toMatch(/^[\w-]{32}$/);
+    const lists = kube.objects.get(`${ns}/configmaps/blockhost-g1-lists`) as { data: Record<string, string> };
+    expect(JSON.parse(lists.data['whitelist.json']!)).toEqual([{ uuid: offlineUuid('Alex'), name: 'Alex' }]);
+    expect(JSON.parse(lists.data['banned-players.json']!)).toEqual([expect.objectContaining({ name: 'Griefer', expires: 'forever' })]);
+
+    const gs = kube.objects.get(gsPath) as { spec: { ports: unknown[]; template: { spec: { containers: Array<{ name: string; env: Array<{ name: string; value?: string; valueFrom?: unknown }> }>; volumes: unknown[] } } } };
+    expect(gs.spec.ports).toEqual([{ name: 'minecraft', portPolicy: 'Dynamic', containerPort: 25565, protocol: 'TCP', container: 'minecraft' }]);
+    const env = Object.fromEntries(gs.spec.template.spec.containers[0]!.env.map((e) => [e.name, e.value ?? e.valueFrom]));
+    expect(env).toMatchObject({ EULA: 'TRUE', VERSION: '1.21.4', MEMORY: '768M', MODE: 'creative', SEED: 'hello', ENABLE_WHITELIST: 'TRUE', ENABLE_RCON: 'TRUE', ONLINE_MODE: 'FALSE', RCON_PASSWORD: { secretKeyRef: { name: 'blockhost-g1-rcon', key: 'password' } } });
+    expect(gs.spec.template.spec.volumes).toEqual([{ name: 'world', persistentVolumeClaim: { claimName: 'blockhost-g1-world' } }, { name: 'lists', configMap: { name: 'blockhost-g1-lists' } }]);
+    expect(await driver.observe(game)).toMatchObject({ status: 'STARTING', address: null });
+
+    // Starting again changes nothing; provisioning again replaces the lists, keeps the password.
+    kube.calls.length = 0;
+    await driver.start({ ...game, banned: [] });
+    expect(kube.calls).toEqual([`POST ${ns}/secrets`, `POST ${ns}/persistentvolumeclaims`, `POST ${ns}/configmaps`, `PUT ${ns}/configmaps/blockhost-g1-lists`, `GET ${gsPath}`]);
+    expect(JSON.parse((kube.objects.get(`${ns}/configmaps/blockhost-g1-lists`) as { data: Record<string, string> }).data['banned-players.json']!)).toEqual([]);
+    expect(kube.objects.get(`${ns}/secrets/blockhost-g1-rcon`)).toEqual(secret);
+
+    (kube.objects.get(gsPath) as { status: object }).status = { state: 'Unhealthy' };
+    expect(await driver.observe(game)).toMatchObject({ status: 'CRASHED', reason: 'GameServer blockhost-g1 is Unhealthy' });
+    // A dead GameServer is replaced on start.
+    await driver.start(game);
+    expect(kube.calls.slice(-2)).toEqual([`DELETE ${gsPath}`, 'POST /apis/agones.dev/v1/namespaces/games/gameservers']);
+
+    await driver.remove(game);
+    expect([...kube.objects.keys()]).toEqual([]);
+    expect(await driver.observe(game)).toMatchObject({ status: 'STOPPED' });
+  });
+
+  it('is RUNNING once the server answers a ping and RCON, and stops it over RCON', async () => {
+    const game = gameSpec('g1');
+    await local.start(game);
+    const config = readServerConfig(local.dir(game));
+    const driver = driverFor(config.rconPort);
+    await driver.start(game);
+    // The real server's password stands in for the one the driver generated.
+    (kube.objects.get(`${ns}/secrets/blockhost-g1-rcon`) as { data: object }).data = { password: Buffer.from(config.rconPassword).toString('base64') };
+    markReady(config.port);
+
+    const running = await waitFor(driver, game, 'RUNNING');
+    expect(running).toMatchObject({ address: `127.0.0.1:${config.port}`, version: '1.21.4', motd: 'BlockHost test', players: [] });
+    expect(await driver.rcon(game, 'whitelist list')).toBe('There are no whitelisted players');
+
+    const stopping = driver.stop(game);
+    await waitFor(local, game, 'STOPPED', 20_000);
+    (kube.objects.get(gsPath) as { status: object }).status = { state: 'Shutdown' };
+    await stopping;
+    expect(kube.calls.at(-1)).toBe(`DELETE ${gsPath}`);
+    expect(await driver.observe(game)).toMatchObject({ status: 'STOPPED' });
+    await expect(driver.rcon(game, 'list')).rejects.toThrow('game g1 is not running');
+  }, 120_000);
+
+  it('says what is wrong: a refused token, a bad game id, a bad driver name', async () => {
+    const driver = new AgonesDriver({ apiUrl: kube.url, token: 'wrong', namespace: 'games', image: 'itzg/minecraft-server' });
+    await expect(driver.observe(gameSpec('g2'))).rejects.toThrow(`Kubernetes GET ${gsPath.replace('g1', 'g2')}: 401 Unauthorized`);
+    await expect(driverFor().start(gameSpec('no/slash'))).rejects.toThrow('game id "no/slash" is invalid');
+    expect(() => createDriver({ driver: 'docker' as 'local', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { apiUrl: kube.url, token: 't', namespace: 'n', image: 'i' } })).toThrow(
+      'game driver "docker" is unknown: expected one of local, agones',
+    );
+    expect(createDriver({ driver: 'agones', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { apiUrl: kube.url, token: 't', namespace: 'n', image: 'i' } }).name).toBe('agones');
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Game hosting, seen from the platform: a driver provisions, starts, stops and watches one game
+ * server per game, and speaks vanilla RCON to it. The `local` driver runs a child process per game;
+ * the `agones` driver a GameServer on Kubernetes. The platform never knows which.
+ */
+
+/** Drivers GAME_DRIVER may name; `createDriver` in index.ts builds them. */
+export const gameDrivers = ['local', 'agones'] as const;
+export type GameDriverName = (typeof gameDrivers)[number];
+
+/** What the platform tells a driver about a game. */
+export interface GameSpec {
+  id: string;
+  /** Minecraft version the server speaks, e.g. "1.21.4". */
+  version: string;
+  ramMb: number;
+  maxPlayers: number;
+  motd: string;
+  gameMode: 'survival' | 'creative' | 'adventure' | 'spectator';
+  difficulty: 'peaceful' | 'easy' | 'normal' | 'hard';
+  seed?: string;
+  /** Player lists written to the server before it starts (applied live over RCON afterwards). */
+  whitelist: string[];
+  ops: string[];
+  banned: string[];
+  whitelistEnabled: boolean;
+}
+
+export type ObservedStatus = 'RUNNING' | 'STARTING' | 'STOPPED' | 'CRASHED';
+
+export interface Observed {
+  status: ObservedStatus;
+  playersOnline: number;
+  maxPlayers: number;
+  /** Names of the players online, when the server answered. */
+  players: string[];
+  version: string | null;
+  motd: string | null;
+  /** host:port players connect to; null while not running. */
+  address: string | null;
+  /** Why the server is CRASHED (exit code, last error), when known. */
+  reason?: string;
+}
+
+export interface GameDriver {
+  readonly name: string;
+  /** Prepares the game's home (folder, ports, secrets); idempotent. */
+  provision(game: GameSpec): Promise<void>;
+  /** Launches the server; resolves once launched, not once RUNNING (observe tells that). */
+  start(game: GameSpec): Promise<void>;
+  /** Saves the world and stops the server (RCON `stop`, a kill only after the save or a bound). */
+  stop(game: GameSpec): Promise<void>;
+  /** RUNNING only when the server answered a Server List Ping and an RCON login. */
+  observe(game: GameSpec): Promise<Observed>;
+  /** One vanilla RCON command; rejects when the server is not reachable. */
+  rcon(game: GameSpec, command: string): Promise<string>;
+  /** Stops and deletes everything of the game. */
+  remove(game: GameSpec): Promise<void>;
+  /** Stops every server this process launched, cleanly (API shutdown). */
+  close(): Promise<void>;
+}

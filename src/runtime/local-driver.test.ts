@@ -1,0 +1,202 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type { Bot } from 'mineflayer';
+import type { Item } from 'prismarine-item';
+import { Vec3 } from 'vec3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gameSpec, join, kicked, quit, randomPortRange, solidGroundNear, waitFor } from '../../tests/fixtures/minecraft.ts';
+import { LocalDriver } from './local-driver.ts';
+import { readList } from './minecraft/player-lists.ts';
+import { readServerConfig } from './minecraft/server-config.ts';
+
+// prismarine-item's types declare an ES default export its CommonJS code does not have.
+const itemLoader = createRequire(import.meta.url)('prismarine-item') as (registry: object) => typeof Item;
+
+/**
+ * The local driver against real flying-squid servers and a real Minecraft client (mineflayer).
+ * Slow: each start loads a server and generates chunks.
+ */
+describe('LocalDriver with flying-squid', () => {
+  let dataDir: string;
+  let driver: LocalDriver;
+  const bots: Bot[] = [];
+
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-runtime-'));
+    driver = new LocalDriver({ dataDir, host: 'play.example.test', portRange: randomPortRange() });
+  });
+
+  afterEach(async () => {
+    await Promise.all(bots.splice(0).map(quit));
+    await driver.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function joined(port: number, name: string, version: string): Promise<Bot> {
+    const result = await join(port, name, version);
+    if (!result.joined) throw new Error(`${name} was refused: ${result.reason}`);
+    bots.push(result.bot);
+    return result.bot;
+  }
+
+  async function refused(port: number, name: string, version: string): Promise<string> {
+    const result = await join(port, name, version);
+    if (result.joined) {
+      bots.push(result.bot);
+      throw new Error(`${name} joined but should have been refused`);
+    }
+    return result.reason;
+  }
+
+  it('runs a game: players join, are kicked, whitelisted and banned, and the world survives a restart', async () => {
+    // MC_TEST_VERSION runs it against another version flying-squid and mineflayer both speak.
+    const game = gameSpec('lifecycle', { banned: ['Intruder'], version: process.env.MC_TEST_VERSION ?? '1.21.4' });
+    const { version } = game;
+    await driver.start(game);
+    const running = await waitFor(driver, game, 'RUNNING');
+    const { port } = readServerConfig(driver.dir(game));
+    expect(running).toMatchObject({ address: `play.example.test:${port}`, motd: 'BlockHost test', version, maxPlayers: 5, playersOnline: 0, players: [] });
+
+    // A ban written before the start applies.
+    expect(await refused(port, 'Intruder', version)).toContain('You are banned from this server.');
+
+    const builder = await joined(port, 'Builder', version);
+    expect(await driver.rcon(game, 'list')).toBe('There are 1 of a max of 5 players online: Builder');
+    expect(await driver.observe(game)).toMatchObject({ status: 'RUNNING', playersOnline: 1, players: ['Builder'] });
+
+    // The bot places a block in creative mode; it must outlive the restart below.
+    expect(builder.game.gameMode).toBe('creative');
+    await builder.waitForChunksToLoad();
+    const ground = solidGroundNear(builder);
+    const placed = ground.position.offset(0, 1, 0);
+    const Item = itemLoader(builder.registry);
+    await builder.creative.setInventorySlot(36, new Item(builder.registry.itemsByName.gold_block!.id, 1));
+    await builder.equip(builder.registry.itemsByName.gold_block!.id, 'hand');
+    await builder.placeBlock(ground, new Vec3(0, 1, 0));
+    expect(builder.blockAt(placed)?.name).toBe('gold_block');
+
+    const kick = kicked(builder);
+    expect(await driver.rcon(game, 'kick Builder Time for a break')).toBe('Kicked Builder: Time for a break');
+    expect(await kick).toBe('Time for a break');
+
+    expect(await driver.rcon(game, 'whitelist on')).toBe('Whitelist is now turned on');
+    expect(await refused(port, 'Builder', version)).toBe('You are not white-listed on this server!');
+    expect(await driver.rcon(game, 'whitelist add Builder')).toBe('Added Builder to the whitelist');
+    expect(await driver.rcon(game, 'whitelist list')).toBe('There are 1 whitelisted player(s): Builder');
+    const again = await joined(port, 'Builder', version);
+
+    const banKick = kicked(again);
+    expect(await driver.rcon(game, 'ban Builder Griefing')).toBe('Banned Builder: Griefing');
+    expect(await banKick).toBe('You are banned from this server.\nReason: Griefing');
+    expect(await refused(port, 'Builder', version)).toBe('You are banned from this server.\nReason: Griefing');
+    expect(readList(driver.dir(game), 'banned').map((e) => [e.name, e.reason])).toEqual([['Intruder', 'Banned by an operator.'], ['Builder', 'Griefing']]);
+
+    expect(await driver.rcon(game, 'pardon Builder')).toBe('Unbanned Builder');
+    expect(await driver.rcon(game, 'op Builder')).toBe('Made Builder a server operator');
+    expect(await driver.rcon(game, 'nonsense')).toBe('Unknown or incomplete command, see below for error');
+
+    await driver.stop(game);
+    expect(await driver.observe(game)).toMatchObject({ status: 'STOPPED', address: null });
+    expect(readList(driver.dir(game), 'whitelist').map((e) => e.name)).toEqual(['Builder']);
+    expect(readList(driver.dir(game), 'ops').map((e) => e.name)).toEqual(['Builder']);
+
+    // The platform starts it again with the lists it holds.
+    const restarted = { ...game, whitelistEnabled: true, whitelist: ['Builder'], ops: ['Builder'], banned: ['Intruder'] };
+    await driver.start(restarted);
+    await waitFor(driver, restarted, 'RUNNING');
+    const back = await joined(port, 'Builder', version);
+    await back.waitForChunksToLoad();
+    expect(back.blockAt(placed)?.name).toBe('gold_block');
+  }, 300_000);
+
+  it('refuses what it cannot host, with the reason', async () => {
+    await expect(driver.provision(gameSpec('old', { version: '1.7.10' }))).rejects.toThrow('Minecraft "1.7.10" is not served by flying-squid: expected a release from 1.8.8 to 1.21.4');
+    await expect(driver.provision(gameSpec('new', { version: '1.21.5' }))).rejects.toThrow('Minecraft "1.21.5" is not served by flying-squid');
+    await expect(driver.provision(gameSpec('../escape'))).rejects.toThrow('game id "../escape" is invalid');
+    await expect(driver.rcon(gameSpec('idle'), 'list')).rejects.toThrow('game idle is not running');
+    // Ten ports make five games; each keeps its ports when provisioned again.
+    for (let i = 0; i < 5; i++) await driver.provision(gameSpec(`g${i}`));
+    const ports = [0, 1, 2, 3, 4].flatMap((i) => [readServerConfig(driver.dir({ id: `g${i}` })).port, readServerConfig(driver.dir({ id: `g${i}` })).rconPort]);
+    expect(new Set(ports).size).toBe(10);
+    await driver.provision(gameSpec('g0', { motd: 'changed' }));
+    expect(readServerConfig(driver.dir({ id: 'g0' }))).toMatchObject({ port: ports[0], rconPort: ports[1], motd: 'changed' });
+    await expect(driver.provision(gameSpec('g5'))).rejects.toThrow(/^no free ports left in the game port range \d+-\d+$/);
+    expect(() => new LocalDriver({ dataDir, host: 'h', portRange: { from: 30_000, to: 30_000 } })).toThrow('port range 30000-30000 is invalid');
+  });
+
+  it('reports a crash with its reason', async () => {
+    const game = gameSpec('crashing');
+    await driver.start(game);
+    // Launched is not running: the process lives but has not answered yet.
+    expect(await driver.observe(game)).toMatchObject({ status: 'STARTING', address: null });
+    await waitFor(driver, game, 'RUNNING');
+    process.kill(driver.pid(game)!, 'SIGKILL');
+    const crashed = await waitFor(driver, game, 'CRASHED', 10_000);
+    expect(crashed.reason).toMatch(/^killed by signal SIGKILL/);
+
+    // A server that cannot take its port exits at once, with the error in the reason.
+    const { port } = readServerConfig(driver.dir(game));
+    const squatter = net.createServer().listen(port);
+    try {
+      await driver.start(game);
+      const second = await waitFor(driver, game, 'CRASHED', 30_000);
+      expect(second.reason).toMatch(/^exited with code 1: [\s\S]*EADDRINUSE/);
+    } finally {
+      squatter.close();
+    }
+    await driver.stop(game);
+    expect((await driver.observe(game)).status).toBe('STOPPED');
+  }, 120_000);
+
+  it('launches a jar (MC_SERVER_JAR) with the game settings in server.properties', async () => {
+    const jar = path.join(dataDir, 'server.jar');
+    fs.writeFileSync(jar, '');
+    const jarDriver = new LocalDriver({ dataDir, host: '127.0.0.1', portRange: randomPortRange(), serverJar: jar });
+    const game = gameSpec('vanilla', { version: '1.21.5', whitelist: ['Alex'], whitelistEnabled: true });
+    try {
+      await jarDriver.start(game);
+      const { port, rconPort, rconPassword } = readServerConfig(jarDriver.dir(game));
+      // No Minecraft jar can be fetched here: an empty one takes the launch as far as Java, whose
+      // refusal must come back as the crash reason.
+      const crashed = await waitFor(jarDriver, game, 'CRASHED', 30_000);
+      expect(crashed.reason).toMatch(/^exited with code 1: .*Invalid or corrupt jarfile/);
+      const props = fs.readFileSync(path.join(jarDriver.dir(game), 'server.properties'), 'utf8');
+      expect(props).toContain(`server-port=${port}\n`);
+      expect(props).toContain(`enable-rcon=true\nrcon.port=${rconPort}\nrcon.password=${rconPassword}\n`);
+      expect(props).toContain('white-list=true\n');
+      expect(readList(jarDriver.dir(game), 'whitelist').map((e) => e.name)).toEqual(['Alex']);
+    } finally {
+      await jarDriver.close();
+    }
+  });
+
+  it('leaves no server behind when the process that started it is killed', async () => {
+    // A stand-in for the API: starts a game with the driver, prints the server's pid, waits.
+    const parentCode = `
+      const { LocalDriver } = await import(${JSON.stringify(new URL('./local-driver.ts', import.meta.url).href)});
+      const { gameSpec } = await import(${JSON.stringify(new URL('../../tests/fixtures/minecraft.ts', import.meta.url).href)});
+      const driver = new LocalDriver(${JSON.stringify({ dataDir, host: '127.0.0.1', portRange: randomPortRange() })});
+      await driver.start(gameSpec('orphan'));
+      console.log(driver.pid({ id: 'orphan' }));
+      setInterval(() => {}, 1000);`;
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', parentCode], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString()))));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    parent.kill('SIGKILL');
+    const until = Date.now() + 20_000;
+    while (alive() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
+  }, 60_000);
+});

@@ -1,0 +1,221 @@
+import type net from 'node:net';
+import { minecraftName, newEntry, readList, writeList, type ListName } from './player-lists.ts';
+import { startRconServer } from './rcon-server.ts';
+
+/**
+ * Our admin plugin for flying-squid: what a vanilla server has and flying-squid lacks. An RCON
+ * server on loopback, the vanilla commands the platform drives games with, and a whitelist and
+ * bans enforced at login (flying-squid's own `/ban` keys offline players by name but checks by
+ * UUID, so a banned player rejoins). Lists live in vanilla's files in the game folder, read at
+ * start so lists written before start apply, and rewritten on each change.
+ */
+
+/** The parts of flying-squid (a JS library without types) this plugin uses. */
+export interface SquidPlayer {
+  username: string;
+  uuid: string;
+  op: boolean;
+  _client: { username: string };
+  gameMode: number;
+  kick(reason: string): void;
+  chat(message: string): void;
+  setGameMode(mode: number): void;
+  on(event: 'spawned', listener: () => void): void;
+}
+interface LoginClient {
+  username: string;
+  write(packet: string, params: object): void;
+  end(reason: string): void;
+}
+export interface SquidServer {
+  players: SquidPlayer[];
+  _server: {
+    maxPlayers: number;
+    options: { beforeLogin?: (client: LoginClient) => void };
+    emit(event: string, ...args: unknown[]): boolean;
+  };
+  on(event: 'newPlayer', listener: (player: SquidPlayer) => void): void;
+  broadcast(message: string): void;
+  info(message: string): void;
+  waitForReady(timeoutMs: number): Promise<unknown>;
+}
+
+export interface AdminOptions {
+  /** The game folder, holding the lists. */
+  dir: string;
+  rconPort: number;
+  rconPassword: string;
+  whitelistEnabled: boolean;
+  /** Called by `stop` once the answer is sent: saves the world and ends the process. */
+  onStop(): void;
+  /** Called when `whitelist on|off` changes the setting, to persist it. */
+  onWhitelistChange(enabled: boolean): void;
+}
+
+export const messages = {
+  notWhitelisted: 'You are not white-listed on this server!',
+  banned: (reason: string) => `You are banned from this server.\nReason: ${reason}`,
+  kickedDefault: 'Kicked by an operator',
+  unknown: 'Unknown or incomplete command, see below for error',
+} as const;
+
+export async function installAdmin(serv: SquidServer, options: AdminOptions): Promise<net.Server> {
+  const lists = {
+    whitelist: readList(options.dir, 'whitelist'),
+    ops: readList(options.dir, 'ops'),
+    banned: readList(options.dir, 'banned'),
+  };
+  let whitelistEnabled = options.whitelistEnabled;
+
+  const find = (list: ListName, name: string) => lists[list].findIndex((e) => e.name.toLowerCase() === name.toLowerCase());
+  const has = (list: ListName, name: string) => find(list, name) >= 0;
+  const online = (name: string) => serv.players.find((p) => p.username.toLowerCase() === name.toLowerCase());
+  const save = (list: ListName) => writeList(options.dir, list, lists[list]);
+
+  /** Why a name may not join, or null. Ops pass the whitelist, as in vanilla. */
+  const refusal = (name: string): string | null => {
+    const ban = lists.banned[find('banned', name)];
+    if (ban) return messages.banned(ban.reason);
+    if (whitelistEnabled && !has('whitelist', name) && !has('ops', name)) return messages.notWhitelisted;
+    return null;
+  };
+
+  // Refused at the end of the login phase, before flying-squid makes a player: the client gets a
+  // login `disconnect` with the reason. Servers before 1.20.2 have no configuration phase and
+  // would still announce the login, so those events are swallowed for a refused client.
+  const refused = new WeakSet<object>();
+  serv._server.options.beforeLogin = (client) => {
+    const reason = refusal(client.username);
+    if (reason === null) return;
+    refused.add(client);
+    serv.info(`${client.username} refused: ${reason.split('\n')[0]}`);
+    // The refusal goes out now and the connection ends a second later, unless the client leaves
+    // first as vanilla's does: a client that reads the close before it has decoded the packet
+    // (mineflayer, when busy, since decompression is asynchronous) would show "connection lost"
+    // instead of the reason. Nothing else is sent meanwhile.
+    client.write('disconnect', { reason: JSON.stringify({ text: reason }) });
+    client.write = () => {};
+    setTimeout(() => client.end(reason), 1000);
+  };
+  const emit = serv._server.emit.bind(serv._server);
+  serv._server.emit = (event, ...args) => {
+    if ((event === 'login' || event === 'playerJoin') && refused.has(args[0] as object)) return false;
+    return emit(event, ...args);
+  };
+
+  serv.on('newPlayer', (player) => {
+    // `username` is set later in flying-squid's login; the client has it already.
+    player.op = has('ops', player._client.username);
+    // flying-squid's 1.20.2+ login packet carries the registry's default game mode, so the client
+    // believes it plays survival whatever the server says: tell it again once it has spawned.
+    player.on('spawned', () => player.setGameMode(player.gameMode));
+  });
+
+  const addTo = (list: ListName, name: string, reason?: string) => {
+    lists[list].push(newEntry(list, name, reason) as never);
+    save(list);
+  };
+  const removeFrom = (list: ListName, name: string) => {
+    lists[list].splice(find(list, name), 1);
+    save(list);
+  };
+
+  const needName = (name: string | undefined, usage: string): string => {
+    if (name === undefined || !minecraftName.test(name)) throw new Error(`${messages.unknown}\n${usage}`);
+    return name;
+  };
+
+  const commands: Record<string, (args: string[]) => string> = {
+    list: () => {
+      const names = serv.players.map((p) => p.username);
+      return `There are ${names.length} of a max of ${serv._server.maxPlayers} players online: ${names.join(', ')}`;
+    },
+    say: (args) => {
+      if (args.length === 0) throw new Error(`${messages.unknown}\nsay <message>`);
+      serv.broadcast(`[Server] ${args.join(' ')}`);
+      return '';
+    },
+    kick: ([name, ...reason]) => {
+      const player = online(needName(name, 'kick <player> [<reason>]'));
+      if (!player) return 'No player was found';
+      const why = reason.length > 0 ? reason.join(' ') : messages.kickedDefault;
+      player.kick(why);
+      return `Kicked ${player.username}: ${why}`;
+    },
+    whitelist: ([action, name]) => {
+      switch (action) {
+        case 'on':
+        case 'off': {
+          const enabled = action === 'on';
+          if (enabled === whitelistEnabled) return `Whitelist is already turned ${action}`;
+          whitelistEnabled = enabled;
+          options.onWhitelistChange(enabled);
+          return `Whitelist is now turned ${action}`;
+        }
+        case 'add':
+          if (has('whitelist', needName(name, 'whitelist add <player>'))) return 'Player is already whitelisted';
+          addTo('whitelist', name!);
+          return `Added ${name} to the whitelist`;
+        case 'remove':
+          if (!has('whitelist', needName(name, 'whitelist remove <player>'))) return 'Player is not whitelisted';
+          removeFrom('whitelist', name!);
+          return `Removed ${name} from the whitelist`;
+        case 'list': {
+          const names = lists.whitelist.map((e) => e.name);
+          return names.length === 0 ? 'There are no whitelisted players' : `There are ${names.length} whitelisted player(s): ${names.join(', ')}`;
+        }
+        case 'reload':
+          lists.whitelist = readList(options.dir, 'whitelist');
+          return 'Reloaded the whitelist';
+        default:
+          throw new Error(`${messages.unknown}\nwhitelist (on|off|add|remove|list|reload)`);
+      }
+    },
+    op: ([name]) => {
+      if (has('ops', needName(name, 'op <player>'))) return 'Nothing changed. The player already is an operator';
+      addTo('ops', name!);
+      const player = online(name!);
+      if (player) player.op = true;
+      return `Made ${name} a server operator`;
+    },
+    deop: ([name]) => {
+      if (!has('ops', needName(name, 'deop <player>'))) return 'Nothing changed. The player is not an operator';
+      removeFrom('ops', name!);
+      const player = online(name!);
+      if (player) player.op = false;
+      return `Made ${name} no longer a server operator`;
+    },
+    ban: ([name, ...reason]) => {
+      if (has('banned', needName(name, 'ban <player> [<reason>]'))) return 'Nothing changed. The player is already banned';
+      const why = reason.length > 0 ? reason.join(' ') : 'Banned by an operator.';
+      addTo('banned', name!, why);
+      online(name!)?.kick(messages.banned(why));
+      return `Banned ${name}: ${why}`;
+    },
+    pardon: ([name]) => {
+      if (!has('banned', needName(name, 'pardon <player>'))) return "Nothing changed. The player isn't banned";
+      removeFrom('banned', name!);
+      return `Unbanned ${name}`;
+    },
+    stop: () => {
+      // Answered first: the caller learns the stop began before the connection goes away.
+      setImmediate(options.onStop);
+      return 'Stopping the server';
+    },
+  };
+
+  // RCON opens once flying-squid accepts players, so a login over RCON means the game is playable.
+  await serv.waitForReady(60_000);
+  return startRconServer({
+    host: '127.0.0.1',
+    port: options.rconPort,
+    password: options.rconPassword,
+    async execute(line) {
+      // Vanilla accepts commands with or without the leading slash.
+      const [name = '', ...args] = line.trim().replace(/^\//, '').split(/\s+/);
+      const key = name.toLowerCase();
+      if (!Object.hasOwn(commands, key)) throw new Error(messages.unknown);
+      return commands[key]!(args);
+    },
+  });
+}
