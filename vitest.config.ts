@@ -22,6 +22,11 @@ export default defineConfig({
         },
       })),
       {
+        // Real game servers and a Minecraft client through the API: slow, so on one engine (PGlite).
+        extends: true as const,
+        test: { name: 'real', include: ['tests/real/**/*.test.ts'], environment: 'node', env: { TEST_DB_ENGINE: 'pglite' } },
+      },
+      {
         extends: true as const,
         test: { name: 'unit', include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'], environment: 'node' },
       },

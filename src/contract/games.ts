@@ -1,43 +1,112 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Id, Localized, McName } from './common.ts';
 
+/** The observed status of a game's server. These lists feed both the database columns and the validators. */
+export const gameStatuses = ['CREATED', 'STARTING', 'RUNNING', 'STOPPING', 'STOPPED', 'CRASHED', 'EXPIRED'] as const;
+export type GameStatus = (typeof gameStatuses)[number];
+/** What the owner wants; the reconciler drives the observed status toward it. */
+export const desiredStates = ['running', 'stopped'] as const;
+export type DesiredState = (typeof desiredStates)[number];
 export const playerListTypes = ['WHITELIST', 'OPS', 'BANNED'] as const;
-const PlayerListType = Type.Union(playerListTypes.map((t) => Type.Literal(t)));
-const PlayerAction = Type.Union([Type.Literal('ADD'), Type.Literal('REMOVE')]);
+export type PlayerListType = (typeof playerListTypes)[number];
+export const playerActions = ['ADD', 'REMOVE'] as const;
+export type PlayerAction = (typeof playerActions)[number];
+
+/** One of a fixed list of strings (Type.Enum keeps the literal types, a mapped Union would not). */
+const literals = <const T extends string[]>(values: readonly [...T]) => Type.Enum(values);
+const PlayerListType = literals(playerListTypes);
+const PlayerAction = literals(playerActions);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const DateTime = Type.String({ format: 'date-time' });
+
+export interface LocalizedText {
+  fr: string;
+  en: string;
+}
+
+/** The Minecraft versions the runtime serves (flying-squid 1.12: 1.8.8 to 1.21.4). */
+export const minVersion = '1.8.8';
+export const maxVersion = '1.21.4';
+function versionKey(v: string): number {
+  const [major = 0, minor = 0, patch = 0] = v.split('.').map(Number);
+  return major * 10_000 + minor * 100 + patch;
+}
+export function isSupportedVersion(v: string): boolean {
+  const k = versionKey(v);
+  return k >= versionKey(minVersion) && k <= versionKey(maxVersion);
+}
+
+const GameMode = literals(['survival', 'creative', 'adventure', 'spectator'] as const);
+const Difficulty = literals(['peaceful', 'easy', 'normal', 'hard'] as const);
 
 export const GameSettings = Type.Object(
   {
     motd: Type.Optional(Type.String({ maxLength: 59 })),
-    gameMode: Type.Optional(Type.Union([Type.Literal('survival'), Type.Literal('creative'), Type.Literal('adventure'), Type.Literal('spectator')])),
-    difficulty: Type.Optional(Type.Union([Type.Literal('peaceful'), Type.Literal('easy'), Type.Literal('normal'), Type.Literal('hard')])),
+    gameMode: Type.Optional(GameMode),
+    difficulty: Type.Optional(Difficulty),
     seed: Type.Optional(Type.String({ maxLength: 32 })),
   },
   { additionalProperties: false },
 );
+export type GameSettings = Static<typeof GameSettings>;
+
+/** A game's settings once its definition's defaults are applied. */
+export const ResolvedSettings = Type.Object({ motd: Type.String(), gameMode: GameMode, difficulty: Difficulty, seed: Nullable(Type.String()) });
+export type ResolvedSettings = Static<typeof ResolvedSettings>;
+
+const ImagePath = Type.String({ maxLength: 500, pattern: '^(/|https://)', description: 'A path on this site (/images/games/...) or an https URL' });
+const Version = Type.String({ pattern: '^1\\.\\d{1,2}(\\.\\d{1,2})?$', maxLength: 8, description: `Minecraft version, ${minVersion} to ${maxVersion}` });
 
 export const gameDefCreate = Type.Object(
   {
     name: Localized(80),
     description: Localized(4000),
-    image: Type.Optional(Type.String({ maxLength: 500 })),
-    version: Type.String({ pattern: '^1\\.\\d{1,2}(\\.\\d{1,2})?$' }),
+    image: Type.Optional(ImagePath),
+    version: Version,
     settings: Type.Optional(GameSettings),
     published: Type.Optional(Type.Boolean()),
   },
   { $id: 'gameDefCreate', additionalProperties: false },
 );
+export type GameDefCreate = Static<typeof gameDefCreate>;
 
-export const gamePackageCreate = Type.Object(
-  {
-    definitionId: Id,
-    name: Type.String({ minLength: 1, maxLength: 60 }),
-    ramMb: Type.Integer({ minimum: 128, maximum: 65536 }),
-    maxPlayers: Type.Integer({ minimum: 1, maximum: 1000 }),
-    periodDays: Type.Integer({ minimum: 1, maximum: 366 }),
-    priceCredits: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-  },
-  { $id: 'gamePackageCreate', additionalProperties: false },
-);
+const packageFields = {
+  name: Type.String({ minLength: 1, maxLength: 60 }),
+  ramMb: Type.Integer({ minimum: 128, maximum: 65536 }),
+  maxPlayers: Type.Integer({ minimum: 1, maximum: 1000 }),
+  periodDays: Type.Integer({ minimum: 1, maximum: 366 }),
+  priceCredits: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+};
+
+export const gamePackageCreate = Type.Object({ definitionId: Id, ...packageFields }, { $id: 'gamePackageCreate', additionalProperties: false });
+export type GamePackageCreate = Static<typeof gamePackageCreate>;
+/** Staff update of a package (it stays in its definition). */
+export const GamePackageUpdate = Type.Object(packageFields, { additionalProperties: false });
+export type GamePackageUpdate = Static<typeof GamePackageUpdate>;
+
+export const GamePackage = Type.Object({ id: Id, definitionId: Id, ...packageFields, createdAt: DateTime, updatedAt: DateTime });
+export type GamePackage = Static<typeof GamePackage>;
+
+export const Rating = Type.Object({ average: Nullable(Type.Number()), count: Type.Integer() });
+
+export const GameDefinition = Type.Object({
+  id: Id,
+  name: Localized(80),
+  description: Localized(4000),
+  image: Nullable(Type.String()),
+  version: Type.String(),
+  settings: GameSettings,
+  published: Type.Boolean(),
+  packages: Type.Array(GamePackage),
+  /** The cheapest package's price; null without packages. */
+  priceFrom: Nullable(Type.Integer()),
+  rating: Rating,
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+export type GameDefinition = Static<typeof GameDefinition>;
+
+export const PackageQuery = Type.Object({ id: Id }, { additionalProperties: false });
 
 export const gameCreate = Type.Object(
   {
@@ -45,11 +114,62 @@ export const gameCreate = Type.Object(
     packageId: Id,
     name: Type.String({ minLength: 1, maxLength: 60 }),
     settings: Type.Optional(GameSettings),
-    promoCode: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{3,32}$' })),
+    promoCode: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{3,32}$', maxLength: 32 })),
     autoRenew: Type.Optional(Type.Boolean()),
   },
   { $id: 'gameCreate', additionalProperties: false },
 );
+export type GameCreate = Static<typeof gameCreate>;
+
+export const Game = Type.Object({
+  id: Id,
+  name: Type.String(),
+  definitionId: Id,
+  packageId: Id,
+  version: Type.String(),
+  ramMb: Type.Integer(),
+  maxPlayers: Type.Integer(),
+  settings: ResolvedSettings,
+  desiredState: literals(desiredStates),
+  status: literals(gameStatuses),
+  /** Why the game is CRASHED, when known. */
+  statusReason: Nullable(Type.String()),
+  statusChangedAt: DateTime,
+  /** When a crashed game is restarted; null when no restart is planned. */
+  nextAttemptAt: Nullable(DateTime),
+  whitelistEnabled: Type.Boolean(),
+  autoRenew: Type.Boolean(),
+  periodEnd: DateTime,
+  createdAt: DateTime,
+});
+export type Game = Static<typeof Game>;
+
+/** A game as the back office lists it: with its owner. */
+export const StaffGame = Type.Object({ ...Game.properties, ownerId: Id });
+
+/** One status, or several: repeated (`status=A&status=B`) or comma-separated (`status=A,B`). */
+const StatusFilter = Type.Array(Type.String({ maxLength: 120, pattern: `^(${gameStatuses.join('|')})(,(${gameStatuses.join('|')}))*$` }), { maxItems: 10 });
+export const GameListQuery = Type.Object(
+  {
+    status: Type.Optional(StatusFilter),
+    ignoredStatus: Type.Optional(StatusFilter),
+    page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+    size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const GameStatusView = Type.Object({
+  status: literals(gameStatuses),
+  playersOnline: Type.Integer(),
+  maxPlayers: Type.Integer(),
+  version: Type.String(),
+  motd: Type.String(),
+  /** host:port players connect to; null unless RUNNING. */
+  address: Nullable(Type.String()),
+});
+export type GameStatusView = Static<typeof GameStatusView>;
 
 export const playerRequest = Type.Object(
   { name: McName, reason: Type.Optional(Type.String({ maxLength: 200 })) },
@@ -63,7 +183,31 @@ export const playerGroupIdPatchRequest = Type.Object(
   { groupId: Id, type: PlayerListType, action: PlayerAction },
   { $id: 'playerGroupIdPatchRequest', additionalProperties: false },
 );
+
+export const PlayerListQuery = Type.Object({ type: PlayerListType }, { additionalProperties: false });
+export const PlayerList = Type.Object({ type: PlayerListType, players: Type.Array(Type.Object({ name: Type.String(), addedAt: DateTime })) });
+export type PlayerList = Static<typeof PlayerList>;
+export const ConnectedPlayers = Type.Object({ playersOnline: Type.Integer(), maxPlayers: Type.Integer(), players: Type.Array(Type.Object({ name: Type.String() })) });
+export const WhitelistStatus = Type.Object({ enabled: Type.Boolean() });
+export const WhitelistQuery = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
+export const RconAnswer = Type.Object({ message: Type.String() });
+/** What an announce did: how many friends were told, and the address they were given. */
+export const AnnounceResult = Type.Object({ notified: Type.Integer(), address: Type.Union([Type.String(), Type.Null()]) });
+
 export const gameReviewCreate = Type.Object(
   { definitionId: Id, rating: Type.Integer({ minimum: 1, maximum: 5 }), comment: Type.Optional(Type.String({ maxLength: 2000 })) },
   { $id: 'gameReviewCreate', additionalProperties: false },
 );
+export type GameReviewCreate = Static<typeof gameReviewCreate>;
+
+export const GameReview = Type.Object({
+  id: Id,
+  definitionId: Id,
+  rating: Type.Integer(),
+  comment: Nullable(Type.String()),
+  author: Type.Object({ id: Id, name: Type.String() }),
+  createdAt: DateTime,
+});
+export type GameReview = Static<typeof GameReview>;
+
+export const InternalHeaders = Type.Object({ 'x-internal-token': Type.Optional(Type.String({ maxLength: 200 })) });

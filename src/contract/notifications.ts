@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Id } from './common.ts';
 
-export const NOTIFICATION_EVENT = 'basic-link-event';
-export const HEARTBEAT_EVENT = 'heartbeat';
+export { HEARTBEAT_EVENT, NOTIFICATION_EVENT } from './events.ts';
 
 /** The `data` of a `basic-link-event`. */
 export const NotificationData = Type.Object({

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Id, McName } from './common.ts';
 
 const GroupName = Type.String({ minLength: 1, maxLength: 50 });
@@ -16,3 +16,56 @@ export const friendGroupMemberImport = Type.Object(
   { $id: 'friendGroupMemberImport', additionalProperties: false },
 );
 export const blockListAdd = Type.Object({ userId: Id }, { $id: 'blockListAdd', additionalProperties: false });
+
+const Time = Type.String({ format: 'date-time' });
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** Another user as the social screens show them: platform name and linked Minecraft account. */
+export const Player = Type.Object({ id: Id, name: Type.String(), mcUuid: Nullable(Id), mcName: Nullable(Type.String()) });
+export type Player = Static<typeof Player>;
+
+export const Friend = Type.Object({ ...Player.properties, since: Time });
+export type Friend = Static<typeof Friend>;
+
+export const FriendParams = Type.Object({ friendId: Id }, { additionalProperties: false });
+
+export const FriendRequest = Type.Object({
+  id: Id,
+  direction: Type.Union([Type.Literal('INCOMING'), Type.Literal('OUTGOING')]),
+  user: Player,
+  createdAt: Time,
+});
+export type FriendRequest = Static<typeof FriendRequest>;
+
+/** PENDING: a request was sent. ACCEPTED: it crossed theirs, so both are friends now. */
+export const FriendAddResult = Type.Object({
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('ACCEPTED')]),
+  requestId: Nullable(Id),
+  user: Player,
+});
+export type FriendAddResult = Static<typeof FriendAddResult>;
+
+/** The recipient accepts or declines; the sender may only withdraw (accept: false). */
+export const FriendRequestAnswer = Type.Object({ status: Type.Union([Type.Literal('ACCEPTED'), Type.Literal('DECLINED'), Type.Literal('CANCELLED')]) });
+export type FriendRequestAnswer = Static<typeof FriendRequestAnswer>;
+
+export const FriendGroup = Type.Object({ id: Id, name: Type.String(), memberCount: Type.Integer(), createdAt: Time, updatedAt: Time });
+export type FriendGroup = Static<typeof FriendGroup>;
+
+/** A friend (userId and name set) or a bare Minecraft name (userId and name null). */
+export const FriendGroupMember = Type.Object({ id: Id, userId: Nullable(Id), name: Nullable(Type.String()), mcName: Nullable(Type.String()), addedAt: Time });
+export type FriendGroupMember = Static<typeof FriendGroupMember>;
+
+export const FriendGroupDetail = Type.Object({ ...FriendGroup.properties, members: Type.Array(FriendGroupMember) });
+export type FriendGroupDetail = Static<typeof FriendGroupDetail>;
+
+const ImportResult = Type.Union([Type.Literal('ADDED'), Type.Literal('ALREADY_MEMBER'), Type.Literal('INVALID'), Type.Literal('BLOCKED')]);
+export type ImportResult = Static<typeof ImportResult>;
+export const FriendGroupImportReport = Type.Object({
+  added: Type.Integer(),
+  results: Type.Array(Type.Object({ mcName: Type.String(), result: ImportResult })),
+});
+export type FriendGroupImportReport = Static<typeof FriendGroupImportReport>;
+
+export const BlockedUser = Type.Object({ ...Player.properties, blockId: Id, blockedAt: Time });
+export type BlockedUser = Static<typeof BlockedUser>;

@@ -26,3 +26,12 @@ export type User = Static<typeof User>;
 
 export const roles = ['staff', 'support'] as const;
 export type Role = (typeof roles)[number];
+
+export const McUuidParams = Type.Object({ uuid: Id }, { additionalProperties: false });
+
+/** A Minecraft account: head is the face of its skin, a base64 PNG. */
+export const MinecraftAccountInfo = Type.Object({ uuid: Id, name: Type.String(), head: Type.String({ contentEncoding: 'base64', contentMediaType: 'image/png' }) });
+export type MinecraftAccountInfo = Static<typeof MinecraftAccountInfo>;
+
+export const McLink = Type.Object({ mcUuid: Id, mcName: Type.String() });
+export type McLink = Static<typeof McLink>;

@@ -15,6 +15,15 @@ import usersRoutes from './modules/users/routes.ts';
 import creditsRoutes from './modules/credits/routes.ts';
 import notificationsRoutes from './modules/notifications/routes.ts';
 import contentRoutes from './modules/content/routes.ts';
+import minecraftRoutes from './modules/minecraft/routes.ts';
+import blocklistRoutes from './modules/blocklist/routes.ts';
+import friendsRoutes from './modules/friends/routes.ts';
+import friendGroupsRoutes from './modules/friend-groups/routes.ts';
+import catalogueRoutes from './modules/catalogue/routes.ts';
+import gamesRoutes from './modules/games/routes.ts';
+import reviewsRoutes from './modules/reviews/routes.ts';
+import type { GameDriver } from '../runtime/driver.ts';
+import type { Clock } from './modules/games/runtime.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,13 +46,19 @@ export interface AppOptions {
   database: Database;
   /** Pino options; tests pass `false`. */
   logger?: boolean | object;
+  /** The game driver; by default the one GAME_DRIVER names (`createDriver`). Closed with the app. */
+  driver?: GameDriver;
+  /** The games' clock; tests pass their own to skip minutes without sleeping. */
+  clock?: Clock;
+  /** Run the reconciler's loop (default true); tests turn it off and call `services.reconciler.tick()`. */
+  reconcileLoop?: boolean;
 }
 
 /**
  * Composes the app in layers, as fastify/demo does: external plugins, then our own (errors, auth),
  * then the identity provider and the API modules, then the web app that catches the rest.
  */
-export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, driver, clock, reconcileLoop = true }: AppOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -54,7 +69,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     logController: new RequestLog(),
   });
 
-  const services = createServices(config, database);
+  const services = createServices(config, database, { ...(driver ? { driver } : {}), ...(clock ? { clock } : {}), log: app.log });
   app.decorate('services', services);
 
   const keys = config.oidc.embedded ? await loadOrCreateKeys(config.oidc.keysFile) : undefined;
@@ -72,18 +87,29 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(openapi, { version: config.version });
 
   if (keys) await app.register(identity, { config, database, keys });
-  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes, contentRoutes]) {
+  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes, contentRoutes, minecraftRoutes, blocklistRoutes, friendsRoutes, friendGroupsRoutes, catalogueRoutes, gamesRoutes, reviewsRoutes]) {
     await app.register(module, { services });
   }
-  await app.register(web, { config });
+  await app.register(web, { config, isContentPage: (path: string) => services.content.has(path) });
 
   await services.notifications.start();
+  await services.users.start();
+  await services.credits.start();
+  if (reconcileLoop) services.reconciler.start();
+  // Game servers stop cleanly with the app (worlds saved), but their desired state stays running:
+  // the next start of the app starts them again.
+  app.addHook('onClose', async () => {
+    await services.reconciler.stop();
+    await services.runtime.driver.close();
+  });
   // Graceful close: streams never finish on their own, so end them first; requests still in flight
   // finish, and their connections close after them instead of idling on keep-alive.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
     await services.notifications.stop();
+    await services.users.stop();
+    await services.credits.stop();
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');

@@ -7,12 +7,44 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ port: 8080, publicUrl: 'http://localhost:8080', dataDir: '/srv/app/data', databaseUrl: undefined });
     expect(config.oidc).toMatchObject({ issuer: 'http://localhost:8080/oidc', embedded: true, clientId: 'web', audience: 'api', keysFile: '/srv/app/data/oidc-keys.json' });
     expect(config.internalToken).toBeUndefined();
+    expect(config.minecraft.apiUrl).toBeUndefined();
+  });
+
+  it('switches Minecraft profiles to Mojang with MOJANG_API_URL, the session server defaulting to Mojang’s', () => {
+    expect(loadConfig({ MOJANG_API_URL: 'https://api.mojang.com/' }).minecraft).toEqual({ apiUrl: 'https://api.mojang.com', sessionUrl: 'https://sessionserver.mojang.com' });
+    expect(loadConfig({ MOJANG_API_URL: 'http://mojang.test', MOJANG_SESSION_URL: 'http://session.test' }).minecraft.sessionUrl).toBe('http://session.test');
   });
 
   it('switches to PostgreSQL and Keycloak by configuration alone', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/app', OIDC_ISSUER: 'https://sso.example.com/realms/blockhost/' });
     expect(config.databaseUrl).toBe('postgres://u@db:5432/app');
     expect(config.oidc).toMatchObject({ issuer: 'https://sso.example.com/realms/blockhost', embedded: false });
+  });
+
+  it('hosts games locally by default, on Kubernetes by configuration', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://blockhost.example.com' }, '/srv/app').game).toEqual({
+      driver: 'local',
+      dataDir: '/srv/app/data',
+      host: 'blockhost.example.com',
+      portRange: { from: 25565, to: 25664 },
+      kubernetes: expect.objectContaining({ apiUrl: 'https://kubernetes.default.svc', namespace: 'default', image: 'itzg/minecraft-server' }),
+    });
+    const agones = loadConfig({ GAME_DRIVER: 'agones', KUBERNETES_API_URL: 'https://k8s.example.com:6443', KUBERNETES_TOKEN: 'abc.def', KUBERNETES_NAMESPACE: 'games', GAME_HOST: 'play.example.com', GAME_PORT_RANGE: '30000-30099' });
+    expect(agones.game).toMatchObject({ driver: 'agones', host: 'play.example.com', portRange: { from: 30000, to: 30099 }, kubernetes: { apiUrl: 'https://k8s.example.com:6443', token: 'abc.def', namespace: 'games' } });
+  });
+
+  it.each([
+    [{ GAME_DRIVER: 'docker' }, 'GAME_DRIVER="docker" is invalid: expected one of local, agones'],
+    [{ GAME_PORT_RANGE: '25565' }, 'GAME_PORT_RANGE="25565" is invalid: expected a range of at least two ports like 25565-25664'],
+    [{ GAME_PORT_RANGE: '30010-30000' }, 'GAME_PORT_RANGE="30010-30000" is invalid'],
+    [{ GAME_PORT_RANGE: '80-90' }, 'GAME_PORT_RANGE="80-90" is invalid'],
+    [{ GAME_HOST: 'play example' }, 'GAME_HOST is invalid: expected a host name or IP address'],
+    [{ MC_SERVER_JAR: '/nowhere/server.jar' }, 'MC_SERVER_JAR="/nowhere/server.jar" is invalid: expected the path of an existing .jar file'],
+    [{ GAME_DRIVER: 'agones', KUBERNETES_TOKEN_FILE: '/nowhere/token' }, 'KUBERNETES_TOKEN is required when GAME_DRIVER=agones and no token file is at /nowhere/token'],
+    [{ KUBERNETES_NAMESPACE: 'Games!' }, 'KUBERNETES_NAMESPACE is invalid: expected a Kubernetes namespace name'],
+    [{ KUBERNETES_API_URL: 'k8s' }, 'KUBERNETES_API_URL="k8s" is invalid: expected an absolute URL'],
+  ])('refuses game hosting setting %o naming it', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
   });
 
   it.each([
@@ -24,6 +56,8 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY="maybe" is invalid: expected true or false'],
     [{ INTERNAL_TOKEN: 'short' }, 'INTERNAL_TOKEN is invalid: expected a secret of 16 to 200 characters'],
     [{ STRIPE_SECRET_KEY: 'pk_test_abc' }, 'STRIPE_SECRET_KEY is invalid: expected a Stripe secret key'],
+    [{ MOJANG_API_URL: 'api.mojang.com' }, 'MOJANG_API_URL="api.mojang.com" is invalid: expected an absolute URL'],
+    [{ MOJANG_SESSION_URL: 'ftp://session.test' }, 'MOJANG_SESSION_URL="ftp://session.test" is invalid: expected a URL starting with https:// or http://'],
   ])('refuses %o naming the variable and what it accepts', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { gameDrivers } from '../runtime/driver.ts';
+import type { DriverConfig } from '../runtime/index.ts';
 
 /**
  * Every setting comes from one environment variable, checked at start. A bad value stops the
@@ -23,11 +26,21 @@ export interface Config {
   };
   rateLimit: { apiPerMinute: number; signInPerMinute: number };
   internalToken: string | undefined;
+  games: {
+    /** A start that is not RUNNING after this long ends CRASHED. */
+    startTimeoutMs: number;
+    /** How often the reconciler looks at the games. */
+    reconcileIntervalMs: number;
+  };
   stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined };
   social: { discord: string; twitter: string; youtube: string; instagram: string };
+  /** Mojang's profile API; unset means the offline resolver (offline-mode UUIDs, generated skins). */
+  minecraft: { apiUrl: string | undefined; sessionUrl: string };
   webDir: string;
   contentDir: string;
   version: string;
+  /** Game hosting: which driver, and its settings (handed as is to the runtime's createDriver). */
+  game: DriverConfig;
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +99,47 @@ function text(env: Env, name: string, pattern: RegExp, what: string): string | u
   return raw;
 }
 
+function portRange(env: Env, name: string, def: string): { from: number; to: number } {
+  const raw = read(env, name) ?? def;
+  const m = /^(\d{4,5})-(\d{4,5})$/.exec(raw);
+  const [from, to] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+  if (!m || from < 1024 || to > 65535 || to <= from) {
+    throw new ConfigError(`${name}="${raw}" is invalid: expected a range of at least two ports like 25565-25664, from 1024 to 65535`);
+  }
+  return { from, to };
+}
+
+/** The in-cluster defaults: a pod reaches the API and finds its service account token there. */
+const inCluster = { apiUrl: 'https://kubernetes.default.svc', tokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token' };
+
+function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): DriverConfig {
+  const driver = oneOf(env, 'GAME_DRIVER', 'local', gameDrivers);
+  const jarRaw = read(env, 'MC_SERVER_JAR');
+  const serverJar = jarRaw === undefined ? undefined : path.resolve(cwd, jarRaw);
+  if (serverJar !== undefined && (!serverJar.endsWith('.jar') || !fs.existsSync(serverJar))) {
+    throw new ConfigError(`MC_SERVER_JAR="${jarRaw}" is invalid: expected the path of an existing .jar file`);
+  }
+  const token = text(env, 'KUBERNETES_TOKEN', /^[\w.-]{1,4096}$/, 'a bearer token');
+  const tokenFile = path.resolve(cwd, read(env, 'KUBERNETES_TOKEN_FILE') ?? inCluster.tokenFile);
+  if (driver === 'agones' && token === undefined && !fs.existsSync(tokenFile)) {
+    throw new ConfigError(`KUBERNETES_TOKEN is required when GAME_DRIVER=agones and no token file is at ${tokenFile} (KUBERNETES_TOKEN_FILE)`);
+  }
+  return {
+    driver,
+    dataDir,
+    host: text(env, 'GAME_HOST', /^[A-Za-z0-9.-]{1,253}$|^[0-9A-Fa-f:]{2,39}$/, 'a host name or IP address') ?? new URL(publicUrl).hostname,
+    portRange: portRange(env, 'GAME_PORT_RANGE', '25565-25664'),
+    ...(serverJar ? { serverJar } : {}),
+    kubernetes: {
+      apiUrl: url(env, 'KUBERNETES_API_URL', inCluster.apiUrl, ['https', 'http'])!,
+      ...(token ? { token } : { tokenFile }),
+      namespace: text(env, 'KUBERNETES_NAMESPACE', /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a Kubernetes namespace name') ?? 'default',
+      image: text(env, 'AGONES_IMAGE', /^[\w./:@-]{1,255}$/, 'a container image reference') ?? 'itzg/minecraft-server',
+      worldSize: text(env, 'AGONES_WORLD_SIZE', /^\d{1,6}(Mi|Gi|Ti)$/, 'a volume size like 2Gi') ?? '2Gi',
+    },
+  };
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = read(env, 'HOST') ?? '0.0.0.0';
@@ -114,6 +168,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       signInPerMinute: int(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 10, 1, 10_000_000),
     },
     internalToken: text(env, 'INTERNAL_TOKEN', /^.{16,200}$/, 'a secret of 16 to 200 characters'),
+    games: {
+      startTimeoutMs: int(env, 'GAME_START_TIMEOUT_SECONDS', 90, 5, 3600) * 1000,
+      reconcileIntervalMs: int(env, 'GAME_RECONCILE_INTERVAL_MS', 2000, 100, 600_000),
+    },
     stripe: {
       secretKey: text(env, 'STRIPE_SECRET_KEY', /^sk_(test|live)_\w+$/, 'a Stripe secret key (sk_test_... or sk_live_...)'),
       webhookSecret: text(env, 'STRIPE_WEBHOOK_SECRET', /^whsec_\w+$/, 'a Stripe webhook secret (whsec_...)'),
@@ -125,8 +183,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       youtube: socialDefault('SOCIAL_YOUTUBE_URL', 'https://www.youtube.com/@blockhost'),
       instagram: socialDefault('SOCIAL_INSTAGRAM_URL', 'https://www.instagram.com/blockhost'),
     },
+    minecraft: {
+      apiUrl: url(env, 'MOJANG_API_URL', undefined, ['https', 'http']),
+      sessionUrl: url(env, 'MOJANG_SESSION_URL', 'https://sessionserver.mojang.com', ['https', 'http'])!,
+    },
     webDir: path.resolve(cwd, read(env, 'WEB_DIR') ?? 'dist/web'),
     contentDir: path.resolve(cwd, read(env, 'CONTENT_DIR') ?? 'content'),
     version: read(env, 'APP_VERSION') ?? process.env.npm_package_version ?? '0.0.0',
+    game: gameConfig(env, cwd, publicUrl, dataDir),
   };
 }

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openConfiguredDatabase } from './db/open.ts';
 import { isEmpty, seed } from './db/seed.ts';
+import { createDriver } from '../runtime/index.ts';
 
 let config: Config;
 try {
@@ -16,7 +17,7 @@ const database = await openConfiguredDatabase(config);
 await database.migrate();
 if (await isEmpty(database)) await seed(config, database);
 
-const app = await buildApp({ config, database });
+const app = await buildApp({ config, database, driver: createDriver(config.game) });
 await app.listen({ port: config.port, host: config.host });
 app.log.info(`BlockHost at ${config.publicUrl} (database: ${database.kind}, issuer: ${config.oidc.issuer})`);
 

@@ -1,9 +1,20 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import { BlocklistService } from './modules/blocklist/service.ts';
 import { ContentService } from './modules/content/service.ts';
 import { CreditsService } from './modules/credits/service.ts';
+import { FriendGroupsService } from './modules/friend-groups/service.ts';
+import { FriendsService } from './modules/friends/service.ts';
+import { MinecraftService } from './modules/minecraft/service.ts';
+import { MojangResolver, OfflineResolver } from './modules/minecraft/resolver.ts';
 import { NotificationsService } from './modules/notifications/service.ts';
 import { UsersService } from './modules/users/service.ts';
+import { CatalogueService } from './modules/catalogue/service.ts';
+import { GamesService } from './modules/games/service.ts';
+import { Reconciler } from './modules/games/reconciler.ts';
+import type { GameRuntime } from './modules/games/runtime.ts';
+import { ReviewsService } from './modules/reviews/service.ts';
+import { createDriver } from '../runtime/index.ts';
 
 /** The composition root of the domain: every service, built once per app from the database. */
 export interface Services {
@@ -14,17 +25,53 @@ export interface Services {
   credits: CreditsService;
   notifications: NotificationsService;
   content: ContentService;
+  minecraft: MinecraftService;
+  blocklist: BlocklistService;
+  friends: FriendsService;
+  friendGroups: FriendGroupsService;
+  catalogue: CatalogueService;
+  games: GamesService;
+  reconciler: Reconciler;
+  reviews: ReviewsService;
+  runtime: GameRuntime;
 }
 
-export function createServices(config: Config, database: Database): Services {
+const quiet = { warn() {}, error() {} };
+
+export function createServices(config: Config, database: Database, runtime: Partial<GameRuntime> = {}): Services {
   const db = database.db;
+  const game: GameRuntime = { driver: runtime.driver ?? createDriver(config.game), clock: runtime.clock ?? (() => new Date()), log: runtime.log ?? quiet };
+  const users = new UsersService(database);
+  const credits = new CreditsService(database);
+  const notifications = new NotificationsService(database);
+  const { apiUrl, sessionUrl } = config.minecraft;
+  const minecraft = new MinecraftService(db, apiUrl ? new MojangResolver(apiUrl, sessionUrl) : new OfflineResolver(), users);
+  const blocklist = new BlocklistService(db, users, minecraft);
+  const friends = new FriendsService(db, minecraft, blocklist, notifications);
+  const friendGroups = new FriendGroupsService(db, friends, blocklist, minecraft);
+  blocklist.onBlock((tx, ownerId, blocked) => friends.sever(tx, ownerId, blocked.id));
+  blocklist.onBlock((tx, ownerId, blocked) => friendGroups.removeFromOwnerGroups(tx, ownerId, blocked));
+  const catalogue = new CatalogueService(db);
+  const games = new GamesService(db, { catalogue, credits, runtime: game });
+  const reconciler = new Reconciler(db, game, notifications, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
+  // An owner's action is acted on at once rather than at the next round.
+  games.onAction = () => reconciler.wake();
   return {
     config,
     database,
     db,
-    users: new UsersService(db),
-    credits: new CreditsService(db),
-    notifications: new NotificationsService(database),
+    users,
+    credits,
+    notifications,
     content: new ContentService(config.contentDir),
+    minecraft,
+    blocklist,
+    friends,
+    friendGroups,
+    catalogue,
+    games,
+    reconciler,
+    reviews: new ReviewsService(db, { catalogue, games, users }),
+    runtime: game,
   };
 }

@@ -43,7 +43,7 @@ describe('API rate limit', () => {
 });
 
 describe('web app', () => {
-  it('serves built files, and index.html for app routes but not for API paths', async () => {
+  it('serves built files, and index.html for app routes (404 for unknown pages) but not for API paths', async () => {
     const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-web-'));
     fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>BlockHost</title><div id="root"></div>');
@@ -58,9 +58,18 @@ describe('web app', () => {
         expect(page.statusCode, url).toBe(200);
         expect(page.body).toContain('<div id="root">');
       }
+      // Content pages are pages too; anything else is the app's 'Page not found', with a 404.
+      for (const url of ['/ranked/coupe-hiver-2026', '/en/mentions-legales']) expect((await t.app.inject({ url })).statusCode, url).toBe(200);
+      const missing = await t.app.inject({ url: '/fr/no/such-page' });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.body).toContain('<div id="root">');
       const api = await t.app.inject({ url: '/v1/missing' });
       expect(api.statusCode).toBe(404);
       expect(api.headers['content-type']).toContain('application/problem+json');
+      // www. moves to the bare host for good.
+      const www = await t.app.inject({ url: '/about?a=1', headers: { host: 'www.blockhost.example' } });
+      expect(www.statusCode).toBe(301);
+      expect(www.headers.location).toBe('http://blockhost.example/about?a=1');
     } finally {
       await t.close();
       fs.rmSync(webDir, { recursive: true, force: true });

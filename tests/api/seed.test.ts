@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import { decodeJwt } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isEmpty, seed, SEED_ACCOUNTS } from '../../src/server/db/seed.ts';
+import { isEmpty, seed, SEED_ACCOUNTS, SEED_DEFINITIONS } from '../../src/server/db/seed.ts';
 import { startListeningApp, type TestApp } from '../fixtures/app.ts';
 import { OidcClient } from '../fixtures/oidc-client.ts';
 
@@ -11,9 +12,9 @@ describe('seed', () => {
   });
   afterEach(() => t.close());
 
-  it('creates the staff account README names and two players with credits, once', async () => {
+  it('creates the staff account README names, two players with credits and the catalogue, once', async () => {
     expect(await isEmpty(t.database)).toBe(true);
-    expect(await seed(t.config, t.database)).toEqual(['staff', 'alice', 'bob']);
+    expect(await seed(t.config, t.database)).toEqual(['staff', 'alice', 'bob', ...SEED_DEFINITIONS.map((d) => d.definition.name.en)]);
     expect(await seed(t.config, t.database)).toEqual([]);
     expect(await isEmpty(t.database)).toBe(false);
 
@@ -24,5 +25,14 @@ describe('seed', () => {
     const alice = await new OidcClient(t.origin).signIn('alice', SEED_ACCOUNTS[1].password);
     const me = await (await fetch(`${t.origin}/v1/user`, { headers: { authorization: `Bearer ${alice.body.access_token}` } })).json();
     expect(me).toMatchObject({ name: 'alice', balance: 500 });
+
+    const store = await (await fetch(`${t.origin}/v1/definition/game/list`)).json();
+    expect(store.data.map((d: { version: string; packages: unknown[] }) => [d.version, d.packages.length])).toEqual([
+      ['1.21.4', 3],
+      ['1.20.4', 2],
+      ['1.8.8', 2],
+    ]);
+    // The web build copies public/ to the site root, where these paths are served.
+    for (const d of store.data) expect(fs.existsSync(`public${d.image}`), d.image).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import type { Database } from './client.ts';
 import { identityAccounts } from './schema/identity.ts';
 import { AccountsService } from '../identity/accounts.ts';
 import { createServices } from '../services.ts';
+import type { GameDefCreate, GamePackageCreate } from '../../contract/games.ts';
 
 /** The accounts README.md names; change both together. */
 export const SEED_ACCOUNTS = [
@@ -12,6 +13,62 @@ export const SEED_ACCOUNTS = [
   { username: 'bob', email: 'bob@blockhost.local', password: 'Diamond-2026!', roles: [], credits: 200 },
 ] as const;
 
+/** The catalogue of a fresh install; its English names keep the seed idempotent. */
+export const SEED_DEFINITIONS: { definition: GameDefCreate; packages: Omit<GamePackageCreate, 'definitionId'>[] }[] = [
+  {
+    definition: {
+      name: { fr: 'Survie', en: 'Survival' },
+      description: {
+        fr: 'Le Minecraft de toujours : récoltez, construisez et survivez à vos nuits entre amis, en 1.21.4.',
+        en: 'Minecraft as ever: gather, build and survive the nights with your friends, on 1.21.4.',
+      },
+      image: '/images/games/survival.svg',
+      version: '1.21.4',
+      settings: { gameMode: 'survival', difficulty: 'normal', motd: 'Un monde de survie BlockHost' },
+      published: true,
+    },
+    packages: [
+      { name: 'Petit', ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 100 },
+      { name: 'Moyen', ramMb: 2048, maxPlayers: 10, periodDays: 30, priceCredits: 180 },
+      { name: 'Grand', ramMb: 4096, maxPlayers: 20, periodDays: 30, priceCredits: 320 },
+    ],
+  },
+  {
+    definition: {
+      name: { fr: 'Créatif', en: 'Creative' },
+      description: {
+        fr: 'Des blocs à l’infini et aucun monstre : bâtissez ce que vous voulez, en 1.20.4.',
+        en: 'Endless blocks and no monsters: build whatever you like, on 1.20.4.',
+      },
+      image: '/images/games/creative.svg',
+      version: '1.20.4',
+      settings: { gameMode: 'creative', difficulty: 'peaceful', motd: 'Un monde créatif BlockHost' },
+      published: true,
+    },
+    packages: [
+      { name: 'Atelier', ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 80 },
+      { name: 'Studio', ramMb: 2048, maxPlayers: 15, periodDays: 30, priceCredits: 150 },
+    ],
+  },
+  {
+    definition: {
+      name: { fr: 'Mini-jeux classiques', en: 'Classic minigames' },
+      description: {
+        fr: 'Un serveur 1.8.8 pour vos mini-jeux et arènes, la version préférée du PvP.',
+        en: 'A 1.8.8 server for your minigames and arenas, the favourite version for PvP.',
+      },
+      image: '/images/games/minigames.svg',
+      version: '1.8.8',
+      settings: { gameMode: 'adventure', difficulty: 'easy', motd: 'Mini-jeux BlockHost' },
+      published: true,
+    },
+    packages: [
+      { name: 'Arène', ramMb: 1024, maxPlayers: 12, periodDays: 7, priceCredits: 30 },
+      { name: 'Tournoi', ramMb: 2048, maxPlayers: 32, periodDays: 30, priceCredits: 200 },
+    ],
+  },
+];
+
 /** True when nothing has been seeded or signed up yet. */
 export async function isEmpty(database: Database): Promise<boolean> {
   const [row] = await database.db.select({ n: count() }).from(identityAccounts);
@@ -19,8 +76,8 @@ export async function isEmpty(database: Database): Promise<boolean> {
 }
 
 /**
- * Seeds what a fresh install shows: the staff account and two players with starting credits.
- * Idempotent: what exists is left alone.
+ * Seeds what a fresh install shows: the staff account, two players with starting credits and the
+ * game catalogue. Idempotent: what exists is left alone. Answers what it made.
  */
 export async function seed(config: Config, database: Database): Promise<string[]> {
   const done: string[] = [];
@@ -38,6 +95,13 @@ export async function seed(config: Config, database: Database): Promise<string[]
       await services.credits.apply(database.db, { userId: user.id, amount: a.credits, kind: 'ADMIN_ADJUSTMENT', reason: 'Welcome credits' });
     }
     done.push(a.username);
+  }
+  const existing = await services.catalogue.englishNames();
+  for (const { definition, packages } of SEED_DEFINITIONS) {
+    if (existing.has(definition.name.en)) continue;
+    const created = await services.catalogue.createDefinition(definition);
+    for (const p of packages) await services.catalogue.createPackage({ definitionId: created.id, ...p });
+    done.push(definition.name.en);
   }
   return done;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import fp from 'fastify-plugin';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { forbidden, unauthorized } from '../lib/problems.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
 import type { Role } from '../../contract/user.ts';
 
 /** Who the bearer token says the caller is. */
@@ -28,6 +29,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook: 401 unless a valid bearer token; sets request.user. */
     authenticate: preHandlerAsyncHookHandler;
+    /** onRequest hook for calls that need no token: sets request.user when a valid one is given, else leaves it null. */
+    identify: preHandlerAsyncHookHandler;
     /** onRequest hook: 401 without a token, 403 unless the user has one of the roles. */
     requireRole: (...roles: Role[]) => preHandlerAsyncHookHandler;
   }
@@ -73,13 +76,22 @@ export function identityFromClaims(issuer: string, claims: JWTPayload): Identity
   };
 }
 
+const VERIFIED_TOKENS_KEPT = 10_000;
+const VERIFIED_TOKEN_TTL_MS = 5 * 60_000;
+
 export default fp(async function auth(app: FastifyInstance, options: AuthOptions) {
   const keys = options.localJwks ? createLocalJWKSet(options.localJwks) : remoteKeys(options.issuer);
+
+  // A client sends the same token on every call until it refreshes it: checking its signature once
+  // is enough. Entries never outlive the token's own expiry.
+  const verified = new TtlCache<string, Identity>(VERIFIED_TOKENS_KEPT);
 
   async function verify(request: FastifyRequest): Promise<Identity> {
     const header = request.headers.authorization;
     const match = header?.match(/^Bearer\s+([\w-]+\.[\w-]+\.[\w-]+)$/i);
     if (!match?.[1]) throw unauthorized();
+    const known = verified.get(match[1]);
+    if (known) return known;
     try {
       const { payload } = await jwtVerify(match[1], keys, {
         issuer: options.issuer,
@@ -87,7 +99,10 @@ export default fp(async function auth(app: FastifyInstance, options: AuthOptions
         algorithms: ['RS256', 'PS256', 'ES256'],
       });
       if (!payload.sub) throw new Error('no sub');
-      return identityFromClaims(options.issuer, payload);
+      const identity = identityFromClaims(options.issuer, payload);
+      const untilExpiry = payload.exp ? payload.exp * 1000 - Date.now() : VERIFIED_TOKEN_TTL_MS;
+      verified.set(match[1], identity, Math.min(untilExpiry, VERIFIED_TOKEN_TTL_MS));
+      return identity;
     } catch (err) {
       request.log.debug({ err }, 'bearer token refused');
       throw unauthorized('The bearer token is invalid or expired');
@@ -97,6 +112,12 @@ export default fp(async function auth(app: FastifyInstance, options: AuthOptions
   app.decorateRequest('user', null);
   app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
     request.user = await options.resolveUser(await verify(request));
+  });
+  app.decorate('identify', async function identify(request: FastifyRequest) {
+    if (!request.headers.authorization) return;
+    // A stale token on a public page must not break it: the caller is then simply anonymous.
+    const identity = await verify(request).catch(() => undefined);
+    if (identity) request.user = await options.resolveUser(identity);
   });
   app.decorate('requireRole', (...roles: Role[]) => async function requireRole(request: FastifyRequest) {
     request.user ??= await options.resolveUser(await verify(request));

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { Config } from '../config.ts';
+import { isAppRoute, splitLocale } from '../../contract/routes.ts';
 import { sendProblem } from './errors.ts';
 
 /** What the browser app reads at start, so one build runs against any issuer or payment provider. */
@@ -21,11 +22,24 @@ export function appConfig(config: Config) {
   };
 }
 
+function decodePath(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 const API_PREFIXES = ['/v1/', '/oidc/', '/_content/', '/docs', '/healthz', '/readyz'];
 
 /** Serves the built web app: its files, its runtime settings, and index.html for app routes. */
-export default fp(async function web(app: FastifyInstance, { config }: { config: Config }) {
+export default fp(async function web(app: FastifyInstance, { config, isContentPage }: { config: Config; isContentPage: (path: string) => boolean }) {
   const settings = appConfig(config);
+
+  // SPEC.md §2: an address starting with www. moves, for good, to the same address without it.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.hostname.startsWith('www.')) return reply.redirect(`${request.protocol}://${request.host.slice(4)}${request.url}`, 301);
+  });
   app.get('/app-config.json', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-cache').send(settings));
   app.get('/builds/latest.json', { schema: { hide: true } }, async (_request, reply) =>
     reply.header('cache-control', 'no-cache').send({ version: config.version }),
@@ -45,7 +59,12 @@ export default fp(async function web(app: FastifyInstance, { config }: { config:
 
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' && !API_PREFIXES.some((p) => request.url.startsWith(p));
-    if (wantsPage && hasWeb) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (wantsPage && hasWeb) {
+      // The app shows 'Page not found' itself; the status tells crawlers and tools the same.
+      const pathname = decodePath(request.url.split('?')[0]!);
+      const known = isAppRoute(pathname) || isContentPage(splitLocale(pathname).path);
+      return reply.code(known ? 200 : 404).header('cache-control', 'no-cache').sendFile('index.html');
+    }
     return sendProblem(reply, 404, `Not found: ${request.method} ${request.url.split('?')[0]}`);
   });
 });

@@ -34,5 +34,5 @@ export const ledgerEntries = pgTable(
     createdBy: uuid('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('ledger_entries_user_created_idx').on(t.userId, t.createdAt)],
+  (t) => [index('ledger_entries_user_created_idx').on(t.userId, t.createdAt), index('ledger_entries_ref_idx').on(t.refType, t.refId)],
 );

@@ -1,9 +1,13 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.ts';
+import type { Database, Db, Executor } from '../../db/client.ts';
 import { creditAccounts, ledgerEntries, type LedgerKind } from '../../db/schema/credits.ts';
 import { paymentRequired } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
+import { NotifiedCache } from '../../lib/notified-cache.ts';
 import type { LedgerEntry } from '../../../contract/credits.ts';
+
+/** Channel on which the credit_accounts trigger names the user whose balance changed. */
+export const BALANCE_CHANNEL = 'balance_changed';
 
 export interface LedgerChange {
   userId: string;
@@ -24,12 +28,17 @@ export interface LedgerChange {
  */
 export class CreditsService {
   private readonly db: Db;
-  constructor(db: Db) {
-    this.db = db;
+  /** Balances are read on every page of the app and change rarely; a trigger announces each change. */
+  readonly balances: NotifiedCache<number>;
+
+  constructor(database: Database) {
+    this.db = database.db;
+    this.balances = new NotifiedCache(database, BALANCE_CHANNEL);
   }
 
   async apply(executor: Executor, change: LedgerChange): Promise<{ balance: number; entryId: string }> {
     if (executor === this.db) return this.db.transaction((tx) => this.apply(tx, change));
+    this.balances.markDirty(change.userId);
     await executor.insert(creditAccounts).values({ userId: change.userId }).onConflictDoNothing();
     const [account] = await executor
       .update(creditAccounts)
@@ -57,7 +66,20 @@ export class CreditsService {
     return { balance: account.balance, entryId: entry!.id };
   }
 
+  async start(): Promise<void> {
+    await this.balances.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.balances.stop();
+  }
+
   async balance(userId: string, executor: Executor = this.db): Promise<number> {
+    if (executor === this.db) return this.balances.get(userId, () => this.readBalance(userId, executor));
+    return this.readBalance(userId, executor);
+  }
+
+  private async readBalance(userId: string, executor: Executor): Promise<number> {
     const [row] = await executor.select({ balance: creditAccounts.balance }).from(creditAccounts).where(eq(creditAccounts.userId, userId));
     return row?.balance ?? 0;
   }
@@ -73,6 +95,16 @@ export class CreditsService {
         .limit(window.limit)
         .offset(window.offset),
       this.db.select({ n: count() }).from(ledgerEntries).where(eq(ledgerEntries.userId, userId)),
+    ]);
+    return pageOf(rows.map(toEntry), total?.n ?? 0, window);
+  }
+
+  /** The user's entries caused by one thing (a game, a payment...), newest first. */
+  async entriesByRef(userId: string, refType: string, refId: string, window: Window) {
+    const where = and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.refType, refType), eq(ledgerEntries.refId, refId));
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(ledgerEntries).where(where).orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id)).limit(window.limit).offset(window.offset),
+      this.db.select({ n: count() }).from(ledgerEntries).where(where),
     ]);
     return pageOf(rows.map(toEntry), total?.n ?? 0, window);
   }

@@ -1,24 +1,53 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Database, Db } from '../../db/client.ts';
 import { users } from '../../db/schema/users.ts';
 import type { AuthUser, Identity } from '../../plugins/auth.ts';
+import { conflict } from '../../lib/problems.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
+import { NotifiedCache } from '../../lib/notified-cache.ts';
+
+/** Channel on which the users trigger names the user whose row changed. */
+export const USER_CHANNEL = 'user_changed';
+
+const RESOLVED_KEPT = 10_000;
+const RESOLVED_TTL_MS = 5 * 60_000;
 
 export type UserRow = typeof users.$inferSelect;
 
 export class UsersService {
   private readonly db: Db;
-  constructor(db: Db) {
-    this.db = db;
+  /**
+   * Identities already matched to their row, keyed by everything the row copies from the token:
+   * a user's id never changes, so while the claims are the same there is nothing to read or write.
+   */
+  private readonly resolved = new TtlCache<string, AuthUser>(RESOLVED_KEPT);
+  /** Rows by id, for the pages that read the signed-in user on every load. */
+  readonly rows: NotifiedCache<UserRow | undefined>;
+
+  constructor(database: Database) {
+    this.db = database.db;
+    this.rows = new NotifiedCache(database, USER_CHANNEL);
   }
 
   /** The user of this identity, made on first sight and kept in step with the token's name, email and roles. */
   async resolve(identity: Identity): Promise<AuthUser> {
+    const key = JSON.stringify([identity.subject, identity.name, identity.email, [...identity.roles].sort()]);
+    const known = this.resolved.get(key);
+    if (known) return known;
+    const user = await this.upsert(identity);
+    this.resolved.set(key, user, RESOLVED_TTL_MS);
+    return user;
+  }
+
+  private async upsert(identity: Identity): Promise<AuthUser> {
     const [found] = await this.db
       .select({ id: users.id, name: users.name, email: users.email, roles: users.roles })
       .from(users)
       .where(eq(users.subject, identity.subject));
     const same = found && found.name === identity.name && found.email === identity.email && sameRoles(found.roles, identity.roles);
     if (same) return found;
+    if (found) this.rows.markDirty(found.id);
     const [row] = await this.db
       .insert(users)
       .values({ subject: identity.subject, name: identity.name, email: identity.email, roles: identity.roles })
@@ -31,8 +60,51 @@ export class UsersService {
   }
 
   async get(id: string): Promise<UserRow | undefined> {
-    const [row] = await this.db.select().from(users).where(eq(users.id, id));
-    return row;
+    return this.rows.get(id, async () => {
+      const [row] = await this.db.select().from(users).where(eq(users.id, id));
+      return row;
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.rows.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.rows.stop();
+  }
+
+  /** Id, name and linked Minecraft UUID of each of these users that exists. */
+  async summaries(ids: string[]): Promise<{ id: string; name: string; mcUuid: string | null }[]> {
+    if (ids.length === 0) return [];
+    return this.db.select({ id: users.id, name: users.name, mcUuid: users.mcUuid }).from(users).where(inArray(users.id, ids));
+  }
+
+  async idByMcUuid(mcUuid: string): Promise<string | undefined> {
+    const [row] = await this.db.select({ id: users.id }).from(users).where(eq(users.mcUuid, mcUuid));
+    return row?.id;
+  }
+
+  /** Links a Minecraft account; one platform user per account, so another holder is a 409. */
+  async linkMinecraft(userId: string, mcUuid: string): Promise<void> {
+    const taken = () => conflict('This Minecraft account is already linked to another user');
+    const [holder] = await this.db.select({ id: users.id }).from(users).where(and(eq(users.mcUuid, mcUuid), ne(users.id, userId)));
+    if (holder) throw taken();
+    this.rows.markDirty(userId);
+    try {
+      await this.db.update(users).set({ mcUuid, updatedAt: sql`now()` }).where(eq(users.id, userId));
+    } catch (err) {
+      // Two users linking the same account at once: the unique key lets one win.
+      if (isUniqueViolation(err)) throw taken();
+      throw err;
+    }
+  }
+
+  /** Display names of several users at once (authors of a list of reviews...). */
+  async names(ids: string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...new Set(ids)]));
+    return new Map(rows.map((r) => [r.id, r.name]));
   }
 }
 

@@ -1,0 +1,66 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+import { gameDefinitions, gamePackages } from './catalogue.ts';
+
+import { desiredStates, gameStatuses, playerListTypes, type ResolvedSettings } from '../../../contract/games.ts';
+
+export { desiredStates, gameStatuses, playerListTypes };
+
+export const games = pgTable(
+  'games',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    // Restrict: a definition or package that games use cannot be deleted (the catalogue answers 409).
+    definitionId: uuid('definition_id').notNull().references(() => gameDefinitions.id, { onDelete: 'restrict' }),
+    packageId: uuid('package_id').notNull().references(() => gamePackages.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    /** What was bought, copied from the package so a later catalogue change does not alter it. */
+    version: text('version').notNull(),
+    ramMb: integer('ram_mb').notNull(),
+    maxPlayers: integer('max_players').notNull(),
+    settings: jsonb('settings').$type<ResolvedSettings>().notNull(),
+    desiredState: text('desired_state', { enum: desiredStates }).notNull().default('stopped'),
+    status: text('status', { enum: gameStatuses }).notNull().default('CREATED'),
+    statusReason: text('status_reason'),
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the driver was asked to start in the current STARTING phase; null until it is. */
+    launchedAt: timestamp('launched_at', { withTimezone: true }),
+    /** Restarts after crashes, for the limit of 3 in 10 minutes. */
+    crashRestarts: timestamp('crash_restarts', { withTimezone: true }).array().notNull().default(sql`'{}'`),
+    /** A crashed game is restarted at this time; null when none is planned (gave up or not wanted). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** Bumped by every state change: the reconciler writes only over the state it read. */
+    stateVersion: integer('state_version').notNull().default(0),
+    /** The reconciler replica acting on the game, until when; other replicas leave it alone. */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    whitelistEnabled: boolean('whitelist_enabled').notNull().default(false),
+    autoRenew: boolean('auto_renew').notNull().default(false),
+    /** When the owner last told their friends the server is open: at most once per 10 minutes. */
+    announcedAt: timestamp('announced_at', { withTimezone: true }),
+    periodEnd: timestamp('period_end', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('games_owner_idx').on(t.ownerId, t.createdAt),
+    index('games_definition_owner_idx').on(t.definitionId, t.ownerId),
+    index('games_package_idx').on(t.packageId),
+    index('games_reconcile_idx').on(t.desiredState, t.status),
+  ],
+);
+
+/** A game's whitelist, operators and bans, written to the server before it starts. */
+export const gamePlayers = pgTable(
+  'game_players',
+  {
+    gameId: uuid('game_id').notNull().references(() => games.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: playerListTypes }).notNull(),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // Minecraft names are case-insensitive: "Steve" and "steve" are one player.
+  (t) => [uniqueIndex('game_players_unique_idx').on(t.gameId, t.type, sql`lower(${t.name})`)],
+);

@@ -1,0 +1,82 @@
+import { and, count, desc, eq, or } from 'drizzle-orm';
+import type { Db, Executor, Tx } from '../../db/client.ts';
+import { blocks } from '../../db/schema/blocklist.ts';
+import { badRequest, conflict, notFound } from '../../lib/problems.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import type { BlockedUser, Player } from '../../../contract/social.ts';
+import type { MinecraftService } from '../minecraft/service.ts';
+import type { UsersService } from '../users/service.ts';
+
+/** What another domain undoes when `ownerId` blocks `blocked`, inside the blocking transaction. */
+export type BlockCleanup = (tx: Tx, ownerId: string, blocked: Player) => Promise<void>;
+
+/**
+ * Who blocked whom. Friends and groups register cleanups rather than being called from here, so
+ * this module depends on neither while a block still undoes their state in one transaction.
+ */
+export class BlocklistService {
+  private readonly db: Db;
+  private readonly users: UsersService;
+  private readonly minecraft: MinecraftService;
+  private readonly cleanups: BlockCleanup[] = [];
+  constructor(db: Db, users: UsersService, minecraft: MinecraftService) {
+    this.db = db;
+    this.users = users;
+    this.minecraft = minecraft;
+  }
+
+  onBlock(cleanup: BlockCleanup): void {
+    this.cleanups.push(cleanup);
+  }
+
+  async block(ownerId: string, userId: string): Promise<BlockedUser> {
+    if (userId === ownerId) throw badRequest('You cannot block yourself', [{ field: 'userId', message: 'is yourself' }]);
+    const player = (await this.minecraft.players([userId])).get(userId);
+    if (!player) throw notFound('User');
+    const row = await this.db.transaction(async (tx) => {
+      const [inserted] = await tx.insert(blocks).values({ ownerId, blockedId: userId }).onConflictDoNothing().returning();
+      if (!inserted) throw conflict('This user is already blocked');
+      for (const cleanup of this.cleanups) await cleanup(tx, ownerId, player);
+      return inserted;
+    });
+    return { ...player, blockId: row.id, blockedAt: row.createdAt.toISOString() };
+  }
+
+  /** `id` is the block's id or the blocked user's id. */
+  async unblock(ownerId: string, id: string): Promise<void> {
+    const removed = await this.db
+      .delete(blocks)
+      .where(and(eq(blocks.ownerId, ownerId), or(eq(blocks.id, id), eq(blocks.blockedId, id))))
+      .returning({ id: blocks.id });
+    if (removed.length === 0) throw notFound('Block');
+  }
+
+  async list(ownerId: string, window: Window) {
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(blocks).where(eq(blocks.ownerId, ownerId)).orderBy(desc(blocks.createdAt), desc(blocks.id)).limit(window.limit).offset(window.offset),
+      this.db.select({ n: count() }).from(blocks).where(eq(blocks.ownerId, ownerId)),
+    ]);
+    const players = await this.minecraft.players(rows.map((r) => r.blockedId));
+    const data = rows.flatMap((r) => {
+      const player = players.get(r.blockedId);
+      return player ? [{ ...player, blockId: r.id, blockedAt: r.createdAt.toISOString() }] : [];
+    });
+    return pageOf(data, total?.n ?? 0, window);
+  }
+
+  /** True when either user blocked the other. */
+  async eitherWay(a: string, b: string, executor: Executor = this.db): Promise<boolean> {
+    const [row] = await executor
+      .select({ id: blocks.id })
+      .from(blocks)
+      .where(or(and(eq(blocks.ownerId, a), eq(blocks.blockedId, b)), and(eq(blocks.ownerId, b), eq(blocks.blockedId, a))))
+      .limit(1);
+    return Boolean(row);
+  }
+
+  /** Ids of the users `ownerId` blocked. */
+  async blockedBy(ownerId: string): Promise<string[]> {
+    const rows = await this.db.select({ id: blocks.blockedId }).from(blocks).where(eq(blocks.ownerId, ownerId));
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,162 @@
+import { and, count, desc, eq, or, sql } from 'drizzle-orm';
+import type { Db, Executor, Tx } from '../../db/client.ts';
+import { friendRequests, friendships } from '../../db/schema/friends.ts';
+import { badRequest, conflict, notFound } from '../../lib/problems.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import type { Friend, FriendAddResult, FriendRequest, FriendRequestAnswer, Player } from '../../../contract/social.ts';
+import type { BlocklistService } from '../blocklist/service.ts';
+import type { MinecraftService } from '../minecraft/service.ts';
+import type { NotificationsService } from '../notifications/service.ts';
+
+const SOCIAL_LINK = '/dashboard/social';
+
+/**
+ * Friend requests and friendships. Every change between two users runs under a lock on the pair,
+ * so two requests crossing at the same moment still end as one friendship, not two requests.
+ */
+export class FriendsService {
+  private readonly db: Db;
+  private readonly minecraft: MinecraftService;
+  private readonly blocklist: BlocklistService;
+  private readonly notifications: NotificationsService;
+  constructor(db: Db, minecraft: MinecraftService, blocklist: BlocklistService, notifications: NotificationsService) {
+    this.db = db;
+    this.minecraft = minecraft;
+    this.blocklist = blocklist;
+    this.notifications = notifications;
+  }
+
+  /** Asks `targetId` to be friends, or accepts their pending request to `me` if there is one. */
+  async request(me: string, targetId: string): Promise<FriendAddResult> {
+    if (targetId === me) throw badRequest('You cannot send a friend request to yourself', [{ field: 'userId', message: 'is yourself' }]);
+    const players = await this.minecraft.players([me, targetId]);
+    const target = players.get(targetId);
+    // A block, either way, answers exactly like an unknown user: it must not be discoverable.
+    if (!target) throw notFound('User');
+    const myName = players.get(me)?.name ?? 'A player';
+    return this.db.transaction(async (tx) => {
+      await lockPair(tx, me, targetId);
+      if (await this.blocklist.eitherWay(me, targetId, tx)) throw notFound('User');
+      if (await this.areFriends(me, targetId, tx)) throw conflict('You are already friends');
+      const [theirs] = await tx.delete(friendRequests).where(and(eq(friendRequests.fromId, targetId), eq(friendRequests.toId, me))).returning({ id: friendRequests.id });
+      if (theirs) {
+        await befriend(tx, me, targetId);
+        await this.notifications.notify(targetId, { title: 'Friend request accepted', description: `${myName} accepted your friend request.`, link: SOCIAL_LINK }, tx);
+        return { status: 'ACCEPTED', requestId: theirs.id, user: target };
+      }
+      const [mine] = await tx.insert(friendRequests).values({ fromId: me, toId: targetId }).onConflictDoNothing().returning({ id: friendRequests.id });
+      if (!mine) throw conflict('A friend request to this user is already pending');
+      await this.notifications.notify(targetId, { title: 'New friend request', description: `${myName} wants to be your friend.`, link: SOCIAL_LINK }, tx);
+      return { status: 'PENDING', requestId: mine.id, user: target };
+    });
+  }
+
+  /** The same, to the platform user who linked this Minecraft name. */
+  async requestByName(me: string, mcName: string): Promise<FriendAddResult> {
+    return this.request(me, await this.minecraft.userOfName(mcName));
+  }
+
+  async answer(me: string, requestId: string, accept: boolean): Promise<FriendRequestAnswer> {
+    // Read before the transaction: PGlite has one connection, which the transaction holds.
+    const myName = (await this.minecraft.players([me])).get(me)?.name ?? 'A player';
+    return this.db.transaction(async (tx) => {
+      const [found] = await tx
+        .select()
+        .from(friendRequests)
+        .where(and(eq(friendRequests.id, requestId), or(eq(friendRequests.fromId, me), eq(friendRequests.toId, me))));
+      if (!found) throw notFound('Friend request');
+      if (found.fromId === me && accept) throw conflict('Only the recipient can accept a friend request');
+      await lockPair(tx, found.fromId, found.toId);
+      const [deleted] = await tx.delete(friendRequests).where(eq(friendRequests.id, requestId)).returning({ id: friendRequests.id });
+      // Answered by the other side in the meantime.
+      if (!deleted) throw notFound('Friend request');
+      if (found.fromId === me) return { status: 'CANCELLED' };
+      if (!accept) return { status: 'DECLINED' };
+      await befriend(tx, found.fromId, me);
+      await this.notifications.notify(found.fromId, { title: 'Friend request accepted', description: `${myName} accepted your friend request.`, link: SOCIAL_LINK }, tx);
+      return { status: 'ACCEPTED' };
+    });
+  }
+
+  async remove(me: string, friendId: string): Promise<void> {
+    const removed = await this.db.transaction((tx) => unfriend(tx, me, friendId));
+    if (removed === 0) throw notFound('Friend');
+  }
+
+  async list(me: string, window: Window) {
+    const where = eq(friendships.userId, me);
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(friendships).where(where).orderBy(desc(friendships.since), desc(friendships.friendId)).limit(window.limit).offset(window.offset),
+      this.db.select({ n: count() }).from(friendships).where(where),
+    ]);
+    const players = await this.minecraft.players(rows.map((r) => r.friendId));
+    const data: Friend[] = rows.flatMap((r) => {
+      const p = players.get(r.friendId);
+      return p ? [{ ...p, since: r.since.toISOString() }] : [];
+    });
+    return pageOf(data, total?.n ?? 0, window);
+  }
+
+  /** Pending requests to and from `me`, newest first. */
+  async requests(me: string, window: Window) {
+    const where = or(eq(friendRequests.fromId, me), eq(friendRequests.toId, me));
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(friendRequests).where(where).orderBy(desc(friendRequests.createdAt), desc(friendRequests.id)).limit(window.limit).offset(window.offset),
+      this.db.select({ n: count() }).from(friendRequests).where(where),
+    ]);
+    const other = (r: (typeof rows)[number]) => (r.fromId === me ? r.toId : r.fromId);
+    const players = await this.minecraft.players(rows.map(other));
+    const data: FriendRequest[] = rows.flatMap((r) => {
+      const user: Player | undefined = players.get(other(r));
+      return user ? [{ id: r.id, direction: r.fromId === me ? ('OUTGOING' as const) : ('INCOMING' as const), user, createdAt: r.createdAt.toISOString() }] : [];
+    });
+    return pageOf(data, total?.n ?? 0, window);
+  }
+
+  /** Ids of every friend of `userId`: announces, group checks. */
+  async friendIds(userId: string): Promise<string[]> {
+    const rows = await this.db.select({ id: friendships.friendId }).from(friendships).where(eq(friendships.userId, userId));
+    return rows.map((r) => r.id);
+  }
+
+  async areFriends(a: string, b: string, executor: Executor = this.db): Promise<boolean> {
+    const [row] = await executor
+      .select({ id: friendships.friendId })
+      .from(friendships)
+      .where(and(eq(friendships.userId, a), eq(friendships.friendId, b)));
+    return Boolean(row);
+  }
+
+  /** A block's cleanup: no friendship and no request left between the two. */
+  async sever(tx: Tx, a: string, b: string): Promise<void> {
+    await lockPair(tx, a, b);
+    await unfriend(tx, a, b);
+    await tx
+      .delete(friendRequests)
+      .where(or(and(eq(friendRequests.fromId, a), eq(friendRequests.toId, b)), and(eq(friendRequests.fromId, b), eq(friendRequests.toId, a))));
+  }
+}
+
+/** A transaction-scoped lock on the unordered pair, taken before reading what lies between them. */
+async function lockPair(tx: Tx, a: string, b: string) {
+  const key = a < b ? `${a}:${b}` : `${b}:${a}`;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+}
+
+async function befriend(tx: Tx, a: string, b: string) {
+  await tx
+    .insert(friendships)
+    .values([
+      { userId: a, friendId: b },
+      { userId: b, friendId: a },
+    ])
+    .onConflictDoNothing();
+}
+
+async function unfriend(tx: Tx, a: string, b: string): Promise<number> {
+  const rows = await tx
+    .delete(friendships)
+    .where(or(and(eq(friendships.userId, a), eq(friendships.friendId, b)), and(eq(friendships.userId, b), eq(friendships.friendId, a))))
+    .returning({ id: friendships.userId });
+  return rows.length;
+}

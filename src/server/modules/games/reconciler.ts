@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { games } from '../../db/schema/games.ts';
+import type { NotificationsService } from '../notifications/service.ts';
+import { reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
+
+export interface ReconcilerOptions {
+  /** A start not RUNNING after this long ends CRASHED. */
+  startTimeoutMs: number;
+  /** Pause between rounds; the loop runs only once `start()` is called with it on. */
+  intervalMs: number;
+  /** Waits before each restart after a crash: the first, second, third... */
+  backoffMs?: number[];
+  /** At most this many crash restarts in `restartWindowMs`; one more crash leaves the game CRASHED. */
+  maxRestarts?: number;
+  restartWindowMs?: number;
+  /** How long a replica keeps a game to itself; longer than the slowest driver call (a stop that saves the world). */
+  leaseMs?: number;
+}
+
+/** How many games one round takes; the rest wait for the next round. */
+const BATCH = 50;
+type Patch = Partial<Omit<GameRow, 'id' | 'stateVersion'>>;
+
+/**
+ * Drives every game's observed status toward what its owner wants, through the driver.
+ *
+ * Each round leases the games that need attention (`FOR UPDATE SKIP LOCKED`, then a lease column,
+ * so replicas never act on the same game and no transaction stays open across slow driver calls).
+ * Every write is conditional on the state version it read: an owner's click in between wins, and
+ * the next round acts on it.
+ *
+ * A server seen stopped that this process never launched nor saw running is a server of a previous
+ * process (an API restart): it is started again without counting as a crash. A crash is restarted
+ * after a back-off, at most `maxRestarts` times in `restartWindowMs`; the owner is told each time.
+ */
+export class Reconciler {
+  private readonly db: Db;
+  private readonly runtime: GameRuntime;
+  private readonly notifications: NotificationsService;
+  private readonly options: Required<ReconcilerOptions>;
+  private readonly replica = randomUUID();
+  /** Games this process launched or saw running: seen stopped afterwards, they crashed. */
+  private readonly mine = new Set<string>();
+  private round: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private looping = false;
+  /** Woken during a round: run another as soon as it ends. */
+  private again = false;
+
+  constructor(db: Db, runtime: GameRuntime, notifications: NotificationsService, options: ReconcilerOptions) {
+    this.db = db;
+    this.runtime = runtime;
+    this.notifications = notifications;
+    this.options = { backoffMs: [5_000, 30_000, 120_000], maxRestarts: 3, restartWindowMs: 10 * 60_000, leaseMs: 5 * 60_000, ...options };
+  }
+
+  /** Starts the loop: rounds every `intervalMs` (and at once when woken). */
+  start(): void {
+    this.looping = true;
+    this.schedule(0);
+  }
+
+  /** Stops the loop and waits for the round in progress. Games keep their desired state. */
+  async stop(): Promise<void> {
+    this.looping = false;
+    clearTimeout(this.timer);
+    await this.round;
+  }
+
+  /** Asks for a round now (after an owner's action) instead of at the next interval. */
+  wake(): void {
+    if (!this.looping) return;
+    if (this.round) this.again = true;
+    else this.schedule(0);
+  }
+
+  private schedule(ms: number) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      void this.tick().finally(() => {
+        const soon = this.again;
+        this.again = false;
+        if (this.looping) this.schedule(soon ? 0 : this.options.intervalMs);
+      });
+    }, ms);
+  }
+
+  /** One round over every game that needs attention. Tests call it directly. */
+  tick(): Promise<void> {
+    this.round ??= this.reconcileAll()
+      .catch((err: unknown) => this.runtime.log.error({ err }, 'reconciler round failed'))
+      .finally(() => (this.round = undefined));
+    return this.round;
+  }
+
+  private async reconcileAll(): Promise<void> {
+    const now = this.runtime.clock();
+    const due = this.db
+      .select({ id: games.id })
+      .from(games)
+      .where(
+        and(
+          or(eq(games.desiredState, 'running'), inArray(games.status, ['STARTING', 'STOPPING'])),
+          ne(games.status, 'EXPIRED'),
+          // A crashed game waits for its restart time; without one it was given up.
+          or(ne(games.status, 'CRASHED'), and(isNotNull(games.nextAttemptAt), lte(games.nextAttemptAt, now))),
+          or(isNull(games.leaseUntil), lt(games.leaseUntil, now)),
+        ),
+      )
+      .orderBy(asc(games.statusChangedAt))
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    const leased = await this.db
+      .update(games)
+      .set({ leaseOwner: this.replica, leaseUntil: new Date(now.getTime() + this.options.leaseMs) })
+      .where(inArray(games.id, due))
+      .returning();
+    await Promise.all(leased.map((game) => this.reconcile(game)));
+  }
+
+  private async reconcile(leased: GameRow): Promise<void> {
+    try {
+      let game: GameRow | undefined = leased;
+      if (game.status === 'STOPPING') game = await this.stopServer(game);
+      if (game?.status === 'CRASHED') game = await this.write(game, { status: 'STARTING', statusReason: null, statusChangedAt: this.runtime.clock(), launchedAt: null, nextAttemptAt: null });
+      if (game?.status === 'STARTING' && !game.launchedAt) await this.launch(game);
+      else if (game && game.desiredState === 'running' && (game.status === 'STARTING' || game.status === 'RUNNING')) await this.watch(game);
+    } catch (err) {
+      this.runtime.log.error({ err, gameId: leased.id }, 'reconciling a game failed');
+    } finally {
+      await this.db
+        .update(games)
+        .set({ leaseOwner: null, leaseUntil: null })
+        .where(and(eq(games.id, leased.id), eq(games.leaseOwner, this.replica)));
+    }
+  }
+
+  /** Writes over the state that was read, or nothing (undefined) when someone changed it since. */
+  private async write(game: GameRow, patch: Patch, executor: Executor = this.db): Promise<GameRow | undefined> {
+    const [row] = await executor
+      .update(games)
+      .set({ ...patch, stateVersion: game.stateVersion + 1, updatedAt: this.runtime.clock() })
+      .where(and(eq(games.id, game.id), eq(games.stateVersion, game.stateVersion)))
+      .returning();
+    return row;
+  }
+
+  /** A write and the owner's notice about it, together or not at all. */
+  private async writeAndTell(game: GameRow, patch: Patch, title: string, description: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (await this.write(game, patch, tx)) {
+        await this.notifications.notify(game.ownerId, { title, description, link: `/dashboard/game/${game.id}` }, tx);
+      }
+    });
+  }
+
+  private async stopServer(game: GameRow): Promise<GameRow | undefined> {
+    this.mine.delete(game.id);
+    try {
+      await this.runtime.driver.stop(await specOf(this.db, game));
+    } catch (err) {
+      await this.write(game, { status: 'CRASHED', statusReason: `Stop failed: ${reasonOf(err)}`, statusChangedAt: this.runtime.clock(), nextAttemptAt: null });
+      return undefined;
+    }
+    const now = this.runtime.clock();
+    // A restart asked for a stop, and the owner still wants it running: start it again.
+    if (game.desiredState === 'running') return this.write(game, { status: 'STARTING', statusChangedAt: now, launchedAt: null });
+    return this.write(game, { status: 'STOPPED', statusChangedAt: now });
+  }
+
+  private async launch(game: GameRow): Promise<void> {
+    try {
+      const spec = await specOf(this.db, game);
+      await this.runtime.driver.provision(spec);
+      await this.runtime.driver.start(spec);
+    } catch (err) {
+      return this.crashed(game, `Start failed: ${reasonOf(err)}`);
+    }
+    this.mine.add(game.id);
+    await this.write(game, { launchedAt: this.runtime.clock() });
+  }
+
+  private async watch(game: GameRow): Promise<void> {
+    let observed;
+    try {
+      observed = await this.runtime.driver.observe(await specOf(this.db, game));
+    } catch (err) {
+      // An unanswered look is no verdict; the next round looks again.
+      this.runtime.log.warn({ err, gameId: game.id }, 'observe failed');
+      return;
+    }
+    const now = this.runtime.clock();
+    switch (observed.status) {
+      case 'RUNNING':
+        this.mine.add(game.id);
+        if (game.status === 'STARTING') await this.write(game, { status: 'RUNNING', statusReason: null, statusChangedAt: now });
+        return;
+      case 'STARTING': {
+        if (game.status !== 'STARTING' || now.getTime() - game.statusChangedAt.getTime() < this.options.startTimeoutMs) return;
+        const seconds = Math.round(this.options.startTimeoutMs / 1000);
+        await this.runtime.driver.stop(await specOf(this.db, game)).catch((err: unknown) => this.runtime.log.warn({ err, gameId: game.id }, 'stop after start timeout failed'));
+        this.mine.delete(game.id);
+        const reason = `The server was not ready ${seconds} s after its start`;
+        return this.writeAndTell(
+          game,
+          { status: 'CRASHED', statusReason: reason, statusChangedAt: now, nextAttemptAt: null },
+          `Serveur « ${game.name} » : échec du démarrage / Server "${game.name}" failed to start`,
+          `${reason}. Start it again from the dashboard; if it keeps failing, contact us.`,
+        );
+      }
+      case 'CRASHED':
+        return this.crashed(game, observed.reason ?? 'The server stopped unexpectedly');
+      case 'STOPPED': {
+        if (this.mine.has(game.id)) return this.crashed(game, observed.reason ?? 'The server stopped unexpectedly');
+        // Launched by a previous process (the API restarted): start it again, no crash to count.
+        const resumed = await this.write(game, { status: 'STARTING', statusChangedAt: now, launchedAt: null });
+        if (resumed) await this.launch(resumed);
+        return;
+      }
+    }
+  }
+
+  /** A crash: a restart after a back-off, unless the game already used its restarts of the window. */
+  private async crashed(game: GameRow, why: string): Promise<void> {
+    this.mine.delete(game.id);
+    const reason = why.slice(0, 300);
+    const now = this.runtime.clock();
+    const { backoffMs, maxRestarts, restartWindowMs } = this.options;
+    const recent = game.crashRestarts.filter((t) => now.getTime() - t.getTime() < restartWindowMs);
+    const base = { status: 'CRASHED' as const, statusReason: reason, statusChangedAt: now };
+    const title = `Serveur « ${game.name} » arrêté brutalement / Server "${game.name}" crashed`;
+    if (recent.length >= maxRestarts) {
+      const minutes = Math.round(restartWindowMs / 60_000);
+      return this.writeAndTell(
+        game,
+        { ...base, nextAttemptAt: null, crashRestarts: recent },
+        title,
+        `${reason}. It crashed ${recent.length + 1} times in ${minutes} minutes: it stays stopped until you start it again.`,
+      );
+    }
+    const delay = backoffMs[Math.min(recent.length, backoffMs.length - 1)] ?? 0;
+    return this.writeAndTell(
+      game,
+      { ...base, nextAttemptAt: new Date(now.getTime() + delay), crashRestarts: [...recent, now] },
+      title,
+      `${reason}. It restarts in ${Math.round(delay / 1000)} s.`,
+    );
+  }
+}

@@ -1,0 +1,198 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
+import { LedgerEntry } from '../../../contract/credits.ts';
+import {
+  AnnounceResult,
+  ConnectedPlayers,
+  Game,
+  GameListQuery,
+  GameStatusView,
+  InternalHeaders,
+  PlayerList,
+  PlayerListQuery,
+  RconAnswer,
+  StaffGame,
+  WhitelistQuery,
+  WhitelistStatus,
+  gameCreate,
+  playerGroupIdPatchRequest,
+  playerPatchRequest,
+  playerRequest,
+} from '../../../contract/games.ts';
+import { named } from '../../lib/schema.ts';
+import { forbidden, HttpProblem } from '../../lib/problems.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import type { Services } from '../../services.ts';
+import type { GameAction } from './service.ts';
+
+const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const games = services.games;
+  const tags = ['games'];
+  const auth = app.authenticate;
+
+  app.post(
+    '/v1/game/create',
+    { onRequest: auth, schema: { tags, summary: 'Buy a game: the first period is charged from the balance (402 when short)', body: named(gameCreate), response: { 201: Game } } },
+    async (request, reply) => reply.status(201).send(await games.create(request.user!.id, request.body)),
+  );
+
+  app.get(
+    '/v1/game',
+    { onRequest: auth, schema: { tags, summary: "The caller's games, newest first; status and ignoredStatus may be repeated or comma lists", querystring: GameListQuery, response: { 200: Page(Game) } } },
+    async (request) => {
+      const { status, ignoredStatus, ...paging } = request.query;
+      return games.list(request.user!.id, { status, ignoredStatus }, pageWindow(paging));
+    },
+  );
+
+  app.get(
+    '/v1/staff/games',
+    {
+      onRequest: app.requireRole('staff', 'support'),
+      schema: { tags: ['staff'], summary: 'Back office: every game, newest first, with the same filters', querystring: GameListQuery, response: { 200: Page(StaffGame) } },
+    },
+    async (request) => {
+      const { status, ignoredStatus, ...paging } = request.query;
+      return games.listAll({ status, ignoredStatus }, pageWindow(paging));
+    },
+  );
+
+  app.get('/v1/game/:id', { onRequest: auth, schema: { tags, summary: 'One of the caller’s games', params: IdParams, response: { 200: Game } } }, async (request) =>
+    games.get(request.user!.id, request.params.id),
+  );
+
+  app.get(
+    '/v1/game/:id/status',
+    { onRequest: auth, schema: { tags, summary: 'Live status: players, version, MOTD and the address to connect to', params: IdParams, response: { 200: GameStatusView } } },
+    async (request) => games.status(request.user!.id, request.params.id),
+  );
+
+  app.get(
+    '/v1/game/:id/transactions',
+    { onRequest: auth, schema: { tags, summary: 'Ledger entries of this game (charges, renewals), newest first', params: IdParams, querystring: PageQuery, response: { 200: Page(LedgerEntry) } } },
+    async (request) => games.transactions(request.user!.id, request.params.id, pageWindow(request.query)),
+  );
+
+  for (const action of ['start', 'stop', 'restart'] as const satisfies GameAction[]) {
+    app.post(
+      `/v1/game/:id/${action}`,
+      { onRequest: auth, schema: { tags, summary: `Ask for the server to ${action} (409 with the current status when it cannot)`, params: IdParams, response: { 200: Game } } },
+      async (request) => games.act(request.user!.id, request.params.id, action),
+    );
+  }
+
+  app.get(
+    '/v1/game/:id/minecraft/players/connected',
+    { onRequest: auth, schema: { tags, summary: 'Players online now (none unless RUNNING)', params: IdParams, response: { 200: ConnectedPlayers } } },
+    async (request) => games.connectedPlayers(request.user!.id, request.params.id),
+  );
+
+  app.get(
+    '/v1/game/:id/minecraft/players',
+    { onRequest: auth, schema: { tags, summary: 'One of the player lists: WHITELIST, OPS or BANNED', params: IdParams, querystring: PlayerListQuery, response: { 200: PlayerList } } },
+    async (request) => games.players(request.user!.id, request.params.id, request.query.type),
+  );
+
+  app.post(
+    '/v1/game/:id/minecraft/player',
+    {
+      onRequest: auth,
+      schema: { tags, summary: 'Add a name to, or remove it from, a player list; applied live when running', params: IdParams, body: named(playerPatchRequest), response: { 200: PlayerList } },
+    },
+    async (request) => {
+      const { name, type, action } = request.body;
+      return games.patchPlayers(request.user!.id, request.params.id, [name], type, action);
+    },
+  );
+
+  app.post(
+    '/v1/game/:id/minecraft/players',
+    {
+      onRequest: auth,
+      schema: {
+        tags,
+        summary: 'Add every member of one of your friend groups to, or remove them from, a player list; applied live when running',
+        params: IdParams,
+        body: named(playerGroupIdPatchRequest),
+        response: { 200: PlayerList },
+      },
+    },
+    async (request) => {
+      const { groupId, type, action } = request.body;
+      const ownerId = request.user!.id;
+      // The game first: another user's game answers 404 before their group is looked at.
+      await games.get(ownerId, request.params.id);
+      const names = await services.friendGroups.memberNames(ownerId, groupId);
+      return games.patchPlayers(ownerId, request.params.id, names, type, action);
+    },
+  );
+
+  app.post(
+    '/v1/game/:id/announce',
+    {
+      onRequest: auth,
+      schema: {
+        tags,
+        summary: 'Tell your friends the server is open, with its address (409 unless RUNNING; 429 with Retry-After within 10 minutes of the last one)',
+        params: IdParams,
+        response: { 200: AnnounceResult },
+      },
+    },
+    async (request) => {
+      const ownerId = request.user!.id;
+      const { game, address } = await games.claimAnnounce(ownerId, request.params.id);
+      const friendIds = await services.friends.friendIds(ownerId);
+      const who = request.user!.name;
+      const description = address ? `${who}'s server "${game.name}" is open: join at ${address}` : `${who}'s server "${game.name}" is open`;
+      await services.db.transaction(async (tx) => {
+        for (const friendId of friendIds) await services.notifications.notify(friendId, { title: `${game.name} is open`, description, link: '/dashboard' }, tx);
+      });
+      return { notified: friendIds.length, address };
+    },
+  );
+
+  app.post(
+    '/v1/game/:id/minecraft/kick',
+    { onRequest: auth, schema: { tags, summary: 'Kick a player (409 unless RUNNING)', params: IdParams, body: named(playerRequest), response: { 200: RconAnswer } } },
+    async (request) => games.kick(request.user!.id, request.params.id, request.body.name, request.body.reason),
+  );
+
+  app.get(
+    '/v1/game/:id/minecraft/whitelist/status',
+    { onRequest: auth, schema: { tags, summary: 'Whether only whitelisted players may join', params: IdParams, response: { 200: WhitelistStatus } } },
+    async (request) => games.whitelistEnabled(request.user!.id, request.params.id),
+  );
+
+  app.put(
+    '/v1/game/:id/minecraft/whitelist/status',
+    { onRequest: auth, schema: { tags, summary: 'Turn the whitelist on or off (applied live when running)', params: IdParams, querystring: WhitelistQuery, response: { 200: WhitelistStatus } } },
+    async (request) => games.setWhitelist(request.user!.id, request.params.id, request.query.enabled),
+  );
+
+  app.delete(
+    '/v1/internal/game/stop/:id',
+    {
+      schema: { tags: ['internal'], summary: 'Stop a game (X-Internal-Token; off unless INTERNAL_TOKEN is set)', security: [], params: IdParams, headers: InternalHeaders, response: { 204: Type.Null() } },
+    },
+    async (request, reply) => {
+      const expected = services.config.internalToken;
+      // Switched off, the call answers as any unknown path does.
+      if (!expected) throw new HttpProblem(404, `Not found: ${request.method} ${request.url.split('?')[0]}`);
+      if (!sameSecret(request.headers['x-internal-token'], expected)) throw forbidden('A valid X-Internal-Token header is required');
+      await games.stopInternal(request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};
+
+/** Constant-time comparison, so response times do not reveal the token. */
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export default routes;

@@ -1,0 +1,41 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { gamePlayers, type games } from '../../db/schema/games.ts';
+import type { GameDriver, GameSpec } from '../../../runtime/driver.ts';
+
+export type GameRow = typeof games.$inferSelect;
+
+/** Time as the games module sees it; tests pass their own to skip minutes without sleeping. */
+export type Clock = () => Date;
+
+/** What the games module needs from the process: a driver, a clock and a logger. */
+export interface GameRuntime {
+  driver: GameDriver;
+  clock: Clock;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** What the driver is told about a game: its row and its player lists. */
+export async function specOf(executor: Executor, game: GameRow): Promise<GameSpec> {
+  const players = await executor.select().from(gamePlayers).where(eq(gamePlayers.gameId, game.id)).orderBy(asc(gamePlayers.createdAt));
+  const names = (type: string) => players.filter((p) => p.type === type).map((p) => p.name);
+  return {
+    id: game.id,
+    version: game.version,
+    ramMb: game.ramMb,
+    maxPlayers: game.maxPlayers,
+    motd: game.settings.motd,
+    gameMode: game.settings.gameMode,
+    difficulty: game.settings.difficulty,
+    ...(game.settings.seed ? { seed: game.settings.seed } : {}),
+    whitelist: names('WHITELIST'),
+    ops: names('OPS'),
+    banned: names('BANNED'),
+    whitelistEnabled: game.whitelistEnabled,
+  };
+}
+
+/** The message of anything thrown, bounded for a status reason or a notification. */
+export function reasonOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 300);
+}

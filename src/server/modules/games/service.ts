@@ -1,0 +1,410 @@
+import { and, asc, count, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { gamePlayers, games } from '../../db/schema/games.ts';
+import { badRequest, conflict, HttpProblem, notFound } from '../../lib/problems.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../lib/db-errors.ts';
+import type { CatalogueService } from '../catalogue/service.ts';
+import type { CreditsService } from '../credits/service.ts';
+import {
+  playerListTypes,
+  type Game,
+  type GameCreate,
+  type GameStatus,
+  type GameStatusView,
+  type PlayerAction,
+  type PlayerList,
+  type PlayerListType,
+  type ResolvedSettings,
+} from '../../../contract/games.ts';
+import { reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
+
+const MC_NAME = /^[A-Za-z0-9_]{3,16}$/;
+/** Bounds a list so one game cannot grow the table without end. */
+const MAX_LIST_NAMES = 500;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** An owner may announce a game to their friends at most once in this time. */
+export const ANNOUNCE_INTERVAL_MS = 10 * 60 * 1000;
+
+/** The vanilla RCON command that applies a list change live. */
+const listCommands: Record<PlayerListType, Record<PlayerAction, string>> = {
+  WHITELIST: { ADD: 'whitelist add', REMOVE: 'whitelist remove' },
+  OPS: { ADD: 'op', REMOVE: 'deop' },
+  BANNED: { ADD: 'ban', REMOVE: 'pardon' },
+};
+
+/** The owner's lifecycle actions: the statuses each may start from, and the state it asks for. */
+const actions = {
+  start: { verb: 'started', from: ['CREATED', 'STOPPED', 'CRASHED'], desiredState: 'running', status: 'STARTING' },
+  stop: { verb: 'stopped', from: ['STARTING', 'RUNNING', 'CRASHED'], desiredState: 'stopped', status: 'STOPPING' },
+  // A restart stops first; the reconciler then starts it again because the owner still wants it running.
+  restart: { verb: 'restarted', from: ['RUNNING', 'CRASHED'], desiredState: 'running', status: 'STOPPING' },
+} as const;
+export type GameAction = keyof typeof actions;
+
+export function toGame(row: GameRow): Game {
+  return {
+    id: row.id,
+    name: row.name,
+    definitionId: row.definitionId,
+    packageId: row.packageId,
+    version: row.version,
+    ramMb: row.ramMb,
+    maxPlayers: row.maxPlayers,
+    settings: row.settings,
+    desiredState: row.desiredState,
+    status: row.status,
+    statusReason: row.statusReason,
+    statusChangedAt: row.statusChangedAt.toISOString(),
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    whitelistEnabled: row.whitelistEnabled,
+    autoRenew: row.autoRenew,
+    periodEnd: row.periodEnd.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** `status` and `ignoredStatus` of a list: query values that may each be a comma list. */
+export interface StatusFilter {
+  status?: string[] | undefined;
+  ignoredStatus?: string[] | undefined;
+}
+
+/** Statuses from query values that may each be a comma list. */
+function statusSet(values: string[] | undefined): GameStatus[] | undefined {
+  return values ? (values.flatMap((v) => v.split(',')) as GameStatus[]) : undefined;
+}
+
+/**
+ * Games: buying one, the owner's lifecycle actions, player lists and live control. Actions only
+ * record what the owner wants; the reconciler does the driver work. Everything here answers 404 for
+ * a game the caller does not own.
+ */
+export class GamesService {
+  private readonly db: Db;
+  private readonly catalogue: CatalogueService;
+  private readonly credits: CreditsService;
+  private readonly runtime: GameRuntime;
+  /** Called after an action so the reconciler acts now instead of at its next round. */
+  onAction: (gameId: string) => void = () => {};
+
+  constructor(db: Db, deps: { catalogue: CatalogueService; credits: CreditsService; runtime: GameRuntime }) {
+    this.db = db;
+    this.catalogue = deps.catalogue;
+    this.credits = deps.credits;
+    this.runtime = deps.runtime;
+  }
+
+  private async row(ownerId: string, id: string): Promise<GameRow> {
+    const [row] = await this.db.select().from(games).where(and(eq(games.id, id), eq(games.ownerId, ownerId)));
+    if (!row) throw notFound('Game');
+    return row;
+  }
+
+  /**
+   * Buys a game: the first period is charged from the ledger in the game row's transaction, so a
+   * short balance leaves neither a charge nor a game. The server is then provisioned; if that fails
+   * the game still exists and its first start provisions it again.
+   */
+  async create(ownerId: string, input: GameCreate): Promise<Game> {
+    // Promo codes arrive with the payments module; until then none exists.
+    if (input.promoCode !== undefined) throw badRequest('Unknown promo code', [{ field: 'promoCode', message: 'is unknown' }]);
+    const { definition, package: pkg } = await this.catalogue.offer(input.definitionId, input.packageId);
+    const defaults = definition.settings;
+    const settings: ResolvedSettings = {
+      motd: input.settings?.motd ?? defaults.motd ?? input.name.slice(0, 59),
+      gameMode: input.settings?.gameMode ?? defaults.gameMode ?? 'survival',
+      difficulty: input.settings?.difficulty ?? defaults.difficulty ?? 'normal',
+      seed: input.settings?.seed ?? defaults.seed ?? null,
+    };
+    const now = this.runtime.clock();
+    const row = await this.db.transaction(async (tx) => {
+      const [game] = await tx
+        .insert(games)
+        .values({
+          ownerId,
+          definitionId: definition.id,
+          packageId: pkg.id,
+          name: input.name,
+          version: definition.version,
+          ramMb: pkg.ramMb,
+          maxPlayers: pkg.maxPlayers,
+          settings,
+          autoRenew: input.autoRenew ?? false,
+          statusChangedAt: now,
+          periodEnd: new Date(now.getTime() + pkg.periodDays * DAY_MS),
+        })
+        .returning();
+      if (pkg.priceCredits > 0) {
+        await this.credits.apply(tx, {
+          userId: ownerId,
+          amount: -pkg.priceCredits,
+          kind: 'GAME_CHARGE',
+          reason: `Game "${input.name}": ${pkg.name}, first ${pkg.periodDays} days`,
+          refType: 'game',
+          refId: game!.id,
+        });
+      }
+      return game!;
+    }).catch((err: unknown) => {
+      // Staff deleted the package between the look-up and the purchase.
+      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw notFound('Game package');
+      throw err;
+    });
+    try {
+      await this.runtime.driver.provision(await specOf(this.db, row));
+    } catch (err) {
+      this.runtime.log.warn({ err, gameId: row.id }, 'provisioning failed; the first start tries again');
+    }
+    return toGame(row);
+  }
+
+  async get(ownerId: string, id: string): Promise<Game> {
+    return toGame(await this.row(ownerId, id));
+  }
+
+  /** The owner's games, newest first. */
+  async list(ownerId: string, filter: StatusFilter, window: Window) {
+    return this.page([eq(games.ownerId, ownerId)], filter, window);
+  }
+
+  /** Everyone's games with their owners, for the back office. */
+  async listAll(filter: StatusFilter, window: Window) {
+    return this.page([], filter, window);
+  }
+
+  private async page(conditions: SQL[], filter: StatusFilter, window: Window) {
+    const only = statusSet(filter.status);
+    const ignored = statusSet(filter.ignoredStatus);
+    const where = and(...conditions, ...(only ? [inArray(games.status, only)] : []), ...(ignored ? [notInArray(games.status, ignored)] : []));
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(games).where(where).orderBy(desc(games.createdAt), desc(games.id)).limit(window.limit).offset(window.offset),
+      this.db.select({ n: count() }).from(games).where(where),
+    ]);
+    return pageOf(
+      rows.map((r) => ({ ...toGame(r), ownerId: r.ownerId })),
+      total?.n ?? 0,
+      window,
+    );
+  }
+
+  /** True when the user has ever bought a game of the definition (who may review it). */
+  async hasCreatedGameOf(userId: string, definitionId: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: games.id }).from(games).where(and(eq(games.ownerId, userId), eq(games.definitionId, definitionId))).limit(1);
+    return !!row;
+  }
+
+  /** The ledger entries this game caused (its charges and renewals), newest first. */
+  async transactions(ownerId: string, id: string, window: Window) {
+    await this.row(ownerId, id);
+    return this.credits.entriesByRef(ownerId, 'game', id, window);
+  }
+
+  /**
+   * start, stop or restart: one conditional UPDATE, so two clicks or a click racing the reconciler
+   * cannot both win; 409 with the current status when the action does not apply to it.
+   */
+  async act(ownerId: string, id: string, action: GameAction): Promise<Game> {
+    const rule = actions[action];
+    const now = this.runtime.clock();
+    const [row] = await this.db
+      .update(games)
+      .set({
+        desiredState: rule.desiredState,
+        status: rule.status,
+        statusReason: null,
+        statusChangedAt: now,
+        launchedAt: null,
+        nextAttemptAt: null,
+        // The owner stepping in gives the crash-restart budget back.
+        ...(action === 'stop' ? {} : { crashRestarts: [] }),
+        stateVersion: sql`${games.stateVersion} + 1`,
+        updatedAt: now,
+      })
+      .where(and(eq(games.id, id), eq(games.ownerId, ownerId), inArray(games.status, [...rule.from])))
+      .returning();
+    if (!row) {
+      const current = await this.row(ownerId, id);
+      throw conflict(`The game is ${current.status}: it cannot be ${rule.verb} now`);
+    }
+    this.onAction(row.id);
+    return toGame(row);
+  }
+
+  /** The internal stop: whatever the status, the game should be stopped; idempotent. */
+  async stopInternal(id: string): Promise<void> {
+    const now = this.runtime.clock();
+    const [row] = await this.db.select().from(games).where(eq(games.id, id));
+    if (!row) throw notFound('Game');
+    const stopping = (['STARTING', 'RUNNING', 'CRASHED'] as GameStatus[]).includes(row.status);
+    await this.db
+      .update(games)
+      .set({
+        desiredState: 'stopped',
+        nextAttemptAt: null,
+        ...(stopping ? { status: 'STOPPING' as const, statusReason: null, statusChangedAt: now, launchedAt: null } : {}),
+        stateVersion: sql`${games.stateVersion} + 1`,
+        updatedAt: now,
+      })
+      .where(eq(games.id, id));
+    if (stopping) this.onAction(id);
+  }
+
+  /** Live status: asked of the server while it runs, from the database otherwise. */
+  async status(ownerId: string, id: string): Promise<GameStatusView> {
+    const row = await this.row(ownerId, id);
+    const view: GameStatusView = { status: row.status, playersOnline: 0, maxPlayers: row.maxPlayers, version: row.version, motd: row.settings.motd, address: null };
+    if (row.status !== 'RUNNING') return view;
+    try {
+      const observed = await this.runtime.driver.observe(await specOf(this.db, row));
+      return { ...view, playersOnline: observed.playersOnline, maxPlayers: observed.maxPlayers, version: observed.version ?? view.version, motd: observed.motd ?? view.motd, address: observed.address };
+    } catch (err) {
+      this.runtime.log.warn({ err, gameId: id }, 'observe failed');
+      return view;
+    }
+  }
+
+  async connectedPlayers(ownerId: string, id: string) {
+    const row = await this.row(ownerId, id);
+    const none = { playersOnline: 0, maxPlayers: row.maxPlayers, players: [] };
+    if (row.status !== 'RUNNING') return none;
+    try {
+      const observed = await this.runtime.driver.observe(await specOf(this.db, row));
+      if (observed.status !== 'RUNNING') return none;
+      return { playersOnline: observed.playersOnline, maxPlayers: observed.maxPlayers, players: observed.players.map((name) => ({ name })) };
+    } catch (err) {
+      this.runtime.log.warn({ err, gameId: id }, 'observe failed');
+      return none;
+    }
+  }
+
+  async players(ownerId: string, id: string, type: PlayerListType): Promise<PlayerList> {
+    await this.row(ownerId, id);
+    return this.playerList(id, type);
+  }
+
+  private async playerList(gameId: string, type: PlayerListType): Promise<PlayerList> {
+    const rows = await this.db
+      .select({ name: gamePlayers.name, createdAt: gamePlayers.createdAt })
+      .from(gamePlayers)
+      .where(and(eq(gamePlayers.gameId, gameId), eq(gamePlayers.type, type)))
+      .orderBy(asc(gamePlayers.createdAt), asc(gamePlayers.name));
+    return { type, players: rows.map((r) => ({ name: r.name, addedAt: r.createdAt.toISOString() })) };
+  }
+
+  /**
+   * Adds names to, or removes them from, one of the game's lists (the social module adds a whole
+   * friend group this way). Stored first, so the server gets them at its next start whatever
+   * happens; applied live over RCON when it runs. Adding a name already there, or removing one that
+   * is not, changes nothing.
+   */
+  async patchPlayers(ownerId: string, gameId: string, names: string[], type: PlayerListType, action: PlayerAction): Promise<PlayerList> {
+    if (!playerListTypes.includes(type)) throw badRequest(`Unknown player list ${type}`, [{ field: 'type', message: `must be one of ${playerListTypes.join(', ')}` }]);
+    if (names.length > MAX_LIST_NAMES) throw badRequest(`At most ${MAX_LIST_NAMES} names at once`, [{ field: 'names', message: `must hold at most ${MAX_LIST_NAMES} names` }]);
+    const bad = names.filter((n) => !MC_NAME.test(n));
+    if (bad.length) throw badRequest(`Not Minecraft names: ${bad.slice(0, 5).join(', ')}`, [{ field: 'name', message: 'must be 3 to 16 letters, digits or _' }]);
+    const game = await this.row(ownerId, gameId);
+    // One entry per player, as first spelt: names are case-insensitive.
+    const unique = names.filter((n, i) => names.findIndex((m) => m.toLowerCase() === n.toLowerCase()) === i);
+    let changed: string[] = [];
+    if (unique.length) {
+      changed = await this.db.transaction(async (tx) => {
+        const lower = unique.map((n) => n.toLowerCase());
+        const sameList = and(eq(gamePlayers.gameId, gameId), eq(gamePlayers.type, type));
+        if (action === 'REMOVE') {
+          const removed = await tx.delete(gamePlayers).where(and(sameList, inArray(sql`lower(${gamePlayers.name})`, lower))).returning({ name: gamePlayers.name });
+          return removed.map((r) => r.name);
+        }
+        const added = await tx
+          .insert(gamePlayers)
+          .values(unique.map((name) => ({ gameId, type, name })))
+          .onConflictDoNothing()
+          .returning({ name: gamePlayers.name });
+        const [size] = await tx.select({ n: count() }).from(gamePlayers).where(sameList);
+        if ((size?.n ?? 0) > MAX_LIST_NAMES) throw conflict(`A list holds at most ${MAX_LIST_NAMES} names`);
+        return added.map((r) => r.name);
+      });
+    }
+    if (game.status === 'RUNNING') await this.rconQuietly(game, changed.map((name) => `${listCommands[type][action]} ${name}`));
+    return this.playerList(gameId, type);
+  }
+
+  async whitelistEnabled(ownerId: string, id: string): Promise<{ enabled: boolean }> {
+    return { enabled: (await this.row(ownerId, id)).whitelistEnabled };
+  }
+
+  async setWhitelist(ownerId: string, id: string, enabled: boolean): Promise<{ enabled: boolean }> {
+    const [row] = await this.db
+      .update(games)
+      .set({ whitelistEnabled: enabled, updatedAt: this.runtime.clock() })
+      .where(and(eq(games.id, id), eq(games.ownerId, ownerId)))
+      .returning();
+    if (!row) throw notFound('Game');
+    if (row.status === 'RUNNING') await this.rconQuietly(row, [`whitelist ${enabled ? 'on' : 'off'}`]);
+    return { enabled };
+  }
+
+  /** Kicks a player from the running server; 409 when it does not run. */
+  async kick(ownerId: string, id: string, name: string, reason?: string): Promise<{ message: string }> {
+    const row = await this.row(ownerId, id);
+    if (row.status !== 'RUNNING') throw conflict(`The game is ${row.status}: only a running server can kick a player`);
+    // One RCON command per call: a line break in the reason must not start another one.
+    const why = reason?.replace(/\p{Cc}+/gu, ' ').trim();
+    try {
+      const message = await this.runtime.driver.rcon(await specOf(this.db, row), why ? `kick ${name} ${why}` : `kick ${name}`);
+      return { message };
+    } catch (err) {
+      throw new HttpProblem(503, `The server did not answer: ${reasonOf(err)}`);
+    }
+  }
+
+  /**
+   * Takes the game's announce slot: 409 unless it runs, 429 (with Retry-After) when it was
+   * announced less than 10 minutes ago. One conditional UPDATE, so two calls at once cannot both
+   * announce. Answers what the announcement needs; telling the friends is the caller's part.
+   */
+  async claimAnnounce(ownerId: string, id: string): Promise<{ game: Game; address: string | null }> {
+    const row = await this.row(ownerId, id);
+    if (row.status !== 'RUNNING') throw conflict(`The game is ${row.status}: only a running server can be announced`);
+    const now = this.runtime.clock();
+    const since = new Date(now.getTime() - ANNOUNCE_INTERVAL_MS);
+    const [claimed] = await this.db
+      .update(games)
+      .set({ announcedAt: now })
+      .where(and(eq(games.id, id), eq(games.ownerId, ownerId), or(isNull(games.announcedAt), lte(games.announcedAt, since))))
+      .returning();
+    if (!claimed) {
+      const current = await this.row(ownerId, id);
+      const next = new Date((current.announcedAt ?? now).getTime() + ANNOUNCE_INTERVAL_MS);
+      const seconds = Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000));
+      throw new HttpProblem(429, `The game was announced at ${current.announcedAt?.toISOString()}; it can be announced again at ${next.toISOString()} (in ${seconds} s)`, {
+        headers: { 'retry-after': String(seconds) },
+      });
+    }
+    let address: string | null = null;
+    try {
+      address = (await this.runtime.driver.observe(await specOf(this.db, claimed))).address;
+    } catch (err) {
+      this.runtime.log.warn({ err, gameId: id }, 'observe failed');
+    }
+    return { game: toGame(claimed), address };
+  }
+
+  /**
+   * Live changes the database already holds, in order: the server is described once for all of
+   * them. A failure is logged and ends the batch (the server is not answering); the next start
+   * applies them all.
+   */
+  private async rconQuietly(game: GameRow, commands: string[]): Promise<void> {
+    if (!commands.length) return;
+    const spec = await specOf(this.db, game);
+    for (const [i, command] of commands.entries()) {
+      try {
+        await this.runtime.driver.rcon(spec, command);
+      } catch (err) {
+        this.runtime.log.warn({ err, gameId: game.id, command, left: commands.length - i - 1 }, 'live change not applied; the next start applies it');
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app.ts';
+import { useTestApp } from '../fixtures/app.ts';
+import { buyGame, runGame } from '../fixtures/games.ts';
+import { MemoryDriver } from '../fixtures/memory-driver.ts';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+describe('reconciler', () => {
+  const t = useTestApp();
+  const tick = () => t.current.app.services.reconciler.tick();
+  const game = async (id: string) => (await t.current.as('alice', { method: 'GET', url: `/v1/game/${id}` })).json();
+  const notices = async () =>
+    (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications?size=100' })).json().data.map((n: { data: { description: string } }) => n.data.description);
+
+  it('restarts a crash after a back-off and tells the owner', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    t.current.driver.crash(gameId, 'exit code 137');
+    await tick();
+    const crashed = await game(gameId);
+    expect(crashed).toMatchObject({ status: 'CRASHED', statusReason: 'exit code 137', desiredState: 'running' });
+    expect(Date.parse(crashed.nextAttemptAt) - t.current.clock.now.getTime()).toBe(5 * SECOND);
+    const [notice] = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
+    expect(notice.data).toEqual({
+      title: 'Serveur « My world » arrêté brutalement / Server "My world" crashed',
+      description: 'exit code 137. It restarts in 5 s.',
+      link: `/dashboard/game/${gameId}`,
+    });
+
+    // Not before its time.
+    t.current.clock.advance(4 * SECOND);
+    await tick();
+    expect((await game(gameId)).status).toBe('CRASHED');
+    t.current.clock.advance(1 * SECOND);
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'STARTING', statusReason: null, nextAttemptAt: null });
+    await tick();
+    expect((await game(gameId)).status).toBe('RUNNING');
+  });
+
+  it('gives up after 3 restarts in 10 minutes, leaves the game CRASHED and tells the owner', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    const backoffs = [5 * SECOND, 30 * SECOND, 120 * SECOND];
+    for (const wait of backoffs) {
+      t.current.driver.crash(gameId);
+      await tick();
+      expect((await game(gameId)).status).toBe('CRASHED');
+      t.current.clock.advance(wait);
+      await tick(); // relaunch
+      await tick(); // RUNNING
+      expect((await game(gameId)).status).toBe('RUNNING');
+    }
+    t.current.driver.crash(gameId, 'out of memory');
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'CRASHED', statusReason: 'out of memory', nextAttemptAt: null, desiredState: 'running' });
+    expect((await notices())[0]).toBe('out of memory. It crashed 4 times in 10 minutes: it stays stopped until you start it again.');
+    expect(await notices()).toHaveLength(4);
+
+    t.current.clock.advance(30 * MINUTE);
+    await tick();
+    expect((await game(gameId)).status).toBe('CRASHED');
+    expect(t.current.driver.calls.filter((c) => c === `start ${gameId}`)).toHaveLength(4);
+
+    // The owner's start gives the budget back.
+    await runGame(t.current, gameId);
+    t.current.driver.crash(gameId);
+    await tick();
+    expect((await game(gameId)).nextAttemptAt).not.toBeNull();
+  });
+
+  it('counts only the restarts of the last 10 minutes', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    for (let i = 0; i < 5; i++) {
+      t.current.driver.crash(gameId);
+      await tick();
+      expect((await game(gameId)).nextAttemptAt, `crash ${i + 1}`).not.toBeNull();
+      t.current.clock.advance(6 * MINUTE);
+      await tick();
+      await tick();
+      expect((await game(gameId)).status).toBe('RUNNING');
+    }
+  });
+
+  it('ends a start that never gets ready CRASHED with the reason, without restarting it', async () => {
+    const { gameId } = await buyGame(t.current);
+    await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` });
+    await tick();
+    t.current.driver.hang(gameId);
+    t.current.clock.advance(89 * SECOND);
+    await tick();
+    expect((await game(gameId)).status).toBe('STARTING');
+    t.current.clock.advance(1 * SECOND);
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'CRASHED', statusReason: 'The server was not ready 90 s after its start', nextAttemptAt: null });
+    expect(t.current.driver.servers.get(gameId)?.status).toBe('STOPPED');
+    expect((await notices())[0]).toContain('The server was not ready 90 s after its start');
+    t.current.clock.advance(10 * MINUTE);
+    await tick();
+    expect((await game(gameId)).status).toBe('CRASHED');
+  });
+
+  it('treats a start the driver refuses as a crash, with its reason', async () => {
+    const { gameId } = await buyGame(t.current);
+    t.current.driver.failNextStart = 'no free port';
+    await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` });
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'CRASHED', statusReason: 'Start failed: no free port' });
+    t.current.clock.advance(5 * SECOND);
+    await tick();
+    await tick();
+    expect((await game(gameId)).status).toBe('RUNNING');
+  });
+
+  it('lets the owner stop a crashed game: no restart follows', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    t.current.driver.crash(gameId);
+    await tick();
+    expect((await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/stop` })).statusCode).toBe(200);
+    await tick();
+    t.current.clock.advance(10 * MINUTE);
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'STOPPED', desiredState: 'stopped', nextAttemptAt: null });
+  });
+
+  it('leaves a game leased by another replica alone', async () => {
+    const { gameId } = await buyGame(t.current);
+    await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` });
+    await t.current.database.db.execute(`update games set lease_owner = 'other', lease_until = now() + interval '1 hour' where id = '${gameId}'`);
+    await tick();
+    expect(t.current.driver.calls).not.toContain(`start ${gameId}`);
+  });
+
+  it('lets two replicas on one database act on a game once', async () => {
+    const { gameId } = await buyGame(t.current);
+    await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` });
+    const replica = await buildApp({ config: t.current.config, database: t.current.database, logger: false, driver: t.current.driver, clock: () => t.current.clock.now, reconcileLoop: false });
+    try {
+      await Promise.all([tick(), replica.services.reconciler.tick()]);
+      expect(t.current.driver.calls.filter((c) => c === `start ${gameId}`)).toHaveLength(1);
+      await Promise.all([tick(), replica.services.reconciler.tick()]);
+      await tick();
+      expect(await game(gameId)).toMatchObject({ status: 'RUNNING', statusReason: null });
+      expect(t.current.driver.calls.filter((c) => c === `start ${gameId}`)).toHaveLength(1);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('stops servers cleanly on close, and the next app on the same database starts them again', async () => {
+    const { gameId } = await buyGame(t.current);
+    const stoppedGame = (await buyGame(t.current, 'alice', 'Quiet')).gameId;
+    await runGame(t.current, gameId);
+    const first = t.current.driver;
+
+    await t.current.app.close();
+    expect(first.closed).toBe(true);
+    expect(first.saves.get(gameId)).toBe(1);
+    expect(first.servers.get(gameId)?.status).toBe('STOPPED');
+
+    const driver = new MemoryDriver();
+    const next = await buildApp({ config: t.current.config, database: t.current.database, logger: false, driver, clock: () => t.current.clock.now, reconcileLoop: false });
+    try {
+      await next.services.reconciler.tick();
+      await next.services.reconciler.tick();
+      expect(driver.servers.get(gameId)?.status).toBe('RUNNING');
+      expect(driver.servers.has(stoppedGame)).toBe(false);
+      const bearer = await t.current.token('alice');
+      const after = (await next.inject({ url: `/v1/game/${gameId}`, headers: { authorization: `Bearer ${bearer}` } })).json();
+      expect(after).toMatchObject({ status: 'RUNNING', desiredState: 'running', statusReason: null });
+      // Coming back after a restart of the API is no crash: nobody was told one.
+      expect((await next.inject({ url: '/v1/user/notifications', headers: { authorization: `Bearer ${bearer}` } })).json().totalElements).toBe(0);
+    } finally {
+      await next.close();
+    }
+  });
+
+  it('runs its loop in the app: an owner’s start is acted on without a manual round', async () => {
+    const driver = new MemoryDriver();
+    const config = { ...t.current.config, games: { ...t.current.config.games, reconcileIntervalMs: 60_000 } };
+    const app = await buildApp({ config, database: t.current.database, logger: false, driver });
+    try {
+      const { gameId } = await buyGame(t.current);
+      const headers = { authorization: `Bearer ${await t.current.token('alice')}` };
+      // The round after the click comes at once, not after the minute between rounds.
+      expect((await app.inject({ method: 'POST', url: `/v1/game/${gameId}/start`, headers })).statusCode).toBe(200);
+      await expect.poll(() => driver.servers.get(gameId)?.status, { timeout: 5000 }).toBe('STARTING');
+    } finally {
+      await app.close();
+    }
+  });
+});
