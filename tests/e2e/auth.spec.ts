@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { accounts, expect, fillSignIn, test } from './fixtures.ts';
 
 test('a new user signs up, lands on the dashboard, signs out and signs back in', async ({ page }) => {
   const name = `player_${Date.now().toString(36)}`;
@@ -19,7 +19,8 @@ test('a new user signs up, lands on the dashboard, signs out and signs back in',
 
   // Logout goes home at once, then signs out at the provider (250 ms later) and comes back home.
   const signedOut = page.waitForResponse((r) => r.url().includes('/oidc/session/end/confirm'));
-  await page.getByRole('button', { name: 'Déconnexion' }).click();
+  await page.getByRole('button', { name: 'Menu du compte' }).click();
+  await page.getByRole('menuitem', { name: 'Déconnexion' }).click();
   await expect(page).toHaveURL(/\/$/);
   await signedOut;
   await expect(page).toHaveURL(/\/$/);
@@ -45,9 +46,7 @@ test('a wrong password is explained on the sign-in page', async ({ page }) => {
 test('the seeded player signs in from the home page button', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Inscription / Connexion' }).first().click();
-  await page.getByLabel("Nom d'utilisateur ou e-mail").fill('alice');
-  await page.getByLabel('Mot de passe').fill('Creeper-2026!');
-  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await fillSignIn(page, accounts.alice);
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId('user-balance')).toContainText('500');
 });

@@ -1,41 +1,68 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { Outlet, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { localePrefixes } from '../../contract/routes.ts';
 import { LocaleRoot } from './locale.tsx';
+import { RouteGuards } from './guards.tsx';
 import { SiteLayout } from '../shell/SiteLayout.tsx';
-import { RouteError } from '../shell/ErrorPage.tsx';
+import { ErrorBoundary } from '../shell/ErrorBoundary.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
 import { HomePage } from '../site/HomePage.tsx';
 import { AuthCallbackPage } from '../site/AuthCallbackPage.tsx';
 import { ContentPage } from '../site/ContentPage.tsx';
+import { CreditsPage } from '../site/CreditsPage.tsx';
+import { StripeResultPage } from '../site/StripeResultPage.tsx';
 
 // Everything behind sign-in is its own chunk: the public site never downloads it.
 const DashboardRoutes = lazy(() => import('../dashboard/DashboardRoutes.tsx'));
+// Pages few visitors open load on demand.
+const StyleGuidePage = lazy(() => import('../site/StyleGuidePage.tsx'));
+const JwtPage = lazy(() => import('../site/JwtPage.tsx'));
+const MumbleRedirectPage = lazy(() => import('../site/MumbleRedirectPage.tsx'));
+// The catalogue pulls in its own components and strings: loaded when visited.
+const StorePage = lazy(() => import('../site/store/StorePage.tsx').then((m) => ({ default: m.StorePage })));
+const ProductPage = lazy(() => import('../site/store/ProductPage.tsx').then((m) => ({ default: m.ProductPage })));
 
 const suspended = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
 
-/** The routes of SPEC.md §2, once per locale prefix: unprefixed (French), /fr and /en. */
+/** The public pages of SPEC.md §2 in the site layout; anything else goes to the content pages (or 404). */
+const sitePages: RouteObject[] = [
+  { index: true, element: <HomePage /> },
+  { path: 'auth/callback', element: <AuthCallbackPage /> },
+  { path: 'store', element: suspended(<StorePage />) },
+  { path: 'products/:id', element: suspended(<ProductPage />) },
+  { path: 'credits', element: <CreditsPage /> },
+  { path: 'stripe_result', element: <StripeResultPage /> },
+  { path: 'jwt', element: suspended(<JwtPage />) },
+  { path: 'lsg', element: suspended(<StyleGuidePage />) },
+  { path: 'mumble-redirect/:serverIp', element: suspended(<MumbleRedirectPage />) },
+  { path: '*', element: <ContentPage /> },
+];
+
+/** The routes, once per locale prefix: unprefixed (French or detected), /fr and /en. */
 function localeTree(prefix: (typeof localePrefixes)[number]): RouteObject {
   return {
     path: prefix || '/',
     element: (
       <LocaleRoot prefix={prefix}>
+        <RouteGuards />
         <Outlet />
       </LocaleRoot>
     ),
-    errorElement: <RouteError />,
     children: [
       { path: 'dashboard/*', element: suspended(<DashboardRoutes />) },
-      {
-        element: <SiteLayout />,
-        children: [
-          { index: true, element: <HomePage /> },
-          { path: 'auth/callback', element: <AuthCallbackPage /> },
-          { path: '*', element: <ContentPage /> },
-        ],
-      },
+      { element: <SiteLayout />, children: sitePages },
     ],
   };
 }
 
-export const router = createBrowserRouter(localePrefixes.map(localeTree));
+const routes = localePrefixes.map(localeTree);
+
+/**
+ * Declarative routing (a BrowserRouter above): it is half the size of the data router, and the
+ * public pages load no data through loaders. Errors of any page land on the error page.
+ */
+export function AppRoutes() {
+  const { pathname } = useLocation();
+  const element = useRoutes(routes);
+  return <ErrorBoundary resetKey={pathname}>{element}</ErrorBoundary>;
+}

@@ -1,12 +1,13 @@
 import { Alert, Button, Card, CardContent, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { User } from '../../contract/user.ts';
-import { useFetch } from '../app/useFetch.ts';
+import { useCurrentUser } from '../app/currentUser.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
+import { GamesList } from './games/GamesList.tsx';
 
 export function DashboardHome() {
   const { t } = useTranslation('dashboard');
-  const me = useFetch<User>('/v1/user');
+  // The user the shell already loaded (SPEC.md §7: fetched only if not already loaded).
+  const me = useCurrentUser();
   if (me.status === 'loading') return <PageLoader />;
   if (me.status === 'error')
     return (
@@ -29,6 +30,7 @@ export function DashboardHome() {
           </Typography>
         </CardContent>
       </Card>
+      <GamesList />
     </>
   );
 }

@@ -1,15 +1,20 @@
 import { Box, Container } from '@mui/material';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { Header } from '../shell/Header.tsx';
 import { Footer } from '../shell/Footer.tsx';
+import { ErrorBoundary } from '../shell/ErrorBoundary.tsx';
 
-/** The frame of signed-in pages. */
+/** The frame of signed-in pages. Product pages stack their own way. */
 export function DashboardLayout() {
+  const { pathname } = useLocation();
+  const product = pathname.includes('/product');
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }} data-layout={product ? 'product' : 'dashboard'}>
       <Header />
-      <Container component="main" id="main" maxWidth="lg" sx={{ flex: 1, py: { xs: 3, md: 5 } }}>
-        <Outlet />
+      <Container component="main" id="main" maxWidth="lg" sx={{ flex: 1, py: { xs: 3, md: 5 }, ...(product && { position: 'relative', zIndex: 0, isolation: 'isolate' }) }}>
+        <ErrorBoundary resetKey={pathname}>
+          <Outlet />
+        </ErrorBoundary>
       </Container>
       <Footer />
     </Box>

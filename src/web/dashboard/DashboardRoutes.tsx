@@ -1,24 +1,35 @@
-import { useEffect } from 'react';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { useSession } from '../app/auth.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
 import { DashboardLayout } from './DashboardLayout.tsx';
 import { DashboardHome } from './DashboardHome.tsx';
+import { AccountPage } from './AccountPage.tsx';
+import { CreateGamePage } from './games/CreateGamePage.tsx';
+import { GamePage } from './games/GamePage.tsx';
+import { ProductPage } from '../site/store/ProductPage.tsx';
+import { ProfilePage } from './profile/ProfilePage.tsx';
+import { RankedPage } from './RankedPage.tsx';
+import { SocialPage } from './social/SocialPage.tsx';
+import { StorePage } from '../site/store/StorePage.tsx';
+import { NotFound } from '../shell/NotFound.tsx';
 
-/** /dashboard/*: signed out, sign-in starts and comes back to the page asked for. */
+/** /dashboard/* (SPEC.md §2), in the dashboard layout; the route guards start sign-in when signed out. */
 export default function DashboardRoutes() {
   const session = useSession();
-  const location = useLocation();
-  const signedOut = session.status === 'unauthenticated';
-  useEffect(() => {
-    if (signedOut) void session.signIn(`${location.pathname}${location.search}`);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- start sign-in once per signed-out visit
-  }, [signedOut]);
   if (session.status !== 'authenticated') return <PageLoader />;
   return (
     <Routes>
       <Route element={<DashboardLayout />}>
         <Route index element={<DashboardHome />} />
+        <Route path="account" element={<AccountPage />} />
+        <Route path="creategame/:id" element={<CreateGamePage />} />
+        <Route path="game/:id" element={<GamePage />} />
+        <Route path="products/:id" element={<ProductPage inDashboard />} />
+        <Route path="profil" element={<ProfilePage />} />
+        <Route path="ranked" element={<RankedPage />} />
+        <Route path="social" element={<SocialPage />} />
+        <Route path="store" element={<StorePage inDashboard />} />
+        <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>
   );

@@ -5,6 +5,8 @@ import remarkGfm from 'remark-gfm';
 import { Link as RouterLink } from 'react-router';
 import { headingId, type ContentDoc } from '../../contract/content.ts';
 import { useLocalePath } from '../app/locale.tsx';
+import { ChildPages } from './content/ChildPages.tsx';
+import { PageFacts } from './content/PageFacts.tsx';
 
 function textOf(children: unknown): string {
   if (typeof children === 'string') return children;
@@ -46,6 +48,7 @@ export default function ContentView({ doc }: { doc: ContentDoc }) {
   };
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 4, md: 8 } }}>
+      <title>{`${doc.title} · BlockHost`}</title>
       <Typography variant="h1" sx={{ mb: 2, fontSize: { xs: '2rem', md: '2.6rem' } }}>
         {doc.title}
       </Typography>
@@ -55,10 +58,14 @@ export default function ContentView({ doc }: { doc: ContentDoc }) {
         </Typography>
       )}
       <Box sx={{ display: 'grid', gap: 6, gridTemplateColumns: { xs: '1fr', md: doc.toc?.length ? '1fr 260px' : '1fr' }, alignItems: 'start' }}>
-        <Box component="article" sx={{ maxWidth: 780, minWidth: 0 }}>
-          <Markdown remarkPlugins={[remarkGfm]} components={components}>
-            {doc.body}
-          </Markdown>
+        <Box component="article" sx={{ minWidth: 0 }}>
+          <PageFacts doc={doc} />
+          <Box sx={{ maxWidth: 780 }}>
+            <Markdown remarkPlugins={[remarkGfm]} components={components}>
+              {doc.body}
+            </Markdown>
+          </Box>
+          <ChildPages doc={doc} />
         </Box>
         {doc.toc && doc.toc.length > 0 && (
           <Paper component="nav" aria-label={t('content.toc')} variant="outlined" sx={{ p: 2, position: { md: 'sticky' }, top: { md: 96 }, order: { xs: -1, md: 0 } }}>

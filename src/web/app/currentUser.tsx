@@ -1,0 +1,17 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import type { User } from '../../contract/user.ts';
+import { useSession } from './auth.tsx';
+import { useFetch, type FetchState } from './useFetch.ts';
+
+type CurrentUser = FetchState<User> & { reload: () => void };
+
+const CurrentUserContext = createContext<CurrentUser>({ status: 'loading', reload: () => {} });
+
+/** The signed-in user (name, balance, mcUuid), fetched once per session and shared by every page. */
+export const useCurrentUser = () => useContext(CurrentUserContext);
+
+export function CurrentUserProvider({ children }: { children: ReactNode }) {
+  const { status } = useSession();
+  const user = useFetch<User>(status === 'authenticated' ? '/v1/user' : null);
+  return <CurrentUserContext.Provider value={user}>{children}</CurrentUserContext.Provider>;
+}

@@ -1,0 +1,41 @@
+import { expect, test } from './fixtures.ts';
+
+test('a content page with a table of contents links to its sections', async ({ page }) => {
+  await page.goto('/cgu');
+  await expect(page).toHaveTitle("Conditions générales d'utilisation · BlockHost");
+  const toc = page.getByRole('navigation', { name: 'Sommaire' });
+  await expect(toc).toBeVisible();
+  const first = toc.getByRole('link').first();
+  const target = (await first.getAttribute('href'))!;
+  await first.click();
+  await expect(page).toHaveURL(new RegExp(`${target}$`));
+  await expect(page.locator(target)).toBeInViewport();
+});
+
+test('a content page with a redirect sends the visitor on', async ({ page }) => {
+  await page.goto('/mentions-legales');
+  await expect(page).toHaveURL(/\/legal$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mentions légales');
+  await page.goto('/en/mentions-legales');
+  await expect(page).toHaveURL(/\/en\/legal$/);
+});
+
+test('a folder page lists its pages, and a competition shows its facts', async ({ page }) => {
+  await page.goto('/en/ranked');
+  const children = page.getByTestId('child-pages');
+  await expect(children.getByRole('link')).toHaveCount(3);
+  await children.getByRole('link', { name: /Winter Cup 2026/ }).click();
+  await expect(page).toHaveURL(/\/en\/ranked\/coupe-hiver-2026$/);
+  await expect(page.getByTestId('page-facts')).toContainText('December 12, 2026');
+  await expect(page.getByTestId('page-facts')).toContainText('Upcoming');
+});
+
+test('the style guide, the Mumble redirect and the token page', async ({ page }) => {
+  await page.goto('/lsg');
+  await expect(page.getByRole('heading', { name: 'Thème clair' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Thème sombre' })).toBeVisible();
+  await page.goto('/mumble-redirect/play.example.com:64738');
+  await expect(page.getByTestId('mumble-link')).toHaveAttribute('href', 'mumble://play.example.com:64738');
+  await page.goto('/jwt');
+  await expect(page.getByText('Connectez-vous pour voir')).toBeVisible();
+});

@@ -1,0 +1,38 @@
+import { expect, test as base, type Page } from '@playwright/test';
+
+/** The seeded accounts (README). */
+export const accounts = {
+  alice: { login: 'alice', password: 'Creeper-2026!' },
+  staff: { login: 'staff', password: 'Blocks-Admin-2026' },
+} as const;
+
+/** Fills the embedded provider's sign-in page (French) and submits it. */
+export async function fillSignIn(page: Page, account: { login: string; password: string }) {
+  await expect(page).toHaveURL(/\/oidc\/interaction\//);
+  await page.getByLabel("Nom d'utilisateur ou e-mail").fill(account.login);
+  await page.getByLabel('Mot de passe').fill(account.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+}
+
+/** Signs in through the real sign-in page, starting from a dashboard page, and waits to land on it. */
+export async function signIn(page: Page, account: { login: string; password: string } = accounts.alice, from = '/dashboard') {
+  await page.goto(from);
+  await fillSignIn(page, account);
+  await expect(page).toHaveURL(new RegExp(`${from.replace(/[/]/g, '\\/')}$`));
+}
+
+/** The access token of the page's session, as oidc-client-ts stored it. */
+export async function accessToken(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:'));
+    return (JSON.parse(localStorage.getItem(key!)!) as { access_token: string }).access_token;
+  });
+}
+
+/** Picks the theme before the page's own scripts run, as a returning visitor's saved choice. */
+export async function useTheme(page: Page, mode: 'light' | 'dark') {
+  await page.addInitScript((m) => localStorage.setItem('preferredTheme', m), mode);
+}
+
+export const test = base;
+export { expect };

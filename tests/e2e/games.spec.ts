@@ -1,0 +1,152 @@
+import { expect, test, type Page } from '@playwright/test';
+import { join, kicked } from '../fixtures/minecraft.ts';
+
+const shots = 'test-results/games';
+
+async function signInAsAlice(page: Page) {
+  await expect(page).toHaveURL(/\/oidc\/interaction\//);
+  await page.getByLabel("Nom d'utilisateur ou e-mail").fill('alice');
+  await page.getByLabel('Mot de passe').fill('Creeper-2026!');
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+}
+
+/** Each page at 1280 and 375 px, in the light and the dark theme. */
+async function screenshots(page: Page, name: string, path: string, ready: (page: Page) => Promise<void>) {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
+    for (const [label, width] of [
+      ['desktop', 1280],
+      ['phone', 375],
+    ] as const) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.goto(path);
+      await ready(page);
+      await page.screenshot({ path: `${shots}/${name}-${label}-${theme}.png`, fullPage: true });
+    }
+  }
+  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('alice buys a server from the catalogue and starts it from its control panel', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // The public catalogue: three seeded games, in French.
+  await page.goto('/store');
+  await expect(page.getByRole('heading', { name: 'Catalogue', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('game-card')).toHaveCount(3);
+  await expect(page.getByTestId('game-card').filter({ hasText: 'Survie' })).toContainText('À partir de 100 crédits');
+  await page.goto('/en/store');
+  await expect(page.getByTestId('game-card').filter({ hasText: 'Survival' })).toContainText('From 100 credits');
+  await page.goto('/store');
+  await screenshots(page, 'store', '/store', async (p) => {
+    await expect(p.getByTestId('game-card')).toHaveCount(3);
+  });
+
+  // The product page, signed out: packages, and the call to sign in to create a server.
+  await page.getByTestId('game-card').filter({ hasText: 'Survie' }).click();
+  await expect(page).toHaveURL(/\/products\/[0-9a-f-]{36}$/);
+  const productPath = new URL(page.url()).pathname;
+  const definitionId = productPath.split('/').pop()!;
+  await expect(page.getByRole('heading', { name: 'Survie', level: 1 })).toBeVisible();
+  await expect(page.getByRole('table')).toContainText('Moyen');
+  await screenshots(page, 'product-signed-out', productPath, async (p) => {
+    await expect(p.getByTestId('create-cta')).toBeVisible();
+  });
+
+  // Signing in from the call to action comes back to the creation page.
+  await page.getByRole('button', { name: 'Se connecter pour créer mon serveur' }).click();
+  await signInAsAlice(page);
+  await expect(page).toHaveURL(new RegExp(`/dashboard/creategame/${definitionId}$`));
+  await expect(page.getByTestId('balance-after')).toHaveText('400 crédits');
+  await screenshots(page, 'create', `/dashboard/creategame/${definitionId}`, async (p) => {
+    await expect(p.getByTestId('balance-after')).toBeVisible();
+  });
+
+  await page.getByLabel('Nom du serveur').fill('Le monde d’Alice');
+  await page.getByLabel('Message du jour (MOTD)').fill('Bienvenue chez Alice');
+  await page.getByRole('button', { name: 'Payer 100 crédits et créer' }).click();
+
+  // The control panel: start, confirm, then RUNNING with an address.
+  await expect(page).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
+  const gamePath = new URL(page.url()).pathname;
+  await expect(page.getByRole('heading', { name: 'Le monde d’Alice', level: 1 })).toBeVisible();
+  await expect(page.getByRole('cell', { name: '-100' })).toBeVisible();
+  await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+  await expect(page.getByTestId('game-address')).toHaveText(/^[\w.-]+:\d+$/);
+  await expect(page.getByRole('link', { name: 'Rejoindre le chat vocal (Mumble)' })).toBeVisible();
+
+  // A real client joins; the owner sees it online and kicks it, after confirming.
+  const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  const joined = await join(port, 'Alex_e2e', '1.21.4');
+  expect(joined.joined).toBe(true);
+  const online = page.getByRole('listitem').filter({ hasText: 'Alex_e2e' });
+  await expect(online).toBeVisible({ timeout: 20_000 });
+  const gone = joined.joined ? kicked(joined.bot) : Promise.resolve('');
+  await online.getByRole('button', { name: 'Expulser' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Expulser' }).click();
+  await gone;
+  await expect(page.getByText('Alex_e2e a été expulsé.')).toBeVisible();
+
+  // A player list: add a name to the whitelist.
+  await page.getByLabel('Pseudo Minecraft').fill('Steve_42');
+  await page.getByRole('button', { name: 'Ajouter' }).click();
+  await expect(page.getByText('Steve_42')).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Tout le monde peut entrer' }).click();
+  await expect(page.getByRole('checkbox', { name: 'Seuls les joueurs de la liste blanche peuvent entrer' })).toBeChecked();
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: 'Seuls les joueurs de la liste blanche peuvent entrer' })).toBeChecked();
+
+  await screenshots(page, 'game', gamePath, async (p) => {
+    await expect(p.getByTestId('game-address')).toBeVisible({ timeout: 15_000 });
+  });
+
+  // Stopping asks first, then the server saves and stops.
+  await page.getByRole('button', { name: 'Arrêter' }).click();
+  await expect(page.getByRole('dialog')).toContainText('les joueurs en ligne seront déconnectés');
+  await page.getByRole('dialog').getByRole('button', { name: 'Arrêter' }).click();
+  await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'STOPPED', { timeout: 60_000 });
+  await expect(page.getByText('Disponible quand le serveur tourne')).toBeVisible();
+
+  // The dashboard lists the server; the product page, signed in, offers the review form.
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('game-item')).toContainText('Le monde d’Alice');
+  await expect(page.getByTestId('game-item').getByTestId('game-status')).toHaveAttribute('data-status', 'STOPPED');
+  await page.goto(`/dashboard/products/${definitionId}`);
+  await expect(page.getByRole('heading', { name: 'Donner mon avis' })).toBeVisible();
+  await page.locator('label', { hasText: '4 étoiles' }).click();
+  await expect(page.getByRole('radio', { name: '4 étoiles' })).toBeChecked();
+  await page.getByLabel('Commentaire (facultatif)').fill('Démarré en quelques secondes.');
+  await page.getByRole('button', { name: 'Publier mon avis' }).click();
+  await expect(page.getByText('Merci ! Votre avis est publié.')).toBeVisible();
+  await expect(page.getByTestId('review')).toContainText('Démarré en quelques secondes.');
+  // Reviewed once: the form is gone.
+  await page.reload();
+  await expect(page.getByTestId('review')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Donner mon avis' })).toHaveCount(0);
+  await screenshots(page, 'product-signed-in', `/dashboard/products/${definitionId}`, async (p) => {
+    await expect(p.getByTestId('review')).toBeVisible();
+  });
+
+  // Too few credits: the API's 402 is explained, with a way to buy credits.
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('user-balance')).toContainText('400');
+  await page.screenshot({ path: `${shots}/dashboard-desktop-light.png`, fullPage: true });
+  await page.goto(`/dashboard/creategame/${definitionId}`);
+  await page.getByRole('radio', { name: /Grand/ }).check();
+  await page.getByLabel('Nom du serveur').fill('Deuxième monde');
+  await page.getByRole('button', { name: 'Payer 320 crédits et créer' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/game\//);
+  await page.goto(`/dashboard/creategame/${definitionId}`);
+  await page.getByRole('radio', { name: /Grand/ }).check();
+  await expect(page.getByTestId('balance-after')).toHaveText('-240 crédits');
+  await page.getByLabel('Nom du serveur').fill('Un monde de trop');
+  await page.getByRole('button', { name: 'Payer 320 crédits et créer' }).click();
+  const refused = page.getByRole('alert').filter({ hasText: 'Vous n’avez pas assez de crédits' });
+  await expect(refused).toBeVisible();
+  await expect(refused.getByRole('link', { name: 'Acheter des crédits' })).toHaveAttribute('href', '/credits');
+  await page.screenshot({ path: `${shots}/create-402-desktop-light.png`, fullPage: true });
+});

@@ -1,0 +1,44 @@
+import { accounts, expect, signIn, test, useTheme } from './fixtures.ts';
+
+/** Screenshots of the main screens, for people to look at: test-results/screenshots/. */
+const dir = 'test-results/screenshots';
+const widths = [
+  ['desktop', 1280, 800],
+  ['phone', 375, 740],
+] as const;
+
+for (const mode of ['light', 'dark'] as const) {
+  for (const [device, width, height] of widths) {
+    test(`screenshots: ${mode}, ${device}`, async ({ page }) => {
+      await useTheme(page, mode);
+      await page.setViewportSize({ width, height });
+      const shot = (name: string, fullPage = true) => page.screenshot({ path: `${dir}/${name}-${mode}-${device}.png`, fullPage });
+
+      await page.goto('/');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await shot('home');
+      await page.goto('/cgu');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await shot('content');
+      await page.goto('/lsg');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await shot('style-guide');
+      if (device === 'phone') {
+        await page.getByTestId('drawer-button').click();
+        await expect(page.getByTestId('nav-drawer')).toBeVisible();
+        await page.waitForTimeout(400);
+        await shot('drawer', false);
+        await page.keyboard.press('Escape');
+      }
+      await signIn(page, accounts.alice);
+      await expect(page.getByTestId('user-balance')).toBeVisible();
+      await shot('dashboard');
+      if (device === 'phone') {
+        await page.getByTestId('drawer-button').click();
+        await page.waitForTimeout(400);
+        await shot('drawer-signed-in', false);
+      }
+    });
+  }
+}

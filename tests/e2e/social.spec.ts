@@ -1,0 +1,148 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+
+/** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
+const SHOTS = 'test-results/social';
+
+async function signIn(browser: Browser, login: string, password: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/dashboard/profil');
+  await expect(page).toHaveURL(/\/oidc\/interaction\//);
+  await page.getByLabel("Nom d'utilisateur ou e-mail").fill(login);
+  await page.getByLabel('Mot de passe').fill(password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  // Back on the dashboard (today the shell lands on /dashboard rather than the page asked for).
+  await expect(page).toHaveURL(/\/dashboard(\/profil)?$/);
+  await page.goto('/dashboard/profil');
+  return page;
+}
+
+async function linkMinecraft(page: Page, mcName: string) {
+  // Before linking: Steve and 'Unknow'.
+  await expect(page.getByTestId('profile-mc-name')).toHaveText('Unknow');
+  await expect(page.getByTestId('profile-head')).toHaveAttribute('data-linked', 'false');
+  await page.getByLabel('Pseudo Minecraft').fill(mcName);
+  await page.getByRole('button', { name: 'Lier', exact: true }).click();
+  await expect(page.getByTestId('link-result')).toContainText(`Compte Minecraft ${mcName} lié.`);
+  await expect(page.getByTestId('profile-mc-name')).toHaveText(mcName);
+  await expect(page.getByTestId('profile-head')).toHaveAttribute('data-linked', 'true');
+  await expect(page.getByRole('button', { name: 'Changer', exact: true })).toBeVisible();
+}
+
+test('two players link Minecraft accounts, become friends, and one groups the other', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const bob = await signIn(browser, 'bob', 'Diamond-2026!');
+  const alice = await signIn(browser, 'alice', 'Creeper-2026!');
+
+  await expect(bob.getByTestId('display-name')).toHaveValue('bob');
+  await linkMinecraft(bob, 'BobMC');
+  await linkMinecraft(alice, 'AliceMC');
+
+  // Alice asks BobMC; a name nobody linked is refused with the API's detail.
+  await alice.goto('/dashboard/social');
+  await expect(alice.getByText("Pas encore d'amis.", { exact: false })).toBeVisible();
+  await alice.getByLabel('Son pseudo Minecraft').fill('NobodyHere');
+  await alice.getByRole('button', { name: 'Envoyer la demande' }).click();
+  await expect(alice.getByTestId('add-friend-result')).toContainText('User not found');
+  await alice.getByLabel('Son pseudo Minecraft').fill('BobMC');
+  await alice.getByRole('button', { name: 'Envoyer la demande' }).click();
+  await expect(alice.getByTestId('add-friend-result')).toContainText("Demande d'ami envoyée à BobMC.");
+  await alice.getByRole('tab', { name: 'Demandes' }).click();
+  await expect(alice.getByTestId('request-bob')).toContainText('Envoyée');
+
+  // Bob accepts (a reload stands in for the live notification).
+  await bob.goto('/dashboard/social?tab=requests');
+  await expect(bob.getByTestId('request-alice')).toContainText('AliceMC');
+  await bob.screenshot({ path: `${SHOTS}/requests-1280-light.png` });
+  await bob.getByRole('button', { name: 'Accepter la demande de AliceMC' }).click();
+  await expect(bob.getByTestId('notice')).toContainText('Vous êtes maintenant amis avec AliceMC.');
+  await expect(bob.getByText('Aucune demande en attente.')).toBeVisible();
+  await bob.getByRole('tab', { name: 'Amis' }).click();
+  await expect(bob.getByTestId('friend-alice')).toContainText('AliceMC');
+
+  // Alice sees Bob, with his head, among her friends.
+  await alice.getByRole('tab', { name: 'Amis' }).click();
+  const bobRow = alice.getByTestId('friend-bob');
+  await expect(bobRow).toContainText('BobMC');
+  await expect(bobRow.getByRole('img')).toHaveAttribute('src', /^blob:/);
+
+  // A group with Bob in it, then a pasted list with one bad name.
+  await alice.getByRole('tab', { name: 'Groupes' }).click();
+  await alice.getByLabel('Nom du nouveau groupe').fill('Escouade');
+  await alice.getByRole('button', { name: 'Créer', exact: true }).click();
+  await expect(alice.getByTestId('group-Escouade')).toBeVisible();
+  const detail = alice.getByTestId('group-detail');
+  await expect(detail).toContainText('Membres de Escouade');
+  await detail.getByRole('combobox', { name: 'Un ami' }).click();
+  await alice.getByRole('option', { name: 'bob (BobMC)' }).click();
+  await detail.getByRole('button', { name: "Ajouter l'ami" }).click();
+  await expect(detail.getByTestId('member-bob')).toBeVisible();
+
+  await detail.getByRole('button', { name: 'Importer une liste de pseudos' }).click();
+  const dialog = alice.getByRole('dialog', { name: 'Importer des pseudos Minecraft' });
+  await dialog.getByLabel('Pseudos Minecraft').fill('Notch\njeb_\nbad-name!');
+  await expect(dialog).toContainText('3 pseudos');
+  await dialog.getByRole('button', { name: 'Importer', exact: true }).click();
+  await expect(dialog.getByTestId('import-summary')).toHaveText('2 pseudos ajoutés sur 3.');
+  await expect(dialog.getByTestId('import-row-Notch')).toContainText('Ajouté');
+  await expect(dialog.getByTestId('import-row-jeb_')).toContainText('Ajouté');
+  await expect(dialog.getByTestId('import-row-bad-name!')).toContainText('Pseudo invalide');
+  await alice.screenshot({ path: `${SHOTS}/import-result-1280-light.png` });
+  await dialog.getByRole('button', { name: 'Fermer' }).click();
+  await expect(detail.getByTestId('member-Notch')).toBeVisible();
+  await expect(alice.getByTestId('group-Escouade')).toContainText('3');
+
+  // Deleting asks first; cancelling keeps the group.
+  await alice.getByRole('button', { name: 'Supprimer le groupe Escouade' }).click();
+  await expect(alice.getByRole('dialog', { name: 'Supprimer ce groupe ?' })).toBeVisible();
+  await alice.getByRole('button', { name: 'Annuler' }).click();
+  await expect(alice.getByTestId('group-Escouade')).toBeVisible();
+
+  // Screens for a person to look at: desktop and phone, light and dark.
+  for (const theme of ['light', 'dark'] as const) {
+    await alice.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
+    for (const [label, width, height] of [
+      ['1280', 1280, 900],
+      ['375', 375, 812],
+    ] as const) {
+      await alice.setViewportSize({ width, height });
+      await alice.goto('/dashboard/social?tab=groups');
+      await alice.getByRole('button', { name: /^Escouade/ }).click();
+      await expect(alice.getByTestId('member-Notch')).toBeVisible();
+      await alice.screenshot({ path: `${SHOTS}/groups-${label}-${theme}.png`, fullPage: true });
+      await alice.goto('/dashboard/social');
+      await expect(alice.getByTestId('friend-bob').getByRole('img')).toHaveAttribute('src', /^blob:/);
+      await alice.screenshot({ path: `${SHOTS}/friends-${label}-${theme}.png`, fullPage: true });
+      await alice.goto('/dashboard/profil');
+      await expect(alice.getByTestId('profile-head')).toHaveAttribute('data-linked', 'true');
+      await alice.screenshot({ path: `${SHOTS}/profile-${label}-${theme}.png`, fullPage: true });
+    }
+  }
+
+  // Blocking from a friend's row asks first, then moves Bob to the block list; unblocking empties it.
+  await alice.setViewportSize({ width: 375, height: 812 });
+  await alice.goto('/dashboard/social');
+  await alice.getByRole('button', { name: 'Bloquer BobMC' }).click();
+  const confirmBlock = alice.getByRole('dialog', { name: 'Bloquer ce joueur ?' });
+  await expect(confirmBlock).toContainText('BobMC sera retiré de vos amis');
+  await alice.waitForTimeout(400); // the dialog's fade-in, for the picture only
+  await alice.screenshot({ path: `${SHOTS}/block-confirm-375-dark.png` });
+  await confirmBlock.getByRole('button', { name: 'Bloquer' }).click();
+  await expect(alice.getByTestId('notice')).toContainText('BobMC est bloqué.');
+  await expect(alice.getByText("Pas encore d'amis.", { exact: false })).toBeVisible();
+  await alice.getByRole('tab', { name: 'Bloqués' }).click();
+  await expect(alice.getByTestId('blocked-bob')).toContainText('BobMC');
+  await alice.getByRole('button', { name: 'Débloquer' }).click();
+  await expect(alice.getByText("Vous n'avez bloqué personne.")).toBeVisible();
+
+  // The profile's switches: English, then the dark theme saved as preferredTheme.
+  await alice.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
+  await alice.setViewportSize({ width: 1280, height: 900 });
+  await alice.goto('/dashboard/profil');
+  await alice.getByRole('button', { name: 'English', exact: true }).click();
+  await expect(alice).toHaveURL(/\/en\/dashboard\/profil$/);
+  await expect(alice.getByRole('heading', { name: 'My profile' })).toBeVisible();
+  await alice.getByRole('button', { name: 'Dark', exact: true }).click();
+  expect(await alice.evaluate(() => localStorage.getItem('preferredTheme'))).toBe('dark');
+  await expect(alice.locator('html')).toHaveAttribute('data-theme', 'dark');
+});
