@@ -1,0 +1,144 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { GameSpec } from '../src/runtime/driver.ts';
+import { LocalDriver } from '../src/runtime/local-driver.ts';
+import { gameSpec, join, quit } from '../tests/fixtures/minecraft.ts';
+import { percentile } from './load.ts';
+
+/**
+ * `node bench/games.ts`: figures of the local game driver, with real flying-squid servers and a
+ * real client (mineflayer):
+ * - start → RUNNING (observe saw a status ping and an RCON login) and start → a bot spawned, over
+ *   10 starts of new games (each start creates its world);
+ * - RSS of an idle running server, once the bot has left;
+ * - how many idle servers (each visited once by a bot, so holding its spawn chunks) the machine
+ *   holds before a start takes twice as long as on an empty machine (at most 12).
+ * `gamesBench()` answers the figures and their table rows; run alone, it prints the table, or the
+ * figures as JSON with `--json`.
+ */
+const starts = 10;
+const maxServers = 12;
+let driver: LocalDriver;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+/** Starts a game and times it to RUNNING; the driver is polled every 100 ms, as often as is useful. */
+async function timedStart(game: GameSpec): Promise<number> {
+  const t0 = performance.now();
+  await driver.start(game);
+  for (;;) {
+    const seen = await driver.observe(game);
+    if (seen.status === 'RUNNING') return performance.now() - t0;
+    if (seen.status === 'CRASHED' || seen.status === 'STOPPED') throw new Error(`game ${game.id} ${seen.status}: ${seen.reason ?? ''}`);
+    await sleep(100);
+  }
+}
+
+async function startToJoin(): Promise<{ running: number[]; joined: number[]; rss: number[] }> {
+  const running: number[] = [];
+  const joined: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < starts; i++) {
+    const game = gameSpec(`start-${i}`);
+    const t0 = performance.now();
+    running.push(await timedStart(game));
+    await visit(game, `Bench_${i}`);
+    joined.push(performance.now() - t0);
+    await sleep(3000);
+    rss.push(rssMb(driver.pid(game)!));
+    await driver.remove(game);
+  }
+  return { running, joined, rss };
+}
+
+/** Joins with a bot and leaves, as a player would: the server then holds its spawn chunks. */
+async function visit(game: GameSpec, name: string): Promise<void> {
+  const { port } = JSON.parse(fs.readFileSync(path.join(driver.dir(game), 'blockhost-server.json'), 'utf8')) as { port: number };
+  const result = await join(port, name, game.version);
+  if (!result.joined) throw new Error(`bot refused: ${result.reason}`);
+  await quit(result.bot);
+}
+
+async function capacity(baselineMs: number): Promise<{ held: number; times: number[]; totalRssMb: number }> {
+  const times: number[] = [];
+  const games: GameSpec[] = [];
+  for (let i = 0; i < maxServers; i++) {
+    const game = gameSpec(`idle-${i}`);
+    games.push(game);
+    times.push(await timedStart(game));
+    if (times.at(-1)! >= 2 * baselineMs) break;
+    await visit(game, `Idle_${i}`);
+  }
+  await sleep(3000);
+  const totalRssMb = games.reduce((sum, g) => sum + rssMb(driver.pid(g)!), 0);
+  const doubled = times.at(-1)! >= 2 * baselineMs;
+  // The server whose start doubled is not counted as held comfortably.
+  return { held: doubled ? games.length - 1 : games.length, times, totalRssMb };
+}
+
+const sorted = (v: number[]) => [...v].sort((a, b) => a - b);
+const ms = (v: number) => `${v.toFixed(0)} ms`;
+
+export interface GamesFigures {
+  cpus: number;
+  startToRunningP50Ms: number;
+  startToRunningP95Ms: number;
+  startToJoinP50Ms: number;
+  startToJoinP95Ms: number;
+  idleRssP50Mb: number;
+  idleServersHeld: number;
+  capacityStartTimesMs: number[];
+  capacityTotalRssMb: number;
+}
+
+/** Runs the game-driver figures with a driver of its own, in a folder it removes after. */
+export async function gamesBench(): Promise<{ figures: GamesFigures; rows: Array<[string, string]> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-bench-games-'));
+  const from = 40_000 + Math.floor(Math.random() * 900) * 10;
+  driver = new LocalDriver({ dataDir, host: '127.0.0.1', portRange: { from, to: from + 2 * maxServers + 9 } });
+  try {
+    const { running, joined, rss } = await startToJoin();
+    const p50Running = percentile(sorted(running), 50);
+    const cap = await capacity(p50Running);
+    const figures: GamesFigures = {
+      cpus: os.cpus().length,
+      startToRunningP50Ms: p50Running,
+      startToRunningP95Ms: percentile(sorted(running), 95),
+      startToJoinP50Ms: percentile(sorted(joined), 50),
+      startToJoinP95Ms: percentile(sorted(joined), 95),
+      idleRssP50Mb: percentile(sorted(rss), 50),
+      idleServersHeld: cap.held,
+      capacityStartTimesMs: cap.times.map(Math.round),
+      capacityTotalRssMb: cap.totalRssMb,
+    };
+    const rows: Array<[string, string]> = [
+      ['machine', `${figures.cpus} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`],
+      [`start → RUNNING (${starts} new games)`, `p50 ${ms(figures.startToRunningP50Ms)}, p95 ${ms(figures.startToRunningP95Ms)}`],
+      ['start → bot spawned', `p50 ${ms(figures.startToJoinP50Ms)}, p95 ${ms(figures.startToJoinP95Ms)}`],
+      ['RSS of an idle server', `p50 ${figures.idleRssP50Mb.toFixed(0)} MB`],
+      [`idle servers held before start time doubles (max ${maxServers})`, `${cap.held}${cap.held === maxServers ? '+' : ''}`],
+      ['  start → RUNNING with 0, 1, 2… servers up', cap.times.map((t) => `${Math.round(t)}`).join(', ') + ' ms'],
+      ['  RSS of those servers', `${cap.totalRssMb.toFixed(0)} MB in all`],
+    ];
+    return { figures, rows };
+  } finally {
+    await driver.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { figures, rows } = await gamesBench();
+  if (process.argv.includes('--json')) {
+    console.log(JSON.stringify(figures));
+  } else {
+    const width = Math.max(...rows.map(([k]) => k.length));
+    for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
+  }
+}

@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import { load, percentile } from './load.ts';
+import { startServer, type BenchServer } from './server.ts';
+import { openMany } from './streams.ts';
+import { gamesBench } from './games.ts';
+import { JS_BUDGET_KB, LCP_TARGET_MS, webFigures } from './web.ts';
+import { importBench } from './social.ts';
+import { gameServerEnv, groupWhitelistBench } from './whitelist.ts';
+
+/**
+ * `npm run bench [-- spine|games|social ...]`: figures from runs against the real server (PGlite, or
+ * PostgreSQL with DATABASE_URL) and real game servers, each with its target when it has one.
+ * - spine: API throughput, notification streams held, fan-out;
+ * - games: the local driver's start times, memory per idle server and capacity;
+ * - social: a 200-name group import, and a 200-member group added to a running server's whitelist;
+ * - web: JavaScript a first visit to / downloads (gzip, built files) and its largest contentful paint
+ *   (after `npm run build`).
+ * Without a section name, all of them. Figures are written to bench/results/latest.json.
+ */
+const sections = ['spine', 'games', 'social', 'web'] as const;
+type Section = (typeof sections)[number];
+const asked = process.argv.slice(2).filter((a) => a !== '--');
+const unknown = asked.filter((a) => !(sections as readonly string[]).includes(a));
+if (unknown.length) {
+  console.error(`unknown bench section ${unknown.join(', ')}: expected ${sections.join(', ')}`);
+  process.exit(2);
+}
+const chosen = new Set<Section>(asked.length ? (asked as Section[]) : sections);
+
+const results: Record<string, unknown> = {};
+const rows: Array<[string, string, string, boolean | null]> = [];
+const row = (name: string, value: string, target: string, ok: boolean | null) => rows.push([name, value, target, ok]);
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+async function apiThroughput(server: BenchServer) {
+  const token = server.token('bench_user');
+  const health = await load(`${server.origin}/healthz`, {});
+  const user = await load(`${server.origin}/v1/user`, { authorization: `Bearer ${token}` });
+  const ratio = user.rps / health.rps;
+  Object.assign(results, { healthzRps: health.rps, healthzP99Ms: health.p99, userRps: user.rps, userP99Ms: user.p99, userToHealthzRatio: ratio });
+  row('GET /healthz', `${health.rps.toFixed(0)} req/s, p99 ${ms(health.p99)}`, 'baseline', health.errors === 0);
+  row('GET /v1/user (bearer)', `${user.rps.toFixed(0)} req/s, p99 ${ms(user.p99)}`, '', user.errors === 0);
+  row('  ratio user / healthz', `${(ratio * 100).toFixed(1)} %`, '≥ 30 %', ratio >= 0.3);
+}
+
+async function streamsHeld(server: BenchServer) {
+  const tokens = Array.from({ length: 50 }, (_, i) => server.token(`stream_user_${i}`));
+  // Each user's row is made by its first call, not counted in the streams' memory.
+  await Promise.all(tokens.map((t) => fetch(`${server.origin}/v1/user`, { headers: { authorization: `Bearer ${t}` } })));
+  const count = 5000;
+  // A first, small batch warms the code paths so the measure is of streams, not of JIT and pools.
+  const warm = await openMany(server.origin, tokens, 100, () => {});
+  await new Promise((r) => setTimeout(r, 1000));
+  await server.collectGarbage();
+  const before = server.rssKb();
+  const streams = await openMany(server.origin, tokens, count, () => {});
+  await new Promise((r) => setTimeout(r, 3000));
+  await server.collectGarbage();
+  const after = server.rssKb();
+  const perStream = (after - before) / count;
+  Object.assign(results, { streamsHeld: streams.length, memoryPerStreamKb: perStream, rssBeforeKb: before, rssAfterKb: after });
+  row('open notification streams held', `${streams.length}`, '5 000', streams.length >= 5000);
+  row('  memory per stream', `${perStream.toFixed(1)} kB (RSS ${(before / 1024).toFixed(0)} → ${(after / 1024).toFixed(0)} MB)`, '≤ 30 kB', perStream <= 30);
+  for (const s of [...streams, ...warm]) s.close();
+  await new Promise((r) => setTimeout(r, 1000));
+}
+
+async function fanOut(server: BenchServer) {
+  const token = server.token('fanout_user');
+  const arrivals = new Map<string, number[]>();
+  const streams = await openMany(server.origin, [token], 1000, (_stream, id) => {
+    const list = arrivals.get(id) ?? [];
+    list.push(performance.now());
+    arrivals.set(id, list);
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  const p50s: number[] = [];
+  const p99s: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const sent = performance.now();
+    const res = await fetch(`${server.origin}/v1/user/notification`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const { id } = (await res.json()) as { id: string };
+    const deadline = Date.now() + 10_000;
+    while ((arrivals.get(id)?.length ?? 0) < 1000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const times = (arrivals.get(id) ?? []).map((t) => t - sent).sort((a, b) => a - b);
+    if (times.length < 1000) throw new Error(`only ${times.length} of 1000 streams got notification ${id}`);
+    p50s.push(percentile(times, 50));
+    p99s.push(percentile(times, 99));
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+  Object.assign(results, { fanOut1000P50Ms: median(p50s), fanOut1000P99Ms: median(p99s) });
+  row('one notification to 1 000 streams: p50', ms(median(p50s)), '', null);
+  row('  p99', ms(median(p99s)), '≤ 200 ms', median(p99s) <= 200);
+  for (const s of streams) s.close();
+}
+
+async function spine() {
+  const server = await startServer();
+  try {
+    console.log(`bench spine: server ${server.origin} (database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`);
+    await apiThroughput(server);
+    await streamsHeld(server);
+    await fanOut(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function games() {
+  console.log('bench games: local driver, flying-squid servers and a mineflayer client');
+  const { figures, rows: table } = await gamesBench();
+  Object.assign(results, { games: figures });
+  for (const [name, value] of table) row(name, value, '', null);
+}
+
+async function social() {
+  const server = await startServer(gameServerEnv());
+  try {
+    console.log(`bench social: server ${server.origin} with the local game driver`);
+    const imported = await importBench(server);
+    row('import 200 names into a friend group', `p50 ${ms(imported.p50Ms)}, p99 ${ms(imported.p99Ms)}`, '', null);
+    row('  same 200 names again', `p50 ${ms(imported.repeatP50Ms)}`, '', null);
+    const whitelist = await groupWhitelistBench(server);
+    row("200-member group → running server's whitelist", `p50 ${ms(whitelist.addP50Ms)}, max ${ms(whitelist.addMaxMs)} (${whitelist.runs} runs)`, '', null);
+    row('  removing it again', `p50 ${ms(whitelist.removeP50Ms)}`, '', null);
+    Object.assign(results, { socialImport: imported, groupWhitelist: whitelist });
+  } finally {
+    await server.stop();
+  }
+}
+
+async function web() {
+  const figures = await webFigures();
+  Object.assign(results, { homeJsGzipKb: figures.jsGzipKb, homeLcpMedianMs: figures.lcpMedianMs });
+  row('JS downloaded by / (gzip, built files)', `${figures.jsGzipKb.toFixed(1)} kB in ${figures.jsFiles} files`, `≤ ${JS_BUDGET_KB} kB`, figures.jsGzipKb <= JS_BUDGET_KB);
+  row('largest contentful paint of / (median of 5)', `${ms(figures.lcpMedianMs)} (${figures.lcpRunsMs.map((v) => v.toFixed(0)).join(', ')})`, `≤ ${LCP_TARGET_MS} ms`, figures.lcpMedianMs <= LCP_TARGET_MS);
+}
+
+const run: Record<Section, () => Promise<void>> = { spine, games, social, web };
+for (const section of sections) if (chosen.has(section)) await run[section]();
+console.log('');
+
+const width = Math.max(...rows.map((r) => r[0].length));
+for (const [name, value, target, ok] of rows) {
+  console.log(`${name.padEnd(width)}  ${value.padEnd(44)} ${target.padEnd(10)} ${ok === null ? '' : ok ? 'ok' : 'MISSED'}`);
+}
+fs.mkdirSync('bench/results', { recursive: true });
+fs.writeFileSync('bench/results/latest.json', `${JSON.stringify({ at: new Date().toISOString(), sections: [...chosen], ...results }, null, 2)}\n`);

@@ -1,0 +1,97 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface BenchServer {
+  origin: string;
+  port: number;
+  pid: number;
+  /** The server's DATA_DIR (games live under `games/<id>`). */
+  dataDir: string;
+  token(user: string, roles?: string[]): string;
+  rssKb(): number;
+  /** A full garbage collection in the server, so RSS shows what is held, not garbage not yet swept. */
+  collectGarbage(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the real server (`src/server/main.ts`) on a free port with a fresh data folder. */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-bench-'));
+  const origin = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: origin,
+    DATA_DIR: dataDir,
+    WEB_DIR: path.join(dataDir, 'no-web'),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_API_PER_MINUTE: '10000000',
+    ...extraEnv,
+  };
+  const inspectorPort = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [`--inspect=127.0.0.1:${inspectorPort}`, 'src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${origin}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not start in 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    origin,
+    port,
+    pid: child.pid!,
+    dataDir,
+    token(user, roles = []) {
+      const roleArgs = roles.flatMap((r) => ['--role', r]);
+      const out = spawnSync(process.execPath, ['src/server/identity/token-cli.ts', '--user', user, '--ttl', '7200', ...roleArgs], { env, encoding: 'utf8' });
+      if (out.status !== 0) throw new Error(out.stderr);
+      return out.stdout.trim().split('\n').at(-1)!;
+    },
+    async collectGarbage() {
+      // Through the inspector protocol: the server needs no flag or endpoint of its own for it.
+      const [target] = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as Array<{ webSocketDebuggerUrl: string }>;
+      const ws = new WebSocket(target!.webSocketDebuggerUrl);
+      await new Promise((resolve, reject) => {
+        ws.onerror = reject;
+        ws.onopen = () => ws.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+        ws.onmessage = (m) => {
+          if ((JSON.parse(String(m.data)) as { id?: number }).id === 1) resolve(undefined);
+        };
+      });
+      ws.close();
+    },
+    rssKb() {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)![1]);
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
