@@ -1,12 +1,14 @@
 import type { Problem } from '../../contract/common.ts';
 
-/** An answer outside 200-299, carrying the problem+json body. */
+/** An answer outside 200-299, carrying the problem+json body. Also Refine's `HttpError` (statusCode). */
 export class ApiError extends Error {
   readonly status: number;
+  readonly statusCode: number;
   readonly problem: Problem | undefined;
   constructor(status: number, problem: Problem | undefined) {
     super(problem?.detail ?? problem?.title ?? `Request failed with status ${status}`);
     this.status = status;
+    this.statusCode = status;
     this.problem = problem;
   }
 }
@@ -38,4 +40,10 @@ export async function apiFetch<T>(path: string, init: RequestInit & { json?: unk
 
 export function bearer(): string | undefined {
   return accessToken();
+}
+
+/** The text to show for a failed call: the API's own detail when it gave one. */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) return err.problem?.detail ?? err.problem?.title ?? err.message;
+  return err instanceof Error ? err.message : String(err);
 }

@@ -1,12 +1,14 @@
-import { Box, Button, Card, CardActions, CardContent, Chip, Container, MenuItem, Paper, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, ThemeProvider, Typography, useTheme } from '@mui/material';
+import { Box, Button, Card, CardActions, CardContent, Chip, Container, MenuItem, Paper, Stack, TextField, ThemeProvider, Typography, useTheme } from '@mui/material';
+import { DataGrid } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
+import { gridLocaleText } from '../ui/gridLocale.ts';
 import { makeTheme } from '../shell/theme.tsx';
 
 const swatches = ['primary', 'secondary', 'error', 'warning', 'info', 'success'] as const;
 const type = ['h1', 'h2', 'h3', 'h4', 'body1', 'body2', 'caption'] as const;
 
 function Sample() {
-  const { t } = useTranslation('site');
+  const { t, i18n } = useTranslation('site');
   const theme = useTheme();
   return (
     <Paper sx={{ p: { xs: 2, md: 3 }, display: 'grid', gap: 3 }} square>
@@ -66,27 +68,22 @@ function Sample() {
         </TextField>
         <TextField label={t('lsg.field')} error helperText={t('lsg.error')} />
       </Box>
-      <Table size="small" aria-label={t('lsg.table')}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{t('lsg.server')}</TableCell>
-            <TableCell>{t('lsg.status')}</TableCell>
-            <TableCell align="right">{t('lsg.players')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {[
-            [t('lsg.survival'), 'running', '7/20'],
-            ['SkyWars', 'stopped', '0/12'],
-          ].map(([name, status, players]) => (
-            <TableRow key={name}>
-              <TableCell>{name}</TableCell>
-              <TableCell>{t(`lsg.${status}`)}</TableCell>
-              <TableCell align="right">{players}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <DataGrid
+        aria-label={t('lsg.table')}
+        rows={[
+          { id: 1, name: t('lsg.survival'), status: t('lsg.running'), players: '7/20' },
+          { id: 2, name: 'SkyWars', status: t('lsg.stopped'), players: '0/12' },
+        ]}
+        columns={[
+          { field: 'name', headerName: t('lsg.server'), flex: 1, minWidth: 120 },
+          { field: 'status', headerName: t('lsg.status'), width: 130 },
+          { field: 'players', headerName: t('lsg.players'), width: 100, align: 'right', headerAlign: 'right' },
+        ]}
+        localeText={gridLocaleText(i18n.language)}
+        hideFooter
+        disableColumnMenu
+        disableRowSelectionOnClick
+      />
     </Paper>
   );
 }

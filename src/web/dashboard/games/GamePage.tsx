@@ -12,7 +12,6 @@ import {
   List,
   ListItem,
   ListItemText,
-  Pagination,
   Snackbar,
   Stack,
   Switch,
@@ -22,12 +21,6 @@ import {
   Tooltip,
   Typography,
   FormControlLabel,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TableContainer,
   MenuItem,
   ToggleButton,
   ToggleButtonGroup,
@@ -37,7 +30,6 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import type { Static } from 'typebox';
 import type { Page } from '../../../contract/common.ts';
-import type { LedgerEntry } from '../../../contract/credits.ts';
 import type { FriendGroup } from '../../../contract/social.ts';
 import { MC_NAME_PATTERN } from '../../../contract/common.ts';
 import { playerListTypes, type ConnectedPlayers, type Game, type GameStatus, type GameStatusView, type PlayerList, type PlayerListType, type WhitelistStatus } from '../../../contract/games.ts';
@@ -46,6 +38,7 @@ import { useLocalePath } from '../../app/locale.tsx';
 import { useFetch } from '../../app/useFetch.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { EmptyState, LoadError, StatusChip, formatDate, useConfirm, useErrorMessage, useFormatRam } from '../../site/store/shared.tsx';
+import { TransactionsCard } from './TransactionsCard.tsx';
 import { usePoll } from './usePoll.ts';
 
 type Connected = Static<typeof ConnectedPlayers>;
@@ -194,7 +187,7 @@ function ControlPanel({ initial }: { initial: Game }) {
                   <Typography color="text.secondary">{t('game.noAddress')}</Typography>
                 )}
                 {address && (
-                  <Link component={RouterLink} to={to(`/mumble-redirect/${encodeURIComponent(address)}`)} variant="body2">
+                  <Link component={RouterLink} to={to(`/mumble-redirect/${encodeURIComponent(hostOf(address))}`)} variant="body2">
                     {t('game.mumble')}
                   </Link>
                 )}
@@ -551,59 +544,10 @@ function FriendsCard({ gameId, running, onListChanged }: { gameId: string; runni
   );
 }
 
-const TX_PER_PAGE = 10;
-
-function TransactionsCard({ gameId }: { gameId: string }) {
-  const { t, i18n } = useTranslation('games');
-  const errorMessage = useErrorMessage();
-  const [page, setPage] = useState(0);
-  const tx = useFetch<Page<LedgerEntry>>(`/v1/game/${gameId}/transactions?page=${page}&size=${TX_PER_PAGE}`);
-  const pages = tx.status === 'done' ? Math.ceil(tx.data.totalElements / TX_PER_PAGE) : 0;
-  return (
-    <Card>
-      <CardHeader title={t('transactions.title')} titleTypographyProps={{ variant: 'h4', component: 'h2' }} />
-      <CardContent sx={{ pt: 0 }}>
-        {tx.status === 'loading' && <LinearProgress />}
-        {tx.status === 'error' && <LoadError message={errorMessage(tx.error)} onRetry={tx.reload} />}
-        {tx.status === 'done' && tx.data.data.length === 0 && <EmptyState title={t('transactions.empty')} />}
-        {tx.status === 'done' && tx.data.data.length > 0 && (
-          <TableContainer>
-            <Table size="small">
-              <TableHead>
-                <TableRow>
-                  <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('transactions.date')}</TableCell>
-                  <TableCell>{t('transactions.reason')}</TableCell>
-                  <TableCell align="right">{t('transactions.amount')}</TableCell>
-                  <TableCell align="right" sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
-                    {t('transactions.balanceAfter')}
-                  </TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {tx.data.data.map((e) => (
-                  <TableRow key={e.id}>
-                    <TableCell sx={{ whiteSpace: 'nowrap', display: { xs: 'none', sm: 'table-cell' } }}>{formatDate(e.createdAt, i18n.language)}</TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>
-                      {e.reason}
-                      <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
-                        {formatDate(e.createdAt, i18n.language)}
-                      </Typography>
-                    </TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap', color: e.amount < 0 ? 'error.main' : 'success.main', fontWeight: 600 }}>
-                      {e.amount > 0 ? '+' : ''}
-                      {e.amount}
-                    </TableCell>
-                    <TableCell align="right" sx={{ display: { xs: 'none', sm: 'table-cell' } }}>
-                      {e.balanceAfter}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        )}
-        {pages > 1 && <Pagination count={pages} page={page + 1} onChange={(_, p) => setPage(p - 1)} sx={{ mt: 2, display: 'flex', justifyContent: 'center' }} />}
-      </CardContent>
-    </Card>
-  );
+/** The host of a game address (`host:port`, `[v6]:port`): voice chat runs on the host, not on the game port. */
+export function hostOf(address: string): string {
+  const v6 = /^\[([^\]]+)\]/.exec(address);
+  if (v6) return v6[1]!;
+  const colon = address.lastIndexOf(':');
+  return colon > 0 && address.indexOf(':') === colon ? address.slice(0, colon) : address;
 }

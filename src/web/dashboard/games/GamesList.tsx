@@ -1,10 +1,9 @@
 import { Box, Button, Card, CardActionArea, CardContent, Skeleton, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { Page } from '../../../contract/common.ts';
+import { useList } from '@refinedev/core';
 import type { Game } from '../../../contract/games.ts';
 import { useLocalePath } from '../../app/locale.tsx';
-import { useFetch } from '../../app/useFetch.ts';
 import { EmptyState, LoadError, StatusChip, useErrorMessage, useFormatRam } from '../../site/store/shared.tsx';
 
 /** The player's servers on the dashboard home, each linking to its control panel. */
@@ -13,7 +12,7 @@ export function GamesList() {
   const to = useLocalePath();
   const ram = useFormatRam();
   const errorMessage = useErrorMessage();
-  const games = useFetch<Page<Game>>('/v1/game?size=100');
+  const { query, result } = useList<Game>({ resource: 'games', pagination: { pageSize: 100 } });
   return (
     <Box component="section" aria-labelledby="my-games-title" sx={{ mt: 4 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', alignItems: 'center', gap: 1, mb: 2 }}>
@@ -24,9 +23,9 @@ export function GamesList() {
           {t('list.new')}
         </Button>
       </Box>
-      {games.status === 'loading' && <Skeleton variant="rounded" height={88} />}
-      {games.status === 'error' && <LoadError message={`${t('list.loadError')} ${errorMessage(games.error)}`} onRetry={games.reload} />}
-      {games.status === 'done' && games.data.data.length === 0 && (
+      {query.isPending && <Skeleton variant="rounded" height={88} />}
+      {query.isError && <LoadError message={`${t('list.loadError')} ${errorMessage(query.error)}`} onRetry={() => void query.refetch()} />}
+      {query.isSuccess && result.data.length === 0 && (
         <EmptyState title={t('list.empty')}>
           <Typography color="text.secondary" sx={{ mb: 2 }}>
             {t('list.emptyText')}
@@ -36,9 +35,9 @@ export function GamesList() {
           </Button>
         </EmptyState>
       )}
-      {games.status === 'done' && games.data.data.length > 0 && (
+      {query.isSuccess && result.data.length > 0 && (
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)' } }}>
-          {games.data.data.map((g) => (
+          {result.data.map((g) => (
             <Card key={g.id} data-testid="game-item">
               <CardActionArea component={RouterLink} to={to(`/dashboard/game/${g.id}`)} sx={{ height: '100%' }}>
                 <CardContent>

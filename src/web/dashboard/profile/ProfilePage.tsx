@@ -16,13 +16,13 @@ import {
 import { DarkMode as DarkModeIcon, LightMode as LightModeIcon } from '@mui/icons-material';
 import { useTranslation } from 'react-i18next';
 import type { McLink, MinecraftAccountInfo, User } from '../../../contract/user.ts';
-import { apiFetch } from '../../app/api.ts';
+import { apiFetch, errorText } from '../../app/api.ts';
 import { languages, type Language } from '../../app/i18n.ts';
 import { useSwitchLanguage } from '../../app/locale.tsx';
 import { useFetch } from '../../app/useFetch.ts';
 import { useThemeMode } from '../../shell/theme.tsx';
 import { PageLoader } from '../../ui/PageLoader.tsx';
-import { FALLBACK_HEAD, FALLBACK_NAME, errorText, mcNamePattern } from '../social/common.tsx';
+import { FALLBACK_HEAD, FALLBACK_NAME, mcNamePattern } from '../social/common.tsx';
 
 /** /dashboard/profil: the linked Minecraft account, the display name, language and theme. */
 export function ProfilePage() {

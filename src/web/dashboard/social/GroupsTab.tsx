@@ -19,7 +19,6 @@ import {
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
   TextField,
   Tooltip,
@@ -29,9 +28,10 @@ import { Add as AddIcon, Delete as DeleteIcon, Edit as EditIcon, Group as GroupI
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../../../contract/common.ts';
 import type { Friend, FriendGroup, FriendGroupDetail, FriendGroupImportReport, FriendGroupMember, ImportResult } from '../../../contract/social.ts';
-import { apiFetch } from '../../app/api.ts';
+import { apiFetch, errorText } from '../../app/api.ts';
 import { useFetch, type FetchState } from '../../app/useFetch.ts';
-import { ActionRow, FALLBACK_NAME, PAGE_SIZES, PagedTable, PlayerCell, errorText, mcNamePattern, useActions, useFetchKeep, usePaged } from './common.tsx';
+import { ListPagination, PagedTable, usePaged, useRecord } from '../lists.tsx';
+import { ActionRow, FALLBACK_NAME, PlayerCell, mcNamePattern, useActions } from './common.tsx';
 
 export const IMPORT_MAX = 200;
 const GROUP_NAME_MAX = 50;
@@ -39,7 +39,7 @@ const GROUP_NAME_MAX = 50;
 /** Groups by name on the left (or on top on a phone), the open group's members beside them. */
 export function GroupsTab() {
   const { t } = useTranslation('social');
-  const groups = usePaged<FriendGroup>('/v1/friend/group');
+  const groups = usePaged<FriendGroup>('friendGroups');
   const [openId, setOpenId] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<FriendGroup | null>(null);
   const actions = useActions();
@@ -230,7 +230,7 @@ const MEMBERS_PAGE = 10;
 
 function GroupDetailCard({ id, onChanged }: { id: string; onChanged: () => void }) {
   const { t } = useTranslation('social');
-  const group = useFetchKeep<FriendGroupDetail>(`/v1/friend/group/${id}`);
+  const group = useRecord<FriendGroupDetail>('friendGroups', id);
   // Groups hold friends: the choice is among them (the first hundred, the API's largest page), and their heads come from here.
   const friends = useFetch<Page<Friend>>('/v1/friend?page=0&size=100');
   const heads = new Map(friends.status === 'done' ? friends.data.data.map((f) => [f.id, f.mcUuid]) : []);
@@ -319,21 +319,15 @@ function GroupDetailCard({ id, onChanged }: { id: string; onChanged: () => void 
                 </TableBody>
               </Table>
             </TableContainer>
-            <TablePagination
-              component="div"
+            <ListPagination
               count={members.length}
               page={shownPage}
               rowsPerPage={size}
-              rowsPerPageOptions={PAGE_SIZES}
               onPageChange={(_, p) => setPage(p)}
               onRowsPerPageChange={(e) => {
                 setSize(Number(e.target.value));
                 setPage(0);
               }}
-              labelRowsPerPage={t('rowsPerPage')}
-              labelDisplayedRows={({ from, to, count }) => t('displayedRows', { from, to, count })}
-              getItemAriaLabel={(type) => t(`pageNav.${type}`)}
-              sx={{ '.MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 0 } }}
             />
           </>
         )}

@@ -4,8 +4,9 @@ import { Block as BlockIcon, Check as CheckIcon, Close as CloseIcon, PersonAdd a
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { BlockedUser, Friend, FriendAddResult, FriendRequest } from '../../../contract/social.ts';
-import { apiFetch } from '../../app/api.ts';
-import { ActionRow, FALLBACK_NAME, PagedTable, PlayerCell, errorText, mcNamePattern, useActions, usePaged } from './common.tsx';
+import { apiFetch, errorText } from '../../app/api.ts';
+import { PagedTable, usePaged } from '../lists.tsx';
+import { ActionRow, FALLBACK_NAME, PlayerCell, mcNamePattern, useActions } from './common.tsx';
 import { GroupsTab } from './GroupsTab.tsx';
 
 const tabs = ['friends', 'requests', 'groups', 'blocked'] as const;
@@ -45,7 +46,7 @@ export function SocialPage() {
 
 function FriendsTab() {
   const { t } = useTranslation('social');
-  const friends = usePaged<Friend>('/v1/friend');
+  const friends = usePaged<Friend>('friends');
   const actions = useActions();
   return (
     <Stack spacing={2}>
@@ -178,7 +179,7 @@ function AddFriendCard({ onAdded }: { onAdded: () => void }) {
 
 function RequestsTab() {
   const { t } = useTranslation('social');
-  const requests = usePaged<FriendRequest>('/v1/friend/request');
+  const requests = usePaged<FriendRequest>('friendRequests');
   const actions = useActions();
   const answer = (r: FriendRequest, accept: boolean, done: string) =>
     actions.run(async () => {
@@ -241,7 +242,7 @@ function RequestsTab() {
 
 function BlockedTab() {
   const { t } = useTranslation('social');
-  const blocked = usePaged<BlockedUser>('/v1/blocklist');
+  const blocked = usePaged<BlockedUser>('blocklist');
   const actions = useActions();
   return (
     <Card>

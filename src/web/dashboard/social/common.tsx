@@ -3,27 +3,18 @@ import {
   Alert,
   Avatar,
   Box,
-  Button,
-  CircularProgress,
   Snackbar,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TablePagination,
   TableRow,
   Typography,
 } from '@mui/material';
-import { useTranslation } from 'react-i18next';
-import { MC_NAME_PATTERN, type Page } from '../../../contract/common.ts';
-import { ApiError, bearer } from '../../app/api.ts';
-import { useFetch, type FetchState } from '../../app/useFetch.ts';
+import { MC_NAME_PATTERN } from '../../../contract/common.ts';
+import { bearer, errorText } from '../../app/api.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 
 /** SPEC.md §3: a Minecraft account without a head or name shows Steve and 'Unknow'. */
 export const FALLBACK_HEAD = '/images/steve-head.png';
 export const FALLBACK_NAME = 'Unknow';
-export const PAGE_SIZES = [5, 10, 20, 50];
 export const mcNamePattern = new RegExp(MC_NAME_PATTERN);
 
 // The head route wants the bearer token, which an <img src> cannot send: fetch once, show a blob URL.
@@ -83,97 +74,6 @@ export function PlayerCell({ name, mcUuid, mcName }: { name: string | null; mcUu
         )}
       </Box>
     </Box>
-  );
-}
-
-/** The text to show for a failed call: the API's own detail when it gave one. */
-export function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.problem?.detail ?? err.problem?.title ?? err.message;
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** useFetch, but a reload of the same path keeps showing the last answer instead of a spinner. */
-export function useFetchKeep<T>(path: string | null): FetchState<T> & { reload: () => void } {
-  const state = useFetch<T>(path);
-  const [last, setLast] = useState<{ path: string; data: T } | null>(null);
-  if (state.status === 'done' && path !== null && (last?.data !== state.data || last.path !== path)) setLast({ path, data: state.data });
-  if (state.status === 'loading' && last && last.path === path) return { status: 'done', data: last.data, reload: state.reload };
-  return state;
-}
-
-/** A list paged on the server: `page`/`size` in the query, `totalElements` in the answer. */
-export function usePaged<T>(path: string, initialSize = 10) {
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState(initialSize);
-  const state = useFetchKeep<Page<T>>(`${path}${path.includes('?') ? '&' : '?'}page=${page}&size=${size}`);
-  // After a removal the last page may be empty: step back one.
-  const empty = state.status === 'done' && state.data.data.length === 0 && page > 0;
-  if (empty) setPage(page - 1);
-  return {
-    state,
-    reload: state.reload,
-    pagination: {
-      page,
-      rowsPerPage: size,
-      count: state.status === 'done' ? state.data.totalElements : 0,
-      onPageChange: (_: unknown, p: number) => setPage(p),
-      onRowsPerPageChange: (e: React.ChangeEvent<HTMLInputElement>) => {
-        setSize(Number(e.target.value));
-        setPage(0);
-      },
-    },
-  };
-}
-
-/** Loading, error (with retry) and empty states around a server-paged table. */
-export function PagedTable<T>({
-  paged,
-  empty,
-  label,
-  row,
-}: {
-  paged: ReturnType<typeof usePaged<T>>;
-  empty: string;
-  label: string;
-  row: (item: T) => ReactNode;
-}) {
-  const { t } = useTranslation('social');
-  const { state } = paged;
-  if (state.status === 'loading')
-    return (
-      <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
-        <CircularProgress size={28} aria-label={t('loading', { ns: 'common' })} />
-      </Box>
-    );
-  if (state.status === 'error')
-    return (
-      <Alert severity="error" action={<Button onClick={paged.reload}>{t('retry', { ns: 'common' })}</Button>}>
-        {t('loadError')}: {errorText(state.error)}
-      </Alert>
-    );
-  if (state.data.totalElements === 0)
-    return (
-      <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }} data-testid="empty">
-        {empty}
-      </Typography>
-    );
-  return (
-    <>
-      <TableContainer sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label={label}>
-          <TableBody>{state.data.data.map(row)}</TableBody>
-        </Table>
-      </TableContainer>
-      <TablePagination
-        component="div"
-        rowsPerPageOptions={PAGE_SIZES}
-        labelRowsPerPage={t('rowsPerPage')}
-        labelDisplayedRows={({ from, to, count }) => t('displayedRows', { from, to, count })}
-        getItemAriaLabel={(type) => t(`pageNav.${type}`)}
-        {...paged.pagination}
-        sx={{ '.MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 0 } }}
-      />
-    </>
   );
 }
 
