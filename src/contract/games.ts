@@ -24,16 +24,21 @@ export interface LocalizedText {
   en: string;
 }
 
-/** The Minecraft versions the runtime serves (flying-squid 1.12: 1.8.8 to 1.21.4). */
-export const minVersion = '1.8.8';
-export const maxVersion = '1.21.4';
-function versionKey(v: string): number {
-  const [major = 0, minor = 0, patch = 0] = v.split('.').map(Number);
-  return major * 10_000 + minor * 100 + patch;
-}
+/**
+ * The Minecraft releases the runtime serves (flying-squid 1.12: 1.8.8 to 1.21.4), oldest first.
+ * Named one by one: a number inside the range that was never released (1.9.5, 1.21.0) is refused.
+ */
+export const minecraftVersions = [
+  '1.8.8', '1.8.9', '1.9', '1.9.1', '1.9.2', '1.9.3', '1.9.4', '1.10', '1.10.1', '1.10.2', '1.11', '1.11.1', '1.11.2',
+  '1.12', '1.12.1', '1.12.2', '1.13', '1.13.1', '1.13.2', '1.14', '1.14.1', '1.14.2', '1.14.3', '1.14.4', '1.15',
+  '1.15.1', '1.15.2', '1.16', '1.16.1', '1.16.2', '1.16.3', '1.16.4', '1.16.5', '1.17', '1.17.1', '1.18', '1.18.1',
+  '1.18.2', '1.19', '1.19.1', '1.19.2', '1.19.3', '1.19.4', '1.20', '1.20.1', '1.20.2', '1.20.3', '1.20.4', '1.20.5',
+  '1.20.6', '1.21', '1.21.1', '1.21.2', '1.21.3', '1.21.4',
+] as const;
+export const minVersion = minecraftVersions[0];
+export const maxVersion = minecraftVersions[minecraftVersions.length - 1];
 export function isSupportedVersion(v: string): boolean {
-  const k = versionKey(v);
-  return k >= versionKey(minVersion) && k <= versionKey(maxVersion);
+  return (minecraftVersions as readonly string[]).includes(v);
 }
 
 const GameMode = literals(['survival', 'creative', 'adventure', 'spectator'] as const);
@@ -192,7 +197,7 @@ export const WhitelistStatus = Type.Object({ enabled: Type.Boolean() });
 export const WhitelistQuery = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
 export const RconAnswer = Type.Object({ message: Type.String() });
 /** What an announce did: how many friends were told, and the address they were given. */
-export const AnnounceResult = Type.Object({ notified: Type.Integer(), address: Type.Union([Type.String(), Type.Null()]) });
+export const AnnounceResult = Type.Object({ notified: Type.Integer(), address: Type.String() });
 
 export const gameReviewCreate = Type.Object(
   { definitionId: Id, rating: Type.Integer({ minimum: 1, maximum: 5 }), comment: Type.Optional(Type.String({ maxLength: 2000 })) },

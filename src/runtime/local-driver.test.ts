@@ -9,6 +9,7 @@ import type { Item } from 'prismarine-item';
 import { Vec3 } from 'vec3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gameSpec, join, kicked, quit, randomPortRange, solidGroundNear, waitFor } from '../../tests/fixtures/minecraft.ts';
+import { minecraftVersions } from '../contract/games.ts';
 import { LocalDriver } from './local-driver.ts';
 import { readList } from './minecraft/player-lists.ts';
 import { readServerConfig } from './minecraft/server-config.ts';
@@ -124,6 +125,8 @@ describe('LocalDriver with flying-squid', () => {
     expect(new Set(ports).size).toBe(10);
     await driver.provision(gameSpec('g0', { motd: 'changed' }));
     expect(readServerConfig(driver.dir({ id: 'g0' }))).toMatchObject({ port: ports[0], rconPort: ports[1], motd: 'changed' });
+    // Every release the catalogue accepts is one the runtime serves.
+    for (const version of minecraftVersions) await expect(driver.provision(gameSpec('g0', { version }))).resolves.toBeUndefined();
     await expect(driver.provision(gameSpec('g5'))).rejects.toThrow(/^no free ports left in the game port range \d+-\d+$/);
     expect(() => new LocalDriver({ dataDir, host: 'h', portRange: { from: 30_000, to: 30_000 } })).toThrow('port range 30000-30000 is invalid');
   });
