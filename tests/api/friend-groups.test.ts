@@ -93,6 +93,22 @@ describe('friend groups', () => {
     expect(await t.current.app.services.friendGroups.memberNames(alice, id)).toEqual([]);
   });
 
+  it('drops a former friend from both sides’ groups when the friendship ends, and keeps names added by hand', async () => {
+    const [alice, bob] = [await idOf(t.current, 'alice'), await idOf(t.current, 'bob')];
+    await befriend(t.current, 'alice', 'bob');
+    const crew = (await create('alice', 'Crew')).json().id;
+    const mates = (await create('bob', 'Mates')).json().id;
+    await t.current.as('alice', { method: 'POST', url: `/v1/friend/group/${crew}/member`, payload: { userId: bob } });
+    await t.current.as('alice', { method: 'POST', url: `/v1/friend/group/${crew}/member/pseudo`, payload: { mcName: 'Steve_01' } });
+    await t.current.as('bob', { method: 'POST', url: `/v1/friend/group/${mates}/member`, payload: { userId: alice } });
+
+    expect((await t.current.as('alice', { method: 'DELETE', url: `/v1/friend/${bob}` })).statusCode).toBe(204);
+    expect((await group('alice', crew)).json().members.map((m: { userId: string | null; mcName: string }) => [m.userId, m.mcName])).toEqual([[null, 'Steve_01']]);
+    expect((await group('bob', mates)).json().memberCount).toBe(0);
+    // A group holds friends only: the former friend cannot be put back until they are friends again.
+    expect((await t.current.as('alice', { method: 'POST', url: `/v1/friend/group/${crew}/member`, payload: { userId: bob } })).statusCode).toBe(409);
+  });
+
   it('imports names with a result per name: added, already there, invalid, blocked', async () => {
     await idOf(t.current, 'alice');
     const mallory = await idOf(t.current, 'mallory');

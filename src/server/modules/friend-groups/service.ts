@@ -157,6 +157,14 @@ export class FriendGroupsService {
     return [...names.values()];
   }
 
+  /** Groups hold friends: when two users stop being friends, each leaves the other's groups (names added by hand stay). */
+  async removeFormerFriends(tx: Tx, a: string, b: string): Promise<void> {
+    for (const [ownerId, userId] of [[a, b], [b, a]] as const) {
+      const groups = tx.select({ id: friendGroups.id }).from(friendGroups).where(eq(friendGroups.ownerId, ownerId));
+      await tx.delete(friendGroupMembers).where(and(inArray(friendGroupMembers.groupId, groups), eq(friendGroupMembers.userId, userId)));
+    }
+  }
+
   /** A block's cleanup: the blocked user leaves every group of the blocker, by account and by name. */
   async removeFromOwnerGroups(tx: Tx, ownerId: string, { id: userId, mcName }: Player): Promise<void> {
     const groups = tx.select({ id: friendGroups.id }).from(friendGroups).where(eq(friendGroups.ownerId, ownerId));

@@ -19,6 +19,7 @@ export class FriendsService {
   private readonly minecraft: MinecraftService;
   private readonly blocklist: BlocklistService;
   private readonly notifications: NotificationsService;
+  private readonly unfriendHooks: Array<(tx: Tx, a: string, b: string) => Promise<void>> = [];
   constructor(db: Db, minecraft: MinecraftService, blocklist: BlocklistService, notifications: NotificationsService) {
     this.db = db;
     this.minecraft = minecraft;
@@ -78,9 +79,22 @@ export class FriendsService {
     });
   }
 
+  /** Work other modules do, in the same transaction, when two users stop being friends. */
+  onUnfriend(hook: (tx: Tx, a: string, b: string) => Promise<void>): void {
+    this.unfriendHooks.push(hook);
+  }
+
   async remove(me: string, friendId: string): Promise<void> {
-    const removed = await this.db.transaction((tx) => unfriend(tx, me, friendId));
+    const removed = await this.db.transaction(async (tx) => {
+      const n = await unfriend(tx, me, friendId);
+      if (n > 0) await this.unfriended(tx, me, friendId);
+      return n;
+    });
     if (removed === 0) throw notFound('Friend');
+  }
+
+  private async unfriended(tx: Tx, a: string, b: string): Promise<void> {
+    for (const hook of this.unfriendHooks) await hook(tx, a, b);
   }
 
   async list(me: string, window: Window) {
@@ -114,8 +128,8 @@ export class FriendsService {
   }
 
   /** Ids of every friend of `userId`: announces, group checks. */
-  async friendIds(userId: string): Promise<string[]> {
-    const rows = await this.db.select({ id: friendships.friendId }).from(friendships).where(eq(friendships.userId, userId));
+  async friendIds(userId: string, executor: Executor = this.db): Promise<string[]> {
+    const rows = await executor.select({ id: friendships.friendId }).from(friendships).where(eq(friendships.userId, userId));
     return rows.map((r) => r.id);
   }
 
@@ -130,7 +144,7 @@ export class FriendsService {
   /** A block's cleanup: no friendship and no request left between the two. */
   async sever(tx: Tx, a: string, b: string): Promise<void> {
     await lockPair(tx, a, b);
-    await unfriend(tx, a, b);
+    if ((await unfriend(tx, a, b)) > 0) await this.unfriended(tx, a, b);
     await tx
       .delete(friendRequests)
       .where(or(and(eq(friendRequests.fromId, a), eq(friendRequests.toId, b)), and(eq(friendRequests.fromId, b), eq(friendRequests.toId, a))));
