@@ -40,6 +40,32 @@ describe('reconciler', () => {
     expect((await game(gameId)).status).toBe('RUNNING');
   });
 
+  it('sends the list changes made while the server started once it runs', async () => {
+    const { gameId } = await buyGame(t.current);
+    const patch = (name: string, type: string, action: string) =>
+      t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/minecraft/player`, payload: { name, type, action } });
+    await patch('Early_1', 'WHITELIST', 'ADD');
+    t.current.driver.startupObservations = 1;
+    await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` });
+    await tick(); // launched with Early_1 on the whitelist
+    expect((await game(gameId)).status).toBe('STARTING');
+
+    // Made while it starts: kept, but nothing can be sent yet.
+    expect((await patch('Late_1', 'WHITELIST', 'ADD')).statusCode).toBe(200);
+    expect((await patch('Early_1', 'WHITELIST', 'REMOVE')).statusCode).toBe(200);
+    expect((await patch('Griefer', 'BANNED', 'ADD')).statusCode).toBe(200);
+    expect((await t.current.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/minecraft/whitelist/status?enabled=true` })).statusCode).toBe(200);
+    await tick();
+    expect(t.current.driver.commands(gameId)).toEqual([]);
+
+    await tick();
+    expect((await game(gameId)).status).toBe('RUNNING');
+    expect(t.current.driver.commands(gameId)).toEqual(['whitelist on', 'whitelist add Late_1', 'whitelist remove Early_1', 'ban Griefer']);
+    // Once sent, a later round sends nothing again.
+    await tick();
+    expect(t.current.driver.commands(gameId)).toHaveLength(4);
+  });
+
   it('gives up after 3 restarts in 10 minutes, leaves the game CRASHED and tells the owner', async () => {
     const { gameId } = await buyGame(t.current);
     await runGame(t.current, gameId);

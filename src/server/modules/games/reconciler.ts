@@ -3,7 +3,8 @@ import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or } from 'drizz
 import type { Db, Executor } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
 import type { NotificationsService } from '../notifications/service.ts';
-import { reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
+import type { GameSpec } from '../../../runtime/driver.ts';
+import { listChanges, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 
 export interface ReconcilerOptions {
   /** A start not RUNNING after this long ends CRASHED. */
@@ -43,6 +44,8 @@ export class Reconciler {
   private readonly replica = randomUUID();
   /** Games this process launched or saw running: seen stopped afterwards, they crashed. */
   private readonly mine = new Set<string>();
+  /** What each game this process launched was launched with, until it is seen running. */
+  private readonly launchedWith = new Map<string, GameSpec>();
   private round: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private looping = false;
@@ -175,11 +178,29 @@ export class Reconciler {
       const spec = await specOf(this.db, game);
       await this.runtime.driver.provision(spec);
       await this.runtime.driver.start(spec);
+      this.launchedWith.set(game.id, spec);
     } catch (err) {
       return this.crashed(game, `Start failed: ${reasonOf(err)}`);
     }
     this.mine.add(game.id);
     await this.write(game, { launchedAt: this.runtime.clock() });
+  }
+
+  private async applyListChanges(game: GameRow): Promise<void> {
+    const launched = this.launchedWith.get(game.id);
+    this.launchedWith.delete(game.id);
+    // The row as it is now: the round read it before the owner's last change, maybe.
+    const [row] = await this.db.select().from(games).where(eq(games.id, game.id));
+    if (!row) return;
+    const now = await specOf(this.db, row);
+    for (const command of listChanges(launched, now)) {
+      try {
+        await this.runtime.driver.rcon(now, command);
+      } catch (err) {
+        this.runtime.log.warn({ err, gameId: game.id, command }, 'player list change not applied; the next start applies it');
+        return;
+      }
+    }
   }
 
   private async watch(game: GameRow): Promise<void> {
@@ -195,7 +216,12 @@ export class Reconciler {
     switch (observed.status) {
       case 'RUNNING':
         this.mine.add(game.id);
-        if (game.status === 'STARTING') await this.write(game, { status: 'RUNNING', statusReason: null, statusChangedAt: now });
+        if (game.status === 'STARTING') {
+          await this.write(game, { status: 'RUNNING', statusReason: null, statusChangedAt: now });
+          // Written RUNNING first: from now on the API applies list changes live, and this sends
+          // those it could not send while the server started.
+          await this.applyListChanges(game);
+        }
         return;
       case 'STARTING': {
         if (game.status !== 'STARTING' || now.getTime() - game.statusChangedAt.getTime() < this.options.startTimeoutMs) return;

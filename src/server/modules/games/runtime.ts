@@ -2,6 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { gamePlayers, type games } from '../../db/schema/games.ts';
 import type { GameDriver, GameSpec } from '../../../runtime/driver.ts';
+import type { PlayerAction, PlayerListType } from '../../../contract/games.ts';
 
 export type GameRow = typeof games.$inferSelect;
 
@@ -38,4 +39,30 @@ export async function specOf(executor: Executor, game: GameRow): Promise<GameSpe
 /** The message of anything thrown, bounded for a status reason or a notification. */
 export function reasonOf(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 300);
+}
+
+/** The vanilla RCON command that applies a list change live. */
+export const listCommands: Record<PlayerListType, Record<PlayerAction, string>> = {
+  WHITELIST: { ADD: 'whitelist add', REMOVE: 'whitelist remove' },
+  OPS: { ADD: 'op', REMOVE: 'deop' },
+  BANNED: { ADD: 'ban', REMOVE: 'pardon' },
+};
+
+const listKeys = { WHITELIST: 'whitelist', OPS: 'ops', BANNED: 'banned' } as const;
+
+/**
+ * The RCON commands that bring a server launched with `launched` to what the platform holds now
+ * (`now`): changes made while it started could not be sent live. Without `launched` (it was
+ * launched elsewhere or before a restart), every entry is sent again: the commands are idempotent.
+ */
+export function listChanges(launched: GameSpec | undefined, now: GameSpec): string[] {
+  const commands: string[] = [];
+  if (launched ? launched.whitelistEnabled !== now.whitelistEnabled : now.whitelistEnabled) commands.push(`whitelist ${now.whitelistEnabled ? 'on' : 'off'}`);
+  for (const [type, key] of Object.entries(listKeys) as Array<[PlayerListType, (typeof listKeys)[PlayerListType]]>) {
+    const had = new Set((launched?.[key] ?? []).map((n) => n.toLowerCase()));
+    const has = new Set(now[key].map((n) => n.toLowerCase()));
+    for (const name of now[key]) if (!had.has(name.toLowerCase())) commands.push(`${listCommands[type].ADD} ${name}`);
+    for (const name of launched?.[key] ?? []) if (!has.has(name.toLowerCase())) commands.push(`${listCommands[type].REMOVE} ${name}`);
+  }
+  return commands;
 }
