@@ -49,10 +49,11 @@ export function createServices(config: Config, database: Database, runtime: Part
   const blocklist = new BlocklistService(db, users, minecraft);
   const friends = new FriendsService(db, minecraft, blocklist, notifications);
   const friendGroups = new FriendGroupsService(db, friends, blocklist, minecraft);
+  friends.onUnfriend((tx, a, b) => friendGroups.removeFormerFriends(tx, a, b));
   blocklist.onBlock((tx, ownerId, blocked) => friends.sever(tx, ownerId, blocked.id));
   blocklist.onBlock((tx, ownerId, blocked) => friendGroups.removeFromOwnerGroups(tx, ownerId, blocked));
   const catalogue = new CatalogueService(db);
-  const games = new GamesService(db, { catalogue, credits, runtime: game });
+  const games = new GamesService(db, { catalogue, credits, friends, notifications, runtime: game });
   const reconciler = new Reconciler(db, game, notifications, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   // An owner's action is acted on at once rather than at the next round.
   games.onAction = () => reconciler.wake();

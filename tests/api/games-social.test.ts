@@ -122,7 +122,7 @@ describe('announce', () => {
     for (const friend of ['bob', 'carol']) {
       const notices = await openNotices(t.current, friend);
       expect(notices).toHaveLength(1);
-      expect(notices[0]).toMatchObject({ title: 'Castle is open', link: '/dashboard' });
+      expect(notices[0]).toMatchObject({ title: 'Serveur « Castle » ouvert / "Castle" is open', link: '/dashboard' });
       expect(notices[0]!.description).toContain(address);
     }
     for (const other of ['dave', 'eve', 'alice']) expect(await openNotices(t.current, other)).toEqual([]);

@@ -136,7 +136,7 @@ test('a friend group goes on the whitelist from the control panel, its member jo
   await expect(announceSection.getByRole('status')).toContainText('1 ami prévenu.');
   await expect.poll(() => unread(bell), { timeout: 15_000 }).toBe(beforeAnnounce + 1);
   await bell.click();
-  await expect(bob.getByRole('dialog', { name: 'Notifications' }).getByTestId('notification').first()).toContainText('Chez Alice is open');
+  await expect(bob.getByRole('dialog', { name: 'Notifications' }).getByTestId('notification').first()).toContainText('Serveur « Chez Alice » ouvert');
   await bob.keyboard.press('Escape');
 
   // A second announce within ten minutes: the API's 429 detail is shown.

@@ -141,15 +141,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
     },
     async (request) => {
-      const ownerId = request.user!.id;
-      const { game, address } = await games.claimAnnounce(ownerId, request.params.id);
-      const friendIds = await services.friends.friendIds(ownerId);
-      const who = request.user!.name;
-      const description = address ? `${who}'s server "${game.name}" is open: join at ${address}` : `${who}'s server "${game.name}" is open`;
-      await services.db.transaction(async (tx) => {
-        for (const friendId of friendIds) await services.notifications.notify(friendId, { title: `${game.name} is open`, description, link: '/dashboard' }, tx);
-      });
-      return { notified: friendIds.length, address };
+      return games.announce(request.user!.id, request.params.id, request.user!.name);
     },
   );
 

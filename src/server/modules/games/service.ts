@@ -6,6 +6,8 @@ import { pageOf, type Window } from '../../lib/paging.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../lib/db-errors.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { CreditsService } from '../credits/service.ts';
+import type { FriendsService } from '../friends/service.ts';
+import type { NotificationsService } from '../notifications/service.ts';
 import {
   playerListTypes,
   type Game,
@@ -17,7 +19,7 @@ import {
   type PlayerListType,
   type ResolvedSettings,
 } from '../../../contract/games.ts';
-import { reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
+import { listCommands, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 
 const MC_NAME = /^[A-Za-z0-9_]{3,16}$/;
 /** Bounds a list so one game cannot grow the table without end. */
@@ -26,12 +28,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** An owner may announce a game to their friends at most once in this time. */
 export const ANNOUNCE_INTERVAL_MS = 10 * 60 * 1000;
 
-/** The vanilla RCON command that applies a list change live. */
-const listCommands: Record<PlayerListType, Record<PlayerAction, string>> = {
-  WHITELIST: { ADD: 'whitelist add', REMOVE: 'whitelist remove' },
-  OPS: { ADD: 'op', REMOVE: 'deop' },
-  BANNED: { ADD: 'ban', REMOVE: 'pardon' },
-};
 
 /** The owner's lifecycle actions: the statuses each may start from, and the state it asks for. */
 const actions = {
@@ -84,14 +80,18 @@ export class GamesService {
   private readonly db: Db;
   private readonly catalogue: CatalogueService;
   private readonly credits: CreditsService;
+  private readonly friends: FriendsService;
+  private readonly notifications: NotificationsService;
   private readonly runtime: GameRuntime;
   /** Called after an action so the reconciler acts now instead of at its next round. */
   onAction: (gameId: string) => void = () => {};
 
-  constructor(db: Db, deps: { catalogue: CatalogueService; credits: CreditsService; runtime: GameRuntime }) {
+  constructor(db: Db, deps: { catalogue: CatalogueService; credits: CreditsService; friends: FriendsService; notifications: NotificationsService; runtime: GameRuntime }) {
     this.db = db;
     this.catalogue = deps.catalogue;
     this.credits = deps.credits;
+    this.friends = deps.friends;
+    this.notifications = deps.notifications;
     this.runtime = deps.runtime;
   }
 
@@ -359,35 +359,46 @@ export class GamesService {
   }
 
   /**
-   * Takes the game's announce slot: 409 unless it runs, 429 (with Retry-After) when it was
-   * announced less than 10 minutes ago. One conditional UPDATE, so two calls at once cannot both
-   * announce. Answers what the announcement needs; telling the friends is the caller's part.
+   * Tells the owner's friends that the game is open, with its address: 409 unless it runs, 503
+   * when its address cannot be read, 429 (with Retry-After) within 10 minutes of the last
+   * announcement. The slot is taken by a conditional UPDATE in the transaction that writes the
+   * notifications, so two calls at once cannot both announce and a failure leaves the slot free.
    */
-  async claimAnnounce(ownerId: string, id: string): Promise<{ game: Game; address: string | null }> {
+  async announce(ownerId: string, id: string, ownerName: string): Promise<{ notified: number; address: string }> {
     const row = await this.row(ownerId, id);
     if (row.status !== 'RUNNING') throw conflict(`The game is ${row.status}: only a running server can be announced`);
+    let address: string | null;
+    try {
+      address = (await this.runtime.driver.observe(await specOf(this.db, row))).address;
+    } catch (err) {
+      throw new HttpProblem(503, `The server did not answer: ${reasonOf(err)}`);
+    }
+    if (!address) throw new HttpProblem(503, 'The server has no address yet: try again in a moment');
     const now = this.runtime.clock();
     const since = new Date(now.getTime() - ANNOUNCE_INTERVAL_MS);
-    const [claimed] = await this.db
-      .update(games)
-      .set({ announcedAt: now })
-      .where(and(eq(games.id, id), eq(games.ownerId, ownerId), or(isNull(games.announcedAt), lte(games.announcedAt, since))))
-      .returning();
-    if (!claimed) {
-      const current = await this.row(ownerId, id);
-      const next = new Date((current.announcedAt ?? now).getTime() + ANNOUNCE_INTERVAL_MS);
-      const seconds = Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000));
-      throw new HttpProblem(429, `The game was announced at ${current.announcedAt?.toISOString()}; it can be announced again at ${next.toISOString()} (in ${seconds} s)`, {
-        headers: { 'retry-after': String(seconds) },
-      });
-    }
-    let address: string | null = null;
-    try {
-      address = (await this.runtime.driver.observe(await specOf(this.db, claimed))).address;
-    } catch (err) {
-      this.runtime.log.warn({ err, gameId: id }, 'observe failed');
-    }
-    return { game: toGame(claimed), address };
+    return this.db.transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(games)
+        .set({ announcedAt: now })
+        .where(and(eq(games.id, id), eq(games.ownerId, ownerId), or(isNull(games.announcedAt), lte(games.announcedAt, since))))
+        .returning({ id: games.id });
+      if (!claimed) {
+        const [current] = await tx.select({ announcedAt: games.announcedAt }).from(games).where(eq(games.id, id));
+        const next = new Date((current?.announcedAt ?? now).getTime() + ANNOUNCE_INTERVAL_MS);
+        const seconds = Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000));
+        throw new HttpProblem(429, `The game was announced at ${current?.announcedAt?.toISOString()}; it can be announced again at ${next.toISOString()} (in ${seconds} s)`, {
+          headers: { 'retry-after': String(seconds) },
+        });
+      }
+      const friendIds = await this.friends.friendIds(ownerId, tx);
+      const notice = {
+        title: `Serveur « ${row.name} » ouvert / "${row.name}" is open`,
+        description: `${ownerName} vous attend sur ${address} / ${ownerName}'s server is open: join at ${address}`,
+        link: '/dashboard',
+      };
+      for (const friendId of friendIds) await this.notifications.notify(friendId, notice, tx);
+      return { notified: friendIds.length, address };
+    });
   }
 
   /**
