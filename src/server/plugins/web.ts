@@ -62,7 +62,9 @@ export default fp(async function web(app: FastifyInstance, { config, isContentPa
     if (wantsPage && hasWeb) {
       // The app shows 'Page not found' itself; the status tells crawlers and tools the same.
       const pathname = decodePath(request.url.split('?')[0]!);
-      const known = isAppRoute(pathname) || isContentPage(splitLocale(pathname).path);
+      // Signed-in players read the competitions (content pages under /ranked) inside the dashboard.
+      const page = splitLocale(pathname).path.replace(/^\/dashboard(?=\/ranked(\/|$))/, '');
+      const known = isAppRoute(pathname) || isContentPage(page);
       return reply.code(known ? 200 : 404).header('cache-control', 'no-cache').sendFile('index.html');
     }
     return sendProblem(reply, 404, `Not found: ${request.method} ${request.url.split('?')[0]}`);

@@ -1,5 +1,7 @@
-import { ComingSoon } from '../ui/ComingSoon.tsx';
+import { useBarePath } from '../app/locale.tsx';
+import { ContentPage } from '../site/ContentPage.tsx';
 
+/** /dashboard/ranked/*: the competitions of /ranked (content pages), for a signed-in player. */
 export function RankedPage() {
-  return <ComingSoon page="ranked" />;
+  return <ContentPage path={useBarePath().replace(/^\/dashboard/, '')} />;
 }

@@ -10,10 +10,11 @@ import { PageLoader } from '../ui/PageLoader.tsx';
 // Markdown rendering is its own chunk: the home page does not need it.
 const ContentView = lazy(() => import('./ContentView.tsx'));
 
-/** The catch-all route: a content page from content/{fr,en}, or the 404 error page. */
-export function ContentPage() {
+/** The catch-all route: a content page from content/{fr,en} (the address's, or `path`), or the 404 error page. */
+export function ContentPage({ path: asked }: { path?: string }) {
   const { t, i18n } = useTranslation();
-  const path = useBarePath();
+  const bare = useBarePath();
+  const path = asked ?? bare;
   const to = useLocalePath();
   const navigate = useNavigate();
   const page = useFetch<ContentDoc>(`/_content/query/${i18n.language}${path}`);
