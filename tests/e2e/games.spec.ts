@@ -72,12 +72,20 @@ test('alice buys a server from the catalogue and starts it from its control pane
   await expect(page).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
   const gamePath = new URL(page.url()).pathname;
   await expect(page.getByRole('heading', { name: 'Le monde d’Alice', level: 1 })).toBeVisible();
-  await expect(page.getByRole('cell', { name: '-100' })).toBeVisible();
+  await expect(page.getByRole('gridcell', { name: '-100' })).toBeVisible();
+  // The header's balance follows the purchase.
+  await expect(page.getByTestId('credit-button')).toHaveText('400');
   await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
   await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
   await expect(page.getByTestId('game-address')).toHaveText(/^[\w.-]+:\d+$/);
-  await expect(page.getByRole('link', { name: 'Rejoindre le chat vocal (Mumble)' })).toBeVisible();
+  // The control panel, running, for people to look at (test-results/screenshots/).
+  await page.screenshot({ path: 'test-results/screenshots/game-panel-desktop.png', fullPage: true });
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.screenshot({ path: 'test-results/screenshots/game-panel-phone.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  // Voice chat runs on the server's host, not on its game port.
+  await expect(page.getByRole('link', { name: 'Rejoindre le chat vocal (Mumble)' })).toHaveAttribute('href', /\/mumble-redirect\/localhost$/);
 
   // A real client joins; the owner sees it online and kicks it, after confirming.
   const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());

@@ -12,6 +12,7 @@ export const useCurrentUser = () => useContext(CurrentUserContext);
 
 export function CurrentUserProvider({ children }: { children: ReactNode }) {
   const { status } = useSession();
-  const user = useFetch<User>(status === 'authenticated' ? '/v1/user' : null);
+  // A reload (after a purchase, say) keeps the last balance on screen until the new one arrives.
+  const user = useFetch<User>(status === 'authenticated' ? '/v1/user' : null, { keep: true });
   return <CurrentUserContext.Provider value={user}>{children}</CurrentUserContext.Provider>;
 }

@@ -22,8 +22,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import type { Game, GameCreate, GameDefinition, GameSettings } from '../../../contract/games.ts';
-import type { User } from '../../../contract/user.ts';
 import { ApiError, apiFetch } from '../../app/api.ts';
+import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
 import { useFetch } from '../../app/useFetch.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
@@ -40,15 +40,16 @@ export function CreateGamePage() {
   const { t } = useTranslation('games');
   const errorMessage = useErrorMessage();
   const def = useFetch<GameDefinition>(`/v1/definition/game/${encodeURIComponent(id)}`);
-  const me = useFetch<User>('/v1/user');
+  // The shared user: its balance, shown in the header too, is fetched again after the purchase.
+  const me = useCurrentUser();
 
   if (def.status === 'loading' || me.status === 'loading') return <PageLoader />;
   if (def.status === 'error') return <LoadError message={def.error instanceof ApiError && def.error.status === 404 ? t('product.notFound') : `${t('product.loadError')} ${errorMessage(def.error)}`} onRetry={def.reload} />;
   if (me.status === 'error') return <LoadError message={`${t('create.userError')} ${errorMessage(me.error)}`} onRetry={me.reload} />;
-  return <CreateForm definition={def.data} balance={me.data.balance} />;
+  return <CreateForm definition={def.data} balance={me.data.balance} onBought={me.reload} />;
 }
 
-function CreateForm({ definition, balance }: { definition: GameDefinition; balance: number }) {
+function CreateForm({ definition, balance, onBought }: { definition: GameDefinition; balance: number; onBought: () => void }) {
   const { t } = useTranslation('games');
   const to = useLocalePath();
   const text = useLocalized();
@@ -84,6 +85,7 @@ function CreateForm({ definition, balance }: { definition: GameDefinition; balan
     try {
       const game = await apiFetch<Game>('/v1/game/create', { method: 'POST', json: body });
       navigate(to(`/dashboard/game/${game.id}`));
+      onBought();
     } catch (err) {
       setState({ kind: 'error', message: errorMessage(err), noCredits: err instanceof ApiError && err.status === 402 });
     }
