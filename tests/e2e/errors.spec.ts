@@ -35,3 +35,11 @@ test('an error nobody handled shows the error page too', async ({ page }) => {
   await expect(page.getByTestId('error-status')).toHaveText('500');
   await expect(page.getByRole('link', { name: "Retour à l'accueil" })).toBeVisible();
 });
+
+test('without its settings the app shows the error page, not a blank one', async ({ page }) => {
+  await page.route('**/app-config.json', (route) => route.fulfill({ status: 502, body: 'Bad gateway' }));
+  await page.goto('/about');
+  await expect(page.getByTestId('error-status')).toHaveText('503');
+  await expect(page.getByTestId('error-message')).toHaveText('Le service est momentanément indisponible. Réessayez dans un instant.');
+  await expect(page.getByRole('link', { name: "Retour à l'accueil" })).toHaveAttribute('href', '/');
+});

@@ -34,6 +34,10 @@ for (const mode of ['light', 'dark'] as const) {
       await signIn(page, accounts.alice);
       await expect(page.getByTestId('user-balance')).toBeVisible();
       await shot('dashboard');
+      await page.goto('/dashboard/social');
+      await expect(page.getByRole('tab').first()).toBeVisible();
+      await expect(page.getByRole('progressbar')).toHaveCount(0);
+      await shot('social');
       if (device === 'phone') {
         await page.getByTestId('drawer-button').click();
         await page.waitForTimeout(400);

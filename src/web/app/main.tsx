@@ -1,9 +1,9 @@
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, useNavigate } from 'react-router';
 import i18n from './i18n.ts';
-import { AppConfigContext, loadAppConfig } from './config.ts';
+import { AppConfigContext, loadAppConfig, type AppConfig } from './config.ts';
 import { AuthRoot } from './auth.tsx';
 import { CurrentUserProvider } from './currentUser.tsx';
 import { NotificationsProvider } from './notifications.tsx';
@@ -12,15 +12,15 @@ import { AppRoutes } from './router.tsx';
 import { ThemeModeProvider } from '../shell/theme.tsx';
 import { LoadingBar } from '../shell/LoadingBar.tsx';
 import { NewVersionNotice } from '../shell/NewVersionNotice.tsx';
+import { ErrorBoundary } from '../shell/ErrorBoundary.tsx';
+import { ErrorPage } from '../shell/ErrorPage.tsx';
 
 // A lazy chunk of an older build is gone after a deploy: reload once to get the new one.
 window.addEventListener('vite:preloadError', (event) => {
   if (reloadForChunkError()) event.preventDefault();
 });
 
-const config = await loadAppConfig();
-
-function App() {
+function App({ config }: { config: AppConfig }) {
   const navigate = useNavigate();
   return (
     <AuthRoot config={config} onSignedIn={(to) => void navigate(to, { replace: true })}>
@@ -35,16 +35,29 @@ function App() {
   );
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppConfigContext.Provider value={config}>
+const root = createRoot(document.getElementById('root')!);
+const render = (page: ReactNode) =>
+  root.render(
+    <StrictMode>
       <I18nextProvider i18n={i18n}>
         <ThemeModeProvider>
           <BrowserRouter>
-            <App />
+            {/* Pages have their own boundary; this one catches what fails around them (sign-in, user, notifications). */}
+            <ErrorBoundary resetKey="app">{page}</ErrorBoundary>
           </BrowserRouter>
         </ThemeModeProvider>
       </I18nextProvider>
-    </AppConfigContext.Provider>
-  </StrictMode>,
-);
+    </StrictMode>,
+  );
+
+try {
+  const config = await loadAppConfig();
+  render(
+    <AppConfigContext.Provider value={config}>
+      <App config={config} />
+    </AppConfigContext.Provider>,
+  );
+} catch {
+  // Without its settings the app cannot sign anyone in: say so rather than show a blank page.
+  render(<ErrorPage status={503} message={i18n.t('errors.unavailable')} />);
+}
