@@ -84,7 +84,7 @@ function fakeMojang() {
   const skin = { width: 64, height: 64, data: Buffer.alloc(64 * 64 * 4) };
   for (let y = 8; y < 16; y++) for (let x = 8; x < 16; x++) skin.data.set(red, (y * 64 + x) * 4);
   const skinPng = encodePng(skin);
-  const state = { calls: [] as string[], limited: false, down: false, origin: '' };
+  const state = { calls: [] as string[], limited: false, down: false, cutSkin: false, origin: '' };
   const server = http.createServer((req, res) => {
     const url = req.url ?? '';
     state.calls.push(url);
@@ -113,6 +113,12 @@ function fakeMojang() {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ id: account.id, name: account.name, properties: [{ name: 'textures', value: Buffer.from(JSON.stringify(textures)).toString('base64') }] }));
     }
+    if (url === '/texture/red' && state.cutSkin) {
+      // The connection drops half-way through the image.
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(skinPng.length) });
+      res.write(skinPng.subarray(0, 20));
+      return setTimeout(() => res.destroy(), 20);
+    }
     if (url === '/texture/red') {
       res.writeHead(200, { 'content-type': 'image/png' });
       return res.end(skinPng);
@@ -134,7 +140,7 @@ describe('Minecraft accounts, Mojang resolver', () => {
   afterAll(() => new Promise<void>((resolve) => mojang.server.close(() => resolve())));
   const t = useTestApp(env);
   beforeEach(() => {
-    Object.assign(mojang.state, { calls: [], limited: false, down: false });
+    Object.assign(mojang.state, { calls: [], limited: false, down: false, cutSkin: false });
   });
   const link = (who: string, mcName: string) => t.current.as(who, { method: 'POST', url: '/v1/user/mcuuid', payload: { mcName } });
   const expireCache = () => t.current.app.services.db.update(minecraftProfiles).set({ nameExpiresAt: sql`now() - interval '1 hour'`, skinExpiresAt: sql`now() - interval '1 hour'` });
@@ -174,6 +180,13 @@ describe('Minecraft accounts, Mojang resolver', () => {
     mojang.state.limited = false;
     mojang.state.down = true;
     expect((await t.current.as('alice', { method: 'GET', url: '/v1/user/minecraft/853c80ef-3c37-49fd-aa49-938b674adae6/head' })).statusCode).toBe(503);
+  });
+
+  it('answers 503, not 500, when the skin download breaks off half-way', async () => {
+    mojang.state.cutSkin = true;
+    const cut = await t.current.as('alice', { method: 'GET', url: '/v1/user/minecraft/853c80ef-3c37-49fd-aa49-938b674adae6' });
+    expect(cut.statusCode).toBe(503);
+    expect(cut.headers['retry-after']).toBe('60');
   });
 
   it('falls back to stale cached data when down or rate limited', async () => {

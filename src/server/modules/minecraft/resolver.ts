@@ -128,7 +128,14 @@ export class MojangResolver implements MinecraftResolver {
     if (!/^https?:\/\//.test(url)) throw new ResolverUnavailable('unexpected skin URL');
     const res = await this.fetch(url);
     if (!res.ok) throw new ResolverUnavailable(`skin download answered ${res.status}`);
-    const bytes = Buffer.from(await res.arrayBuffer());
+    if (Number(res.headers.get('content-length') ?? 0) > MAX_SKIN_BYTES) throw new ResolverUnavailable('skin too large');
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.from(await res.arrayBuffer());
+    } catch (err) {
+      // The body was cut or timed out half-way: as unavailable as no answer at all.
+      throw new ResolverUnavailable(`skin download failed: ${(err as Error).message}`);
+    }
     if (bytes.length > MAX_SKIN_BYTES) throw new ResolverUnavailable('skin too large');
     return bytes;
   }
