@@ -205,8 +205,10 @@ describe('reconciler', () => {
     }
   });
 
-  it('runs its loop in the app: an owner’s start is acted on without a manual round', async () => {
+  it('runs its loop in the app: an owner’s start is acted on at once, and RUNNING shows without waiting for the next full round', async () => {
     const driver = new MemoryDriver();
+    // Not ready at the first looks: only the quick rounds over starting servers can see it ready before the minute is up.
+    driver.startupObservations = 3;
     const config = { ...t.current.config, games: { ...t.current.config.games, reconcileIntervalMs: 60_000 } };
     const app = await buildApp({ config, database: t.current.database, logger: false, driver });
     try {
@@ -215,6 +217,7 @@ describe('reconciler', () => {
       // The round after the click comes at once, not after the minute between rounds.
       expect((await app.inject({ method: 'POST', url: `/v1/game/${gameId}/start`, headers })).statusCode).toBe(200);
       await expect.poll(() => driver.servers.get(gameId)?.status, { timeout: 5000 }).toBe('STARTING');
+      await expect.poll(async () => (await app.inject({ url: `/v1/game/${gameId}`, headers })).json().status, { timeout: 10_000 }).toBe('RUNNING');
     } finally {
       await app.close();
     }

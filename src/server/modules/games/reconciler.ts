@@ -22,6 +22,8 @@ export interface ReconcilerOptions {
 
 /** How many games one round takes; the rest wait for the next round. */
 const BATCH = 50;
+/** While a server starts its owner waits: between full rounds, look at starting servers this often. */
+const STARTING_POLL_MS = 250;
 type Patch = Partial<Omit<GameRow, 'id' | 'stateVersion'>>;
 
 /**
@@ -51,6 +53,9 @@ export class Reconciler {
   private looping = false;
   /** Woken during a round: run another as soon as it ends. */
   private again = false;
+  /** When the last full round began (performance.now()), and whether a game was left starting. */
+  private lastFullAt = 0;
+  private starting = false;
 
   constructor(db: Db, runtime: GameRuntime, notifications: NotificationsService, options: ReconcilerOptions) {
     this.db = db;
@@ -79,26 +84,40 @@ export class Reconciler {
     else this.schedule(0);
   }
 
-  private schedule(ms: number) {
+  /**
+   * The loop: a full round every `intervalMs`, and between them, while a server is starting,
+   * quick rounds over the starting servers only, so RUNNING shows soon after the server is ready
+   * without observing every running server that often.
+   */
+  private schedule(ms: number, startingOnly = false) {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      void this.tick().finally(() => {
+      void this.roundOf(startingOnly).finally(() => {
         const soon = this.again;
         this.again = false;
-        if (this.looping) this.schedule(soon ? 0 : this.options.intervalMs);
+        if (!this.looping) return;
+        if (soon) return this.schedule(0);
+        const untilFull = this.options.intervalMs - (performance.now() - this.lastFullAt);
+        if (this.starting && untilFull > STARTING_POLL_MS) this.schedule(STARTING_POLL_MS, true);
+        else this.schedule(Math.max(0, untilFull));
       });
     }, ms);
   }
 
   /** One round over every game that needs attention. Tests call it directly. */
   tick(): Promise<void> {
-    this.round ??= this.reconcileAll()
+    return this.roundOf(false);
+  }
+
+  private roundOf(startingOnly: boolean): Promise<void> {
+    if (!startingOnly) this.lastFullAt = performance.now();
+    this.round ??= this.reconcileAll(startingOnly)
       .catch((err: unknown) => this.runtime.log.error({ err }, 'reconciler round failed'))
       .finally(() => (this.round = undefined));
     return this.round;
   }
 
-  private async reconcileAll(): Promise<void> {
+  private async reconcileAll(startingOnly: boolean): Promise<void> {
     const now = this.runtime.clock();
     const due = this.db
       .select({ id: games.id })
@@ -110,6 +129,7 @@ export class Reconciler {
           // A crashed game waits for its restart time; without one it was given up.
           or(ne(games.status, 'CRASHED'), and(isNotNull(games.nextAttemptAt), lte(games.nextAttemptAt, now))),
           or(isNull(games.leaseUntil), lt(games.leaseUntil, now)),
+          startingOnly ? and(eq(games.status, 'STARTING'), isNotNull(games.launchedAt)) : undefined,
         ),
       )
       .orderBy(asc(games.statusChangedAt))
@@ -121,6 +141,8 @@ export class Reconciler {
       .where(inArray(games.id, due))
       .returning();
     await Promise.all(leased.map((game) => this.reconcile(game)));
+    const [stillStarting] = await this.db.select({ id: games.id }).from(games).where(eq(games.status, 'STARTING')).limit(1);
+    this.starting = stillStarting !== undefined;
   }
 
   private async reconcile(leased: GameRow): Promise<void> {
