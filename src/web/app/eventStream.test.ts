@@ -1,0 +1,76 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openEventStream, type StreamEvent } from './eventStream.ts';
+
+/** A real HTTP server speaking server-sent events, counting connections and the headers it got. */
+async function sseServer(respond: (res: http.ServerResponse) => void) {
+  const seen: { authorization: string | undefined }[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push({ authorization: req.headers.authorization });
+    respond(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`;
+  return { url, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('openEventStream', () => {
+  let close: () => Promise<unknown> = async () => {};
+  afterEach(() => close());
+
+  it('sends the bearer header and parses events split across chunks, CRLF lines and comments', async () => {
+    const s = await sseServer((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunks = [': hello\n\n', 'id: 7\nevent: basic-link-event\nda', 'ta: {"title":"Hi"}\n\n', 'event: heartbeat\r\ndata: {}\r\n\r\n', 'id: 8\nevent: basic-link-event\ndata: line one\ndata: line two\n\n'];
+      let i = 0;
+      const next = () => {
+        if (i < chunks.length) {
+          res.write(chunks[i++]);
+          setTimeout(next, 20);
+        } else res.end();
+      };
+      next();
+    });
+    close = s.close;
+    const events: StreamEvent[] = [];
+    openEventStream(s.url, 'tok3n', (e) => events.push(e));
+    await expect.poll(() => events.length).toBe(3);
+    expect(events).toEqual([
+      { id: '7', event: 'basic-link-event', data: '{"title":"Hi"}' },
+      { id: '', event: 'heartbeat', data: '{}' },
+      { id: '8', event: 'basic-link-event', data: 'line one\nline two' },
+    ]);
+    expect(s.seen[0]!.authorization).toBe('Bearer tok3n');
+    // The stream ended: it stays closed (SPEC.md §8), no second connection.
+    await sleep(300);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it('gives up on an error answer without retrying, and stops when closed', async () => {
+    const refused = await sseServer((res) => res.writeHead(401).end());
+    const events: StreamEvent[] = [];
+    openEventStream(refused.url, 'bad', (e) => events.push(e));
+    await sleep(300);
+    expect(refused.seen).toHaveLength(1);
+    expect(events).toEqual([]);
+    await refused.close();
+
+    const open = await sseServer((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(() => res.write('event: heartbeat\ndata: {}\n\n'), 30);
+      res.on('close', () => clearInterval(timer));
+    });
+    close = open.close;
+    const beats: StreamEvent[] = [];
+    const stop = openEventStream(open.url, 't', (e) => beats.push(e));
+    await expect.poll(() => beats.length).toBeGreaterThan(1);
+    stop();
+    await sleep(100);
+    const count = beats.length;
+    await sleep(200);
+    expect(beats.length).toBe(count);
+  });
+});
