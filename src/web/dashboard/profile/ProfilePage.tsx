@@ -22,6 +22,7 @@ import { useSwitchLanguage } from '../../app/locale.tsx';
 import { useFetch } from '../../app/useFetch.ts';
 import { useThemeMode } from '../../shell/theme.tsx';
 import { PageLoader } from '../../ui/PageLoader.tsx';
+import { useSubmit } from '../../ui/useSubmit.ts';
 import { FALLBACK_HEAD, FALLBACK_NAME, mcNamePattern } from '../social/common.tsx';
 
 /** /dashboard/profil: the linked Minecraft account, the display name, language and theme. */
@@ -71,8 +72,7 @@ function MinecraftCard({ mcUuid, onLinked }: { mcUuid: string | null; onLinked: 
   const { t } = useTranslation('social');
   const account = useFetch<MinecraftAccountInfo>(mcUuid ? `/v1/user/minecraft/${mcUuid}` : null);
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ severity: 'success' | 'error'; text: string } | null>(null);
+  const { busy, result, submit: run } = useSubmit();
   const invalid = name !== '' && !mcNamePattern.test(name.trim());
   const linked = mcUuid !== null;
   const head = linked && account.status === 'done' ? `data:image/png;base64,${account.data.head}` : FALLBACK_HEAD;
@@ -81,18 +81,12 @@ function MinecraftCard({ mcUuid, onLinked }: { mcUuid: string | null; onLinked: 
     e.preventDefault();
     const mcName = name.trim();
     if (!mcNamePattern.test(mcName)) return;
-    setBusy(true);
-    setResult(null);
-    try {
+    await run(async () => {
       const link = await apiFetch<McLink>('/v1/user/mcuuid', { method: 'POST', json: { mcName } });
-      setResult({ severity: 'success', text: t('profile.linked', { name: link.mcName }) });
       setName('');
       onLinked(link.mcUuid);
-    } catch (err) {
-      setResult({ severity: 'error', text: `${t('profile.linkFailed')} ${errorText(err)}` });
-    } finally {
-      setBusy(false);
-    }
+      return t('profile.linked', { name: link.mcName });
+    }, t('profile.linkFailed'));
   };
   return (
     <Card>

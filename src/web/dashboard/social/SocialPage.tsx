@@ -4,7 +4,8 @@ import { Block as BlockIcon, Check as CheckIcon, Close as CloseIcon, PersonAdd a
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { BlockedUser, Friend, FriendAddResult, FriendRequest } from '../../../contract/social.ts';
-import { apiFetch, errorText } from '../../app/api.ts';
+import { apiFetch } from '../../app/api.ts';
+import { useSubmit } from '../../ui/useSubmit.ts';
 import { PagedTable, usePaged } from '../lists.tsx';
 import { ActionRow, FALLBACK_NAME, PlayerCell, mcNamePattern, useActions } from './common.tsx';
 import { GroupsTab } from './GroupsTab.tsx';
@@ -125,26 +126,19 @@ function FriendsTab() {
 function AddFriendCard({ onAdded }: { onAdded: () => void }) {
   const { t } = useTranslation('social');
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ severity: 'success' | 'error'; text: string } | null>(null);
+  const { busy, result, submit: run } = useSubmit();
   const invalid = name !== '' && !mcNamePattern.test(name.trim());
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const mcName = name.trim();
     if (!mcNamePattern.test(mcName)) return;
-    setBusy(true);
-    setResult(null);
-    try {
+    await run(async () => {
       const answer = await apiFetch<FriendAddResult>('/v1/friend/mcname', { method: 'POST', json: { mcName } });
       const who = answer.user.mcName ?? answer.user.name;
-      setResult({ severity: 'success', text: answer.status === 'ACCEPTED' ? t('add.accepted', { name: who }) : t('add.sent', { name: who }) });
       setName('');
       if (answer.status === 'ACCEPTED') onAdded();
-    } catch (err) {
-      setResult({ severity: 'error', text: `${t('add.failed')} ${errorText(err)}` });
-    } finally {
-      setBusy(false);
-    }
+      return answer.status === 'ACCEPTED' ? t('add.accepted', { name: who }) : t('add.sent', { name: who });
+    }, t('add.failed'));
   };
   return (
     <Card>
