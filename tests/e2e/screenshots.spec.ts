@@ -5,6 +5,7 @@ const dir = 'test-results/screenshots';
 const widths = [
   ['desktop', 1280, 800],
   ['phone', 375, 740],
+  ['wide', 1920, 1080],
 ] as const;
 
 for (const mode of ['light', 'dark'] as const) {
