@@ -6,6 +6,8 @@ import type { GameSpec } from '../src/runtime/driver.ts';
 import { LocalDriver } from '../src/runtime/local-driver.ts';
 import { gameSpec, join, quit } from '../tests/fixtures/minecraft.ts';
 import { percentile } from './load.ts';
+import { startServer } from './server.ts';
+import { freeOffer, gameServerEnv, runningAddress } from './whitelist.ts';
 
 /**
  * `node bench/games.ts`: figures of the local game driver, with real flying-squid servers and a
@@ -14,12 +16,12 @@ import { percentile } from './load.ts';
  *   10 starts of new games (each start creates its world);
  * - RSS of an idle running server, once the bot has left;
  * - how many idle servers (each visited once by a bot, so holding its spawn chunks) the machine
- *   holds before a start takes twice as long as on an empty machine (at most 12).
+ *   holds before a start takes twice as long as on an empty machine (at most 40).
  * `gamesBench()` answers the figures and their table rows; run alone, it prints the table, or the
  * figures as JSON with `--json`.
  */
 const starts = 10;
-const maxServers = 12;
+const maxServers = 40;
 let driver: LocalDriver;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -85,8 +87,46 @@ async function capacity(baselineMs: number): Promise<{ held: number; times: numb
 const sorted = (v: number[]) => [...v].sort((a, b) => a - b);
 const ms = (v: number) => `${v.toFixed(0)} ms`;
 
+/**
+ * What a player sees: `POST /v1/game/{id}/start` → the status call answers RUNNING with an address,
+ * and → a bot spawned, through the real server with its default reconciler settings. Each game is
+ * new (its world is generated) and stopped before the next start, so each starts alone.
+ */
+async function apiStarts(): Promise<{ running: number[]; joined: number[] }> {
+  // The product's reconciler settings; a game keeps its two ports once given, so room for all of them.
+  const { GAME_RECONCILE_INTERVAL_MS: _, ...env } = gameServerEnv();
+  const from = 50_000 + Math.floor(Math.random() * 500) * 20;
+  const server = await startServer({ ...env, GAME_PORT_RANGE: `${from}-${from + 2 * starts + 1}` });
+  const owner = 'bench_api_owner';
+  const running: number[] = [];
+  const joined: number[] = [];
+  try {
+    const offer = await freeOffer(server);
+    for (let i = 0; i < starts; i++) {
+      const game = await server.call(owner, 'POST', '/v1/game/create', { ...offer, name: `API start ${i}` });
+      const t0 = performance.now();
+      await server.call(owner, 'POST', `/v1/game/${game.id}/start`);
+      const address = await runningAddress(server, owner, game.id);
+      running.push(performance.now() - t0);
+      const result = await join(Number(address.split(':').pop()), `Api_${i}`, '1.21.4');
+      if (!result.joined) throw new Error(`bot refused: ${result.reason}`);
+      joined.push(performance.now() - t0);
+      await quit(result.bot);
+      await server.call(owner, 'POST', `/v1/game/${game.id}/stop`);
+      while ((await server.call<{ status: string }>(owner, 'GET', `/v1/game/${game.id}/status`)).status !== 'STOPPED') await sleep(100);
+    }
+  } finally {
+    await server.stop();
+  }
+  return { running, joined };
+}
+
 export interface GamesFigures {
   cpus: number;
+  apiStartToRunningP50Ms: number;
+  apiStartToRunningP95Ms: number;
+  apiStartToJoinP50Ms: number;
+  apiStartToJoinP95Ms: number;
   startToRunningP50Ms: number;
   startToRunningP95Ms: number;
   startToJoinP50Ms: number;
@@ -103,11 +143,16 @@ export async function gamesBench(): Promise<{ figures: GamesFigures; rows: Array
   const from = 40_000 + Math.floor(Math.random() * 900) * 10;
   driver = new LocalDriver({ dataDir, host: '127.0.0.1', portRange: { from, to: from + 2 * maxServers + 9 } });
   try {
+    const api = await apiStarts();
     const { running, joined, rss } = await startToJoin();
     const p50Running = percentile(sorted(running), 50);
     const cap = await capacity(p50Running);
     const figures: GamesFigures = {
       cpus: os.cpus().length,
+      apiStartToRunningP50Ms: percentile(sorted(api.running), 50),
+      apiStartToRunningP95Ms: percentile(sorted(api.running), 95),
+      apiStartToJoinP50Ms: percentile(sorted(api.joined), 50),
+      apiStartToJoinP95Ms: percentile(sorted(api.joined), 95),
       startToRunningP50Ms: p50Running,
       startToRunningP95Ms: percentile(sorted(running), 95),
       startToJoinP50Ms: percentile(sorted(joined), 50),
@@ -119,8 +164,10 @@ export async function gamesBench(): Promise<{ figures: GamesFigures; rows: Array
     };
     const rows: Array<[string, string]> = [
       ['machine', `${figures.cpus} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`],
-      [`start → RUNNING (${starts} new games)`, `p50 ${ms(figures.startToRunningP50Ms)}, p95 ${ms(figures.startToRunningP95Ms)}`],
-      ['start → bot spawned', `p50 ${ms(figures.startToJoinP50Ms)}, p95 ${ms(figures.startToJoinP95Ms)}`],
+      [`POST start → status RUNNING (API, ${starts} new games)`, `p50 ${ms(figures.apiStartToRunningP50Ms)}, p95 ${ms(figures.apiStartToRunningP95Ms)}`],
+      ['POST start → bot spawned (API)', `p50 ${ms(figures.apiStartToJoinP50Ms)}, p95 ${ms(figures.apiStartToJoinP95Ms)}`],
+      [`  of which the driver: start → RUNNING`, `p50 ${ms(figures.startToRunningP50Ms)}, p95 ${ms(figures.startToRunningP95Ms)}`],
+      ['  driver: start → bot spawned', `p50 ${ms(figures.startToJoinP50Ms)}, p95 ${ms(figures.startToJoinP95Ms)}`],
       ['RSS of an idle server', `p50 ${figures.idleRssP50Mb.toFixed(0)} MB`],
       [`idle servers held before start time doubles (max ${maxServers})`, `${cap.held}${cap.held === maxServers ? '+' : ''}`],
       ['  start → RUNNING with 0, 1, 2… servers up', cap.times.map((t) => `${Math.round(t)}`).join(', ') + ' ms'],

@@ -11,6 +11,8 @@ export interface BenchServer {
   /** The server's DATA_DIR (games live under `games/<id>`). */
   dataDir: string;
   token(user: string, roles?: string[]): string;
+  /** Calls the API as `user` (a token made once per user and roles); JSON in and out, throws on a non-2xx. */
+  call<T = { id: string }>(user: string, method: string, url: string, body?: unknown, roles?: string[]): Promise<T>;
   rssKb(): number;
   /** A full garbage collection in the server, so RSS shows what is held, not garbage not yet swept. */
   collectGarbage(): Promise<void>;
@@ -56,11 +58,21 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     if (Date.now() > deadline) throw new Error('server did not start in 60 s');
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
+  const tokens = new Map<string, string>();
+  const server: BenchServer = {
     origin,
     port,
     pid: child.pid!,
     dataDir,
+    async call<T>(user: string, method: string, url: string, body?: unknown, roles: string[] = []): Promise<T> {
+      const key = `${user}:${roles.join(',')}`;
+      if (!tokens.has(key)) tokens.set(key, server.token(user, roles));
+      const headers: Record<string, string> = { authorization: `Bearer ${tokens.get(key)}` };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(`${origin}${url}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
+      return (res.status === 204 ? undefined : await res.json()) as T;
+    },
     token(user, roles = []) {
       const roleArgs = roles.flatMap((r) => ['--role', r]);
       const out = spawnSync(process.execPath, ['src/server/identity/token-cli.ts', '--user', user, '--ttl', '7200', ...roleArgs], { env, encoding: 'utf8' });
@@ -94,4 +106,5 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }

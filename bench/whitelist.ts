@@ -14,6 +14,27 @@ export interface GroupWhitelistFigures {
   removeP50Ms: number;
 }
 
+const STAFF = 'bench_staff';
+const OWNER = 'bench_owner';
+
+/** A published definition with a package that costs nothing, made by staff: its ids, for `gameCreate`. */
+export async function freeOffer(server: BenchServer): Promise<{ definitionId: string; packageId: string }> {
+  const staff = (url: string, body: unknown) => server.call(STAFF, 'POST', url, body, ['staff']);
+  const def = await staff('/v1/definition/game', { name: { fr: 'Banc', en: 'Bench' }, description: { fr: 'Banc', en: 'Bench' }, version: '1.21.4', published: true });
+  const pack = await staff('/v1/definition/game/package', { definitionId: def.id, name: 'Free', ramMb: 512, maxPlayers: 10, periodDays: 30, priceCredits: 0 });
+  return { definitionId: def.id, packageId: pack.id };
+}
+
+/** Polls a game's status every 50 ms until it is RUNNING with an address, and answers the address. */
+export async function runningAddress(server: BenchServer, owner: string, gameId: string): Promise<string> {
+  for (const until = Date.now() + 180_000; ; ) {
+    const status = await server.call<{ status: string; address: string | null }>(owner, 'GET', `/v1/game/${gameId}/status`);
+    if (status.status === 'RUNNING' && status.address) return status.address;
+    if (status.status === 'CRASHED' || Date.now() > until) throw new Error(`game not running: ${JSON.stringify(status)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** The env a bench server needs to run real games with the local driver. */
 export function gameServerEnv(): Record<string, string> {
   const { from, to } = randomPortRange();
@@ -27,38 +48,24 @@ export function gameServerEnv(): Record<string, string> {
  * group is then removed again (timed too) so each run adds 200 new names.
  */
 export async function groupWhitelistBench(server: BenchServer, runs = 5, warmup = 1): Promise<GroupWhitelistFigures> {
-  const bearer = (user: string, roles: string[] = []) => ({ authorization: `Bearer ${server.token(user, roles)}` });
-  const staff = bearer('bench_staff', ['staff']);
-  const owner = bearer('bench_owner');
-  const call = async <T = { id: string }>(headers: Record<string, string>, method: string, url: string, body?: unknown): Promise<T> => {
-    const json = body === undefined ? {} : { body: JSON.stringify(body), headers: { ...headers, 'content-type': 'application/json' } };
-    const res = await fetch(`${server.origin}${url}`, { method, headers, ...json });
-    if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
-    return res.json() as Promise<T>;
-  };
+  const call = <T = { id: string }>(method: string, url: string, body?: unknown) => server.call<T>(OWNER, method, url, body);
 
-  const def = await call(staff, 'POST', '/v1/definition/game', { name: { fr: 'Banc', en: 'Bench' }, description: { fr: 'Banc', en: 'Bench' }, version: '1.21.4', published: true });
-  const pack = await call(staff, 'POST', '/v1/definition/game/package', { definitionId: def.id, name: 'Free', ramMb: 512, maxPlayers: 10, periodDays: 30, priceCredits: 0 });
-  const game = await call(owner, 'POST', '/v1/game/create', { definitionId: def.id, packageId: pack.id, name: 'Whitelist bench' });
+  const offer = await freeOffer(server);
+  const game = await call('POST', '/v1/game/create', { ...offer, name: 'Whitelist bench' });
   const t0 = performance.now();
-  await call(owner, 'POST', `/v1/game/${game.id}/start`);
-  for (const until = Date.now() + 180_000; ; ) {
-    const status = await call<{ status: string; address: string | null }>(owner, 'GET', `/v1/game/${game.id}/status`);
-    if (status.status === 'RUNNING' && status.address) break;
-    if (status.status === 'CRASHED' || Date.now() > until) throw new Error(`game not running: ${JSON.stringify(status)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await call('POST', `/v1/game/${game.id}/start`);
+  await runningAddress(server, OWNER, game.id);
   const startToRunningMs = performance.now() - t0;
   const gameDir = path.join(server.dataDir, 'games', game.id);
 
   const adds: number[] = [];
   const removes: number[] = [];
   for (let run = 0; run < warmup + runs; run++) {
-    const group = await call(owner, 'POST', '/v1/friend/group', { name: `Whitelist ${run}` });
+    const group = await call('POST', '/v1/friend/group', { name: `Whitelist ${run}` });
     const mcNames = Array.from({ length: 200 }, (_, i) => `W${run}_${i}`);
-    const report = await call<{ added: number }>(owner, 'POST', `/v1/friend/group/${group.id}/member/import`, { mcNames });
+    const report = await call<{ added: number }>('POST', `/v1/friend/group/${group.id}/member/import`, { mcNames });
     if (report.added !== 200) throw new Error(`import added ${report.added} of 200`);
-    const patch = (action: string) => call<{ players: unknown[] }>(owner, 'POST', `/v1/game/${game.id}/minecraft/players`, { groupId: group.id, type: 'WHITELIST', action });
+    const patch = (action: string) => call<{ players: unknown[] }>('POST', `/v1/game/${game.id}/minecraft/players`, { groupId: group.id, type: 'WHITELIST', action });
 
     let started = performance.now();
     const list = await patch('ADD');
@@ -74,7 +81,7 @@ export async function groupWhitelistBench(server: BenchServer, runs = 5, warmup 
       removes.push(removeMs);
     }
   }
-  await call(owner, 'POST', `/v1/game/${game.id}/stop`);
+  await call('POST', `/v1/game/${game.id}/stop`);
   adds.sort((a, b) => a - b);
   removes.sort((a, b) => a - b);
   return { runs, startToRunningMs, addP50Ms: percentile(adds, 50), addMaxMs: adds.at(-1)!, removeP50Ms: percentile(removes, 50) };
