@@ -66,6 +66,28 @@ describe('reconciler', () => {
     expect(t.current.driver.commands(gameId)).toHaveLength(4);
   });
 
+  it('stops a running server that no longer answers, and restarts it as a crash', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    const bound = t.current.config.games.startTimeoutMs;
+    t.current.driver.freeze(gameId);
+    await tick();
+    // A moment of silence is no verdict.
+    t.current.clock.advance(bound - SECOND);
+    await tick();
+    expect((await game(gameId)).status).toBe('RUNNING');
+    expect(t.current.driver.calls).not.toContain(`stop ${gameId}`);
+    t.current.clock.advance(2 * SECOND);
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'CRASHED', statusReason: `The server stopped answering for ${bound / SECOND + 1} s`, desiredState: 'running' });
+    expect(t.current.driver.calls).toContain(`stop ${gameId}`);
+    expect((await notices())[0]).toBe(`The server stopped answering for ${bound / SECOND + 1} s. It restarts in 5 s.`);
+    t.current.clock.advance(5 * SECOND);
+    await tick();
+    await tick();
+    expect((await game(gameId)).status).toBe('RUNNING');
+  });
+
   it('gives up after 3 restarts in 10 minutes, leaves the game CRASHED and tells the owner', async () => {
     const { gameId } = await buyGame(t.current);
     await runGame(t.current, gameId);

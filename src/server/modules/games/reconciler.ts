@@ -46,6 +46,8 @@ export class Reconciler {
   private readonly replica = randomUUID();
   /** Games this process launched or saw running: seen stopped afterwards, they crashed. */
   private readonly mine = new Set<string>();
+  /** Running games seen not answering, and since when (clock ms). */
+  private readonly silentSince = new Map<string, number>();
   /** What each game this process launched was launched with, until it is seen running. */
   private readonly launchedWith = new Map<string, GameSpec>();
   private round: Promise<void> | undefined;
@@ -238,6 +240,7 @@ export class Reconciler {
     switch (observed.status) {
       case 'RUNNING':
         this.mine.add(game.id);
+        this.silentSince.delete(game.id);
         if (game.status === 'STARTING') {
           await this.write(game, { status: 'RUNNING', statusReason: null, statusChangedAt: now });
           // Written RUNNING first: from now on the API applies list changes live, and this sends
@@ -246,6 +249,7 @@ export class Reconciler {
         }
         return;
       case 'STARTING': {
+        if (game.status === 'RUNNING') return this.unanswered(game, now);
         if (game.status !== 'STARTING' || now.getTime() - game.statusChangedAt.getTime() < this.options.startTimeoutMs) return;
         const seconds = Math.round(this.options.startTimeoutMs / 1000);
         await this.runtime.driver.stop(await specOf(this.db, game)).catch((err: unknown) => this.runtime.log.warn({ err, gameId: game.id }, 'stop after start timeout failed'));
@@ -268,6 +272,23 @@ export class Reconciler {
         return;
       }
     }
+  }
+
+  /**
+   * A running server whose process lives but no longer answers a ping and RCON (hung, or thrashing
+   * out of memory): after as long as a start may take, it is stopped (killed if it must) and
+   * counted as a crash, so it restarts with the same back-off.
+   */
+  private async unanswered(game: GameRow, now: Date): Promise<void> {
+    const since = this.silentSince.get(game.id);
+    if (since === undefined) {
+      this.silentSince.set(game.id, now.getTime());
+      return;
+    }
+    if (now.getTime() - since < this.options.startTimeoutMs) return;
+    this.silentSince.delete(game.id);
+    await this.runtime.driver.stop(await specOf(this.db, game)).catch((err: unknown) => this.runtime.log.warn({ err, gameId: game.id }, 'stop of an unanswering server failed'));
+    return this.crashed(game, `The server stopped answering for ${Math.round((now.getTime() - since) / 1000)} s`);
   }
 
   /** A crash: a restart after a back-off, unless the game already used its restarts of the window. */
