@@ -36,6 +36,15 @@ describe('notifications', () => {
     const bad = await t.current.as('alice', { method: 'PUT', url: '/v1/user/notification/not-a-uuid' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].field).toBe('params.uuid');
+    for (const [url, field] of [
+      ['/v1/user/notifications?size=500', 'querystring.size'],
+      ['/v1/user/notifications/unread?page=-1', 'querystring.page'],
+      ['/v1/user/notifications/unread?size=0', 'querystring.size'],
+    ] as const) {
+      const badPage = await t.current.as('alice', { method: 'GET', url });
+      expect(badPage.statusCode, url).toBe(400);
+      expect(badPage.json().errors[0].field, url).toBe(field);
+    }
   });
 
   it('needs a token on every call', async () => {

@@ -76,3 +76,22 @@ describe('web app', () => {
     }
   });
 });
+
+describe('request log', () => {
+  it('writes one line per request: its id, the user, method, path, status and duration', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const t = await startTestApp({}, { logger: { level: 'info', stream: { write: (line: string) => lines.push(JSON.parse(line)) } } });
+    try {
+      const me = await t.as('alice', { method: 'GET', url: '/v1/user' });
+      await t.app.inject({ url: '/v1/user' });
+      const requests = lines.filter((l) => l.url === '/v1/user');
+      expect(requests).toHaveLength(2);
+      expect(requests[0]).toMatchObject({ reqId: expect.any(String), userId: me.json().id, method: 'GET', status: 200, ms: expect.any(Number) });
+      expect(requests[1]).toMatchObject({ reqId: expect.any(String), method: 'GET', status: 401 });
+      expect(requests[1]!.userId).toBeUndefined();
+      expect(requests[0]!.reqId).not.toBe(requests[1]!.reqId);
+    } finally {
+      await t.close();
+    }
+  });
+});
