@@ -1,17 +1,36 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LOCALE_COOKIE, LOCALE_COOKIE_DAYS } from './constants.ts';
 
 export const languages = ['fr', 'en'] as const;
 export type Language = (typeof languages)[number];
 
-// Every locales/{lang}/{area}.json is a namespace; identity.json belongs to the server's sign-in pages.
-const files = import.meta.glob<Record<string, unknown>>(['../../../locales/*/*.json', '!../../../locales/*/identity.json'], { eager: true, import: 'default' });
+// Every locales/{lang}/{area}.json is a namespace; identity.json belongs to the server's sign-in
+// pages. The shell's and the public pages' strings come with the app; the others (games, social,
+// dashboard) load with the pages that use them, so a first visit does not download them.
+const eager = import.meta.glob<Record<string, unknown>>(['../../../locales/*/common.json', '../../../locales/*/site.json'], { eager: true, import: 'default' });
+const lazy = import.meta.glob<Record<string, unknown>>(['../../../locales/*/*.json', '!../../../locales/*/identity.json', '!../../../locales/*/common.json', '!../../../locales/*/site.json'], {
+  import: 'default',
+});
 const resources: Record<string, Record<string, Record<string, unknown>>> = {};
-for (const [file, strings] of Object.entries(files)) {
+for (const [file, strings] of Object.entries(eager)) {
   const [, lang, ns] = /locales\/(\w+)\/(\w+)\.json$/.exec(file)!;
   (resources[lang!] ??= {})[ns!] = strings;
 }
+
+/** Loads a namespace not bundled with the app; the page asking for it suspends meanwhile. */
+const lazyNamespaces: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(lang, ns, done) {
+    const load = lazy[`../../../locales/${lang}/${ns}.json`];
+    if (!load) return done(null, {});
+    load().then(
+      (strings) => done(null, strings),
+      (err: Error) => done(err, null),
+    );
+  },
+};
 
 function cookieLanguage(): Language | null {
   const m = /(?:^|;\s*)locale=(fr|en)\b/.exec(document.cookie);
@@ -39,8 +58,10 @@ export function setLanguage(lang: Language) {
   document.documentElement.lang = lang;
 }
 
-void i18n.use(initReactI18next).init({
+void i18n.use(lazyNamespaces).use(initReactI18next).init({
   resources,
+  partialBundledLanguages: true,
+  ns: ['common', 'site'],
   lng: detectLanguage(),
   fallbackLng: 'fr',
   defaultNS: 'common',
