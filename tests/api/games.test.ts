@@ -205,6 +205,17 @@ describe('lifecycle actions', () => {
     expect((await t.current.as('alice', { method: 'POST', url: `/v1/game/not-an-id/start` })).json().errors[0].field).toBe('params.id');
   });
 
+  it('gives the live status: recorded RUNNING but answering nothing shows STARTING, without an address', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    const live = async () => (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/status` })).json();
+    expect((await live()).address).not.toBeNull();
+    t.current.driver.freeze(gameId);
+    expect(await live()).toMatchObject({ status: 'STARTING', address: null, playersOnline: 0 });
+    t.current.driver.crash(gameId);
+    expect(await live()).toMatchObject({ status: 'CRASHED', address: null });
+  });
+
   it('takes two clicks racing for one start as one', async () => {
     const { gameId } = await buyGame(t.current);
     const results = await Promise.all([1, 2, 3].map(() => t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` })));

@@ -257,6 +257,9 @@ export class GamesService {
     if (row.status !== 'RUNNING') return view;
     try {
       const observed = await this.runtime.driver.observe(await specOf(this.db, row));
+      // Recorded RUNNING but not answering now (the API just restarted and the reconciler has yet
+      // to relaunch it, or it hangs): say what the player would find, until the reconciler acts.
+      if (observed.status !== 'RUNNING') return { ...view, status: observed.status === 'CRASHED' ? 'CRASHED' : 'STARTING' };
       return { ...view, playersOnline: observed.playersOnline, maxPlayers: observed.maxPlayers, version: observed.version ?? view.version, motd: observed.motd ?? view.motd, address: observed.address };
     } catch (err) {
       this.runtime.log.warn({ err, gameId: id }, 'observe failed');
