@@ -11,6 +11,7 @@ import type { ResourceName } from '../app/resources.ts';
 import { gridLocaleText } from '../ui/gridLocale.ts';
 
 export const PAGE_SIZES = [5, 10, 20, 50];
+const NO_FILTERS: CrudFilter[] = [];
 
 interface ResourceQuery {
   /** Values of the `:name` parts of the resource's path. */
@@ -21,7 +22,7 @@ interface ResourceQuery {
 }
 
 /** One page of a resource through Refine's data provider, paged on the server. */
-function useResourceTable<T extends BaseRecord>(resource: ResourceName, { params, filters = [], pageSize = 10 }: ResourceQuery) {
+function useResourceTable<T extends BaseRecord>(resource: ResourceName, { params, filters = NO_FILTERS, pageSize = 10 }: ResourceQuery) {
   const table = useTable<T, ApiError>({
     resource,
     meta: { params },
