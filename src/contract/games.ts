@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Localized, McName } from './common.ts';
+import { Id, Localized, McName, Page } from './common.ts';
 
 /** The observed status of a game's server. These lists feed both the database columns and the validators. */
 export const gameStatuses = ['CREATED', 'STARTING', 'RUNNING', 'STOPPING', 'STOPPED', 'CRASHED', 'EXPIRED'] as const;
@@ -214,5 +214,12 @@ export const GameReview = Type.Object({
   createdAt: DateTime,
 });
 export type GameReview = Static<typeof GameReview>;
+
+/** A page of a definition's reviews, with the caller's own review and whether they may write one. */
+export const ReviewPage = Type.Intersect([Page(GameReview), Type.Object({ mine: Nullable(GameReview), canReview: Type.Boolean() })]);
+export interface ReviewPage extends Page<GameReview> {
+  mine: GameReview | null;
+  canReview: boolean;
+}
 
 export const InternalHeaders = Type.Object({ 'x-internal-token': Type.Optional(Type.String({ maxLength: 200 })) });

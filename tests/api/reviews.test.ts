@@ -8,6 +8,9 @@ describe('reviews', () => {
 
   it('takes one review per player who created a game of the definition, and rates the definition', async () => {
     const { definitionId, smallId } = await buyGame(t.current);
+    const before = (await t.current.as('alice', { method: 'GET', url: `/v1/game/review/${definitionId}` })).json();
+    expect(before).toMatchObject({ totalElements: 0, mine: null, canReview: true });
+    expect((await t.current.as('bob', { method: 'GET', url: `/v1/game/review/${definitionId}` })).json()).toMatchObject({ mine: null, canReview: false });
     const created = await review('alice', { definitionId, rating: 5, comment: '  Great server  ' });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ definitionId, rating: 5, comment: 'Great server', author: { name: 'alice' } });
@@ -36,6 +39,10 @@ describe('reviews', () => {
       ['alice', 5, 'Great server'],
     ]);
     expect((await t.current.as('carol', { method: 'GET', url: `/v1/game/review/${definitionId}?size=1&page=1` })).json().data[0].author.name).toBe('alice');
+    // Alice's review is on page 2 of 1-review pages: she still gets it, and may not write another.
+    const alicePage = (await t.current.as('alice', { method: 'GET', url: `/v1/game/review/${definitionId}?size=1` })).json();
+    expect(alicePage.data[0].author.name).toBe('bob');
+    expect(alicePage).toMatchObject({ mine: { rating: 5, author: { name: 'alice' } }, canReview: false });
   });
 
   it('checks token, body and definition', async () => {

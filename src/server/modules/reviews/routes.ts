@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
-import { GameReview, gameReviewCreate } from '../../../contract/games.ts';
+import { IdParams, PageQuery } from '../../../contract/common.ts';
+import { GameReview, gameReviewCreate, ReviewPage } from '../../../contract/games.ts';
 import { named } from '../../lib/schema.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import type { Services } from '../../services.ts';
@@ -19,8 +19,11 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   app.get(
     '/v1/game/review/:id',
-    { onRequest: app.authenticate, schema: { tags, summary: 'Reviews of the game definition `id`, newest first', params: IdParams, querystring: PageQuery, response: { 200: Page(GameReview) } } },
-    async (request) => services.reviews.list(request.params.id, pageWindow(request.query)),
+    {
+      onRequest: app.authenticate,
+      schema: { tags, summary: 'Reviews of the game definition `id`, newest first; the caller’s own, and whether they may write one', params: IdParams, querystring: PageQuery, response: { 200: ReviewPage } },
+    },
+    async (request) => services.reviews.list(request.params.id, pageWindow(request.query), request.user!),
   );
 };
 

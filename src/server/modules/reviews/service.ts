@@ -1,4 +1,4 @@
-import { count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { gameReviews } from '../../db/schema/reviews.ts';
 import { conflict, forbidden, notFound } from '../../lib/problems.ts';
@@ -7,7 +7,7 @@ import { pageOf, type Window } from '../../lib/paging.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { GamesService } from '../games/service.ts';
 import type { UsersService } from '../users/service.ts';
-import type { GameReview, GameReviewCreate } from '../../../contract/games.ts';
+import type { GameReview, GameReviewCreate, ReviewPage } from '../../../contract/games.ts';
 
 type Row = typeof gameReviews.$inferSelect;
 
@@ -58,19 +58,25 @@ export class ReviewsService {
     }
   }
 
-  /** A definition's reviews, newest first, with their authors' names. */
-  async list(definitionId: string, window: Window) {
+  /**
+   * A definition's reviews, newest first, with their authors' names; and for the caller, their own
+   * review wherever it is in the list, and whether they may write one.
+   */
+  async list(definitionId: string, window: Window, caller: { id: string; name: string }): Promise<ReviewPage> {
     if (!(await this.catalogue.exists(definitionId))) throw notFound('Game definition');
     const where = eq(gameReviews.definitionId, definitionId);
-    const [rows, [total]] = await Promise.all([
+    const [rows, [total], [own], bought] = await Promise.all([
       this.db.select().from(gameReviews).where(where).orderBy(desc(gameReviews.createdAt), desc(gameReviews.id)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(gameReviews).where(where),
+      this.db.select().from(gameReviews).where(and(where, eq(gameReviews.userId, caller.id))),
+      this.games.hasCreatedGameOf(caller.id, definitionId),
     ]);
     const names = await this.users.names(rows.map((r) => r.userId));
-    return pageOf(
+    const page = pageOf(
       rows.map((r) => toReview(r, names.get(r.userId) ?? '')),
       total?.n ?? 0,
       window,
     );
+    return { ...page, mine: own ? toReview(own, caller.name) : null, canReview: !own && bought };
   }
 }

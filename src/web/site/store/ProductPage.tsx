@@ -21,9 +21,7 @@ import {
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
-import type { Page } from '../../../contract/common.ts';
-import type { Game, GameDefinition, GameReview } from '../../../contract/games.ts';
-import type { User } from '../../../contract/user.ts';
+import type { GameDefinition, ReviewPage } from '../../../contract/games.ts';
 import { ApiError, apiFetch } from '../../app/api.ts';
 import { useSession } from '../../app/auth.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
@@ -169,18 +167,16 @@ function Reviews({ definitionId, onReviewed }: { definitionId: string; onReviewe
   const errorMessage = useErrorMessage();
   const [page, setPage] = useState(0);
   const [thanked, setThanked] = useState(false);
-  const reviews = useFetch<Page<GameReview>>(`/v1/game/review/${definitionId}?page=${page}&size=${REVIEWS_PER_PAGE}`);
-  const games = useFetch<Page<Game>>('/v1/game?size=100');
-  const me = useFetch<User>('/v1/user');
-  const owns = games.status === 'done' && games.data.data.some((g) => g.definitionId === definitionId);
-  // The newest reviews come first: a player's own review, when on this page, hides the form.
-  const reviewed = me.status === 'done' && reviews.status === 'done' && reviews.data.data.some((r) => r.author.id === me.data.id);
+  const reviews = useFetch<ReviewPage>(`/v1/game/review/${definitionId}?page=${page}&size=${REVIEWS_PER_PAGE}`, { keep: true });
+  // The API says whether the caller may review (they created a game of it and have not reviewed it yet).
+  const canReview = reviews.status === 'done' && reviews.data.canReview;
+  const notEligible = reviews.status === 'done' && !reviews.data.canReview && reviews.data.mine === null;
   const pages = reviews.status === 'done' ? Math.ceil(reviews.data.totalElements / REVIEWS_PER_PAGE) : 0;
 
   return (
     <Stack spacing={2}>
       {thanked && <Alert severity="success">{t('reviews.thanks')}</Alert>}
-      {owns && !reviewed && !thanked && (
+      {canReview && !thanked && (
         <ReviewForm
           definitionId={definitionId}
           onDone={() => {
@@ -191,7 +187,7 @@ function Reviews({ definitionId, onReviewed }: { definitionId: string; onReviewe
           }}
         />
       )}
-      {games.status === 'done' && !owns && !thanked && (
+      {notEligible && !thanked && (
         <Typography variant="body2" color="text.secondary">
           {t('reviews.notEligible')}
         </Typography>
