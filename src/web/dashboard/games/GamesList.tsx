@@ -6,13 +6,16 @@ import type { Game } from '../../../contract/games.ts';
 import { useLocalePath } from '../../app/locale.tsx';
 import { EmptyState, LoadError, StatusChip, useErrorMessage, useFormatRam } from '../../site/store/shared.tsx';
 
+const GAMES_REFRESH_MS = 5000;
+
 /** The player's servers on the dashboard home, each linking to its control panel. */
 export function GamesList() {
   const { t } = useTranslation('games');
   const to = useLocalePath();
   const ram = useFormatRam();
   const errorMessage = useErrorMessage();
-  const { query, result } = useList<Game>({ resource: 'games', pagination: { pageSize: 100 } });
+  // Read again every few seconds: a server started or stopped elsewhere shows its new status here too.
+  const { query, result } = useList<Game>({ resource: 'games', pagination: { pageSize: 100 }, queryOptions: { refetchInterval: GAMES_REFRESH_MS } });
   return (
     <Box component="section" aria-labelledby="my-games-title" sx={{ mt: 4 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', alignItems: 'center', gap: 1, mb: 2 }}>
