@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp, type TestApp } from '../fixtures/app.ts';
+import { useTestApp } from '../fixtures/app.ts';
+import { befriend } from '../fixtures/social.ts';
+import { userId } from '../fixtures/games.ts';
 
 const NOBODY = '00000000-0000-4000-8000-000000000000';
-
-async function idOf(t: TestApp, name: string): Promise<string> {
-  return (await t.as(name, { method: 'GET', url: '/v1/user' })).json().id;
-}
-
-/** Makes `a` and `b` friends: a request and its crossing one. */
-async function befriend(t: TestApp, a: string, b: string) {
-  await t.as(a, { method: 'POST', url: '/v1/friend', payload: { userId: await idOf(t, b) } });
-  await t.as(b, { method: 'POST', url: '/v1/friend', payload: { userId: await idOf(t, a) } });
-}
 
 describe('block list', () => {
   const t = useTestApp();
 
   it('blocking ends friendship, requests both ways and group places, in one go', async () => {
-    const [alice, bob] = [await idOf(t.current, 'alice'), await idOf(t.current, 'bob')];
+    const [alice, bob] = [await userId(t.current, 'alice'), await userId(t.current, 'bob')];
     await befriend(t.current, 'alice', 'bob');
     await t.current.as('bob', { method: 'POST', url: '/v1/user/mcuuid', payload: { mcName: 'BobMC' } });
     const groupId = (await t.current.as('alice', { method: 'POST', url: '/v1/friend/group', payload: { name: 'Crew' } })).json().id;
@@ -39,7 +31,7 @@ describe('block list', () => {
   });
 
   it('refuses requests either way as if the user did not exist, and removes pending ones', async () => {
-    const [alice, bob, carol] = [await idOf(t.current, 'alice'), await idOf(t.current, 'bob'), await idOf(t.current, 'carol')];
+    const [alice, bob, carol] = [await userId(t.current, 'alice'), await userId(t.current, 'bob'), await userId(t.current, 'carol')];
     await t.current.as('bob', { method: 'POST', url: '/v1/friend', payload: { userId: alice } });
     await t.current.as('alice', { method: 'POST', url: '/v1/friend', payload: { userId: carol } });
     await t.current.as('alice', { method: 'POST', url: '/v1/blocklist', payload: { userId: bob } });
@@ -66,7 +58,7 @@ describe('block list', () => {
   });
 
   it('blocks all or nothing: a failing cleanup leaves the friendship and no block', async () => {
-    const bob = await idOf(t.current, 'bob');
+    const bob = await userId(t.current, 'bob');
     await befriend(t.current, 'alice', 'bob');
     t.current.app.services.blocklist.onBlock(async () => {
       throw new Error('cleanup failed');
@@ -77,7 +69,7 @@ describe('block list', () => {
   });
 
   it('checks input and needs a token', async () => {
-    const alice = await idOf(t.current, 'alice');
+    const alice = await userId(t.current, 'alice');
     const self = await t.current.as('alice', { method: 'POST', url: '/v1/blocklist', payload: { userId: alice } });
     expect(self.statusCode).toBe(400);
     expect(self.json().errors[0].field).toBe('userId');

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp, type TestApp } from '../fixtures/app.ts';
+import { useTestApp } from '../fixtures/app.ts';
+import { befriend } from '../fixtures/social.ts';
+import { userId } from '../fixtures/games.ts';
 
 const NOBODY = '00000000-0000-4000-8000-000000000000';
-
-async function idOf(t: TestApp, name: string): Promise<string> {
-  return (await t.as(name, { method: 'GET', url: '/v1/user' })).json().id;
-}
-
-/** Makes `a` and `b` friends: a request and its crossing one. */
-async function befriend(t: TestApp, a: string, b: string) {
-  await t.as(a, { method: 'POST', url: '/v1/friend', payload: { userId: await idOf(t, b) } });
-  await t.as(b, { method: 'POST', url: '/v1/friend', payload: { userId: await idOf(t, a) } });
-}
 
 describe('friend groups', () => {
   const t = useTestApp();
@@ -44,7 +36,7 @@ describe('friend groups', () => {
 
   it('answers 404 for another user’s group on every call', async () => {
     const id = (await create('alice', 'Mine')).json().id;
-    const bob = await idOf(t.current, 'bob');
+    const bob = await userId(t.current, 'bob');
     for (const [method, url, payload] of [
       ['GET', `/v1/friend/group/${id}`, undefined],
       ['PUT', `/v1/friend/group/${id}`, { name: 'Stolen' }],
@@ -61,7 +53,7 @@ describe('friend groups', () => {
   });
 
   it('holds friends by account and anyone by Minecraft name; memberNames gives every Minecraft name', async () => {
-    const [alice, bob, carol] = [await idOf(t.current, 'alice'), await idOf(t.current, 'bob'), await idOf(t.current, 'carol')];
+    const [alice, bob, carol] = [await userId(t.current, 'alice'), await userId(t.current, 'bob'), await userId(t.current, 'carol')];
     await befriend(t.current, 'alice', 'bob');
     await t.current.as('bob', { method: 'POST', url: '/v1/user/mcuuid', payload: { mcName: 'BobMC' } });
     const id = (await create('alice', 'Crew')).json().id;
@@ -94,7 +86,7 @@ describe('friend groups', () => {
   });
 
   it('drops a former friend from both sides’ groups when the friendship ends, and keeps names added by hand', async () => {
-    const [alice, bob] = [await idOf(t.current, 'alice'), await idOf(t.current, 'bob')];
+    const [alice, bob] = [await userId(t.current, 'alice'), await userId(t.current, 'bob')];
     await befriend(t.current, 'alice', 'bob');
     const crew = (await create('alice', 'Crew')).json().id;
     const mates = (await create('bob', 'Mates')).json().id;
@@ -110,8 +102,8 @@ describe('friend groups', () => {
   });
 
   it('imports names with a result per name: added, already there, invalid, blocked', async () => {
-    await idOf(t.current, 'alice');
-    const mallory = await idOf(t.current, 'mallory');
+    await userId(t.current, 'alice');
+    const mallory = await userId(t.current, 'mallory');
     await t.current.as('mallory', { method: 'POST', url: '/v1/user/mcuuid', payload: { mcName: 'Griefer' } });
     await t.current.as('alice', { method: 'POST', url: '/v1/blocklist', payload: { userId: mallory } });
     const id = (await create('alice', 'Server')).json().id;

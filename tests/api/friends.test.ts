@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from '../fixtures/app.ts';
+import { userId } from '../fixtures/games.ts';
 
 const NOBODY = '00000000-0000-4000-8000-000000000000';
-
-async function idOf(t: TestApp, name: string): Promise<string> {
-  return (await t.as(name, { method: 'GET', url: '/v1/user' })).json().id;
-}
 
 async function notices(t: TestApp, name: string): Promise<{ title: string; link: string }[]> {
   const res = await t.as(name, { method: 'GET', url: '/v1/user/notifications' });
@@ -19,7 +16,7 @@ describe('friends', () => {
   const friendsOf = async (who: string) => (await t.current.as(who, { method: 'GET', url: '/v1/friend' })).json();
 
   it('sends a request the other side sees and accepts; both are notified with a link to the social page', async () => {
-    const [alice, bob] = [await idOf(t.current, 'alice'), await idOf(t.current, 'bob')];
+    const [alice, bob] = [await userId(t.current, 'alice'), await userId(t.current, 'bob')];
     const sent = await ask('alice', bob);
     expect(sent.statusCode).toBe(201);
     expect(sent.json()).toMatchObject({ status: 'PENDING', user: { id: bob, name: 'bob', mcUuid: null, mcName: null } });
@@ -41,7 +38,7 @@ describe('friends', () => {
   });
 
   it('shows linked Minecraft names and finds a friend by Minecraft name', async () => {
-    const bob = await idOf(t.current, 'bob');
+    const bob = await userId(t.current, 'bob');
     await t.current.as('bob', { method: 'POST', url: '/v1/user/mcuuid', payload: { mcName: 'Bobby_42' } });
     const sent = await t.current.as('alice', { method: 'POST', url: '/v1/friend/mcname', payload: { mcName: 'bobby_42' } });
     expect(sent.statusCode).toBe(201);
@@ -56,7 +53,7 @@ describe('friends', () => {
   });
 
   it('accepts both when a request crosses one pending the other way', async () => {
-    const [alice, bob] = [await idOf(t.current, 'alice'), await idOf(t.current, 'bob')];
+    const [alice, bob] = [await userId(t.current, 'alice'), await userId(t.current, 'bob')];
     expect((await ask('alice', bob)).json().status).toBe('PENDING');
     const crossing = await ask('bob', alice);
     expect(crossing.statusCode).toBe(201);
@@ -68,7 +65,7 @@ describe('friends', () => {
   });
 
   it('ends as one friendship when two requests cross at the same moment', async () => {
-    const [alice, bob] = [await idOf(t.current, 'alice'), await idOf(t.current, 'bob')];
+    const [alice, bob] = [await userId(t.current, 'alice'), await userId(t.current, 'bob')];
     const results = await Promise.all([ask('alice', bob), ask('bob', alice)]);
     expect(results.map((r) => r.json().status).sort()).toEqual(['ACCEPTED', 'PENDING']);
     expect((await friendsOf('alice')).totalElements).toBe(1);
@@ -76,7 +73,7 @@ describe('friends', () => {
   });
 
   it('refuses a request to yourself (400), a duplicate and one between friends (409), an unknown user (404)', async () => {
-    const [alice, bob] = [await idOf(t.current, 'alice'), await idOf(t.current, 'bob')];
+    const [alice, bob] = [await userId(t.current, 'alice'), await userId(t.current, 'bob')];
     const self = await ask('alice', alice);
     expect(self.statusCode).toBe(400);
     expect(self.json().errors[0].field).toBe('userId');
@@ -90,7 +87,7 @@ describe('friends', () => {
   });
 
   it('lets the recipient decline, the sender withdraw but not accept, and nobody else see the request', async () => {
-    const [, bob, carol] = [await idOf(t.current, 'alice'), await idOf(t.current, 'bob'), await idOf(t.current, 'carol')];
+    const [, bob, carol] = [await userId(t.current, 'alice'), await userId(t.current, 'bob'), await userId(t.current, 'carol')];
     const first = (await ask('alice', bob)).json().requestId;
     expect((await answer('carol', first, true)).statusCode).toBe(404);
     expect((await answer('alice', first, true)).statusCode).toBe(409);
@@ -103,7 +100,7 @@ describe('friends', () => {
   });
 
   it('removes a friend on both sides; a stranger is 404', async () => {
-    const [alice, bob] = [await idOf(t.current, 'alice'), await idOf(t.current, 'bob')];
+    const [alice, bob] = [await userId(t.current, 'alice'), await userId(t.current, 'bob')];
     await ask('alice', bob);
     await ask('bob', alice);
     expect((await t.current.as('bob', { method: 'DELETE', url: `/v1/friend/${alice}` })).statusCode).toBe(204);
@@ -112,9 +109,9 @@ describe('friends', () => {
   });
 
   it('pages friends with page, size and offset', async () => {
-    const alice = await idOf(t.current, 'alice');
+    const alice = await userId(t.current, 'alice');
     for (const name of ['u1', 'u2', 'u3']) {
-      await idOf(t.current, name);
+      await userId(t.current, name);
       await t.current.as(name, { method: 'POST', url: '/v1/friend', payload: { userId: alice } });
     }
     const requests = (await t.current.as('alice', { method: 'GET', url: '/v1/friend/request?size=2' })).json();

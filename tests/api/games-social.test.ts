@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from '../fixtures/app.ts';
 import { buyGame, runGame, userId } from '../fixtures/games.ts';
+import { befriend } from '../fixtures/social.ts';
 
 const NOBODY = '00000000-0000-4000-8000-000000000000';
-
-/** Makes `a` and `b` friends: a request and its crossing one. */
-async function befriend(t: TestApp, a: string, b: string) {
-  await t.as(a, { method: 'POST', url: '/v1/friend', payload: { userId: await userId(t, b) } });
-  await t.as(b, { method: 'POST', url: '/v1/friend', payload: { userId: await userId(t, a) } });
-}
 
 /** A group of `owner` holding bare Minecraft names. */
 async function groupOf(t: TestApp, owner: string, name: string, mcNames: string[]): Promise<string> {
