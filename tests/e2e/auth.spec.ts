@@ -1,4 +1,4 @@
-import { accounts, expect, fillSignIn, test } from './fixtures.ts';
+import { accessToken, accounts, expect, fillSignIn, signIn, test } from './fixtures.ts';
 
 test('a new user signs up, lands on the dashboard, signs out and signs back in', async ({ page }) => {
   const name = `player_${Date.now().toString(36)}`;
@@ -49,4 +49,42 @@ test('the seeded player signs in from the home page button', async ({ page }) =>
   await fillSignIn(page, accounts.alice);
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId('user-balance')).toContainText('500');
+});
+
+test('the session refreshes every 60 s and when the window shows again; a failed refresh signs in again', async ({ page }) => {
+  await page.clock.install();
+  await signIn(page, accounts.alice);
+  const refreshes: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().includes('/oidc/token') && (r.postData() ?? '').includes('grant_type=refresh_token')) refreshes.push(r.url());
+  });
+  const before = await accessToken(page);
+  await page.clock.runFor(59_000);
+  expect(refreshes).toHaveLength(0);
+  await page.clock.runFor(2_000);
+  await expect.poll(() => refreshes.length).toBe(1);
+
+  // The session holds the new token; back to the tab, it refreshes again at once.
+  await expect.poll(() => accessToken(page)).not.toBe(before);
+  const first = await accessToken(page);
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await expect.poll(() => refreshes.length).toBe(2);
+  await expect.poll(() => accessToken(page)).not.toBe(first);
+
+  // The provider refuses the refresh token: the player is sent to sign in again (the provider,
+  // which still knows them, sends them straight back signed in).
+  const signIns: string[] = [];
+  page.on('request', (r) => {
+    if (r.isNavigationRequest() && new URL(r.url()).pathname === '/oidc/auth') signIns.push(r.url());
+  });
+  await page.route('**/oidc/token', (route) =>
+    (route.request().postData() ?? '').includes('grant_type=refresh_token')
+      ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'invalid_grant', error_description: 'grant request is invalid' }) })
+      : route.continue(),
+  );
+  await page.clock.runFor(60_000);
+  await expect.poll(() => signIns.length).toBe(1);
+  expect(new URL(signIns[0]!).searchParams.get('client_id')).toBe('web');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId('credit-button')).toBeVisible();
 });

@@ -90,7 +90,8 @@ function SessionKeeper() {
       if (refreshing) return;
       refreshing = true;
       try {
-        await auth.signinSilent();
+        // react-oidc-context answers null for a failed refresh (and records the error) rather than throwing.
+        if (!(await auth.signinSilent())) throw new Error('session refresh failed');
       } catch {
         await auth.removeUser();
         await auth.signinRedirect({ state: { returnTo: here() } satisfies SignInState });
