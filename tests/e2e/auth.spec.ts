@@ -88,3 +88,24 @@ test('the session refreshes every 60 s and when the window shows again; a failed
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId('credit-button')).toBeVisible();
 });
+
+test('logout goes home first and signs out at the provider 250 ms later', async ({ page }) => {
+  await page.clock.install();
+  await signIn(page, accounts.alice);
+  const ends: string[] = [];
+  page.on('request', (r) => {
+    if (r.isNavigationRequest() && new URL(r.url()).pathname.startsWith('/oidc/session/end')) ends.push(r.url());
+  });
+  // The page's time stands still from here, and moves only when the test says.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+  await page.getByRole('button', { name: 'Menu du compte' }).click();
+  await page.getByRole('menuitem', { name: 'Déconnexion' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.clock.runFor(240);
+  // Real time for a navigation to show, were one started: none before the 250 ms.
+  await page.waitForTimeout(300);
+  expect(ends).toEqual([]);
+  await page.clock.runFor(20);
+  await expect.poll(() => ends.length).toBeGreaterThan(0);
+  await expect(page.getByRole('button', { name: 'Inscription / Connexion' }).first()).toBeVisible();
+});
