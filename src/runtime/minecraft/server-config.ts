@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { GameSpec } from '../driver.ts';
 
 /**
  * What the local driver tells the launcher about one game, written as `blockhost-server.json` in
@@ -12,8 +13,8 @@ export interface ServerConfig {
   rconPassword: string;
   motd: string;
   maxPlayers: number;
-  gameMode: 'survival' | 'creative' | 'adventure' | 'spectator';
-  difficulty: 'peaceful' | 'easy' | 'normal' | 'hard';
+  gameMode: GameSpec['gameMode'];
+  difficulty: GameSpec['difficulty'];
   seed?: string;
   whitelistEnabled: boolean;
   /** Vanilla or Paper jar launched with `java -jar` instead of flying-squid (MC_SERVER_JAR). */

@@ -4,7 +4,7 @@ import { apiFetch } from './api.ts';
 import { resources } from './resources.ts';
 
 /** The `/v1` path of a resource, its `:name` parts filled from `meta.params`. */
-export function resourcePath(resource: string, meta?: MetaQuery): string {
+function resourcePath(resource: string, meta?: MetaQuery): string {
   const declared = resources.find((r) => r.name === resource);
   if (!declared) throw new Error(`unknown resource "${resource}"`);
   return declared.meta.path.replace(/:(\w+)/g, (_, name: string) => {

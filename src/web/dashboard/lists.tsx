@@ -10,7 +10,7 @@ import type { FetchState } from '../app/useFetch.ts';
 import type { ResourceName } from '../app/resources.ts';
 import { gridLocaleText } from '../ui/gridLocale.ts';
 
-export const PAGE_SIZES = [5, 10, 20, 50];
+const PAGE_SIZES = [5, 10, 20, 50];
 const NO_FILTERS: CrudFilter[] = [];
 
 interface ResourceQuery {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { errorText } from '../app/api.ts';
 
-export interface SubmitResult {
+interface SubmitResult {
   severity: 'success' | 'error';
   text: string;
 }
