@@ -102,6 +102,29 @@ describe('AgonesDriver', () => {
     await expect(driver.rcon(game, 'list')).rejects.toThrow('game g1 is not running');
   }, 120_000);
 
+  it('reaches an HTTPS API with the cluster CA given, and names the untrusted certificate without it', async () => {
+    const tlsKube = await startFakeKubernetes({ tls: true });
+    try {
+      const game = gameSpec('g1');
+      const options = { apiUrl: tlsKube.url, token: tlsKube.token, namespace: 'games', image: 'itzg/minecraft-server' };
+      const trusted = createDriver({ driver: 'agones', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { ...options, caFile: tlsKube.caFile! } });
+      await trusted.start(game);
+      expect(await trusted.observe(game)).toMatchObject({ status: 'STARTING' });
+      expect(tlsKube.calls).toContain('POST /apis/agones.dev/v1/namespaces/games/gameservers');
+      await trusted.close();
+
+      // Node's public roots do not know a cluster's own CA: the call fails before reaching the API.
+      const calls = tlsKube.calls.length;
+      await expect(new AgonesDriver(options).observe(game)).rejects.toThrow(
+        `Kubernetes GET ${gsPath}: unable to verify the first certificate (UNABLE_TO_VERIFY_LEAF_SIGNATURE); the API's certificate is not trusted: is the cluster's CA given (KUBERNETES_CA_FILE)?`,
+      );
+      expect(tlsKube.calls).toHaveLength(calls);
+      expect(() => new AgonesDriver({ ...options, caFile: path.join(dataDir, 'missing.crt') })).toThrow(`the Kubernetes CA file ${path.join(dataDir, 'missing.crt')} cannot be read: ENOENT`);
+    } finally {
+      await tlsKube.close();
+    }
+  });
+
   it('says what is wrong: a refused token, a bad game id, a bad driver name', async () => {
     const driver = new AgonesDriver({ apiUrl: kube.url, token: 'wrong', namespace: 'games', image: 'itzg/minecraft-server' });
     await expect(driver.observe(gameSpec('g2'))).rejects.toThrow(`Kubernetes GET ${gsPath.replace('g1', 'g2')}: 401 Unauthorized`);

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import type { GameDriver, GameSpec, Observed } from './driver.ts';
 import { newEntry, type ListName } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands } from './minecraft/probe.ts';
@@ -23,6 +25,11 @@ export interface KubernetesOptions {
   /** Bearer token; else read from `tokenFile` at each call, as projected tokens rotate. */
   token?: string;
   tokenFile?: string;
+  /**
+   * PEM file of the CA(s) the API's certificate is checked against instead of Node's public roots,
+   * e.g. the service account's `ca.crt`: a cluster signs its API certificate with its own CA.
+   */
+  caFile?: string;
   namespace: string;
   /** Image of the game servers (itzg/minecraft-server or a pinned tag of it). */
   image: string;
@@ -57,6 +64,11 @@ export class KubernetesError extends Error {
   }
 }
 
+/** What a stalled connection may hold a call (and the reconciler waiting on it) for. */
+const requestTimeoutMs = 30_000;
+/** Node's codes for a certificate chain it found no trusted CA for (not an expired or misnamed one). */
+const untrustedCertificate = /^(UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_UNTRUSTED)$/;
+
 const gamePort = 25565;
 const heapShare = 0.75;
 /** States where the GameServer's pod is up or coming up. */
@@ -67,11 +79,25 @@ export class AgonesDriver implements GameDriver {
   readonly name = 'agones';
   private readonly options: KubernetesOptions;
   private readonly passwords = new Map<string, string>();
+  /**
+   * Carries every HTTPS call, with the cluster's CA when given. node:https rather than fetch: giving
+   * fetch a CA takes an undici Agent, and undici is not a dependency here.
+   */
+  private readonly agent: https.Agent;
 
   constructor(options: KubernetesOptions) {
     if (!/^https?:\/\//.test(options.apiUrl)) throw new Error(`Kubernetes API URL "${options.apiUrl}" is invalid: expected http(s)://...`);
     if (!options.token && !options.tokenFile) throw new Error('the agones driver needs a Kubernetes token or token file');
+    let ca: Buffer | undefined;
+    if (options.caFile) {
+      try {
+        ca = fs.readFileSync(options.caFile);
+      } catch (err) {
+        throw new Error(`the Kubernetes CA file ${options.caFile} cannot be read: ${(err as Error).message}`, { cause: err });
+      }
+    }
     this.options = { ...options, apiUrl: options.apiUrl.replace(/\/+$/, '') };
+    this.agent = new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
   }
 
   private names(game: Pick<GameSpec, 'id'>) {
@@ -84,18 +110,43 @@ export class AgonesDriver implements GameDriver {
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const token = this.options.token ?? fs.readFileSync(this.options.tokenFile!, 'utf8').trim();
-    const res = await fetch(`${this.options.apiUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    const parsed: unknown = text ? JSON.parse(text) : {};
-    if (!res.ok) {
-      const message = (parsed as { message?: string }).message ?? text;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    if (payload !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+    let res: { status: number; text: string };
+    try {
+      res = await this.send(method, new URL(`${this.options.apiUrl}${path}`), headers, payload);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      const untrusted = untrustedCertificate.test(code);
+      // Node's own hint for these (try --use-system-ca) does not apply to a cluster's private CA.
+      const reason = untrusted ? (err as Error).message.split(';')[0]! : (err as Error).message;
+      const hint = untrusted ? "; the API's certificate is not trusted: is the cluster's CA given (KUBERNETES_CA_FILE)?" : '';
+      throw new Error(`Kubernetes ${method} ${path}: ${reason}${code ? ` (${code})` : ''}${hint}`, { cause: err });
+    }
+    const parsed: unknown = res.text ? JSON.parse(res.text) : {};
+    if (res.status < 200 || res.status > 299) {
+      const message = (parsed as { message?: string }).message ?? res.text;
       throw new KubernetesError(res.status, `Kubernetes ${method} ${path}: ${res.status} ${message}`);
     }
     return parsed as T;
+  }
+
+  /** One HTTP(S) exchange: the status and body of the answer. */
+  private send(method: string, url: URL, headers: http.OutgoingHttpHeaders, payload?: string): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      const options = { method, headers, timeout: requestTimeoutMs };
+      const onAnswer = (res: http.IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      };
+      const req = url.protocol === 'https:' ? https.request(url, { ...options, agent: this.agent }, onAnswer) : http.request(url, options, onAnswer);
+      req.on('timeout', () => req.destroy(new Error(`no answer within ${requestTimeoutMs / 1000} s`)));
+      req.on('error', reject);
+      req.end(payload);
+    });
   }
 
   private core(kind: 'secrets' | 'configmaps' | 'persistentvolumeclaims', name?: string) {
@@ -303,8 +354,10 @@ export class AgonesDriver implements GameDriver {
     this.passwords.delete(game.id);
   }
 
-  /** The cluster keeps the servers running; nothing is owned by this process. */
-  async close(): Promise<void> {}
+  /** The cluster keeps the servers running; only the idle API connections are this process's. */
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
 
   private publicAddress(gs: GameServer): { host: string; port: number } | null {
     const port = gs.status?.ports?.find((p) => p.name === 'minecraft')?.port;

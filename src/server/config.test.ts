@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 
@@ -31,6 +34,20 @@ describe('loadConfig', () => {
     });
     const agones = loadConfig({ GAME_DRIVER: 'agones', KUBERNETES_API_URL: 'https://k8s.example.com:6443', KUBERNETES_TOKEN: 'abc.def', KUBERNETES_NAMESPACE: 'games', GAME_HOST: 'play.example.com', GAME_PORT_RANGE: '30000-30099' });
     expect(agones.game).toMatchObject({ driver: 'agones', host: 'play.example.com', portRange: { from: 30000, to: 30099 }, kubernetes: { apiUrl: 'https://k8s.example.com:6443', token: 'abc.def', namespace: 'games' } });
+  });
+
+  it('trusts the Kubernetes API certificate from KUBERNETES_CA_FILE, checked at start', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-config-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'ca.crt'), '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+      fs.writeFileSync(path.join(dir, 'token'), 'abc.def');
+      expect(loadConfig({ KUBERNETES_CA_FILE: 'ca.crt' }, dir).game.kubernetes.caFile).toBe(path.join(dir, 'ca.crt'));
+      expect(() => loadConfig({ KUBERNETES_CA_FILE: 'token' }, dir)).toThrow('KUBERNETES_CA_FILE="token" is invalid: expected a PEM file of CA certificates');
+      expect(() => loadConfig({ KUBERNETES_CA_FILE: 'missing.crt' }, dir)).toThrow('KUBERNETES_CA_FILE="missing.crt" is invalid: expected a readable PEM file of CA certificates (ENOENT)');
+      expect(() => loadConfig({ KUBERNETES_CA_FILE: '.' }, dir)).toThrow('KUBERNETES_CA_FILE="." is invalid: expected a readable PEM file of CA certificates (EISDIR)');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([

@@ -109,8 +109,27 @@ function portRange(env: Env, name: string, def: string): { from: number; to: num
   return { from, to };
 }
 
-/** The in-cluster defaults: a pod reaches the API and finds its service account token there. */
-const inCluster = { apiUrl: 'https://kubernetes.default.svc', tokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token' };
+/** The in-cluster defaults: a pod reaches the API and finds its service account token and CA there. */
+const inCluster = {
+  apiUrl: 'https://kubernetes.default.svc',
+  tokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token',
+  caFile: '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt',
+};
+
+/** KUBERNETES_CA_FILE, checked now so a wrong path stops the start; else the pod's CA when there is one. */
+function kubernetesCaFile(env: Env, cwd: string): string | undefined {
+  const raw = read(env, 'KUBERNETES_CA_FILE');
+  if (raw === undefined) return fs.existsSync(inCluster.caFile) ? inCluster.caFile : undefined;
+  const file = path.resolve(cwd, raw);
+  let pem: string;
+  try {
+    pem = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`KUBERNETES_CA_FILE="${raw}" is invalid: expected a readable PEM file of CA certificates (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`KUBERNETES_CA_FILE="${raw}" is invalid: expected a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)`);
+  return file;
+}
 
 function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): DriverConfig {
   const driver = oneOf(env, 'GAME_DRIVER', 'local', gameDrivers);
@@ -121,6 +140,7 @@ function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): 
   }
   const token = text(env, 'KUBERNETES_TOKEN', /^[\w.-]{1,4096}$/, 'a bearer token');
   const tokenFile = path.resolve(cwd, read(env, 'KUBERNETES_TOKEN_FILE') ?? inCluster.tokenFile);
+  const caFile = kubernetesCaFile(env, cwd);
   if (driver === 'agones' && token === undefined && !fs.existsSync(tokenFile)) {
     throw new ConfigError(`KUBERNETES_TOKEN is required when GAME_DRIVER=agones and no token file is at ${tokenFile} (KUBERNETES_TOKEN_FILE)`);
   }
@@ -133,6 +153,7 @@ function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): 
     kubernetes: {
       apiUrl: url(env, 'KUBERNETES_API_URL', inCluster.apiUrl, ['https', 'http'])!,
       ...(token ? { token } : { tokenFile }),
+      ...(caFile ? { caFile } : {}),
       namespace: text(env, 'KUBERNETES_NAMESPACE', /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a Kubernetes namespace name') ?? 'default',
       image: text(env, 'AGONES_IMAGE', /^[\w./:@-]{1,255}$/, 'a container image reference') ?? 'itzg/minecraft-server',
       worldSize: text(env, 'AGONES_WORLD_SIZE', /^\d{1,6}(Mi|Gi|Ti)$/, 'a volume size like 2Gi') ?? '2Gi',
