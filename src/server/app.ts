@@ -1,10 +1,12 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import addFormats from 'ajv-formats';
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createServices, type Services } from './services.ts';
 import errors from './plugins/errors.ts';
 import security from './plugins/security.ts';
+import input from './plugins/input.ts';
 import auth from './plugins/auth.ts';
 import openapi from './plugins/openapi.ts';
 import web from './plugins/web.ts';
@@ -41,6 +43,21 @@ class RequestLog extends LogController {
   }
 }
 
+const ajvPool = AjvCompiler();
+
+/**
+ * Query strings and path parameters arrive as text, so their scalars are coerced ("2" is 2). A JSON
+ * body has real types: coercing it would store `[2]` as 2, `true` as 1 and `null` as 0, so a body
+ * of the wrong type answers 400 instead.
+ */
+type PoolArgs = Parameters<typeof ajvPool>;
+type Route = Parameters<ReturnType<typeof ajvPool>>[0] & { httpPart?: string };
+const validatorsByPart = (externalSchemas: PoolArgs[0], options: { customOptions?: object } = {}) => {
+  const coercing = ajvPool(externalSchemas, options as PoolArgs[1]);
+  const strict = ajvPool(externalSchemas, { ...options, customOptions: { ...options.customOptions, coerceTypes: false } } as PoolArgs[1]);
+  return (route: Route) => (route.httpPart === 'body' ? strict : coercing)(route);
+};
+
 export interface AppOptions {
   config: Config;
   database: Database;
@@ -62,8 +79,9 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   const app: FastifyInstance = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
-    // Ajv: reject unknown fields instead of dropping them; coerce only query strings' scalars.
+    // Ajv: reject unknown fields instead of dropping them.
     ajv: { customOptions: { removeAdditional: false, allErrors: true }, plugins: [addFormats.default as never] },
+    schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     logController: new RequestLog(),
@@ -77,6 +95,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   const connectOrigins = issuerOrigin === new URL(config.publicUrl).origin ? [] : [issuerOrigin];
 
   await app.register(errors);
+  await app.register(input);
   await app.register(security, { apiPerMinute: config.rateLimit.apiPerMinute, connectOrigins });
   await app.register(auth, {
     issuer: config.oidc.issuer,
