@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { useTestApp } from '../fixtures/app.ts';
+import { MAX_BALANCE } from '../../src/server/modules/credits/service.ts';
 
 async function userId(t: ReturnType<typeof useTestApp>['current'], name: string): Promise<string> {
   return (await t.as(name, { method: 'GET', url: '/v1/user' })).json().id;
@@ -33,6 +35,51 @@ describe('credits ledger', () => {
     expect(res.json().detail).toContain('Not enough credits');
     expect((await t.current.as('alice', { method: 'GET', url: '/v1/user' })).json().balance).toBe(10);
     expect((await t.current.as('alice', { method: 'GET', url: '/v1/purchase/transactions' })).json().totalElements).toBe(1);
+  });
+
+  it('answers 400 to a body of the wrong type instead of coercing it, and changes nothing', async () => {
+    const alice = await userId(t.current, 'alice');
+    for (const amount of [true, [5], '5', null]) {
+      const res = await t.current.as('boss', { method: 'POST', url: '/v1/user/credit', roles: ['staff'], payload: { userId: alice, amount, reason: 'Coerced?' } });
+      expect(res.statusCode, JSON.stringify(amount)).toBe(400);
+      expect(res.json().errors).toEqual([expect.objectContaining({ field: 'amount' })]);
+    }
+    expect((await t.current.as('alice', { method: 'GET', url: '/v1/purchase/transactions' })).json().totalElements).toBe(0);
+  });
+
+  it('refuses a grant that would take a balance past the maximum (409), and changes nothing', async () => {
+    const alice = await userId(t.current, 'alice');
+    const { credits, db } = t.current.app.services;
+    await credits.apply(db, { userId: alice, amount: MAX_BALANCE - 10, kind: 'ADMIN_ADJUSTMENT', reason: 'Near the top' });
+    const res = await t.current.as('boss', { method: 'POST', url: '/v1/user/credit', roles: ['staff'], payload: { userId: alice, amount: 1_000_000, reason: 'Overflow' } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toContain(`would exceed ${MAX_BALANCE}`);
+    expect(await credits.balance(alice)).toBe(MAX_BALANCE - 10);
+    const ok = await t.current.as('boss', { method: 'POST', url: '/v1/user/credit', roles: ['staff'], payload: { userId: alice, amount: 10, reason: 'To the top' } });
+    expect(ok.json().balance).toBe(MAX_BALANCE);
+  });
+
+  it('lists the ledger newest first in the order the balance changed, even when concurrent spends commit out of order', async () => {
+    const alice = await userId(t.current, 'alice');
+    const { credits, db } = t.current.app.services;
+    await credits.apply(db, { userId: alice, amount: 1000, kind: 'ADMIN_ADJUSTMENT', reason: 'Top up' });
+    // Each spend's transaction starts, then waits for the others, so their start times are not the
+    // order their balance updates took.
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`);
+          await new Promise((r) => setTimeout(r, (8 - i) * 15));
+          await credits.apply(tx, { userId: alice, amount: -(i + 1) * 10, kind: 'GAME_CHARGE', reason: `Spend ${i}` });
+        }),
+      ),
+    );
+    const ledger = (await t.current.as('alice', { method: 'GET', url: '/v1/purchase/transactions?size=100' })).json();
+    const rows = ledger.data as Array<{ amount: number; balanceAfter: number }>;
+    expect(rows).toHaveLength(9);
+    // Newest first: each entry's balance is the one before it (older) plus its amount.
+    for (let i = 0; i < rows.length - 1; i++) expect(rows[i]!.balanceAfter).toBe(rows[i + 1]!.balanceAfter + rows[i]!.amount);
+    expect(rows[0]!.balanceAfter).toBe(await credits.balance(alice));
   });
 
   it('holds under 50 concurrent debits against a balance that covers 10', async () => {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 export const ledgerKinds = ['ADMIN_ADJUSTMENT', 'PURCHASE', 'SUBSCRIPTION', 'PROMO_BONUS', 'GAME_CHARGE', 'GAME_RENEWAL', 'REFUND'] as const;
@@ -11,6 +11,8 @@ export const creditAccounts = pgTable(
   {
     userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
     balance: integer('balance').notNull().default(0),
+    /** How many ledger entries the account has: the next entry's `accountSeq`, taken under the row lock. */
+    entries: integer('entries').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('credit_accounts_balance_non_negative', sql`${t.balance} >= 0`)],
@@ -24,6 +26,12 @@ export const ledgerEntries = pgTable(
     userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     amount: integer('amount').notNull(),
     balanceAfter: integer('balance_after').notNull(),
+    /**
+     * The entry's place in its account, 1, 2, 3...: given under the account's row lock, so it is the
+     * order balances changed in. `createdAt` is not: it is the transaction's start, and concurrent
+     * spends commit in another order than they started.
+     */
+    accountSeq: integer('account_seq').notNull(),
     kind: text('kind', { enum: ledgerKinds }).notNull(),
     reason: text('reason').notNull(),
     /** What caused it (a game, a payment...), for the owner's history. */
@@ -34,5 +42,5 @@ export const ledgerEntries = pgTable(
     createdBy: uuid('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('ledger_entries_user_created_idx').on(t.userId, t.createdAt), index('ledger_entries_ref_idx').on(t.refType, t.refId)],
+  (t) => [uniqueIndex('ledger_entries_user_seq_idx').on(t.userId, t.accountSeq), index('ledger_entries_ref_idx').on(t.refType, t.refId)],
 );

@@ -1,10 +1,13 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Db, Executor } from '../../db/client.ts';
 import { creditAccounts, ledgerEntries, type LedgerKind } from '../../db/schema/credits.ts';
-import { paymentRequired } from '../../lib/problems.ts';
+import { conflict, paymentRequired } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { NotifiedCache } from '../../lib/notified-cache.ts';
 import type { LedgerEntry } from '../../../contract/credits.ts';
+
+/** No balance grows past this: far below PostgreSQL's integer limit, far above any real purchase. */
+export const MAX_BALANCE = 1_000_000_000;
 
 /** Channel on which the credit_accounts trigger names the user whose balance changed. */
 export const BALANCE_CHANNEL = 'balance_changed';
@@ -23,8 +26,9 @@ export interface LedgerChange {
 
 /**
  * The credits ledger. A balance changes only through `apply`, which writes one ledger row in the
- * caller's transaction; the conditional UPDATE keeps the balance from going below zero even when
- * spends race (PostgreSQL re-checks the WHERE after waiting for the row lock).
+ * caller's transaction; the conditional UPDATE keeps the balance between zero and MAX_BALANCE even
+ * when spends race (PostgreSQL re-checks the WHERE after waiting for the row lock), and numbers the
+ * entry in the order the balance changed.
  */
 export class CreditsService {
   private readonly db: Db;
@@ -42,11 +46,13 @@ export class CreditsService {
     await executor.insert(creditAccounts).values({ userId: change.userId }).onConflictDoNothing();
     const [account] = await executor
       .update(creditAccounts)
-      .set({ balance: sql`${creditAccounts.balance} + ${change.amount}`, updatedAt: sql`now()` })
-      .where(and(eq(creditAccounts.userId, change.userId), sql`${creditAccounts.balance} + ${change.amount} >= 0`))
-      .returning({ balance: creditAccounts.balance });
+      .set({ balance: sql`${creditAccounts.balance} + ${change.amount}`, entries: sql`${creditAccounts.entries} + 1`, updatedAt: sql`now()` })
+      // bigint: the sum is checked before it could overflow the column.
+      .where(and(eq(creditAccounts.userId, change.userId), sql`${creditAccounts.balance}::bigint + ${change.amount} between 0 and ${MAX_BALANCE}`))
+      .returning({ balance: creditAccounts.balance, entries: creditAccounts.entries });
     if (!account) {
       const balance = await this.balance(change.userId, executor);
+      if (change.amount > 0) throw conflict(`The balance would exceed ${MAX_BALANCE} credits: it is ${balance}, and ${change.amount} more were asked`);
       throw paymentRequired(`Not enough credits: this needs ${-change.amount} and the balance is ${balance}`);
     }
     const [entry] = await executor
@@ -55,6 +61,7 @@ export class CreditsService {
         userId: change.userId,
         amount: change.amount,
         balanceAfter: account.balance,
+        accountSeq: account.entries,
         kind: change.kind,
         reason: change.reason,
         refType: change.refType ?? null,
@@ -91,7 +98,7 @@ export class CreditsService {
         .select()
         .from(ledgerEntries)
         .where(eq(ledgerEntries.userId, userId))
-        .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+        .orderBy(desc(ledgerEntries.accountSeq))
         .limit(window.limit)
         .offset(window.offset),
       this.db.select({ n: count() }).from(ledgerEntries).where(eq(ledgerEntries.userId, userId)),
@@ -103,7 +110,7 @@ export class CreditsService {
   async entriesByRef(userId: string, refType: string, refId: string, window: Window) {
     const where = and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.refType, refType), eq(ledgerEntries.refId, refId));
     const [rows, [total]] = await Promise.all([
-      this.db.select().from(ledgerEntries).where(where).orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id)).limit(window.limit).offset(window.offset),
+      this.db.select().from(ledgerEntries).where(where).orderBy(desc(ledgerEntries.accountSeq)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(ledgerEntries).where(where),
     ]);
     return pageOf(rows.map(toEntry), total?.n ?? 0, window);
