@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { buildApp } from '../../src/server/app.ts';
@@ -18,6 +19,9 @@ describe('embedded OpenID provider', () => {
     expect(doc.jwks_uri).toBe(`${t.origin}/oidc/jwks`);
     expect(doc.end_session_endpoint).toBe(`${t.origin}/oidc/session/end`);
     expect(doc.code_challenge_methods_supported).toEqual(['S256']);
+    // The web app uses the authorization code flow only: no implicit grant is offered.
+    expect(doc.response_types_supported).toEqual(['code']);
+    expect(doc.grant_types_supported).not.toContain('implicit');
   });
 
   it('signs a new user up with code + PKCE and gives a JWT access token the API accepts', async () => {
@@ -122,6 +126,51 @@ describe('sign-in rate limit', () => {
       const statuses = [];
       for (let i = 0; i < 5; i++) statuses.push((await client.postForm(`${page}/login`, { login: 'x', password: 'wrong-password-1' })).status);
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keys on the address, whatever Authorization header comes with the form', async () => {
+    const t = await startListeningApp({ RATE_LIMIT_SIGNIN_PER_MINUTE: '3' });
+    try {
+      const client = new OidcClient(t.origin);
+      const page = await client.startSignIn();
+      const statuses = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await client.request(`${page}/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${randomBytes(8).toString('hex')}` },
+          body: new URLSearchParams({ login: 'x', password: 'wrong-password-1' }).toString(),
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keys on the account tried too: guesses from many addresses stop after the limit, and say so', async () => {
+    const t = await startListeningApp({ RATE_LIMIT_SIGNIN_PER_MINUTE: '3', TRUST_PROXY: 'true' });
+    try {
+      const client = new OidcClient(t.origin);
+      const page = await client.startSignIn();
+      const attempt = (login: string, address: string) =>
+        client.request(`${page}/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': address },
+          body: new URLSearchParams({ login, password: 'wrong-password-1' }).toString(),
+        });
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await attempt('Alice', `198.51.100.${i + 1}`)).status);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      const refused = await attempt('alice', '198.51.100.77');
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(await refused.text()).toContain('Trop de tentatives');
+      // Another account from a fresh address is not held back.
+      expect((await attempt('bob', '198.51.100.99')).status).toBe(401);
     } finally {
       await t.close();
     }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +37,22 @@ describe('API rate limit', () => {
       expect((await t.as('bob', { method: 'GET', url: '/v1/user' })).statusCode).toBe(200);
       // Health checks are never limited.
       for (let i = 0; i < 5; i++) expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keys anonymous calls on the address: a made-up Authorization header buys no fresh allowance', async () => {
+    const t = await startTestApp({ RATE_LIMIT_API_PER_MINUTE: '3' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 5; i++) {
+        const junk = i % 2 ? `Bearer ${randomBytes(8).toString('hex')}` : `Bearer a.${randomBytes(30).toString('base64url')}.c`;
+        statuses.push((await t.app.inject({ url: '/v1/definition/game/list', headers: { authorization: junk } })).statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      // A real user has their own allowance, whatever the address has used.
+      expect((await t.as('alice', { method: 'GET', url: '/v1/user' })).statusCode).toBe(200);
     } finally {
       await t.close();
     }

@@ -7,6 +7,7 @@ import { sweepExpired } from './adapter.ts';
 import type { IdentityKeys } from './keys.ts';
 import { LOGOUT_SCRIPT, LOGOUT_SCRIPT_BODY, pickLang, renderForm, renderMessage, strings, type Lang, type PageError } from './pages.ts';
 import { createProvider } from './provider.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
 
 const MOUNT = '/oidc';
 type Form = Record<string, string | undefined>;
@@ -67,7 +68,17 @@ export default fp(async function identity(app: FastifyInstance, { config, databa
     pages.get(LOGOUT_SCRIPT, { schema: { hide: true } }, async (_request, reply) =>
       reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGOUT_SCRIPT_BODY),
     );
-    const signInLimit = { rateLimit: { max: config.rateLimit.signInPerMinute, timeWindow: '1 minute' } };
+    // Per address, whatever headers come with the form (an Authorization header must not buy a
+    // fresh allowance); and per account tried, so many addresses cannot guess one password.
+    const signInLimit = { rateLimit: { max: config.rateLimit.signInPerMinute, timeWindow: '1 minute', keyGenerator: (request: FastifyRequest) => `signin:${request.ip}` } };
+    const failures = new TtlCache<string, { count: number; until: number }>(100_000);
+    const failedRecently = (login: string) => (failures.get(login.toLowerCase())?.count ?? 0) >= config.rateLimit.signInPerMinute;
+    const countFailure = (login: string) => {
+      const key = login.toLowerCase();
+      const now = Date.now();
+      const current = failures.get(key) ?? { count: 0, until: now + 60_000 };
+      failures.set(key, { count: current.count + 1, until: current.until }, current.until - now);
+    };
 
     pages.get<{ Params: { uid: string }; Querystring: Form }>(`${MOUNT}/interaction/:uid`, { schema: { hide: true } }, async (request, reply) => {
       const interaction = await details(request, reply);
@@ -80,8 +91,12 @@ export default fp(async function identity(app: FastifyInstance, { config, databa
       const interaction = await details(request, reply);
       if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
       const login = (request.body?.login ?? '').slice(0, 254);
+      if (failedRecently(login)) {
+        return html(reply.header('retry-after', '60'), 429, renderForm({ lang: lang(request), uid: interaction.uid, mode: 'signin', error: 'tooMany', values: { login } }));
+      }
       const account = await accounts.authenticate(login, (request.body?.password ?? '').slice(0, 200));
       if (!account) {
+        countFailure(login);
         return html(reply, 401, renderForm({ lang: lang(request), uid: interaction.uid, mode: 'signin', error: 'wrongPassword', values: { login } }));
       }
       return finish(request, reply, account.id);

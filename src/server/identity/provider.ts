@@ -39,6 +39,9 @@ export function createProvider(config: Config, db: Db, keys: IdentityKeys, accou
     jwks: keys.jwks as Configuration['jwks'],
     cookies: { keys: keys.cookieKeys, long: { signed: true, sameSite: 'lax' }, short: { signed: true, sameSite: 'lax' } },
     pkce: { required: () => true },
+    // Authorization code only: the provider's default also offers implicit and hybrid responses
+    // (tokens in the URL), which our web client never uses.
+    responseTypes: ['code'],
     scopes: ['openid', 'profile', 'email', 'offline_access', 'api'],
     claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email', 'email_verified'] },
     async findAccount(_ctx, sub) {

@@ -33,6 +33,8 @@ declare module 'fastify' {
     identify: preHandlerAsyncHookHandler;
     /** onRequest hook: 401 without a token, 403 unless the user has one of the roles. */
     requireRole: (...roles: Role[]) => preHandlerAsyncHookHandler;
+    /** Who a valid bearer token names, or null (no token, or a bad one); never throws. Cached per token. */
+    identityOf: (request: FastifyRequest) => Promise<Identity | null>;
   }
 }
 
@@ -109,6 +111,7 @@ export default fp(async function auth(app: FastifyInstance, options: AuthOptions
     }
   }
 
+  app.decorate('identityOf', (request: FastifyRequest) => (request.headers.authorization ? verify(request).catch(() => null) : Promise.resolve(null)));
   app.decorateRequest('user', null);
   app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
     request.user = await options.resolveUser(await verify(request));

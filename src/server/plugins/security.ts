@@ -39,10 +39,11 @@ export default fp(async function security(app: FastifyInstance, options: Securit
   });
   await app.register(rateLimit, {
     global: false,
-    keyGenerator: (request) => {
-      const auth = request.headers.authorization;
-      // A token's signature is unique per token: per-user fairness without decoding it again.
-      return auth ? `t:${auth.slice(-43)}` : `ip:${request.ip}`;
+    // Per user when the token is valid (its check is cached, so authentication does not pay it
+    // twice); per address otherwise: any other header must not buy a fresh allowance.
+    keyGenerator: async (request) => {
+      const identity = await app.identityOf(request);
+      return identity ? `u:${identity.subject}` : `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) => new HttpProblem(429, `Too many requests: retry in ${Math.ceil(context.ttl / 1000)} s`),
   });
