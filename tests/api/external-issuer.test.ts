@@ -29,7 +29,7 @@ describe('an external issuer', () => {
       expect((await api.app.inject({ url: '/v1/user', headers: { authorization: `Bearer ${local}` } })).statusCode).toBe(401);
 
       expect((await api.app.inject({ url: '/oidc/.well-known/openid-configuration' })).statusCode).toBe(404);
-      const cfg = (await api.app.inject({ url: '/app-config.json' })).json();
+      const cfg = (await api.app.inject({ url: '/app-config.json', headers: { host: 'app.example.test' } })).json();
       expect(cfg.auth.providers).toEqual([{ id: 'keycloak', issuer: `${issuer.origin}/oidc`, clientId: 'web' }]);
     } finally {
       await api.close();

@@ -65,7 +65,8 @@ describe('web app', () => {
     fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>BlockHost</title><div id="root"></div>');
     fs.writeFileSync(path.join(webDir, 'assets', 'app-1234.js'), 'console.log(1)');
-    const t = await startTestApp({ WEB_DIR: webDir });
+    // inject's requests come to localhost:80: that is the public address here.
+    const t = await startTestApp({ WEB_DIR: webDir, PUBLIC_URL: 'http://localhost' });
     try {
       const asset = await t.app.inject({ url: '/assets/app-1234.js' });
       expect(asset.statusCode).toBe(200);
@@ -87,6 +88,12 @@ describe('web app', () => {
       const www = await t.app.inject({ url: '/about?a=1', headers: { host: 'www.blockhost.example' } });
       expect(www.statusCode).toBe(301);
       expect(www.headers.location).toBe('http://blockhost.example/about?a=1');
+      // Any other address of this server moves to the public one, or sign-in would break there.
+      const other = await t.app.inject({ url: '/dashboard/game/42?tab=players', headers: { host: '127.0.0.1:8080' } });
+      expect(other.statusCode).toBe(302);
+      expect(other.headers.location).toBe('http://localhost/dashboard/game/42?tab=players');
+      // The API and health checks answer on any address.
+      for (const url of ['/v1/definition/game/list', '/healthz']) expect((await t.app.inject({ url, headers: { host: '127.0.0.1:8080' } })).statusCode, url).toBe(200);
     } finally {
       await t.close();
       fs.rmSync(webDir, { recursive: true, force: true });

@@ -37,8 +37,17 @@ export default fp(async function web(app: FastifyInstance, { config, isContentPa
   const settings = appConfig(config);
 
   // SPEC.md §2: an address starting with www. moves, for good, to the same address without it.
+  // Then any other address of this server (http://127.0.0.1:8080 for http://localhost:8080) moves
+  // to PUBLIC_URL's: sign-in and the page's security policy only work on the origin the issuer and
+  // the identity provider's redirects name. API calls and health checks answer on any address.
+  const publicOrigin = new URL(config.publicUrl);
+  // Default ports are often written out (a Host header of localhost:80): they name the same place.
+  const hostOf = (host: string) => host.toLowerCase().replace(/:(80|443)$/, '');
+  const publicHost = hostOf(publicOrigin.host);
   app.addHook('onRequest', async (request, reply) => {
     if (request.hostname.startsWith('www.')) return reply.redirect(`${request.protocol}://${request.host.slice(4)}${request.url}`, 301);
+    const page = (request.method === 'GET' || request.method === 'HEAD') && !API_PREFIXES.some((p) => request.url.startsWith(p));
+    if (page && hostOf(request.host) !== publicHost) return reply.redirect(`${publicOrigin.origin}${request.url}`, 302);
   });
   app.get('/app-config.json', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-cache').send(settings));
   app.get('/builds/latest.json', { schema: { hide: true } }, async (_request, reply) =>
