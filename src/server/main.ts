@@ -18,6 +18,8 @@ await database.migrate();
 if (await isEmpty(database)) await seed(config, database);
 
 const app = await buildApp({ config, database, driver: createDriver(config.game) });
+// The database was opened before the logger existed; it reports a lost LISTEN connection there.
+database.setLog(app.log);
 await app.listen({ port: config.port, host: config.host });
 app.log.info(`BlockHost at ${config.publicUrl} (database: ${database.kind}, issuer: ${config.oidc.issuer})`);
 

@@ -4,11 +4,12 @@ import { TtlCache } from './ttl-cache.ts';
 /**
  * A read cache kept true by the database: a trigger NOTIFYs the key of every changed row on
  * `channel`, and NOTIFY is sent at commit, by whichever replica or module wrote it. So a cached
- * value lives until its row changes; the time to live only bounds the damage of a lost notice
- * (a dropped LISTEN connection).
+ * value lives until its row changes. Notices sent while the LISTEN connection was down are lost:
+ * everything cached is dropped when it comes back, and the time to live bounds the damage meanwhile.
  */
 export class NotifiedCache<V> {
-  private readonly values: TtlCache<string, V>;
+  private values: TtlCache<string, V>;
+  private readonly maxEntries: number;
   private readonly database: Database;
   private readonly channel: string;
   private readonly ttlMs: number;
@@ -22,16 +23,28 @@ export class NotifiedCache<V> {
     this.database = database;
     this.channel = channel;
     this.ttlMs = ttlMs;
+    this.maxEntries = maxEntries;
     this.values = new TtlCache(maxEntries);
     this.dirty = new TtlCache(maxEntries);
   }
 
   async start(): Promise<void> {
-    this.unlisten ??= await this.database.listen(this.channel, (key) => {
-      this.epoch++;
-      this.values.delete(key);
-      this.dirty.delete(key);
-    });
+    this.unlisten ??= await this.database.listen(
+      this.channel,
+      (key) => {
+        this.epoch++;
+        this.values.delete(key);
+        this.dirty.delete(key);
+      },
+      {
+        // Any key may have changed unannounced; reads in flight must not cache what they load
+        // either. Dirty keys stay dirty: their own notice may be among the lost ones.
+        onReconnect: () => {
+          this.epoch++;
+          this.values = new TtlCache(this.maxEntries);
+        },
+      },
+    );
   }
 
   async stop(): Promise<void> {

@@ -62,9 +62,44 @@ export class StreamHub {
   /** Writes the backlog, then what arrived live meanwhile. */
   replayed(stream: Stream, backlog: Delivery[]): void {
     for (const d of backlog) this.send(stream, d);
-    const held = stream.held ?? [];
+    // In seq order: a catch-up's backlog may be added after later live deliveries.
+    const held = (stream.held ?? []).sort((a, b) => a.seq - b.seq);
     stream.held = null;
     for (const d of held) this.send(stream, d);
+  }
+
+  /**
+   * Delivers what NOTIFY may have lost (the LISTEN connection dropped) to the streams open now:
+   * `load` reads it back for their users. Live deliveries wait meanwhile, or a later seq arriving
+   * live would make a stream skip an earlier one of the backlog.
+   */
+  async catchUp(load: (userIds: string[]) => Promise<Delivery[]>): Promise<void> {
+    const streams: Array<{ userId: string; stream: Stream; ours: boolean }> = [];
+    for (const [userId, set] of this.byUser) {
+      for (const stream of set) {
+        const ours = !stream.held;
+        if (ours) stream.held = [];
+        streams.push({ userId, stream, ours });
+      }
+    }
+    const byUser = new Map<string, Delivery[]>();
+    try {
+      const backlog = streams.length > 0 ? await load([...new Set(streams.map((s) => s.userId))]) : [];
+      for (const d of backlog) {
+        const list = byUser.get(d.userId);
+        if (list) list.push(d);
+        else byUser.set(d.userId, [d]);
+      }
+    } finally {
+      for (const { userId, stream, ours } of streams) {
+        if (!this.byUser.get(userId)?.has(stream)) continue;
+        const mine = byUser.get(userId) ?? [];
+        if (ours) this.replayed(stream, mine);
+        // Still replaying after Last-Event-ID: that replay writes these with the rest it holds.
+        else if (stream.held) stream.held.push(...mine);
+        else for (const d of mine) this.send(stream, d);
+      }
+    }
   }
 
   deliver(delivery: Delivery): void {

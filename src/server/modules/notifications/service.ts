@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { notifications } from '../../db/schema/notifications.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
@@ -6,6 +6,13 @@ import type { Notification, NotificationData } from '../../../contract/notificat
 import { StreamHub, type Delivery } from './hub.ts';
 
 export const CHANNEL = 'notifications';
+/**
+ * How far before a lost LISTEN connection was noticed to read back: `created_at` is when the
+ * writing transaction began, maybe before the drop though committed after, and clocks differ.
+ */
+const CATCH_UP_MARGIN_MS = 10_000;
+/** Most rows read back after a lost connection: beyond that, streams resume from live ones. */
+const CATCH_UP_LIMIT = 5_000;
 type Row = typeof notifications.$inferSelect;
 
 function toNotification(row: Row): Notification {
@@ -16,6 +23,10 @@ function toNotification(row: Row): Notification {
     read: row.read,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+function toDelivery(row: Row): Delivery {
+  return { userId: row.userId, id: row.id, seq: row.seq, data: { title: row.title, description: row.description, link: row.link } };
 }
 
 /**
@@ -32,13 +43,17 @@ export class NotificationsService {
   }
 
   async start(): Promise<void> {
-    this.unlisten = await this.database.listen(CHANNEL, (payload) => {
-      try {
-        this.hub.deliver(JSON.parse(payload) as Delivery);
-      } catch {
-        // A malformed payload is not ours; ignore it rather than break the listener.
-      }
-    });
+    this.unlisten = await this.database.listen(
+      CHANNEL,
+      (payload) => {
+        try {
+          this.hub.deliver(JSON.parse(payload) as Delivery);
+        } catch {
+          // A malformed payload is not ours; ignore it rather than break the listener.
+        }
+      },
+      { onReconnect: ({ since }) => this.catchUp(since) },
+    );
   }
 
   async stop(): Promise<void> {
@@ -56,6 +71,20 @@ export class NotificationsService {
     // pg_notify inside a transaction is sent at commit, never for a rolled-back one.
     await executor.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(delivery)})`);
     return toNotification(row!);
+  }
+
+  /** NOTIFYs sent while the LISTEN connection was down were lost: read them back for open streams. */
+  private catchUp(since: Date): Promise<void> {
+    const from = new Date(since.getTime() - CATCH_UP_MARGIN_MS);
+    return this.hub.catchUp(async (userIds) => {
+      const rows = await this.database.db
+        .select()
+        .from(notifications)
+        .where(and(inArray(notifications.userId, userIds), gte(notifications.createdAt, from)))
+        .orderBy(asc(notifications.seq))
+        .limit(CATCH_UP_LIMIT);
+      return rows.map(toDelivery);
+    });
   }
 
   async list(userId: string, window: Window, onlyUnread = false) {
@@ -92,6 +121,6 @@ export class NotificationsService {
       .where(and(eq(notifications.userId, userId), gt(notifications.seq, from.seq)))
       .orderBy(asc(notifications.seq))
       .limit(500);
-    return rows.map((r) => ({ userId, id: r.id, seq: r.seq, data: { title: r.title, description: r.description, link: r.link } }));
+    return rows.map(toDelivery);
   }
 }
