@@ -9,6 +9,7 @@ import security from './plugins/security.ts';
 import input from './plugins/input.ts';
 import auth from './plugins/auth.ts';
 import openapi from './plugins/openapi.ts';
+import idempotency from './plugins/idempotency.ts';
 import web from './plugins/web.ts';
 import identity from './identity/plugin.ts';
 import { loadOrCreateKeys, publicJwks } from './identity/keys.ts';
@@ -104,6 +105,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     resolveUser: (id) => services.users.resolve(id),
   });
   await app.register(openapi, { version: config.version });
+  await app.register(idempotency, { db: services.db });
 
   if (keys) await app.register(identity, { config, database, keys });
   for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes, contentRoutes, minecraftRoutes, blocklistRoutes, friendsRoutes, friendGroupsRoutes, catalogueRoutes, gamesRoutes, reviewsRoutes]) {

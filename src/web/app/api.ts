@@ -19,17 +19,33 @@ export function setAccessTokenSource(source: () => string | undefined) {
   accessToken = source;
 }
 
-/** fetch against the API with the bearer token whenever a session exists; JSON in and out. */
-export async function apiFetch<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
-  const headers = new Headers(init.headers);
+/**
+ * A new `Idempotency-Key`: one per submit, so the server does a purchase once however often the
+ * request is sent. getRandomValues, unlike randomUUID, also works on a plain-http address.
+ */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * fetch against the API with the bearer token whenever a session exists; JSON in and out. Every
+ * write carries an `Idempotency-Key`: `idempotencyKey` when the caller keeps one across retries of
+ * one submit, else a new one.
+ */
+export async function apiFetch<T>(path: string, init: RequestInit & { json?: unknown; idempotencyKey?: string } = {}): Promise<T> {
+  const { idempotencyKey, json, ...request } = init;
+  const headers = new Headers(request.headers);
   const token = accessToken();
   if (token) headers.set('authorization', `Bearer ${token}`);
-  let body = init.body;
-  if (init.json !== undefined) {
+  if (WRITES.has((request.method ?? 'GET').toUpperCase())) headers.set('idempotency-key', idempotencyKey ?? newIdempotencyKey());
+  let body = request.body;
+  if (json !== undefined) {
     headers.set('content-type', 'application/json');
-    body = JSON.stringify(init.json);
+    body = JSON.stringify(json);
   }
-  const res = await fetch(path, { ...init, headers, body });
+  const res = await fetch(path, { ...request, headers, body });
   if (!res.ok) {
     const problem = res.headers.get('content-type')?.includes('json') ? ((await res.json().catch(() => undefined)) as Problem | undefined) : undefined;
     throw new ApiError(res.status, problem);

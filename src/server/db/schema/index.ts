@@ -9,3 +9,4 @@ export * from './friend-groups.ts';
 export * from './catalogue.ts';
 export * from './games.ts';
 export * from './reviews.ts';
+export * from './idempotency.ts';

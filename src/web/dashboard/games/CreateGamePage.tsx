@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   Alert,
   Box,
@@ -22,7 +22,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import type { Game, GameCreate, GameDefinition, GameSettings } from '../../../contract/games.ts';
-import { ApiError, apiFetch } from '../../app/api.ts';
+import { ApiError, apiFetch, newIdempotencyKey } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
 import { useFetch } from '../../app/useFetch.ts';
@@ -66,6 +66,9 @@ function CreateForm({ definition, balance, onBought }: { definition: GameDefinit
   const [seed, setSeed] = useState(defaults.seed ?? '');
   const [touched, setTouched] = useState(false);
   const [state, setState] = useState<{ kind: 'idle' | 'sending' } | { kind: 'error'; message: string; noCredits: boolean }>({ kind: 'idle' });
+  // The purchase's Idempotency-Key: kept while the same purchase is retried after a lost answer
+  // (so it is bought once), renewed when the form changes or the API gave a definite answer.
+  const attempt = useRef<{ body: string; key: string } | null>(null);
 
   const chosen = definition.packages.find((p) => p.id === packageId);
   const price = chosen?.priceCredits ?? 0;
@@ -82,11 +85,14 @@ function CreateForm({ definition, balance, onBought }: { definition: GameDefinit
     if (motd.trim()) settings.motd = motd.trim();
     if (seed.trim()) settings.seed = seed.trim();
     const body: GameCreate = { definitionId: definition.id, packageId: chosen.id, name: name.trim(), settings };
+    const sent = JSON.stringify(body);
+    if (attempt.current?.body !== sent) attempt.current = { body: sent, key: newIdempotencyKey() };
     try {
-      const game = await apiFetch<Game>('/v1/game/create', { method: 'POST', json: body });
+      const game = await apiFetch<Game>('/v1/game/create', { method: 'POST', json: body, idempotencyKey: attempt.current.key });
       navigate(to(`/dashboard/game/${game.id}`));
       onBought();
     } catch (err) {
+      if (err instanceof ApiError) attempt.current = null;
       setState({ kind: 'error', message: errorMessage(err), noCredits: err instanceof ApiError && err.status === 402 });
     }
   };
