@@ -43,6 +43,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     WEB_DIR: path.join(dataDir, 'no-web'),
     LOG_LEVEL: 'warn',
     RATE_LIMIT_API_PER_MINUTE: '10000000',
+    // Every bench client comes from loopback, and the stream bench holds 1 000 streams of one user.
+    STREAMS_PER_USER: '1000',
+    STREAMS_PER_ADDRESS: '1000000',
     ...extraEnv,
   };
   const inspectorPort = await freePort();

@@ -25,6 +25,8 @@ export interface Config {
     keysFile: string;
   };
   rateLimit: { apiPerMinute: number; signInPerMinute: number };
+  /** Open notification streams: per user (the oldest closes for a new one), per address (a new one is refused). */
+  streams: { perUser: number; perAddress: number };
   internalToken: string | undefined;
   games: {
     /** A start that is not RUNNING after this long ends CRASHED. */
@@ -187,6 +189,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     rateLimit: {
       apiPerMinute: int(env, 'RATE_LIMIT_API_PER_MINUTE', 1200, 1, 10_000_000),
       signInPerMinute: int(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 10, 1, 10_000_000),
+    },
+    streams: {
+      perUser: int(env, 'STREAMS_PER_USER', 10, 1, 1000),
+      perAddress: int(env, 'STREAMS_PER_ADDRESS', 200, 1, 1_000_000),
     },
     internalToken: text(env, 'INTERNAL_TOKEN', /^.{16,200}$/, 'a secret of 16 to 200 characters'),
     games: {

@@ -43,7 +43,7 @@ export function createServices(config: Config, database: Database, runtime: Part
   const game: GameRuntime = { driver: runtime.driver ?? createDriver(config.game), clock: runtime.clock ?? (() => new Date()), log: runtime.log ?? quiet };
   const users = new UsersService(database);
   const credits = new CreditsService(database);
-  const notifications = new NotificationsService(database);
+  const notifications = new NotificationsService(database, config.streams);
   const { apiUrl, sessionUrl } = config.minecraft;
   const minecraft = new MinecraftService(db, apiUrl ? new MojangResolver(apiUrl, sessionUrl) : new OfflineResolver(), users);
   const blocklist = new BlocklistService(db, users, minecraft);

@@ -151,3 +151,38 @@ describe('notification fan-out across replicas', () => {
     }
   });
 });
+
+describe('notification stream limits', () => {
+  it('closes a user’s oldest stream past their limit, and refuses streams past an address’s limit', async () => {
+    const t = await startListeningApp({ STREAMS_PER_USER: '3', STREAMS_PER_ADDRESS: '5' });
+    const url = `${t.origin}/v1/user/notifications/stream`;
+    const opened: Array<Awaited<ReturnType<typeof openStream>>> = [];
+    try {
+      const alice = await t.token('alice');
+      for (let i = 0; i < 4; i++) opened.push(await openStream(url, alice));
+      expect(opened.map((s) => s.status)).toEqual([200, 200, 200, 200]);
+      // The first one was closed for the fourth; the other three stay.
+      await opened[0]!.closed;
+      expect(t.app.services.notifications.hub.count).toBe(3);
+      const sent = (await t.as('alice', { method: 'POST', url: '/v1/user/notification' })).json();
+      for (const s of opened.slice(1)) expect((await s.waitFor('basic-link-event'))[0]!.id).toBe(sent.id);
+
+      // Two more from bob fill the address (3 + 2); a third is refused, and alice's stay open.
+      const bob = await t.token('bob');
+      for (let i = 0; i < 2; i++) opened.push(await openStream(url, bob));
+      const refused = await fetch(url, { headers: { authorization: `Bearer ${bob}` } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(t.app.services.notifications.hub.count).toBe(5);
+      // Closing one frees a place.
+      opened[1]!.close();
+      while (t.app.services.notifications.hub.count > 4) await new Promise((r) => setTimeout(r, 10));
+      const again = await openStream(url, bob);
+      opened.push(again);
+      expect(again.status).toBe(200);
+    } finally {
+      for (const s of opened) s.close();
+      await t.close();
+    }
+  });
+});

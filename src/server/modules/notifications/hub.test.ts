@@ -26,7 +26,7 @@ describe('StreamHub', () => {
   }
 
   it('sends a heartbeat to every stream and a notification only to its user, once', async () => {
-    const hub = new StreamHub(50);
+    const hub = new StreamHub(undefined, 50);
     const { a, b } = await twoStreams(hub);
     await a.next();
     expect(a.text()).toContain('event: heartbeat');

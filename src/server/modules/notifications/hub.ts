@@ -13,6 +13,7 @@ export interface Delivery {
 
 interface Stream {
   res: ServerResponse;
+  address: string;
   /** Highest seq already written, so a replay racing a live delivery sends nothing twice. */
   lastSeq: number;
   /** Live deliveries held back while the backlog is replayed, so order is kept. */
@@ -23,17 +24,28 @@ export function sseFrame(event: string, data: unknown, id?: string): string {
   return `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+export interface StreamLimits {
+  /** Streams one user may hold: a new one closes their oldest (a tab left open elsewhere). */
+  perUser: number;
+  /** Streams one address may hold: past it a new one is refused, so nobody closes another's. */
+  perAddress: number;
+}
+
 /**
  * The open event streams of this process, by user. One timer beats every stream, so an idle stream
- * costs its socket and one small object.
+ * costs its socket and one small object. Each stream holds a socket and a file descriptor: the
+ * limits keep one user or one address from taking them all.
  */
 export class StreamHub {
   private readonly byUser = new Map<string, Set<Stream>>();
+  private readonly perAddress = new Map<string, number>();
   private heartbeat: NodeJS.Timeout | undefined;
   private size = 0;
   private readonly heartbeatMs: number;
+  private readonly limits: StreamLimits;
 
-  constructor(heartbeatMs = HEARTBEAT_MS) {
+  constructor(limits: StreamLimits = { perUser: 10, perAddress: 200 }, heartbeatMs = HEARTBEAT_MS) {
+    this.limits = limits;
     this.heartbeatMs = heartbeatMs;
   }
 
@@ -41,12 +53,26 @@ export class StreamHub {
     return this.size;
   }
 
-  /** Registers a stream; with `replaying`, live deliveries wait until `replayed` is called. */
-  open(userId: string, res: ServerResponse, replaying = false): Stream {
-    const stream: Stream = { res, lastSeq: 0, held: replaying ? [] : null };
+  /** Whether `address` may open one more stream. */
+  admits(address: string): boolean {
+    return (this.perAddress.get(address) ?? 0) < this.limits.perAddress;
+  }
+
+  /**
+   * Registers a stream, closing the user's oldest ones past their limit; with `replaying`, live
+   * deliveries wait until `replayed` is called.
+   */
+  open(userId: string, res: ServerResponse, replaying = false, address = ''): Stream {
+    const stream: Stream = { res, address, lastSeq: 0, held: replaying ? [] : null };
     let set = this.byUser.get(userId);
     if (!set) this.byUser.set(userId, (set = new Set()));
+    // A Set keeps insertion order: the first streams are the oldest.
+    for (const oldest of [...set].slice(0, Math.max(0, set.size - this.limits.perUser + 1))) {
+      this.drop(userId, oldest);
+      oldest.res.end();
+    }
     set.add(stream);
+    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
     this.size++;
     this.heartbeat ??= setInterval(() => this.beat(), this.heartbeatMs).unref();
     res.on('close', () => this.drop(userId, stream));
@@ -113,6 +139,7 @@ export class StreamHub {
   closeAll(): void {
     for (const set of this.byUser.values()) for (const s of set) s.res.end();
     this.byUser.clear();
+    this.perAddress.clear();
     this.size = 0;
     clearInterval(this.heartbeat);
     this.heartbeat = undefined;
@@ -123,6 +150,9 @@ export class StreamHub {
     if (!set?.delete(stream)) return;
     this.size--;
     if (set.size === 0) this.byUser.delete(userId);
+    const left = (this.perAddress.get(stream.address) ?? 1) - 1;
+    if (left > 0) this.perAddress.set(stream.address, left);
+    else this.perAddress.delete(stream.address);
   }
 
   private beat() {

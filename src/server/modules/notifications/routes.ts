@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Page, PageQuery } from '../../../contract/common.ts';
 import { Notification, NotificationParams } from '../../../contract/notifications.ts';
-import { notFound } from '../../lib/problems.ts';
+import { HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import type { Services } from '../../services.ts';
 
@@ -56,6 +56,9 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     },
     async (request, reply) => {
       const userId = request.user!.id;
+      if (!notifications.hub.admits(request.ip)) {
+        throw new HttpProblem(429, 'Too many notification streams are open from this address: close one first', { headers: { 'retry-after': '60' } });
+      }
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -69,7 +72,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       const lastEventId = request.headers['last-event-id'];
       const replay = typeof lastEventId === 'string' && UUID.test(lastEventId);
       // Subscribe before reading the backlog, so nothing sent in between is lost.
-      const stream = notifications.hub.open(userId, res, replay);
+      const stream = notifications.hub.open(userId, res, replay, request.ip);
       if (replay) notifications.hub.replayed(stream, await notifications.missedSince(userId, lastEventId));
     },
   );

@@ -3,7 +3,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { notifications } from '../../db/schema/notifications.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import type { Notification, NotificationData } from '../../../contract/notifications.ts';
-import { StreamHub, type Delivery } from './hub.ts';
+import { StreamHub, type Delivery, type StreamLimits } from './hub.ts';
 
 export const CHANNEL = 'notifications';
 /**
@@ -34,12 +34,13 @@ function toDelivery(row: Row): Delivery {
  * one process, so every replica's streams get it the same way, and only once the row is committed.
  */
 export class NotificationsService {
-  readonly hub = new StreamHub();
+  readonly hub: StreamHub;
   private readonly database: Database;
   private unlisten: (() => Promise<void>) | undefined;
 
-  constructor(database: Database) {
+  constructor(database: Database, limits?: StreamLimits) {
     this.database = database;
+    this.hub = new StreamHub(limits);
   }
 
   async start(): Promise<void> {
