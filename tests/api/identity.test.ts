@@ -43,6 +43,17 @@ describe('embedded OpenID provider', () => {
     expect(location).toContain('error=invalid_request');
   });
 
+  it('refuses a NUL character in the sign-up and sign-in forms with 400, creating nothing', async () => {
+    // (A form cannot carry a lone surrogate: the browser's UTF-8 encoding already replaced it.)
+    const client = new OidcClient(t.origin);
+    const page = await client.startSignIn();
+    expect((await client.postForm(`${page}/signup`, { username: 'nul_user', email: 'a\u0000b@example.com', password: 'correct-horse-9' })).status).toBe(400);
+    expect((await client.postForm(`${page}/login`, { login: 'nul\u0000user', password: 'correct-horse-9' })).status).toBe(400);
+    // The name is still free: nothing was written.
+    const ok = await client.signUp('nul_user', 'nul@example.com', 'correct-horse-9');
+    expect(ok.status).toBe(200);
+  });
+
   it('explains a wrong password, a taken name and a weak password, in French by default and in English', async () => {
     const client = new OidcClient(t.origin);
     await client.signUp('alex', 'alex@example.com', 'long-enough-1');
