@@ -42,12 +42,31 @@ export interface Observed {
   reason?: string;
 }
 
+/**
+ * A start refused because the host has no room for one more server now (the local driver: no free
+ * ports). Nothing was launched or changed: the same start may succeed once another server stops.
+ */
+export class NoCapacityError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoCapacityError';
+  }
+}
+
 export interface GameDriver {
   readonly name: string;
-  /** Prepares the game's home (folder, ports, secrets); idempotent. */
+  /** Prepares the game's home (folder, secrets); idempotent. */
   provision(game: GameSpec): Promise<void>;
-  /** Launches the server; resolves once launched, not once RUNNING (observe tells that). */
+  /**
+   * Launches the server; resolves once launched, not once RUNNING (observe tells that). Rejects
+   * with NoCapacityError when the host cannot run one more server now.
+   */
   start(game: GameSpec): Promise<void>;
+  /**
+   * Whether a start could launch one more server now: a cheap look, not a reservation, so a start
+   * may still meet NoCapacityError. A driver without it always has room.
+   */
+  hasCapacity?(): Promise<boolean>;
   /** Saves the world and stops the server (RCON `stop`, a kill only after the save or a bound). */
   stop(game: GameSpec): Promise<void>;
   /** RUNNING only when the server answered a Server List Ping and an RCON login. */

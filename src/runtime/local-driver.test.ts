@@ -10,9 +10,10 @@ import { Vec3 } from 'vec3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gameSpec, join, kicked, quit, randomPortRange, solidGroundNear, waitFor } from '../../tests/fixtures/minecraft.ts';
 import { minecraftVersions } from '../contract/games.ts';
+import { NoCapacityError, type GameSpec } from './driver.ts';
 import { LocalDriver } from './local-driver.ts';
 import { readList } from './minecraft/player-lists.ts';
-import { readServerConfig } from './minecraft/server-config.ts';
+import { configFile, readServerConfig } from './minecraft/server-config.ts';
 
 // prismarine-item's types declare an ES default export its CommonJS code does not have.
 const itemLoader = createRequire(import.meta.url)('prismarine-item') as (registry: object) => typeof Item;
@@ -119,15 +120,16 @@ describe('LocalDriver with flying-squid', () => {
     await expect(driver.provision(gameSpec('new', { version: '1.21.5' }))).rejects.toThrow('Minecraft "1.21.5" is not served by flying-squid');
     await expect(driver.provision(gameSpec('../escape'))).rejects.toThrow('game id "../escape" is invalid');
     await expect(driver.rcon(gameSpec('idle'), 'list')).rejects.toThrow('game idle is not running');
-    // Ten ports make five games; each keeps its ports when provisioned again.
-    for (let i = 0; i < 5; i++) await driver.provision(gameSpec(`g${i}`));
-    const ports = [0, 1, 2, 3, 4].flatMap((i) => [readServerConfig(driver.dir({ id: `g${i}` })).port, readServerConfig(driver.dir({ id: `g${i}` })).rconPort]);
-    expect(new Set(ports).size).toBe(10);
+    // Provisioning takes no ports (a start does): ten ports allow any number of games to exist.
+    for (let i = 0; i < 6; i++) await driver.provision(gameSpec(`g${i}`));
+    const stored = () => JSON.parse(fs.readFileSync(path.join(driver.dir({ id: 'g0' }), configFile), 'utf8')) as Record<string, unknown>;
+    const { rconPassword, port } = stored();
+    expect(port).toBeUndefined();
+    // Provisioned again, a game keeps its RCON password.
     await driver.provision(gameSpec('g0', { motd: 'changed' }));
-    expect(readServerConfig(driver.dir({ id: 'g0' }))).toMatchObject({ port: ports[0], rconPort: ports[1], motd: 'changed' });
+    expect(stored()).toMatchObject({ rconPassword, motd: 'changed' });
     // Every release the catalogue accepts is one the runtime serves.
     for (const version of minecraftVersions) await expect(driver.provision(gameSpec('g0', { version }))).resolves.toBeUndefined();
-    await expect(driver.provision(gameSpec('g5'))).rejects.toThrow(/^no free ports left in the game port range \d+-\d+$/);
     expect(() => new LocalDriver({ dataDir, host: 'h', portRange: { from: 30_000, to: 30_000 } })).toThrow('port range 30000-30000 is invalid');
   });
 
@@ -141,11 +143,14 @@ describe('LocalDriver with flying-squid', () => {
     const crashed = await waitFor(driver, game, 'CRASHED', 10_000);
     expect(crashed.reason).toMatch(/^killed by signal SIGKILL/);
 
-    // A server that cannot take its port exits at once, with the error in the reason.
-    const { port } = readServerConfig(driver.dir(game));
-    const squatter = net.createServer().listen(port);
+    // A server that cannot take a port exits, with the error in the reason. The driver hands out
+    // free ports only, so the RCON port is taken right after the launch, long before the server
+    // has loaded and binds it.
+    await driver.start(game);
+    const { rconPort } = readServerConfig(driver.dir(game));
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(rconPort, '127.0.0.1', resolve));
     try {
-      await driver.start(game);
       const second = await waitFor(driver, game, 'CRASHED', 30_000);
       expect(second.reason).toMatch(/^exited with code 1: [\s\S]*EADDRINUSE/);
     } finally {
@@ -153,6 +158,64 @@ describe('LocalDriver with flying-squid', () => {
     }
     await driver.stop(game);
     expect((await driver.observe(game)).status).toBe('STOPPED');
+  }, 120_000);
+
+  it('takes ports at start and gives them back at stop or crash; no free ports is NoCapacityError', async () => {
+    // Four ports: two games at once.
+    const { from } = randomPortRange();
+    const range = [from, from + 1, from + 2, from + 3];
+    const tiny = new LocalDriver({ dataDir, host: 'h', portRange: { from, to: from + 3 }, stopTimeoutMs: 10_000 });
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((id) => gameSpec(`ports-${id}`)) as [GameSpec, GameSpec, GameSpec, GameSpec, GameSpec];
+    const portsOf = (game: GameSpec) => {
+      const { port, rconPort } = readServerConfig(tiny.dir(game));
+      return [port, rconPort];
+    };
+    const full = /^no free ports left in the game port range \d+-\d+/;
+    try {
+      // Started together, they never get the same ports.
+      await Promise.all([tiny.start(a), tiny.start(b)]);
+      expect([...portsOf(a), ...portsOf(b)].sort((x, y) => x - y)).toEqual(range);
+      expect(await tiny.hasCapacity()).toBe(false);
+      await expect(tiny.start(c)).rejects.toThrow(NoCapacityError);
+      await expect(tiny.start(c)).rejects.toThrow(full);
+      expect(await tiny.observe(c)).toMatchObject({ status: 'STOPPED' });
+
+      // Stopped, they give their ports back: two other games start.
+      await Promise.all([tiny.stop(a), tiny.stop(b)]);
+      expect(await tiny.hasCapacity()).toBe(true);
+      await tiny.start(c);
+      await tiny.start(d);
+      expect([...portsOf(c), ...portsOf(d)].sort((x, y) => x - y)).toEqual(range);
+      await expect(tiny.start(e)).rejects.toThrow(NoCapacityError);
+
+      // A crash gives its ports back too.
+      const crashedPorts = portsOf(c);
+      process.kill(tiny.pid(c)!, 'SIGKILL');
+      await waitFor(tiny, c, 'CRASHED', 10_000);
+      await tiny.start(e);
+      expect(portsOf(e)).toEqual(crashedPorts);
+
+      // A game gets the ports it had when they are free, not merely the first free ones.
+      const bHad = portsOf(b);
+      await Promise.all([tiny.stop(d), tiny.stop(e)]);
+      await tiny.start(b);
+      expect(portsOf(b)).toEqual(bHad);
+      expect(bHad).not.toContain(from);
+
+      // A port something else listens on is not handed out.
+      const squatter = net.createServer();
+      await new Promise<void>((resolve) => squatter.listen(range.find((p) => !bHad.includes(p))!, resolve));
+      try {
+        expect(await tiny.hasCapacity()).toBe(false);
+        await expect(tiny.start(a)).rejects.toThrow(NoCapacityError);
+      } finally {
+        await new Promise((resolve) => squatter.close(resolve));
+      }
+      await tiny.start(a);
+      expect([...portsOf(a), ...portsOf(b)].sort((x, y) => x - y)).toEqual(range);
+    } finally {
+      await tiny.close();
+    }
   }, 120_000);
 
   it('launches a jar (MC_SERVER_JAR) with the game settings in server.properties', async () => {

@@ -5,15 +5,18 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GameDriver, GameSpec, Observed } from './driver.ts';
+import { NoCapacityError, type GameDriver, type GameSpec, type Observed } from './driver.ts';
 import { syncList } from './minecraft/player-lists.ts';
-import { parseList, pingServer, rconCommands } from './minecraft/probe.ts';
-import { configFile, readServerConfig, writeServerConfig, type ServerConfig } from './minecraft/server-config.ts';
+import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
+import { configFile, writeServerConfig, type StoredConfig } from './minecraft/server-config.ts';
 
 /**
  * The `local` driver: each game is a child process of this one (our launcher running flying-squid,
- * or a jar when MC_SERVER_JAR is set), with its folder under `<dataDir>/games/<id>`, a game port
- * and a loopback RCON port from the configured range, and a random RCON password kept in its folder.
+ * or a jar when MC_SERVER_JAR is set), with its folder under `<dataDir>/games/<id>` and a random
+ * RCON password kept there. A game port and a loopback RCON port from the configured range are
+ * taken at each start and given back when the process ends (stop or crash), so the range bounds
+ * how many games run at once, not how many exist; a game gets its previous ports again when they
+ * are free, so its address rarely changes.
  *
  * This process owns its servers. `close()` stops them cleanly; if this process dies instead, each
  * launcher sees its IPC channel close, saves its world and exits, so no server is orphaned. After a
@@ -31,8 +34,16 @@ export interface LocalDriverOptions {
   stopTimeoutMs?: number;
 }
 
+interface Ports {
+  port: number;
+  rconPort: number;
+}
+
 interface Child {
   process: ChildProcess;
+  /** Where its server listens: the game port, and RCON with its password. */
+  port: number;
+  rconTarget: RconTarget;
   exited: Promise<void>;
   /** Set when the platform asked for the stop, so the exit is not a crash. */
   stopping: boolean;
@@ -70,11 +81,12 @@ export function heapLimitMb(ramMb: number): number {
   return Math.min(Math.max(Math.floor(ramMb * 0.75), 160), 16_384);
 }
 
-async function portFree(port: number, host: string): Promise<boolean> {
+/** Whether nothing else on the machine listens on the port, on any address (as the servers bind). */
+async function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(false));
-    server.listen(port, host, () => server.close(() => resolve(true)));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
 }
 
@@ -83,7 +95,14 @@ export class LocalDriver implements GameDriver {
   private readonly children = new Map<string, Child>();
   /** Why a game's process ended without being asked to, until it is started or stopped again. */
   private readonly crashes = new Map<string, string>();
-  /** Provisions take ports one at a time, so two games never get the same. */
+  /** Ports of the servers this process launched, from their start until their process ends. */
+  private readonly held = new Map<string, Ports>();
+  /**
+   * The ports each game last ran on, read from the folders once: a new game avoids them while
+   * others are free, so a stopped game finds its address again when it starts.
+   */
+  private lastPorts: Map<string, Ports> | undefined;
+  /** Starts take ports one at a time, so two games never get the same. */
   private allocating: Promise<unknown> = Promise.resolve();
   private readonly gamesDir: string;
   private readonly stopTimeoutMs: number;
@@ -113,9 +132,9 @@ export class LocalDriver implements GameDriver {
     const dir = this.dir(game);
     fs.mkdirSync(dir, { recursive: true });
     const previous = this.readPrevious(dir);
-    const ports = previous.port && previous.rconPort ? { port: previous.port, rconPort: previous.rconPort } : await this.allocatePorts(dir);
-    const config: ServerConfig = {
-      ...ports,
+    const config: StoredConfig = {
+      // The ports of its last start, if any: kept so the next start prefers them.
+      ...(previous.port && previous.rconPort ? { port: previous.port, rconPort: previous.rconPort } : {}),
       rconPassword: previous.rconPassword ?? crypto.randomBytes(24).toString('base64url'),
       version: game.version,
       motd: game.motd,
@@ -133,50 +152,98 @@ export class LocalDriver implements GameDriver {
     syncList(dir, 'banned', game.banned);
   }
 
-  /** What an earlier provision wrote: ports and password stay the game's for good. */
-  private readPrevious(dir: string): Partial<ServerConfig> {
+  /** What an earlier provision or start wrote: the password stays the game's for good. */
+  private readPrevious(dir: string): Partial<StoredConfig> {
     try {
-      return JSON.parse(fs.readFileSync(path.join(dir, configFile), 'utf8')) as Partial<ServerConfig>;
+      return JSON.parse(fs.readFileSync(path.join(dir, configFile), 'utf8')) as Partial<StoredConfig>;
     } catch {
       return {};
     }
   }
 
-  private allocatePorts(dir: string): Promise<{ port: number; rconPort: number }> {
-    const next = this.allocating.then(async () => {
-      // A placeholder holds the ports for this game before its config is written.
-      const taken = this.portsInUse();
-      const free: number[] = [];
-      for (let p = this.options.portRange.from; p <= this.options.portRange.to && free.length < 2; p++) {
-        if (!taken.has(p) && (await portFree(p, '0.0.0.0'))) free.push(p);
-      }
-      if (free.length < 2) {
-        const { from, to } = this.options.portRange;
-        throw new Error(`no free ports left in the game port range ${from}-${to}`);
-      }
-      const ports = { port: free[0]!, rconPort: free[1]! };
-      fs.writeFileSync(path.join(dir, configFile), JSON.stringify(ports), { mode: 0o600 });
-      return ports;
-    });
+  /** Runs `task` after the port choices before it, so two never pick the same free ports. */
+  private serialized<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.allocating.then(task);
     this.allocating = next.catch(() => {});
     return next;
   }
 
-  private portsInUse(): Set<number> {
-    const taken = new Set<number>();
-    if (!fs.existsSync(this.gamesDir)) return taken;
+  /**
+   * Free ports for a game: those it ran on last when nobody holds them, else the first free ones,
+   * taking ports another game ran on last only when no other is left. Null when the range is full.
+   */
+  private async choosePorts(gameId: string | undefined): Promise<Ports | null> {
+    const { from, to } = this.options.portRange;
+    const held = new Set([...this.held.values()].flatMap((p) => [p.port, p.rconPort]));
+    this.lastPorts ??= this.readLastPorts();
+    const own = gameId === undefined ? undefined : this.lastPorts.get(gameId);
+    const othersLast = new Set([...this.lastPorts].filter(([id]) => id !== gameId).flatMap(([, p]) => [p.port, p.rconPort]));
+    const checked = new Map<number, boolean>();
+    const usable = async (p: number, besides: number[]) => {
+      if (p < from || p > to || held.has(p) || besides.includes(p)) return false;
+      if (!checked.has(p)) checked.set(p, await portFree(p));
+      return checked.get(p)!;
+    };
+    const pick = async (preferred: number | undefined, besides: number[]): Promise<number | undefined> => {
+      if (preferred !== undefined && (await usable(preferred, besides))) return preferred;
+      for (const avoidOthers of [true, false]) {
+        for (let p = from; p <= to; p++) {
+          if (avoidOthers && othersLast.has(p)) continue;
+          if (await usable(p, besides)) return p;
+        }
+      }
+      return undefined;
+    };
+    const port = await pick(own?.port, []);
+    if (port === undefined) return null;
+    const rconPort = await pick(own?.rconPort, [port]);
+    return rconPort === undefined ? null : { port, rconPort };
+  }
+
+  private readLastPorts(): Map<string, Ports> {
+    const last = new Map<string, Ports>();
+    if (!fs.existsSync(this.gamesDir)) return last;
     for (const id of fs.readdirSync(this.gamesDir)) {
       const { port, rconPort } = this.readPrevious(path.join(this.gamesDir, id));
-      if (port) taken.add(port);
-      if (rconPort) taken.add(rconPort);
+      if (port && rconPort) last.set(id, { port, rconPort });
     }
-    return taken;
+    return last;
+  }
+
+  /** Whether one more server could get ports now. */
+  async hasCapacity(): Promise<boolean> {
+    return (await this.serialized(() => this.choosePorts(undefined))) !== null;
   }
 
   async start(game: GameSpec): Promise<void> {
     if (this.children.has(game.id)) return;
     await this.provision(game);
     const dir = this.dir(game);
+    const ports = await this.serialized(async () => {
+      // Another start of the same game got here first.
+      if (this.held.has(game.id)) return null;
+      const chosen = await this.choosePorts(game.id);
+      if (!chosen) {
+        const { from, to } = this.options.portRange;
+        throw new NoCapacityError(`no free ports left in the game port range ${from}-${to}: as many games run as it allows`);
+      }
+      this.held.set(game.id, chosen);
+      this.lastPorts?.set(game.id, chosen);
+      return chosen;
+    });
+    if (!ports) return;
+    // Held until the process ends; given back at once if it never launches.
+    const release = () => {
+      if (this.held.get(game.id) === ports) this.held.delete(game.id);
+    };
+    let config: StoredConfig & Ports;
+    try {
+      config = { ...(this.readPrevious(dir) as StoredConfig), ...ports };
+      writeServerConfig(dir, config);
+    } catch (err) {
+      release();
+      throw err;
+    }
     this.crashes.delete(game.id);
     fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
     const log = fs.openSync(path.join(dir, 'logs', 'latest.log'), 'a');
@@ -188,7 +255,14 @@ export class LocalDriver implements GameDriver {
       stdio: ['ignore', log, 'pipe', 'ipc'],
     });
     fs.closeSync(log);
-    const record: Child = { process: child, exited: Promise.resolve(), stopping: false, stderrTail: '' };
+    const record: Child = {
+      process: child,
+      port: ports.port,
+      rconTarget: { host: '127.0.0.1', port: ports.rconPort, password: config.rconPassword },
+      exited: Promise.resolve(),
+      stopping: false,
+      stderrTail: '',
+    };
     child.stderr!.on('data', (chunk: Buffer) => {
       fs.appendFile(path.join(dir, 'logs', 'latest.log'), chunk, () => {});
       record.stderrTail = (record.stderrTail + chunk.toString('utf8')).slice(-stderrTailBytes);
@@ -196,6 +270,7 @@ export class LocalDriver implements GameDriver {
     record.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         if (this.children.get(game.id) === record) this.children.delete(game.id);
+        release();
         // The launcher exits 0 only after saving the world: a `stop` sent over RCON is no crash.
         if (!record.stopping && (code !== 0 || signal)) {
           const how = signal ? `killed by signal ${signal}` : `exited with code ${code}`;
@@ -211,7 +286,8 @@ export class LocalDriver implements GameDriver {
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (err) => {
-        this.children.delete(game.id);
+        if (this.children.get(game.id) === record) this.children.delete(game.id);
+        release();
         reject(new Error(`cannot launch game ${game.id}: ${err.message}`));
       });
     });
@@ -223,7 +299,7 @@ export class LocalDriver implements GameDriver {
     if (!child) return;
     child.stopping = true;
     try {
-      await rconCommands(this.rconTarget(game), ['stop']);
+      await rconCommands(child.rconTarget, ['stop']);
     } catch {
       // No RCON yet (still starting) or any more: the launcher saves and exits on SIGTERM too.
       child.process.kill('SIGTERM');
@@ -242,12 +318,11 @@ export class LocalDriver implements GameDriver {
       const reason = this.crashes.get(game.id);
       return reason === undefined ? { ...base, status: 'STOPPED' } : { ...base, status: 'CRASHED', reason };
     }
-    const config = readServerConfig(this.dir(game));
     const [status, list] = await Promise.allSettled([
-      pingServer('127.0.0.1', config.port),
-      rconCommands(this.rconTarget(game), ['list']).then(([answer]) => parseList(answer ?? '')),
+      pingServer('127.0.0.1', child.port),
+      rconCommands(child.rconTarget, ['list']).then(([answer]) => parseList(answer ?? '')),
     ]);
-    if (status.status === 'rejected' || list.status === 'rejected' || !this.children.has(game.id)) return { ...base, status: 'STARTING' };
+    if (status.status === 'rejected' || list.status === 'rejected' || this.children.get(game.id) !== child) return { ...base, status: 'STARTING' };
     return {
       status: 'RUNNING',
       playersOnline: status.value.online,
@@ -255,19 +330,21 @@ export class LocalDriver implements GameDriver {
       players: list.value?.players ?? [],
       version: status.value.version,
       motd: status.value.motd,
-      address: `${this.options.host}:${config.port}`,
+      address: `${this.options.host}:${child.port}`,
     };
   }
 
   async rcon(game: GameSpec, command: string): Promise<string> {
-    if (!this.children.has(game.id)) throw new Error(`game ${game.id} is not running`);
-    const [answer] = await rconCommands(this.rconTarget(game), [command]);
+    const child = this.children.get(game.id);
+    if (!child) throw new Error(`game ${game.id} is not running`);
+    const [answer] = await rconCommands(child.rconTarget, [command]);
     return answer ?? '';
   }
 
   async remove(game: GameSpec): Promise<void> {
     await this.stop(game);
     this.crashes.delete(game.id);
+    this.lastPorts?.delete(game.id);
     fs.rmSync(this.dir(game), { recursive: true, force: true });
   }
 
@@ -278,10 +355,5 @@ export class LocalDriver implements GameDriver {
   /** Process id of a game's server, for tests and benchmarks that watch it. */
   pid(game: Pick<GameSpec, 'id'>): number | undefined {
     return this.children.get(game.id)?.process.pid;
-  }
-
-  private rconTarget(game: Pick<GameSpec, 'id'>) {
-    const config = readServerConfig(this.dir(game));
-    return { host: '127.0.0.1', port: config.rconPort, password: config.rconPassword };
   }
 }

@@ -216,6 +216,43 @@ describe('lifecycle actions', () => {
     expect(await live()).toMatchObject({ status: 'CRASHED', address: null });
   });
 
+  it('answers 503 with Retry-After to a start the host has no room for, and changes nothing', async () => {
+    const { gameId } = await buyGame(t.current);
+    const act = (action: string) => t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/${action}` });
+    const get = async () => (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json();
+    const noRoom = (res: Awaited<ReturnType<typeof act>>) => {
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.json().detail).toMatch(/^No capacity now/);
+    };
+    const created = await get();
+    t.current.driver.capacity = 0;
+    noRoom(await act('start'));
+    expect(await get()).toEqual(created);
+    // An action that does not apply still says why.
+    expect((await act('restart')).statusCode).toBe(409);
+
+    t.current.driver.capacity = 1;
+    await runGame(t.current, gameId);
+    // A running game's restart gives its own slot back first.
+    expect((await act('restart')).statusCode).toBe(200);
+    await t.current.app.services.reconciler.tick();
+    await t.current.app.services.reconciler.tick();
+    expect((await get()).status).toBe('RUNNING');
+
+    t.current.driver.crash(gameId);
+    await t.current.app.services.reconciler.tick();
+    const crashed = await get();
+    expect(crashed.status).toBe('CRASHED');
+    t.current.driver.capacity = 0;
+    noRoom(await act('restart'));
+    noRoom(await act('start'));
+    expect(await get()).toEqual(crashed);
+    t.current.driver.capacity = 1;
+    expect((await act('restart')).statusCode).toBe(200);
+  });
+
   it('takes two clicks racing for one start as one', async () => {
     const { gameId } = await buyGame(t.current);
     const results = await Promise.all([1, 2, 3].map(() => t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` })));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
+import { WAITING_FOR_CAPACITY } from '../../src/server/modules/games/reconciler.ts';
 import { useTestApp } from '../fixtures/app.ts';
 import { buyGame, runGame } from '../fixtures/games.ts';
 import { MemoryDriver } from '../fixtures/memory-driver.ts';
@@ -161,6 +162,59 @@ describe('reconciler', () => {
     await tick();
     await tick();
     expect((await game(gameId)).status).toBe('RUNNING');
+  });
+
+  it('keeps a start the host has no room for waiting, without a crash, and launches it once room returns', async () => {
+    const { gameId } = await buyGame(t.current);
+    expect((await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` })).statusCode).toBe(200);
+    // The room went between the click and the launch.
+    t.current.driver.capacity = 0;
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'STARTING', statusReason: WAITING_FOR_CAPACITY, nextAttemptAt: null });
+    // Far longer than a start may take: waiting is no failed start, and each round tries again.
+    t.current.clock.advance(10 * MINUTE);
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'STARTING', statusReason: WAITING_FOR_CAPACITY });
+    expect(t.current.driver.calls.filter((c) => c === `start ${gameId}`)).toHaveLength(2);
+
+    t.current.driver.capacity = Infinity;
+    t.current.driver.startupObservations = 1;
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'STARTING', statusReason: null });
+    // Not ready at the first look: the start timeout counts from the launch, not from the click.
+    await tick();
+    expect((await game(gameId)).status).toBe('STARTING');
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'RUNNING', statusReason: null });
+    expect(await notices()).toEqual([]);
+  });
+
+  it('lets a crash restart wait for room: one crash told, and it runs once a slot is free', async () => {
+    const { gameId } = await buyGame(t.current);
+    const other = (await buyGame(t.current, 'alice', 'Other')).gameId;
+    t.current.driver.capacity = 1;
+    await runGame(t.current, gameId);
+    t.current.driver.crash(gameId);
+    await tick();
+    expect((await game(gameId)).status).toBe('CRASHED');
+    // Another game takes the slot the crash gave back.
+    await runGame(t.current, other);
+    t.current.clock.advance(5 * SECOND);
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'STARTING', statusReason: WAITING_FOR_CAPACITY });
+    t.current.clock.advance(10 * MINUTE);
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'STARTING', statusReason: WAITING_FOR_CAPACITY });
+    expect(await notices()).toEqual(['exit code 1. It restarts in 5 s.']);
+
+    expect((await t.current.as('alice', { method: 'POST', url: `/v1/game/${other}/stop` })).statusCode).toBe(200);
+    // The stop and the launch share a round in no set order: three rounds see it running.
+    await tick();
+    await tick();
+    await tick();
+    expect(await game(other)).toMatchObject({ status: 'STOPPED' });
+    expect(await game(gameId)).toMatchObject({ status: 'RUNNING', statusReason: null });
+    expect(await notices()).toHaveLength(1);
   });
 
   it('lets the owner stop a crashed game: no restart follows', async () => {

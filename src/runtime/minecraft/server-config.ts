@@ -25,6 +25,12 @@ export interface ServerConfig {
 
 export const configFile = 'blockhost-server.json';
 
+/**
+ * The file as written between starts: the local driver takes the ports at each start, so a game
+ * never started has none yet; those of its last start are kept and preferred at the next.
+ */
+export type StoredConfig = Omit<ServerConfig, 'port' | 'rconPort'> & Partial<Pick<ServerConfig, 'port' | 'rconPort'>>;
+
 export function readServerConfig(dir: string): ServerConfig {
   const file = path.join(dir, configFile);
   const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<ServerConfig>;
@@ -34,7 +40,7 @@ export function readServerConfig(dir: string): ServerConfig {
   return raw as ServerConfig;
 }
 
-export function writeServerConfig(dir: string, config: ServerConfig): void {
+export function writeServerConfig(dir: string, config: StoredConfig): void {
   const file = path.join(dir, configFile);
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });

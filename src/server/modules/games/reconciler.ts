@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or } from 'drizz
 import type { Db, Executor } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
 import type { NotificationsService } from '../notifications/service.ts';
-import type { GameSpec } from '../../../runtime/driver.ts';
+import { NoCapacityError, type GameSpec } from '../../../runtime/driver.ts';
 import { listChanges, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 
 export interface ReconcilerOptions {
@@ -24,6 +24,8 @@ export interface ReconcilerOptions {
 const BATCH = 50;
 /** While a server starts its owner waits: between full rounds, look at starting servers this often. */
 const STARTING_POLL_MS = 250;
+/** The status reason of a game the host has no room for yet. */
+export const WAITING_FOR_CAPACITY = 'Waiting for a free server slot: it starts as soon as one is free';
 type Patch = Partial<Omit<GameRow, 'id' | 'stateVersion'>>;
 
 /**
@@ -37,6 +39,8 @@ type Patch = Partial<Omit<GameRow, 'id' | 'stateVersion'>>;
  * A server seen stopped that this process never launched nor saw running is a server of a previous
  * process (an API restart): it is started again without counting as a crash. A crash is restarted
  * after a back-off, at most `maxRestarts` times in `restartWindowMs`; the owner is told each time.
+ * A start the driver has no room for (NoCapacityError) stays STARTING, unlaunched, and is tried
+ * again each full round: no crash, and the start timeout counts from the launch.
  */
 export class Reconciler {
   private readonly db: Db;
@@ -143,7 +147,12 @@ export class Reconciler {
       .where(inArray(games.id, due))
       .returning();
     await Promise.all(leased.map((game) => this.reconcile(game)));
-    const [stillStarting] = await this.db.select({ id: games.id }).from(games).where(eq(games.status, 'STARTING')).limit(1);
+    // Launched servers only: one waiting for capacity is tried again at full rounds, not every 250 ms.
+    const [stillStarting] = await this.db
+      .select({ id: games.id })
+      .from(games)
+      .where(and(eq(games.status, 'STARTING'), isNotNull(games.launchedAt)))
+      .limit(1);
     this.starting = stillStarting !== undefined;
   }
 
@@ -204,10 +213,15 @@ export class Reconciler {
       await this.runtime.driver.start(spec);
       this.launchedWith.set(game.id, spec);
     } catch (err) {
+      if (err instanceof NoCapacityError) {
+        // Nothing was launched: the game keeps its place, and the next round tries again.
+        if (game.statusReason !== WAITING_FOR_CAPACITY) await this.write(game, { statusReason: WAITING_FOR_CAPACITY });
+        return;
+      }
       return this.crashed(game, `Start failed: ${reasonOf(err)}`);
     }
     this.mine.add(game.id);
-    await this.write(game, { launchedAt: this.runtime.clock() });
+    await this.write(game, { launchedAt: this.runtime.clock(), statusReason: null });
   }
 
   private async applyListChanges(game: GameRow): Promise<void> {
@@ -250,7 +264,9 @@ export class Reconciler {
         return;
       case 'STARTING': {
         if (game.status === 'RUNNING') return this.unanswered(game, now);
-        if (game.status !== 'STARTING' || now.getTime() - game.statusChangedAt.getTime() < this.options.startTimeoutMs) return;
+        // From the launch: the time a start waited for capacity is not the server's.
+        const since = game.launchedAt ?? game.statusChangedAt;
+        if (game.status !== 'STARTING' || now.getTime() - since.getTime() < this.options.startTimeoutMs) return;
         const seconds = Math.round(this.options.startTimeoutMs / 1000);
         await this.runtime.driver.stop(await specOf(this.db, game)).catch((err: unknown) => this.runtime.log.warn({ err, gameId: game.id }, 'stop after start timeout failed'));
         this.mine.delete(game.id);

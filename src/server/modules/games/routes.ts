@@ -78,7 +78,18 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   for (const action of ['start', 'stop', 'restart'] as const satisfies GameAction[]) {
     app.post(
       `/v1/game/:id/${action}`,
-      { onRequest: auth, schema: { tags, summary: `Ask for the server to ${action} (409 with the current status when it cannot)`, params: IdParams, response: { 200: Game } } },
+      {
+        onRequest: auth,
+        schema: {
+          tags,
+          summary:
+            action === 'stop'
+              ? 'Ask for the server to stop (409 with the current status when it cannot)'
+              : `Ask for the server to ${action} (409 with the current status when it cannot; 503 with Retry-After when the host has no room for one more server)`,
+          params: IdParams,
+          response: { 200: Game },
+        },
+      },
       async (request) => games.act(request.user!.id, request.params.id, action),
     );
   }

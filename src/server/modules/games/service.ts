@@ -27,6 +27,8 @@ const MAX_LIST_NAMES = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** An owner may announce a game to their friends at most once in this time. */
 export const ANNOUNCE_INTERVAL_MS = 10 * 60 * 1000;
+/** When to try a start again after the host had no room for it (Retry-After). */
+export const NO_CAPACITY_RETRY_SECONDS = 30;
 
 
 /** The owner's lifecycle actions: the statuses each may start from, and the state it asks for. */
@@ -202,33 +204,56 @@ export class GamesService {
 
   /**
    * start, stop or restart: one conditional UPDATE, so two clicks or a click racing the reconciler
-   * cannot both win; 409 with the current status when the action does not apply to it.
+   * cannot both win; 409 with the current status when the action does not apply to it. A start
+   * (or a restart of a crashed game) while the host has no room for one more server changes
+   * nothing and answers 503 with Retry-After; a running game's restart gives its own room back.
    */
   async act(ownerId: string, id: string, action: GameAction): Promise<Game> {
     const rule = actions[action];
+    const allowed: readonly GameStatus[] = rule.from;
+    const needsRoom: readonly GameStatus[] = action === 'start' ? allowed : action === 'restart' ? ['CRASHED'] : [];
+    const from = needsRoom.length > 0 && !(await this.hasCapacity()) ? allowed.filter((s) => !needsRoom.includes(s)) : [...allowed];
     const now = this.runtime.clock();
-    const [row] = await this.db
-      .update(games)
-      .set({
-        desiredState: rule.desiredState,
-        status: rule.status,
-        statusReason: null,
-        statusChangedAt: now,
-        launchedAt: null,
-        nextAttemptAt: null,
-        // The owner stepping in gives the crash-restart budget back.
-        ...(action === 'stop' ? {} : { crashRestarts: [] }),
-        stateVersion: sql`${games.stateVersion} + 1`,
-        updatedAt: now,
-      })
-      .where(and(eq(games.id, id), eq(games.ownerId, ownerId), inArray(games.status, [...rule.from])))
-      .returning();
+    let row: GameRow | undefined;
+    if (from.length > 0) {
+      [row] = await this.db
+        .update(games)
+        .set({
+          desiredState: rule.desiredState,
+          status: rule.status,
+          statusReason: null,
+          statusChangedAt: now,
+          launchedAt: null,
+          nextAttemptAt: null,
+          // The owner stepping in gives the crash-restart budget back.
+          ...(action === 'stop' ? {} : { crashRestarts: [] }),
+          stateVersion: sql`${games.stateVersion} + 1`,
+          updatedAt: now,
+        })
+        .where(and(eq(games.id, id), eq(games.ownerId, ownerId), inArray(games.status, from)))
+        .returning();
+    }
     if (!row) {
       const current = await this.row(ownerId, id);
+      if (needsRoom.includes(current.status) && !from.includes(current.status)) {
+        throw new HttpProblem(503, `No capacity now: every server slot of the host is in use; try again in ${NO_CAPACITY_RETRY_SECONDS} s`, {
+          headers: { 'retry-after': String(NO_CAPACITY_RETRY_SECONDS) },
+        });
+      }
       throw conflict(`The game is ${current.status}: it cannot be ${rule.verb} now`);
     }
     this.onAction(row.id);
     return toGame(row);
+  }
+
+  /** The driver's look at its room; a failed look lets the start through (the reconciler waits if it must). */
+  private async hasCapacity(): Promise<boolean> {
+    try {
+      return (await this.runtime.driver.hasCapacity?.()) ?? true;
+    } catch (err) {
+      this.runtime.log.warn({ err }, 'capacity check failed');
+      return true;
+    }
   }
 
   /** The internal stop: whatever the status, the game should be stopped; idempotent. */
