@@ -13,6 +13,7 @@ import { minecraftVersions } from '../contract/games.ts';
 import { NoCapacityError, type GameSpec } from './driver.ts';
 import { LocalDriver } from './local-driver.ts';
 import { readList } from './minecraft/player-lists.ts';
+import { pingServer } from './minecraft/probe.ts';
 import { configFile, readServerConfig } from './minecraft/server-config.ts';
 
 // prismarine-item's types declare an ES default export its CommonJS code does not have.
@@ -65,10 +66,17 @@ describe('LocalDriver with flying-squid', () => {
 
     // A ban written before the start applies.
     expect(await refused(port, 'Intruder', version)).toContain('You are banned from this server.');
+    // The refused connection stays open a second after the reason: it is no player, and the
+    // count goes with the names, in observe and in the status ping players see.
+    const afterRefusal = await driver.observe(game);
+    expect(afterRefusal.playersOnline).toBe(afterRefusal.players.length);
+    expect(afterRefusal).toMatchObject({ status: 'RUNNING', playersOnline: 0, players: [] });
+    expect((await pingServer('127.0.0.1', port)).online).toBe(0);
 
     const builder = await joined(port, 'Builder', version);
     expect(await driver.rcon(game, 'list')).toBe('There are 1 of a max of 5 players online: Builder');
     expect(await driver.observe(game)).toMatchObject({ status: 'RUNNING', playersOnline: 1, players: ['Builder'] });
+    expect((await pingServer('127.0.0.1', port)).online).toBe(1);
 
     // The bot places a block in creative mode; it must outlive the restart below.
     expect(builder.game.gameMode).toBe('creative');
@@ -87,6 +95,7 @@ describe('LocalDriver with flying-squid', () => {
 
     expect(await driver.rcon(game, 'whitelist on')).toBe('Whitelist is now turned on');
     expect(await refused(port, 'Builder', version)).toBe('You are not white-listed on this server!');
+    expect(await driver.observe(game)).toMatchObject({ playersOnline: 0, players: [] });
     expect(await driver.rcon(game, 'whitelist add Builder')).toBe('Added Builder to the whitelist');
     expect(await driver.rcon(game, 'whitelist list')).toBe('There are 1 whitelisted player(s): Builder');
     const again = await joined(port, 'Builder', version);

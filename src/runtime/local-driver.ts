@@ -325,7 +325,9 @@ export class LocalDriver implements GameDriver {
     if (status.status === 'rejected' || list.status === 'rejected' || this.children.get(game.id) !== child) return { ...base, status: 'STARTING' };
     return {
       status: 'RUNNING',
-      playersOnline: status.value.online,
+      // The count that goes with the names: a ping may still count a client refused at login
+      // until its connection closes.
+      playersOnline: list.value?.online ?? status.value.online,
       maxPlayers: status.value.max,
       players: list.value?.players ?? [],
       version: status.value.version,

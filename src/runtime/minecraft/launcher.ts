@@ -75,6 +75,12 @@ function runFlyingSquid(config: ServerConfig): (code?: number) => void {
     'player-list-text': { header: { text: config.motd }, footer: { text: '' } },
     'everybody-op': false,
     'max-entities': 100,
+    // The status ping counts the players in the game, as `list` does: minecraft-protocol's own count
+    // includes a client refused at login until its connection closes, a second later.
+    beforePing: (response: { players: { online: number } }) => {
+      response.players.online = serv.players.length;
+      return response;
+    },
   });
 
   const stop = onceStop(async () => {
