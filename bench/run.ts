@@ -6,6 +6,7 @@ import { gamesBench } from './games.ts';
 import { JS_BUDGET_KB, LCP_TARGET_MS, webFigures } from './web.ts';
 import { importBench } from './social.ts';
 import { gameServerEnv, groupWhitelistBench } from './whitelist.ts';
+import { soakBench } from './soak.ts';
 
 /**
  * `npm run bench [-- spine|games|social ...]`: figures from runs against the real server (PGlite, or
@@ -14,10 +15,11 @@ import { gameServerEnv, groupWhitelistBench } from './whitelist.ts';
  * - games: the local driver's start times, memory per idle server and capacity;
  * - social: a 200-name group import, and a 200-member group added to a running server's whitelist;
  * - web: JavaScript a first visit to / downloads (gzip, built files) and its largest contentful paint
- *   (after `npm run build`).
- * Without a section name, all of them. Figures are written to bench/results/latest.json.
+ *   (after `npm run build`);
+ * - soak: 10 minutes (SOAK_MINUTES) of mixed player traffic with real game servers: errors and memory.
+ * Without a section name, all of them but the soak, which is asked by name. Figures are written to bench/results/latest.json.
  */
-const sections = ['spine', 'games', 'social', 'web'] as const;
+const sections = ['spine', 'games', 'social', 'web', 'soak'] as const;
 type Section = (typeof sections)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 const unknown = asked.filter((a) => !(sections as readonly string[]).includes(a));
@@ -25,7 +27,7 @@ if (unknown.length) {
   console.error(`unknown bench section ${unknown.join(', ')}: expected ${sections.join(', ')}`);
   process.exit(2);
 }
-const chosen = new Set<Section>(asked.length ? (asked as Section[]) : sections);
+const chosen = new Set<Section>(asked.length ? (asked as Section[]) : sections.filter((s) => s !== 'soak'));
 
 const results: Record<string, unknown> = {};
 const rows: Array<[string, string, string, boolean | null]> = [];
@@ -137,7 +139,23 @@ async function web() {
   row('largest contentful paint of / (median of 5)', `${ms(figures.lcpMedianMs)} (${figures.lcpRunsMs.map((v) => v.toFixed(0)).join(', ')})`, `≤ ${LCP_TARGET_MS} ms`, figures.lcpMedianMs <= LCP_TARGET_MS);
 }
 
-const run: Record<Section, () => Promise<void>> = { spine, games, social, web };
+async function soak() {
+  const server = await startServer(gameServerEnv());
+  try {
+    console.log(`bench soak: server ${server.origin} (database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}), local game driver`);
+    const f = await soakBench(server);
+    Object.assign(results, { soak: f });
+    row(`soak: ${f.minutes} min of mixed player traffic`, `${f.requests} requests, ${f.gameCycles} game start/stop cycles`, '', null);
+    row('  errors', `${f.errors}${f.errorSamples.length ? ` (${f.errorSamples[0]})` : ''}`, '0', f.errors === 0);
+    const growth = f.rssEndMb - f.rssStartMb;
+    row('  server memory (RSS after GC)', `${f.rssStartMb} → ${f.rssEndMb} MB (each minute: ${f.rssSamplesMb.join(', ')})`, '≤ +10 %', growth <= f.rssStartMb * 0.1);
+    for (const sample of f.errorSamples.slice(1)) console.log(`  error: ${sample}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+const run: Record<Section, () => Promise<void>> = { spine, games, social, web, soak };
 for (const section of sections) if (chosen.has(section)) await run[section]();
 console.log('');
 
