@@ -327,11 +327,13 @@ export class AgonesDriver implements GameDriver {
       this.rconTarget(game, gs).then((t) => rconCommands(t, ['list'])),
     ]);
     if (status.status === 'rejected' || list.status === 'rejected') return { ...base, status: 'STARTING' };
+    const players = parseList(list.value[0] ?? '');
     return {
       status: 'RUNNING',
-      playersOnline: status.value.online,
+      // The count that goes with the names: a ping may still count a client being refused.
+      playersOnline: players?.online ?? status.value.online,
       maxPlayers: status.value.max,
-      players: parseList(list.value[0] ?? '')?.players ?? [],
+      players: players?.players ?? [],
       version: status.value.version,
       motd: status.value.motd,
       address: `${address.host}:${address.port}`,
