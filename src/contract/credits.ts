@@ -61,3 +61,128 @@ export const gamePaymentRequestUpdate = Type.Object(
   { paymentId: Id, action: Type.Union([Type.Literal('PAY'), Type.Literal('CANCEL')]) },
   { $id: 'gamePaymentRequestUpdate', additionalProperties: false },
 );
+
+const DateTime = Type.String({ format: 'date-time' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+/** A credit pack as sold (SPEC.md's pricing). */
+export const CreditPack = Type.Object({
+  id: Id,
+  credits: Type.Integer(),
+  bonusCredits: Type.Integer(),
+  priceCents: Type.Integer(),
+  currency: Type.String(),
+  label: Nullable(Type.String()),
+  archived: Type.Boolean(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+export type CreditPack = Static<typeof CreditPack>;
+export type PricingRequest = Static<typeof pricingRequest>;
+
+export const promoKinds = ['PERCENT_OFF', 'BONUS_CREDITS'] as const;
+export const PromoCode = Type.Object({
+  code: Type.String(),
+  kind: Type.Enum(promoKinds),
+  value: Type.Integer(),
+  maxUses: Nullable(Type.Integer()),
+  uses: Type.Integer(),
+  validFrom: Nullable(DateTime),
+  validUntil: Nullable(DateTime),
+  archived: Type.Boolean(),
+  createdAt: DateTime,
+});
+export type PromoCode = Static<typeof PromoCode>;
+export type PromoCodeCreateRequest = Static<typeof promoCodeCreateRequest>;
+
+/** What a code gives a player, checked before paying. */
+export const PromoCodeCheck = Type.Object({
+  code: Type.String(),
+  kind: Type.Enum(promoKinds),
+  value: Type.Integer(),
+  validUntil: Nullable(DateTime),
+});
+export type PromoCodeCheck = Static<typeof PromoCodeCheck>;
+export const PromoCodeParams = Type.Object({ code: Type.String({ pattern: '^[A-Za-z0-9_-]{3,32}$', maxLength: 32 }) }, { additionalProperties: false });
+
+export const planIntervals = ['MONTH', 'YEAR'] as const;
+export const SubscriptionPlan = Type.Object({
+  id: Id,
+  name: Localized(80),
+  priceCents: Type.Integer(),
+  currency: Type.String(),
+  interval: Type.Enum(planIntervals),
+  credits: Type.Integer(),
+  archived: Type.Boolean(),
+  createdAt: DateTime,
+});
+export type SubscriptionPlan = Static<typeof SubscriptionPlan>;
+export type SubscriptionCreateRequest = Static<typeof subscriptionCreateRequest>;
+
+export const subscriptionStatuses = ['INCOMPLETE', 'ACTIVE', 'PAST_DUE', 'CANCELED'] as const;
+/** A player's subscription. */
+export const Subscription = Type.Object({
+  id: Id,
+  plan: SubscriptionPlan,
+  status: Type.Enum(subscriptionStatuses),
+  currentPeriodStart: Nullable(DateTime),
+  currentPeriodEnd: Nullable(DateTime),
+  cancelAtPeriodEnd: Type.Boolean(),
+  createdAt: DateTime,
+});
+export type Subscription = Static<typeof Subscription>;
+
+/** What the web needs to collect the card: Stripe's client secret and key, or the sandbox's payment. */
+export const PaymentCheckout = Type.Object({
+  paymentId: Id,
+  provider: Type.Enum(['stripe', 'sandbox'] as const),
+  amountCents: Type.Integer(),
+  currency: Type.String(),
+  credits: Type.Integer(),
+  bonusCredits: Type.Integer(),
+  clientSecret: Nullable(Type.String()),
+  publishableKey: Nullable(Type.String()),
+});
+export type PaymentCheckout = Static<typeof PaymentCheckout>;
+
+export const paymentStatuses = ['PENDING', 'SUCCEEDED', 'FAILED', 'REFUNDED'] as const;
+export const Payment = Type.Object({
+  id: Id,
+  kind: Type.Enum(['PACK', 'SUBSCRIPTION'] as const),
+  status: Type.Enum(paymentStatuses),
+  provider: Type.String(),
+  amountCents: Type.Integer(),
+  currency: Type.String(),
+  credits: Type.Integer(),
+  bonusCredits: Type.Integer(),
+  promoCode: Nullable(Type.String()),
+  failureReason: Nullable(Type.String()),
+  refundedCents: Type.Integer(),
+  createdAt: DateTime,
+  settledAt: Nullable(DateTime),
+});
+export type Payment = Static<typeof Payment>;
+
+export const sandboxConfirmRequest = Type.Object(
+  { cardNumber: Type.String({ pattern: '^[0-9 ]{12,23}$', maxLength: 23 }) },
+  { $id: 'sandboxConfirmRequest', additionalProperties: false },
+);
+
+const InvoiceParty = Type.Object({ name: Type.String(), address: Type.Optional(Nullable(Type.String())), email: Type.Optional(Nullable(Type.String())), vatId: Type.Optional(Nullable(Type.String())) });
+export const Invoice = Type.Object({
+  id: Id,
+  number: Type.String(),
+  kind: Type.Enum(['INVOICE', 'CREDIT_NOTE'] as const),
+  paymentId: Id,
+  creditedInvoiceId: Nullable(Id),
+  seller: InvoiceParty,
+  buyer: InvoiceParty,
+  lines: Type.Array(Type.Object({ description: Type.String(), quantity: Type.Integer(), unitCents: Type.Integer(), totalCents: Type.Integer() })),
+  vatRate: Type.Number({ description: 'Percent, e.g. 20' }),
+  netCents: Type.Integer(),
+  vatCents: Type.Integer(),
+  totalCents: Type.Integer(),
+  currency: Type.String(),
+  issuedAt: DateTime,
+});
+export type Invoice = Static<typeof Invoice>;

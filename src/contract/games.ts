@@ -223,3 +223,35 @@ export interface ReviewPage extends Page<GameReview> {
 }
 
 export const InternalHeaders = Type.Object({ 'x-internal-token': Type.Optional(Type.String({ maxLength: 200 })) });
+
+export const gamePaymentStatuses = ['PAID', 'PENDING', 'CANCELED'] as const;
+/** One period of a game: paid at creation, then each renewal. */
+export const GamePayment = Type.Object({
+  id: Id,
+  gameId: Id,
+  gameName: Type.String(),
+  status: literals(gamePaymentStatuses),
+  amountCredits: Type.Integer(),
+  periodStart: DateTime,
+  periodEnd: DateTime,
+  paidAt: Nullable(DateTime),
+  canceledAt: Nullable(DateTime),
+  createdAt: DateTime,
+});
+export type GamePayment = Static<typeof GamePayment>;
+
+export const GamePaymentQuery = Type.Object(
+  {
+    status: Type.Optional(literals(gamePaymentStatuses)),
+    page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+    size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+  },
+  { additionalProperties: false },
+);
+
+/** What paying a renewal answers: the payment and the game's new period end. */
+export const GamePaymentResult = Type.Object({ payment: GamePayment, periodEnd: Nullable(DateTime), status: literals(gameStatuses) });
+
+/** PATCH /v1/game/{id}: what the owner may change after buying. */
+export const gameUpdate = Type.Object({ autoRenew: Type.Boolean() }, { additionalProperties: false });

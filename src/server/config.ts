@@ -34,7 +34,15 @@ export interface Config {
     /** How often the reconciler looks at the games. */
     reconcileIntervalMs: number;
   };
-  stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined };
+  stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined; apiUrl: string | undefined };
+  /** Who issues the invoices, and the VAT rate they carry (percent). */
+  invoices: { sellerName: string; sellerAddress: string; sellerVatId: string | null; vatRatePercent: number };
+  renewals: {
+    /** A game's next period is due, and its owner told, this long before its period ends. */
+    noticeDays: number;
+    /** An expired game's world is kept this long, for its owner to pay and revive it. */
+    retentionDays: number;
+  };
   social: { discord: string; twitter: string; youtube: string; instagram: string };
   /** Mojang's profile API; unset means the offline resolver (offline-mode UUIDs, generated skins). */
   minecraft: { apiUrl: string | undefined; sessionUrl: string };
@@ -61,6 +69,14 @@ function int(env: Env, name: string, def: number, min: number, max: number): num
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
     throw new ConfigError(`${name}="${raw}" is invalid: expected a whole number from ${min} to ${max}`);
   }
+  return n;
+}
+
+function decimal(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return def;
+  const n = Number(raw);
+  if (!/^\d+(\.\d{1,2})?$/.test(raw) || n < min || n > max) throw new ConfigError(`${name}="${raw}" is invalid: expected a number from ${min} to ${max}, at most 2 decimals`);
   return n;
 }
 
@@ -203,6 +219,17 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       secretKey: text(env, 'STRIPE_SECRET_KEY', /^sk_(test|live)_\w+$/, 'a Stripe secret key (sk_test_... or sk_live_...)'),
       webhookSecret: text(env, 'STRIPE_WEBHOOK_SECRET', /^whsec_\w+$/, 'a Stripe webhook secret (whsec_...)'),
       publishableKey: text(env, 'STRIPE_PUBLISHABLE_KEY', /^pk_(test|live)_\w+$/, 'a Stripe publishable key (pk_test_... or pk_live_...)'),
+      apiUrl: url(env, 'STRIPE_API_URL', undefined, ['https', 'http']),
+    },
+    invoices: {
+      sellerName: text(env, 'INVOICE_SELLER_NAME', /^[^\u0000-\u001f]{1,120}$/, 'a name of at most 120 characters') ?? 'BlockHost',
+      sellerAddress: text(env, 'INVOICE_SELLER_ADDRESS', /^[^\u0000-\u0009\u000b-\u001f]{1,400}$/, 'an address of at most 400 characters (\\n between lines)')?.replaceAll('\\n', '\n') ?? '1 rue de l’Exemple\n75000 Paris\nFrance',
+      sellerVatId: text(env, 'INVOICE_SELLER_VAT_ID', /^[A-Z]{2}[A-Z0-9]{2,13}$/, 'a VAT number such as FR12345678901') ?? null,
+      vatRatePercent: decimal(env, 'INVOICE_VAT_RATE', 20, 0, 50),
+    },
+    renewals: {
+      noticeDays: int(env, 'RENEWAL_NOTICE_DAYS', 3, 0, 60),
+      retentionDays: int(env, 'GAME_RETENTION_DAYS', 30, 7, 3650),
     },
     social: {
       discord: socialDefault('SOCIAL_DISCORD_URL', 'https://discord.gg/blockhost'),

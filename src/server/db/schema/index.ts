@@ -10,3 +10,8 @@ export * from './catalogue.ts';
 export * from './games.ts';
 export * from './reviews.ts';
 export * from './idempotency.ts';
+export * from './pricing.ts';
+export * from './promocodes.ts';
+export * from './subscriptions.ts';
+export * from './payments.ts';
+export * from './invoices.ts';

@@ -1,0 +1,16 @@
+import { boolean, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/** A credit pack on sale (SPEC.md's "pricing"): credits, maybe bonus credits, for a card price. */
+export const creditPacks = pgTable('credit_packs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  credits: integer('credits').notNull(),
+  bonusCredits: integer('bonus_credits').notNull().default(0),
+  /** Minor units of `currency`. */
+  priceCents: integer('price_cents').notNull(),
+  currency: text('currency').notNull(),
+  label: text('label'),
+  /** A pack someone paid for is archived, not deleted: its payments and invoices still name it. */
+  archived: boolean('archived').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
