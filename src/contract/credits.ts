@@ -29,7 +29,7 @@ export const pricingRequest = Type.Object(
 
 export const promoCodeCreateRequest = Type.Object(
   {
-    code: Type.String({ pattern: '^[A-Z0-9_-]{3,32}$' }),
+    code: Type.String({ pattern: '^[A-Za-z0-9_-]{3,32}$', maxLength: 32, description: 'Stored in upper case' }),
     kind: Type.Union([Type.Literal('PERCENT_OFF'), Type.Literal('BONUS_CREDITS')]),
     value: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
     maxUses: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),

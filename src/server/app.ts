@@ -25,6 +25,7 @@ import friendGroupsRoutes from './modules/friend-groups/routes.ts';
 import catalogueRoutes from './modules/catalogue/routes.ts';
 import gamesRoutes from './modules/games/routes.ts';
 import reviewsRoutes from './modules/reviews/routes.ts';
+import promoCodesRoutes from './modules/promocodes/routes.ts';
 import type { GameDriver } from '../runtime/driver.ts';
 import type { Clock } from './modules/games/runtime.ts';
 
@@ -108,7 +109,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await app.register(idempotency, { db: services.db });
 
   if (keys) await app.register(identity, { config, database, keys });
-  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes, contentRoutes, minecraftRoutes, blocklistRoutes, friendsRoutes, friendGroupsRoutes, catalogueRoutes, gamesRoutes, reviewsRoutes]) {
+  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes, contentRoutes, minecraftRoutes, blocklistRoutes, friendsRoutes, friendGroupsRoutes, catalogueRoutes, gamesRoutes, reviewsRoutes, promoCodesRoutes]) {
     await app.register(module, { services });
   }
   await app.register(web, { config, isContentPage: (path: string) => services.content.has(path) });

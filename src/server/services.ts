@@ -14,6 +14,7 @@ import { GamesService } from './modules/games/service.ts';
 import { Reconciler } from './modules/games/reconciler.ts';
 import type { GameRuntime } from './modules/games/runtime.ts';
 import { ReviewsService } from './modules/reviews/service.ts';
+import { PromoCodesService } from './modules/promocodes/service.ts';
 import { createDriver } from '../runtime/index.ts';
 
 /** The composition root of the domain: every service, built once per app from the database. */
@@ -33,6 +34,7 @@ export interface Services {
   games: GamesService;
   reconciler: Reconciler;
   reviews: ReviewsService;
+  promoCodes: PromoCodesService;
   runtime: GameRuntime;
 }
 
@@ -53,6 +55,7 @@ export function createServices(config: Config, database: Database, runtime: Part
   blocklist.onBlock((tx, ownerId, blocked) => friends.sever(tx, ownerId, blocked.id));
   blocklist.onBlock((tx, ownerId, blocked) => friendGroups.removeFromOwnerGroups(tx, ownerId, blocked));
   const catalogue = new CatalogueService(db);
+  const promoCodes = new PromoCodesService(db, game.clock);
   const games = new GamesService(db, { catalogue, credits, friends, notifications, runtime: game });
   const reconciler = new Reconciler(db, game, notifications, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   // An owner's action is acted on at once rather than at the next round.
@@ -73,6 +76,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     games,
     reconciler,
     reviews: new ReviewsService(db, { catalogue, games, users }),
+    promoCodes,
     runtime: game,
   };
 }
