@@ -27,6 +27,7 @@ export const namedBodies = [
   credits.stripePaymentCreate,
   credits.stripeSubscriptionRequest,
   credits.subscriptionCreateRequest,
+  credits.sandboxConfirmRequest,
   user.userCreditAddRequest,
   user.userMcUUIDRequest,
 ] as const;

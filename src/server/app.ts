@@ -26,6 +26,10 @@ import catalogueRoutes from './modules/catalogue/routes.ts';
 import gamesRoutes from './modules/games/routes.ts';
 import reviewsRoutes from './modules/reviews/routes.ts';
 import promoCodesRoutes from './modules/promocodes/routes.ts';
+import pricingRoutes from './modules/pricing/routes.ts';
+import subscriptionsRoutes from './modules/subscriptions/routes.ts';
+import paymentsRoutes from './modules/payments/routes.ts';
+import invoicesRoutes from './modules/invoices/routes.ts';
 import type { GameDriver } from '../runtime/driver.ts';
 import type { Clock } from './modules/games/runtime.ts';
 
@@ -69,7 +73,7 @@ export interface AppOptions {
   driver?: GameDriver;
   /** The games' clock; tests pass their own to skip minutes without sleeping. */
   clock?: Clock;
-  /** Run the reconciler's loop (default true); tests turn it off and call `services.reconciler.tick()`. */
+  /** Run the reconciler's and the renewals' loops (default true); tests turn them off and call their `tick()`. */
   reconcileLoop?: boolean;
 }
 
@@ -109,7 +113,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await app.register(idempotency, { db: services.db });
 
   if (keys) await app.register(identity, { config, database, keys });
-  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes, contentRoutes, minecraftRoutes, blocklistRoutes, friendsRoutes, friendGroupsRoutes, catalogueRoutes, gamesRoutes, reviewsRoutes, promoCodesRoutes]) {
+  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes, contentRoutes, minecraftRoutes, blocklistRoutes, friendsRoutes, friendGroupsRoutes, catalogueRoutes, gamesRoutes, reviewsRoutes, promoCodesRoutes, pricingRoutes, subscriptionsRoutes, paymentsRoutes, invoicesRoutes]) {
     await app.register(module, { services });
   }
   await app.register(web, { config, isContentPage: (path: string) => services.content.has(path) });
@@ -117,10 +121,15 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await services.notifications.start();
   await services.users.start();
   await services.credits.start();
-  if (reconcileLoop) services.reconciler.start();
+  await services.renewals.listen();
+  if (reconcileLoop) {
+    services.reconciler.start();
+    services.renewals.start();
+  }
   // Game servers stop cleanly with the app (worlds saved), but their desired state stays running:
   // the next start of the app starts them again.
   app.addHook('onClose', async () => {
+    await services.renewals.stop();
     await services.reconciler.stop();
     await services.runtime.driver.close();
   });

@@ -12,9 +12,15 @@ import { UsersService } from './modules/users/service.ts';
 import { CatalogueService } from './modules/catalogue/service.ts';
 import { GamesService } from './modules/games/service.ts';
 import { Reconciler } from './modules/games/reconciler.ts';
+import { RenewalsService } from './modules/games/renewals.ts';
 import type { GameRuntime } from './modules/games/runtime.ts';
 import { ReviewsService } from './modules/reviews/service.ts';
 import { PromoCodesService } from './modules/promocodes/service.ts';
+import { PricingService } from './modules/pricing/service.ts';
+import { SubscriptionsService } from './modules/subscriptions/service.ts';
+import { InvoicesService } from './modules/invoices/service.ts';
+import { PaymentsService } from './modules/payments/service.ts';
+import { createPaymentProvider } from './payments/index.ts';
 import { createDriver } from '../runtime/index.ts';
 
 /** The composition root of the domain: every service, built once per app from the database. */
@@ -33,8 +39,13 @@ export interface Services {
   catalogue: CatalogueService;
   games: GamesService;
   reconciler: Reconciler;
+  renewals: RenewalsService;
   reviews: ReviewsService;
   promoCodes: PromoCodesService;
+  pricing: PricingService;
+  subscriptions: SubscriptionsService;
+  invoices: InvoicesService;
+  payments: PaymentsService;
   runtime: GameRuntime;
 }
 
@@ -56,7 +67,13 @@ export function createServices(config: Config, database: Database, runtime: Part
   blocklist.onBlock((tx, ownerId, blocked) => friendGroups.removeFromOwnerGroups(tx, ownerId, blocked));
   const catalogue = new CatalogueService(db);
   const promoCodes = new PromoCodesService(db, game.clock);
-  const games = new GamesService(db, { catalogue, credits, friends, notifications, runtime: game });
+  const pricing = new PricingService(db);
+  const subscriptions = new SubscriptionsService(db);
+  const invoices = new InvoicesService(db, config.invoices);
+  const payments = new PaymentsService(db, { provider: createPaymentProvider(config.stripe), users, pricing, promoCodes, subscriptions, invoices, credits, notifications, clock: game.clock });
+  pricing.hasPayments = (packId) => payments.hasPaymentsForPack(packId);
+  const games = new GamesService(db, { catalogue, credits, friends, notifications, promoCodes, runtime: game });
+  const renewals = new RenewalsService(database, { credits, notifications, games, runtime: game }, config.renewals);
   const reconciler = new Reconciler(db, game, notifications, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   // An owner's action is acted on at once rather than at the next round.
   games.onAction = () => reconciler.wake();
@@ -75,8 +92,13 @@ export function createServices(config: Config, database: Database, runtime: Part
     catalogue,
     games,
     reconciler,
+    renewals,
     reviews: new ReviewsService(db, { catalogue, games, users }),
     promoCodes,
+    pricing,
+    subscriptions,
+    invoices,
+    payments,
     runtime: game,
   };
 }

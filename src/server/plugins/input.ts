@@ -16,7 +16,8 @@ function findBad(value: unknown, check: (v: unknown) => string | null): { field:
     const [v, path, depth] = stack.pop()!;
     const why = check(v);
     if (why) return { field: path || 'value', message: why };
-    if (!v || typeof v !== 'object') continue;
+    // A raw body (Stripe's webhook) is bytes, checked by its own route.
+    if (!v || typeof v !== 'object' || Buffer.isBuffer(v)) continue;
     if (depth >= MAX_DEPTH) return { field: path || 'value', message: `must not nest deeper than ${MAX_DEPTH} levels` };
     for (const [key, item] of Object.entries(v)) {
       const field = path ? `${path}.${key}` : key;

@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
+import { Invoice } from '../../../contract/credits.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import { pickLang } from '../../identity/pages.ts';
+import type { Services } from '../../services.ts';
+
+/** The reader's language: the site's locale cookie, else the browser's, French by default. */
+const langOf = (request: FastifyRequest) => pickLang(request.headers.cookie, request.headers['accept-language']);
+
+/** PDF when the caller asks for it before (or instead of) JSON. */
+function wantsPdf(accept: string | undefined): boolean {
+  const types = (accept ?? '').split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  const pdf = types.indexOf('application/pdf');
+  const json = types.indexOf('application/json');
+  return pdf >= 0 && (json < 0 || pdf < json);
+}
+
+const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const invoices = services.invoices;
+  const tags = ['invoices'];
+
+  app.get(
+    '/v1/purchase/invoices',
+    { onRequest: app.authenticate, schema: { tags, summary: 'Your invoices and credit notes, newest first', querystring: PageQuery, response: { 200: Page(Invoice) } } },
+    async (request) => invoices.list(request.user!.id, pageWindow(request.query), langOf(request)),
+  );
+
+  app.get(
+    '/v1/purchase/invoice/:id',
+    {
+      onRequest: app.authenticate,
+      schema: { tags, summary: 'One of your invoices: JSON, or a PDF with Accept: application/pdf (French or English by the Accept-Language)', params: IdParams, response: { 200: Invoice } },
+    },
+    async (request, reply) => {
+      const row = await invoices.get(request.user!.id, request.params.id);
+      const lang = langOf(request);
+      if (wantsPdf(request.headers.accept)) {
+        const corrects = row.creditedInvoiceId ? (await invoices.byId(row.creditedInvoiceId))?.number : undefined;
+        return reply
+          .type('application/pdf')
+          .header('content-disposition', `inline; filename="${row.number}.pdf"`)
+          // A PDF goes out as bytes; the response schema describes the JSON form.
+          .send((await invoices.pdf(row, lang, corrects)) as never);
+      }
+      return invoices.view(row, lang);
+    },
+  );
+};
+
+export default routes;

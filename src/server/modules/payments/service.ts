@@ -1,0 +1,511 @@
+import { randomUUID } from 'node:crypto';
+import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import type { Db, Executor, Tx } from '../../db/client.ts';
+import { paymentCustomers, payments, providerEvents } from '../../db/schema/payments.ts';
+import { conflict, HttpProblem, notFound } from '../../lib/problems.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import { PaymentProviderError, type PaymentProvider, type ProviderEvent } from '../../payments/provider.ts';
+import { SandboxProvider } from '../../payments/sandbox.ts';
+import type { CreditsService } from '../credits/service.ts';
+import type { InvoicesService } from '../invoices/service.ts';
+import type { NotificationsService } from '../notifications/service.ts';
+import type { PricingService } from '../pricing/service.ts';
+import { discounted, type PromoCodesService } from '../promocodes/service.ts';
+import type { SubscriptionsService } from '../subscriptions/service.ts';
+import type { UsersService } from '../users/service.ts';
+import type { Payment, PaymentCheckout, Subscription } from '../../../contract/credits.ts';
+
+type Row = typeof payments.$inferSelect;
+/** Stripe charges no less than this (in the currency's minor units, for EUR and USD). */
+const MIN_CHARGE_CENTS = 50;
+const DAY_MS = 24 * 3600_000;
+
+export function toPayment(row: Row): Payment {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    provider: row.provider,
+    amountCents: row.amountCents,
+    currency: row.currency,
+    credits: row.credits,
+    bonusCredits: row.bonusCredits,
+    promoCode: row.promoCode,
+    failureReason: row.failureReason,
+    refundedCents: row.refundedCents,
+    createdAt: row.createdAt.toISOString(),
+    settledAt: row.settledAt?.toISOString() ?? null,
+  };
+}
+
+const failureText: Record<string, string> = {
+  declined: 'Your card was declined',
+  insufficient_funds: 'Your card has insufficient funds',
+  expired_card: 'Your card has expired',
+  processing_error: 'The card could not be processed: try again',
+  other: 'The payment failed',
+};
+
+export interface PaymentsDeps {
+  provider: PaymentProvider;
+  users: UsersService;
+  pricing: PricingService;
+  promoCodes: PromoCodesService;
+  subscriptions: SubscriptionsService;
+  invoices: InvoicesService;
+  credits: CreditsService;
+  notifications: NotificationsService;
+  clock: () => Date;
+}
+
+/**
+ * Card payments: credit packs and subscription periods. A payment is created PENDING with what it
+ * will credit; the provider collects the card; credits arrive only from the provider's event,
+ * applied once (`provider_events` holds its id) in one transaction with the ledger rows and the
+ * invoice. Stripe's webhook and the sandbox's confirm both end in `apply`.
+ */
+export class PaymentsService {
+  private readonly db: Db;
+  private readonly d: PaymentsDeps;
+
+  constructor(db: Db, deps: PaymentsDeps) {
+    this.db = db;
+    this.d = deps;
+  }
+
+  get provider(): PaymentProvider {
+    return this.d.provider;
+  }
+
+  async hasPaymentsForPack(packId: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: payments.id }).from(payments).where(eq(payments.packId, packId)).limit(1);
+    return !!row;
+  }
+
+  /** Buys a pack: the payment (after the promo code), then what the web needs to collect the card. */
+  async buyPack(userId: string, input: { pricingId: string; promoCode?: string | undefined }, idempotencyKey: string): Promise<PaymentCheckout> {
+    const id = randomUUID();
+    const row = await this.db.transaction(async (tx) => {
+      const pack = await this.d.pricing.onSale(input.pricingId, tx);
+      let amount = pack.priceCents;
+      let promoBonus = 0;
+      let code: string | null = null;
+      if (input.promoCode) {
+        const promo = await this.d.promoCodes.redeem(tx, { code: input.promoCode, userId, target: 'PACK', refType: 'payment', refId: id });
+        ({ amount, bonusCredits: promoBonus } = discounted(promo, amount));
+        code = promo.code;
+      }
+      if (amount < MIN_CHARGE_CENTS) {
+        throw new HttpProblem(422, `A card payment must be at least ${MIN_CHARGE_CENTS / 100} ${pack.currency}: this code takes the pack below it`, { errors: [{ field: 'promoCode', message: 'takes the price below the minimum' }] });
+      }
+      const [created] = await tx
+        .insert(payments)
+        .values({
+          id,
+          userId,
+          kind: 'PACK',
+          provider: this.d.provider.name,
+          amountCents: amount,
+          currency: pack.currency,
+          credits: pack.credits + pack.bonusCredits,
+          bonusCredits: promoBonus,
+          packId: pack.id,
+          promoCode: code,
+        })
+        .returning();
+      return created!;
+    });
+    const user = await this.d.users.get(userId);
+    try {
+      const intent = await this.d.provider.createPaymentIntent({
+        paymentId: id,
+        userId,
+        email: user?.email ?? null,
+        customerId: await this.customer(userId),
+        amountCents: row.amountCents,
+        currency: row.currency,
+        description: `BlockHost: ${row.credits} credits`,
+        idempotencyKey: `payment-${idempotencyKey}-${id}`,
+      });
+      await this.rememberCustomer(userId, intent.customerId);
+      await this.db.update(payments).set({ providerPaymentId: intent.providerPaymentId, updatedAt: this.d.clock() }).where(eq(payments.id, id));
+      return this.checkout({ ...row, providerPaymentId: intent.providerPaymentId }, intent.clientSecret);
+    } catch (err) {
+      await this.abandon(row, err);
+      throw err;
+    }
+  }
+
+  /** Subscribes the player to a plan: INCOMPLETE until its first period is paid. */
+  async subscribe(userId: string, planId: string, idempotencyKey: string): Promise<PaymentCheckout & { subscription: Subscription }> {
+    const plan = await this.d.subscriptions.planOnSale(planId);
+    const paymentId = randomUUID();
+    const { subscription, payment } = await this.db.transaction(async (tx) => {
+      const subscription = await this.d.subscriptions.open(tx, userId, plan.id, this.d.provider.name);
+      const [payment] = await tx
+        .insert(payments)
+        .values({ id: paymentId, userId, kind: 'SUBSCRIPTION', provider: this.d.provider.name, amountCents: plan.priceCents, currency: plan.currency, credits: plan.credits, subscriptionId: subscription.id })
+        .returning();
+      return { subscription, payment: payment! };
+    });
+    const user = await this.d.users.get(userId);
+    try {
+      const created = await this.d.provider.createSubscription({
+        subscriptionId: subscription.id,
+        userId,
+        email: user?.email ?? null,
+        customerId: await this.customer(userId),
+        plan: { planId: plan.id, name: plan.name.en, priceCents: plan.priceCents, currency: plan.currency, interval: plan.interval, providerPriceId: plan.providerPriceId },
+        idempotencyKey: `subscription-${idempotencyKey}-${subscription.id}`,
+      });
+      await this.rememberCustomer(userId, created.customerId);
+      if (created.providerPriceId && created.providerPriceId !== plan.providerPriceId) await this.d.subscriptions.rememberProviderPrice(plan.id, created.providerPriceId);
+      await this.db.transaction(async (tx) => {
+        await this.d.subscriptions.setProviderId(subscription.id, created.providerSubscriptionId, tx);
+        // The sandbox's first period is this payment; Stripe's is its first invoice, matched on invoice.paid.
+        if (this.d.provider instanceof SandboxProvider) await tx.update(payments).set({ providerPaymentId: `sbx_in_${paymentId}` }).where(eq(payments.id, paymentId));
+      });
+      const view = await this.d.subscriptions.view({ ...subscription, providerSubscriptionId: created.providerSubscriptionId });
+      return { ...this.checkout(payment, created.clientSecret), subscription: view };
+    } catch (err) {
+      await this.db.transaction(async (tx) => {
+        await this.d.subscriptions.applyProviderState(tx, subscription.id, { status: 'CANCELED' });
+        await tx.update(payments).set({ status: 'FAILED', failureReason: 'other', updatedAt: this.d.clock() }).where(eq(payments.id, paymentId));
+      });
+      throw providerProblem(err);
+    }
+  }
+
+  /** Cancels the player's subscription at the end of the paid period; answers it, with until when. */
+  async cancelSubscription(userId: string, idempotencyKey: string): Promise<Subscription> {
+    const current = await this.d.subscriptions.current(userId);
+    if (!current) throw notFound('Subscription');
+    if (current.providerSubscriptionId) {
+      await this.d.provider.cancelSubscription(current.providerSubscriptionId, `cancel-${idempotencyKey}`).catch((err: unknown) => {
+        throw providerProblem(err);
+      });
+    }
+    // An unpaid subscription has no period to run to: it ends now.
+    const endsNow = current.status === 'INCOMPLETE';
+    await this.db.transaction((tx) => this.d.subscriptions.applyProviderState(tx, current.id, endsNow ? { status: 'CANCELED' } : { cancelAtPeriodEnd: true }));
+    return this.d.subscriptions.view((await this.d.subscriptions.byId(current.id))!);
+  }
+
+  async resumeSubscription(userId: string, idempotencyKey: string): Promise<Subscription> {
+    const current = await this.d.subscriptions.current(userId);
+    if (!current) throw notFound('Subscription');
+    if (!current.cancelAtPeriodEnd) throw conflict('The subscription is not being cancelled');
+    if (current.providerSubscriptionId) {
+      await this.d.provider.resumeSubscription(current.providerSubscriptionId, `resume-${idempotencyKey}`).catch((err: unknown) => {
+        throw providerProblem(err);
+      });
+    }
+    await this.db.transaction((tx) => this.d.subscriptions.applyProviderState(tx, current.id, { cancelAtPeriodEnd: false }));
+    return this.d.subscriptions.view((await this.d.subscriptions.byId(current.id))!);
+  }
+
+  async mySubscription(userId: string): Promise<Subscription | null> {
+    const current = await this.d.subscriptions.current(userId);
+    return current ? this.d.subscriptions.view(current) : null;
+  }
+
+  /** One of the user's payments (the result page follows it); 404 for anyone else's. */
+  async get(userId: string, id: string): Promise<Payment> {
+    const [row] = await this.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, id), eq(payments.userId, userId)));
+    if (!row) throw notFound('Payment');
+    return toPayment(row);
+  }
+
+  async list(userId: string, window: Window) {
+    const where = eq(payments.userId, userId);
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(payments).where(where).orderBy(desc(payments.createdAt), desc(payments.id)).limit(window.limit).offset(window.offset),
+      this.db.select({ n: count() }).from(payments).where(where),
+    ]);
+    return pageOf(rows.map(toPayment), total?.n ?? 0, window);
+  }
+
+  /** The sandbox's card step: the test card decides what happens, through the same events as Stripe's. */
+  async confirmSandbox(userId: string, paymentId: string, cardNumber: string): Promise<Payment> {
+    const provider = this.sandbox();
+    const [row] = await this.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)));
+    if (!row) throw notFound('Payment');
+    if (row.status === 'SUCCEEDED' || row.status === 'REFUNDED') throw conflict(`The payment is ${row.status} already`);
+    if (!row.providerPaymentId) throw conflict('The payment is not ready to be confirmed');
+    const card = cardNumber.replaceAll(' ', '');
+    let events: ProviderEvent[];
+    try {
+      if (row.kind === 'PACK') {
+        events = provider.confirm(row.providerPaymentId, card, row.amountCents, row.currency);
+      } else {
+        const subscription = row.subscriptionId ? await this.d.subscriptions.byId(row.subscriptionId) : undefined;
+        if (!subscription?.providerSubscriptionId) throw conflict('The subscription of this payment is gone');
+        const plan = await this.d.subscriptions.plan(subscription.planId);
+        const start = this.d.clock();
+        events = provider.confirmSubscription(subscription.providerSubscriptionId, card, row.amountCents, row.currency, start, nextPeriod(start, plan!.interval));
+      }
+    } catch (err) {
+      throw providerProblem(err);
+    }
+    for (const event of events) await this.apply(event);
+    const after = await this.get(userId, paymentId);
+    if (after.status === 'FAILED') {
+      const reason = after.failureReason ?? 'other';
+      throw new HttpProblem(402, failureText[reason] ?? failureText.other, { errors: [{ field: 'cardNumber', message: reason }] });
+    }
+    return after;
+  }
+
+  /** The sandbox's next billing period of the player's subscription, on demand (tests pass a period this way). */
+  async renewSandbox(userId: string, subscriptionId: string, cardNumber = '4242424242424242'): Promise<Subscription> {
+    const provider = this.sandbox();
+    const subscription = await this.d.subscriptions.byId(subscriptionId);
+    if (!subscription || subscription.userId !== userId) throw notFound('Subscription');
+    if (subscription.status === 'CANCELED' || !subscription.providerSubscriptionId || !subscription.currentPeriodEnd) throw conflict(`The subscription is ${subscription.status}: it has no period to renew`);
+    const plan = await this.d.subscriptions.plan(subscription.planId);
+    if (subscription.cancelAtPeriodEnd) {
+      // Cancelled at period end: the period ends and nothing is billed, as Stripe does.
+      await this.apply({ id: `sbx_evt_${randomUUID()}`, type: 'subscription.deleted', providerSubscriptionId: subscription.providerSubscriptionId });
+    } else {
+      const start = subscription.currentPeriodEnd;
+      const events = provider.renew(subscription.providerSubscriptionId, cardNumber, plan!.priceCents, plan!.currency, start, nextPeriod(start, plan!.interval));
+      for (const event of events) await this.apply(event);
+    }
+    return this.d.subscriptions.view((await this.d.subscriptions.byId(subscriptionId))!);
+  }
+
+  /** Stripe's webhook: the signature checked, then the event applied once. */
+  async webhook(rawBody: Buffer, signature: string | undefined): Promise<void> {
+    await this.apply(this.d.provider.parseWebhook(rawBody, signature));
+  }
+
+  /**
+   * Applies a provider event once: its id is recorded in the transaction that acts on it, so a
+   * replay (or ten at once) finds the row and changes nothing. Events about objects we did not
+   * create are recorded and ignored.
+   */
+  async apply(event: ProviderEvent): Promise<void> {
+    const credited = await this.db.transaction(async (tx) => {
+      const [fresh] = await tx.insert(providerEvents).values({ id: event.id, provider: this.d.provider.name, type: event.type }).onConflictDoNothing().returning({ id: providerEvents.id });
+      if (!fresh) return null;
+      switch (event.type) {
+        case 'payment.succeeded':
+          return this.paymentSucceeded(tx, event.providerPaymentId);
+        case 'payment.failed':
+          await this.paymentFailed(tx, { providerPaymentId: event.providerPaymentId }, event.reason);
+          return null;
+        case 'invoice.paid':
+          return this.invoicePaid(tx, event);
+        case 'invoice.failed': {
+          const subscription = await this.d.subscriptions.byProviderId(event.providerSubscriptionId, tx);
+          if (!subscription) return null;
+          if (subscription.status === 'ACTIVE') await this.d.subscriptions.applyProviderState(tx, subscription.id, { status: 'PAST_DUE' });
+          await this.paymentFailed(tx, { subscriptionId: subscription.id }, event.reason);
+          return null;
+        }
+        case 'subscription.updated': {
+          const subscription = await this.d.subscriptions.byProviderId(event.providerSubscriptionId, tx);
+          if (!subscription) return null;
+          // INCOMPLETE is Stripe's word before the first invoice is paid; invoice.paid moves us on.
+          const status = event.status === 'INCOMPLETE' && subscription.status !== 'INCOMPLETE' ? undefined : event.status;
+          await this.d.subscriptions.applyProviderState(tx, subscription.id, { ...(status ? { status } : {}), periodEnd: event.currentPeriodEnd, cancelAtPeriodEnd: event.cancelAtPeriodEnd });
+          return null;
+        }
+        case 'subscription.deleted': {
+          const subscription = await this.d.subscriptions.byProviderId(event.providerSubscriptionId, tx);
+          if (subscription) await this.d.subscriptions.applyProviderState(tx, subscription.id, { status: 'CANCELED' });
+          return null;
+        }
+        case 'charge.refunded':
+          await this.refunded(tx, event.providerPaymentId, event.amountRefundedCents);
+          return null;
+        case 'ignored':
+          return null;
+      }
+    });
+    if (credited) this.onCredited(credited);
+  }
+
+  /** Called once credits have arrived for a user (renewals waiting on them are paid then). */
+  onCredited: (userId: string) => void = () => {};
+
+  private async paymentSucceeded(tx: Tx, providerPaymentId: string): Promise<string | null> {
+    const [row] = await tx.select().from(payments).where(eq(payments.providerPaymentId, providerPaymentId)).for('update');
+    if (!row || row.status === 'SUCCEEDED' || row.status === 'REFUNDED') return null;
+    await this.settle(tx, row, [{ key: row.bonusCredits > 0 ? 'packBonus' : 'pack', params: { credits: row.credits, bonus: row.bonusCredits } }]);
+    return row.userId;
+  }
+
+  private async invoicePaid(tx: Tx, event: Extract<ProviderEvent, { type: 'invoice.paid' }>): Promise<string | null> {
+    const subscription = await this.d.subscriptions.byProviderId(event.providerSubscriptionId, tx);
+    if (!subscription) return null;
+    const plan = await this.d.subscriptions.plan(subscription.planId, tx);
+    // The period's payment: the one waiting for this invoice (the first, made at subscribe), else a new one.
+    const [waiting] = await tx
+      .select()
+      .from(payments)
+      .where(
+        and(
+          eq(payments.subscriptionId, subscription.id),
+          inArray(payments.status, ['PENDING', 'FAILED']),
+          this.d.provider instanceof SandboxProvider ? undefined : isNull(payments.providerPaymentId),
+        ),
+      )
+      .orderBy(desc(payments.createdAt))
+      .limit(1)
+      .for('update');
+    let row: Row;
+    if (waiting) {
+      [row] = (await tx.update(payments).set({ providerPaymentId: event.providerInvoiceId }).where(eq(payments.id, waiting.id)).returning()) as [Row];
+    } else {
+      [row] = (await tx
+        .insert(payments)
+        .values({ userId: subscription.userId, kind: 'SUBSCRIPTION', provider: this.d.provider.name, providerPaymentId: event.providerInvoiceId, amountCents: event.amountCents, currency: event.currency, credits: plan!.credits, subscriptionId: subscription.id })
+        .returning()) as [Row];
+    }
+    await this.d.subscriptions.applyProviderState(tx, subscription.id, { status: 'ACTIVE', periodStart: event.periodStart, periodEnd: event.periodEnd });
+    const date = (d: Date) => d.toISOString().slice(0, 10);
+    await this.settle(tx, { ...row, amountCents: event.amountCents }, [
+      { key: 'subscription', params: { planFr: plan!.name.fr, planEn: plan!.name.en, from: date(event.periodStart), to: date(event.periodEnd), credits: row.credits } },
+    ]);
+    return subscription.userId;
+  }
+
+  /** The payment SUCCEEDED, its credits in the ledger and its invoice, in the event's transaction. */
+  private async settle(tx: Tx, row: Row, lines: Array<{ key: string; params: Record<string, string | number> }>): Promise<void> {
+    const now = this.d.clock();
+    await tx.update(payments).set({ status: 'SUCCEEDED', failureReason: null, settledAt: now, amountCents: row.amountCents, updatedAt: now }).where(eq(payments.id, row.id));
+    const subscription = row.kind === 'SUBSCRIPTION';
+    await this.d.credits.apply(tx, {
+      userId: row.userId,
+      amount: row.credits,
+      kind: subscription ? 'SUBSCRIPTION' : 'PURCHASE',
+      reason: subscription ? `Subscription: ${row.credits} credits` : `Credit pack: ${row.credits} credits`,
+      refType: 'payment',
+      refId: row.id,
+    });
+    if (row.bonusCredits > 0) {
+      await this.d.credits.apply(tx, { userId: row.userId, amount: row.bonusCredits, kind: 'PROMO_BONUS', reason: `Promo code ${row.promoCode}: ${row.bonusCredits} bonus credits`, refType: 'payment', refId: row.id });
+    }
+    const user = await this.d.users.get(row.userId);
+    await this.d.invoices.issue(tx, {
+      userId: row.userId,
+      paymentId: row.id,
+      buyer: { name: user?.name ?? row.userId, email: user?.email ?? null },
+      lines: lines.map((description) => ({ description, quantity: 1, unitCents: row.amountCents, totalCents: row.amountCents })),
+      currency: row.currency,
+      totalCents: row.amountCents,
+      issuedAt: now,
+    });
+    const total = row.credits + row.bonusCredits;
+    await this.d.notifications.notify(
+      row.userId,
+      { title: `${total} crédits reçus / ${total} credits received`, description: `Votre paiement est confirmé. / Your payment is confirmed.`, link: '/dashboard/account' },
+      tx,
+    );
+  }
+
+  private async paymentFailed(tx: Tx, which: { providerPaymentId?: string; subscriptionId?: string }, reason: string): Promise<void> {
+    const where = which.providerPaymentId ? eq(payments.providerPaymentId, which.providerPaymentId) : and(eq(payments.subscriptionId, which.subscriptionId!), eq(payments.status, 'PENDING'));
+    const [row] = await tx.select().from(payments).where(where).orderBy(desc(payments.createdAt)).limit(1).for('update');
+    // A failed attempt can be followed by a good card on the same payment: FAILED is not final.
+    if (!row || row.status === 'SUCCEEDED' || row.status === 'REFUNDED') return;
+    await tx.update(payments).set({ status: 'FAILED', failureReason: reason, updatedAt: this.d.clock() }).where(eq(payments.id, row.id));
+  }
+
+  /**
+   * A refund: the credits it bought come back out of the balance (never below zero) and a credit
+   * note is issued for what was refunded this time.
+   */
+  private async refunded(tx: Tx, providerPaymentId: string, amountRefundedCents: number): Promise<void> {
+    const [row] = await tx.select().from(payments).where(eq(payments.providerPaymentId, providerPaymentId)).for('update');
+    if (!row || row.status !== 'SUCCEEDED' || amountRefundedCents <= row.refundedCents) return;
+    const now = this.d.clock();
+    const refundedNow = Math.min(amountRefundedCents, row.amountCents) - row.refundedCents;
+    const full = amountRefundedCents >= row.amountCents;
+    await tx
+      .update(payments)
+      .set({ refundedCents: Math.min(amountRefundedCents, row.amountCents), status: full ? 'REFUNDED' : 'SUCCEEDED', updatedAt: now })
+      .where(eq(payments.id, row.id));
+    const bought = row.credits + row.bonusCredits;
+    const due = full ? bought - Math.floor((bought * row.refundedCents) / row.amountCents) : Math.floor((bought * refundedNow) / row.amountCents);
+    const take = Math.min(due, await this.d.credits.balance(row.userId, tx));
+    if (take > 0) await this.d.credits.apply(tx, { userId: row.userId, amount: -take, kind: 'REFUND', reason: `Refund of a card payment: ${take} credits taken back`, refType: 'payment', refId: row.id });
+    const invoice = await this.d.invoices.ofPayment(row.id, tx);
+    const user = await this.d.users.get(row.userId);
+    await this.d.invoices.issue(tx, {
+      kind: 'CREDIT_NOTE',
+      creditedInvoiceId: invoice?.id ?? null,
+      userId: row.userId,
+      paymentId: row.id,
+      buyer: { name: user?.name ?? row.userId, email: user?.email ?? null },
+      lines: [{ description: { key: 'refund', params: { what: invoice?.number ?? row.id } }, quantity: 1, unitCents: -refundedNow, totalCents: -refundedNow }],
+      currency: row.currency,
+      totalCents: -refundedNow,
+      issuedAt: now,
+    });
+  }
+
+  private checkout(row: Row, clientSecret: string | null): PaymentCheckout {
+    return {
+      paymentId: row.id,
+      provider: this.d.provider.name,
+      amountCents: row.amountCents,
+      currency: row.currency,
+      credits: row.credits,
+      bonusCredits: row.bonusCredits,
+      clientSecret,
+      publishableKey: this.d.provider.publishableKey,
+    };
+  }
+
+  /** A payment whose card step never started (the provider refused it): FAILED, its promo use given back. */
+  private async abandon(row: Row, err: unknown): Promise<never> {
+    await this.db.transaction(async (tx) => {
+      await tx.update(payments).set({ status: 'FAILED', failureReason: 'other', updatedAt: this.d.clock() }).where(eq(payments.id, row.id));
+      if (row.promoCode) await this.d.promoCodes.release(tx, { code: row.promoCode, userId: row.userId, refType: 'payment', refId: row.id });
+    });
+    throw providerProblem(err);
+  }
+
+  private sandbox(): SandboxProvider {
+    if (!(this.d.provider instanceof SandboxProvider)) throw new HttpProblem(404, 'The sandbox is off: payments go through Stripe');
+    return this.d.provider;
+  }
+
+  private async customer(userId: string): Promise<string | null> {
+    const [row] = await this.db
+      .select()
+      .from(paymentCustomers)
+      .where(and(eq(paymentCustomers.userId, userId), eq(paymentCustomers.provider, this.d.provider.name)));
+    return row?.customerId ?? null;
+  }
+
+  private async rememberCustomer(userId: string, customerId: string | null, executor: Executor = this.db): Promise<void> {
+    if (!customerId) return;
+    await executor.insert(paymentCustomers).values({ userId, provider: this.d.provider.name, customerId }).onConflictDoNothing();
+  }
+}
+
+/** The end of a billing period that starts at `start`. */
+export function nextPeriod(start: Date, interval: 'MONTH' | 'YEAR'): Date {
+  const end = new Date(start);
+  if (interval === 'MONTH') end.setUTCMonth(end.getUTCMonth() + 1);
+  else end.setUTCFullYear(end.getUTCFullYear() + 1);
+  // A 31st has no 31st next month: JavaScript rolls over, Stripe keeps the month's last day.
+  if (end.getUTCDate() !== start.getUTCDate()) end.setUTCDate(0);
+  return end.getTime() - start.getTime() > 400 * DAY_MS ? new Date(start.getTime() + 366 * DAY_MS) : end;
+}
+
+/** A provider's refusal as the API answers it. */
+function providerProblem(err: unknown): Error {
+  if (err instanceof HttpProblem) return err;
+  if (err instanceof PaymentProviderError) return new HttpProblem(err.status, err.message);
+  return err instanceof Error ? err : new Error(String(err));
+}

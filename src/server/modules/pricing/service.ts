@@ -1,0 +1,84 @@
+import { asc, count, eq } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { creditPacks } from '../../db/schema/pricing.ts';
+import { notFound } from '../../lib/problems.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import type { CreditPack, PricingRequest } from '../../../contract/credits.ts';
+
+type Row = typeof creditPacks.$inferSelect;
+
+function toPack(row: Row): CreditPack {
+  return {
+    id: row.id,
+    credits: row.credits,
+    bonusCredits: row.bonusCredits,
+    priceCents: row.priceCents,
+    currency: row.currency,
+    label: row.label,
+    archived: row.archived,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Credit packs on sale. A pack that was paid for is archived instead of deleted: its payments and
+ * invoices still name it. `hasPayments` is the payments module's to answer.
+ */
+export class PricingService {
+  private readonly db: Db;
+  /** Set by the composition root: whether any payment names the pack. */
+  hasPayments: (packId: string) => Promise<boolean> = async () => false;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /** Packs on sale, cheapest first; staff and support also see archived ones. */
+  async list(window: Window, withArchived: boolean) {
+    const where = withArchived ? undefined : eq(creditPacks.archived, false);
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(creditPacks).where(where).orderBy(asc(creditPacks.archived), asc(creditPacks.priceCents), asc(creditPacks.id)).limit(window.limit).offset(window.offset),
+      this.db.select({ n: count() }).from(creditPacks).where(where),
+    ]);
+    return pageOf(rows.map(toPack), total?.n ?? 0, window);
+  }
+
+  /** A pack that is on sale (for a purchase): 404 when unknown or archived. */
+  async onSale(id: string, executor: Executor = this.db): Promise<CreditPack> {
+    const [row] = await executor.select().from(creditPacks).where(eq(creditPacks.id, id));
+    if (!row || row.archived) throw notFound('Credit pack');
+    return toPack(row);
+  }
+
+  async create(input: PricingRequest): Promise<CreditPack> {
+    const [row] = await this.db
+      .insert(creditPacks)
+      .values({ credits: input.credits, bonusCredits: input.bonusCredits ?? 0, priceCents: input.priceCents, currency: input.currency, label: input.label ?? null })
+      .returning();
+    return toPack(row!);
+  }
+
+  /** Changes a pack; payments made keep what they paid and got. */
+  async update(id: string, input: PricingRequest): Promise<CreditPack> {
+    const [row] = await this.db
+      .update(creditPacks)
+      .set({ credits: input.credits, bonusCredits: input.bonusCredits ?? 0, priceCents: input.priceCents, currency: input.currency, label: input.label ?? null, updatedAt: new Date() })
+      .where(eq(creditPacks.id, id))
+      .returning();
+    if (!row) throw notFound('Credit pack');
+    return toPack(row);
+  }
+
+  /** Deletes a pack nobody paid for; archives one with payments. Answers which it did. */
+  async remove(id: string): Promise<'deleted' | 'archived'> {
+    if (await this.hasPayments(id)) {
+      const [row] = await this.db.update(creditPacks).set({ archived: true, updatedAt: new Date() }).where(eq(creditPacks.id, id)).returning({ id: creditPacks.id });
+      if (!row) throw notFound('Credit pack');
+      return 'archived';
+    }
+    const [row] = await this.db.delete(creditPacks).where(eq(creditPacks.id, id)).returning({ id: creditPacks.id });
+    if (!row) throw notFound('Credit pack');
+    return 'deleted';
+  }
+}

@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
+import { SubscriptionPlan, subscriptionCreateRequest } from '../../../contract/credits.ts';
+import { named } from '../../lib/schema.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import type { Services } from '../../services.ts';
+
+const PlanWithSubscribers = Type.Intersect([SubscriptionPlan, Type.Object({ subscribers: Type.Optional(Type.Integer({ description: 'Staff and support only' })) })]);
+
+const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const subscriptions = services.subscriptions;
+  const tags = ['subscriptions'];
+
+  app.post(
+    '/v1/subscription',
+    { onRequest: app.requireRole('staff'), schema: { tags, summary: 'Staff: offer a subscription plan', body: named(subscriptionCreateRequest), response: { 201: SubscriptionPlan } } },
+    async (request, reply) => reply.status(201).send(await subscriptions.createPlan(request.body)),
+  );
+
+  app.get(
+    '/v1/subscription',
+    {
+      onRequest: app.identify,
+      schema: { tags, summary: 'Subscription plans on offer, cheapest first (no token; staff and support also see archived ones and subscriber counts)', security: [], querystring: PageQuery, response: { 200: Page(PlanWithSubscribers) } },
+    },
+    async (request) => subscriptions.listPlans(pageWindow(request.query), !!request.user?.roles.some((r) => r === 'staff' || r === 'support')),
+  );
+
+  app.delete(
+    '/v1/subscription/:id',
+    { onRequest: app.requireRole('staff'), schema: { tags, summary: 'Staff: archive a plan (current subscribers keep it until they cancel)', params: IdParams, response: { 204: Type.Null() } } },
+    async (request, reply) => {
+      await subscriptions.archivePlan(request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};
+
+export default routes;

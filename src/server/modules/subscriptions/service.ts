@@ -1,0 +1,149 @@
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { subscriptionPlans, subscriptions } from '../../db/schema/subscriptions.ts';
+import { conflict, notFound } from '../../lib/problems.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Subscription, SubscriptionCreateRequest, SubscriptionPlan } from '../../../contract/credits.ts';
+import type { SubscriptionStatus } from '../../payments/provider.ts';
+
+type PlanRow = typeof subscriptionPlans.$inferSelect;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+export function toPlan(row: PlanRow): SubscriptionPlan {
+  return {
+    id: row.id,
+    name: row.name,
+    priceCents: row.priceCents,
+    currency: row.currency,
+    interval: row.interval,
+    credits: row.credits,
+    archived: row.archived,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Subscription plans (staff) and players' subscriptions to them. A subscription's state follows
+ * the provider's events, which the payments module applies through `applyProviderState`.
+ */
+export class SubscriptionsService {
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  async createPlan(input: SubscriptionCreateRequest): Promise<SubscriptionPlan> {
+    const [row] = await this.db.insert(subscriptionPlans).values(input).returning();
+    return toPlan(row!);
+  }
+
+  /** Plans on sale, cheapest first; staff and support also see archived ones, with subscriber counts. */
+  async listPlans(window: Window, withArchived: boolean) {
+    const where = withArchived ? undefined : eq(subscriptionPlans.archived, false);
+    const subscribers = sql<number>`(select count(*)::int from ${subscriptions} s where s.plan_id = ${subscriptionPlans.id} and s.status <> 'CANCELED')`;
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select({ plan: subscriptionPlans, subscribers })
+        .from(subscriptionPlans)
+        .where(where)
+        .orderBy(asc(subscriptionPlans.archived), asc(subscriptionPlans.priceCents), asc(subscriptionPlans.id))
+        .limit(window.limit)
+        .offset(window.offset),
+      this.db.select({ n: count() }).from(subscriptionPlans).where(where),
+    ]);
+    return pageOf(
+      rows.map((r) => ({ ...toPlan(r.plan), ...(withArchived ? { subscribers: r.subscribers } : {}) })),
+      total?.n ?? 0,
+      window,
+    );
+  }
+
+  /** Archives a plan: no new subscribers; current ones keep it until they cancel. */
+  async archivePlan(id: string): Promise<void> {
+    const [row] = await this.db.update(subscriptionPlans).set({ archived: true, updatedAt: new Date() }).where(eq(subscriptionPlans.id, id)).returning({ id: subscriptionPlans.id });
+    if (!row) throw notFound('Subscription plan');
+  }
+
+  async planOnSale(id: string): Promise<PlanRow> {
+    const [row] = await this.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id));
+    if (!row || row.archived) throw notFound('Subscription plan');
+    return row;
+  }
+
+  async plan(id: string, executor: Executor = this.db): Promise<PlanRow | undefined> {
+    const [row] = await executor.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id));
+    return row;
+  }
+
+  async rememberProviderPrice(planId: string, providerPriceId: string): Promise<void> {
+    await this.db.update(subscriptionPlans).set({ providerPriceId }).where(eq(subscriptionPlans.id, planId));
+  }
+
+  /** Starts a subscription INCOMPLETE (until its first period is paid); 409 when the player has one. */
+  async open(tx: Executor, userId: string, planId: string, provider: string): Promise<SubscriptionRow> {
+    try {
+      const [row] = await tx.insert(subscriptions).values({ userId, planId, provider }).returning();
+      return row!;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('You already have a subscription: cancel it before taking another');
+      throw err;
+    }
+  }
+
+  async setProviderId(id: string, providerSubscriptionId: string, executor: Executor = this.db): Promise<void> {
+    await executor.update(subscriptions).set({ providerSubscriptionId, updatedAt: new Date() }).where(eq(subscriptions.id, id));
+  }
+
+  /** The player's current subscription (not CANCELED), or null. */
+  async current(userId: string, executor: Executor = this.db): Promise<SubscriptionRow | null> {
+    const [row] = await executor
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, userId), ne(subscriptions.status, 'CANCELED')));
+    return row ?? null;
+  }
+
+  async view(row: SubscriptionRow): Promise<Subscription> {
+    const plan = await this.plan(row.planId);
+    return {
+      id: row.id,
+      plan: toPlan(plan!),
+      status: row.status,
+      currentPeriodStart: row.currentPeriodStart?.toISOString() ?? null,
+      currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
+      cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+      createdAt: row.createdAt.toISOString(),
+    };
+  }
+
+  async byProviderId(providerSubscriptionId: string, executor: Executor): Promise<SubscriptionRow | undefined> {
+    const [row] = await executor.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId)).for('update');
+    return row;
+  }
+
+  async byId(id: string, executor: Executor = this.db): Promise<SubscriptionRow | undefined> {
+    const [row] = await executor.select().from(subscriptions).where(eq(subscriptions.id, id));
+    return row;
+  }
+
+  /** What the provider says of the subscription now. */
+  async applyProviderState(
+    tx: Executor,
+    id: string,
+    state: { status?: SubscriptionStatus; periodStart?: Date; periodEnd?: Date | null; cancelAtPeriodEnd?: boolean },
+  ): Promise<void> {
+    await tx
+      .update(subscriptions)
+      .set({
+        ...(state.status ? { status: state.status } : {}),
+        ...(state.status === 'CANCELED' ? { canceledAt: new Date() } : {}),
+        ...(state.periodStart ? { currentPeriodStart: state.periodStart } : {}),
+        ...(state.periodEnd ? { currentPeriodEnd: state.periodEnd } : {}),
+        ...(state.cancelAtPeriodEnd === undefined ? {} : { cancelAtPeriodEnd: state.cancelAtPeriodEnd }),
+        updatedAt: new Date(),
+      })
+      .where(eq(subscriptions.id, id));
+  }
+}
