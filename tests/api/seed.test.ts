@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { decodeJwt } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isEmpty, seed, SEED_ACCOUNTS, SEED_DEFINITIONS } from '../../src/server/db/seed.ts';
+import { isEmpty, seed, SEED_ACCOUNTS, SEED_DEFINITIONS, SEED_PACKS } from '../../src/server/db/seed.ts';
 import { startListeningApp, type TestApp } from '../fixtures/app.ts';
 import { OidcClient } from '../fixtures/oidc-client.ts';
 
@@ -14,7 +14,7 @@ describe('seed', () => {
 
   it('creates the staff account README names, two players with credits and the catalogue, once', async () => {
     expect(await isEmpty(t.database)).toBe(true);
-    expect(await seed(t.config, t.database)).toEqual(['staff', 'alice', 'bob', ...SEED_DEFINITIONS.map((d) => d.definition.name.en)]);
+    expect(await seed(t.config, t.database)).toEqual(['staff', 'alice', 'bob', ...SEED_DEFINITIONS.map((d) => d.definition.name.en), 'credit packs', 'subscription plans']);
     expect(await seed(t.config, t.database)).toEqual([]);
     expect(await isEmpty(t.database)).toBe(false);
 
@@ -32,6 +32,9 @@ describe('seed', () => {
       ['1.20.4', 2],
       ['1.8.8', 2],
     ]);
+    const packs = await (await fetch(`${t.origin}/v1/pricing`)).json();
+    expect(packs.data.map((p: { credits: number; priceCents: number }) => [p.credits, p.priceCents])).toEqual(SEED_PACKS.map((p) => [p.credits, p.priceCents]));
+    expect((await (await fetch(`${t.origin}/v1/subscription`)).json()).totalElements).toBe(1);
     // The web build copies public/ to the site root, where these paths are served.
     for (const d of store.data) expect(fs.existsSync(`public${d.image}`), d.image).toBe(true);
   });

@@ -4,6 +4,7 @@ import type { Database } from './client.ts';
 import { identityAccounts } from './schema/identity.ts';
 import { AccountsService } from '../identity/accounts.ts';
 import { createServices } from '../services.ts';
+import type { PricingRequest, SubscriptionCreateRequest } from '../../contract/credits.ts';
 import type { GameDefCreate, GamePackageCreate } from '../../contract/games.ts';
 
 /** The accounts README.md names; change both together. */
@@ -69,6 +70,14 @@ export const SEED_DEFINITIONS: { definition: GameDefCreate; packages: Omit<GameP
   },
 ];
 
+/** The credit packs and the plan on sale on a fresh install. */
+export const SEED_PACKS: PricingRequest[] = [
+  { credits: 500, priceCents: 499, currency: 'EUR', label: 'Découverte' },
+  { credits: 1200, bonusCredits: 100, priceCents: 999, currency: 'EUR', label: 'Aventurier' },
+  { credits: 3000, bonusCredits: 500, priceCents: 1999, currency: 'EUR', label: 'Bâtisseur' },
+];
+export const SEED_PLANS: SubscriptionCreateRequest[] = [{ name: { fr: 'Abonnement mensuel', en: 'Monthly plan' }, priceCents: 799, currency: 'EUR', interval: 'MONTH', credits: 1000 }];
+
 /** True when nothing has been seeded or signed up yet. */
 export async function isEmpty(database: Database): Promise<boolean> {
   const [row] = await database.db.select({ n: count() }).from(identityAccounts);
@@ -102,6 +111,14 @@ export async function seed(config: Config, database: Database): Promise<string[]
     const created = await services.catalogue.createDefinition(definition);
     for (const p of packages) await services.catalogue.createPackage({ definitionId: created.id, ...p });
     done.push(definition.name.en);
+  }
+  if ((await services.pricing.list({ limit: 1, offset: 0, page: 0, size: 1 }, true)).totalElements === 0) {
+    for (const p of SEED_PACKS) await services.pricing.create(p);
+    done.push('credit packs');
+  }
+  if ((await services.subscriptions.listPlans({ limit: 1, offset: 0, page: 0, size: 1 }, true)).totalElements === 0) {
+    for (const p of SEED_PLANS) await services.subscriptions.createPlan(p);
+    done.push('subscription plans');
   }
   return done;
 }
