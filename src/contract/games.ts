@@ -126,6 +126,28 @@ export const gameCreate = Type.Object(
 );
 export type GameCreate = Static<typeof gameCreate>;
 
+export const gamePaymentStatuses = ['PAID', 'PENDING', 'CANCELED'] as const;
+/**
+ * One period of a game: the first is PAID at creation; each next one is created PENDING
+ * RENEWAL_NOTICE_DAYS before the game's periodEnd. PENDING stays PENDING after its due date (the
+ * game then expires): whether it is due or overdue follows from the dates, not from the status.
+ */
+export const GamePayment = Type.Object({
+  id: Id,
+  gameId: Id,
+  gameName: Type.String(),
+  status: literals(gamePaymentStatuses),
+  amountCredits: Type.Integer(),
+  periodStart: DateTime,
+  periodEnd: DateTime,
+  /** The promo code that lowered it (the first period only). */
+  promoCode: Type.Optional(Nullable(Type.String())),
+  paidAt: Nullable(DateTime),
+  canceledAt: Nullable(DateTime),
+  createdAt: DateTime,
+});
+export type GamePayment = Static<typeof GamePayment>;
+
 export const Game = Type.Object({
   id: Id,
   name: Type.String(),
@@ -145,6 +167,12 @@ export const Game = Type.Object({
   whitelistEnabled: Type.Boolean(),
   autoRenew: Type.Boolean(),
   periodEnd: DateTime,
+  /** When it turned EXPIRED (renewal unpaid at periodEnd); paying its renewal revives it until its world is deleted. */
+  expiredAt: Type.Optional(Nullable(DateTime)),
+  /** When its world was deleted, GAME_RETENTION_DAYS after it expired: it can no longer be revived. */
+  worldDeletedAt: Type.Optional(Nullable(DateTime)),
+  /** The renewal waiting to be paid (PENDING), if any; given by the single-game and list reads. */
+  renewal: Type.Optional(Nullable(GamePayment)),
   createdAt: DateTime,
 });
 export type Game = Static<typeof Game>;
@@ -224,22 +252,6 @@ export interface ReviewPage extends Page<GameReview> {
 
 export const InternalHeaders = Type.Object({ 'x-internal-token': Type.Optional(Type.String({ maxLength: 200 })) });
 
-export const gamePaymentStatuses = ['PAID', 'PENDING', 'CANCELED'] as const;
-/** One period of a game: paid at creation, then each renewal. */
-export const GamePayment = Type.Object({
-  id: Id,
-  gameId: Id,
-  gameName: Type.String(),
-  status: literals(gamePaymentStatuses),
-  amountCredits: Type.Integer(),
-  periodStart: DateTime,
-  periodEnd: DateTime,
-  paidAt: Nullable(DateTime),
-  canceledAt: Nullable(DateTime),
-  createdAt: DateTime,
-});
-export type GamePayment = Static<typeof GamePayment>;
-
 export const GamePaymentQuery = Type.Object(
   {
     status: Type.Optional(literals(gamePaymentStatuses)),
@@ -252,6 +264,8 @@ export const GamePaymentQuery = Type.Object(
 
 /** What paying a renewal answers: the payment and the game's new period end. */
 export const GamePaymentResult = Type.Object({ payment: GamePayment, periodEnd: Nullable(DateTime), status: literals(gameStatuses) });
+export type GamePaymentResult = Static<typeof GamePaymentResult>;
 
 /** PATCH /v1/game/{id}: what the owner may change after buying. */
 export const gameUpdate = Type.Object({ autoRenew: Type.Boolean() }, { additionalProperties: false });
+export type GameUpdate = Static<typeof gameUpdate>;

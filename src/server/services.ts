@@ -73,7 +73,7 @@ export function createServices(config: Config, database: Database, runtime: Part
   const payments = new PaymentsService(db, { provider: createPaymentProvider(config.stripe), users, pricing, promoCodes, subscriptions, invoices, credits, notifications, clock: game.clock });
   pricing.hasPayments = (packId) => payments.hasPaymentsForPack(packId);
   const games = new GamesService(db, { catalogue, credits, friends, notifications, promoCodes, runtime: game });
-  const renewals = new RenewalsService(database, { credits, notifications, games, runtime: game }, config.renewals);
+  const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game }, config.renewals);
   const reconciler = new Reconciler(db, game, notifications, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   // An owner's action is acted on at once rather than at the next round.
   games.onAction = () => reconciler.wake();

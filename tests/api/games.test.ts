@@ -68,8 +68,8 @@ describe('buying a game', () => {
     expect((await t.current.as('alice', { method: 'POST', url: '/v1/game/create', payload: { ...body, packageId: other.smallId } })).statusCode).toBe(404);
     expect((await t.current.as('alice', { method: 'POST', url: '/v1/game/create', payload: { ...body, definitionId: NOBODY } })).statusCode).toBe(404);
     const promo = await t.current.as('alice', { method: 'POST', url: '/v1/game/create', payload: { ...body, promoCode: 'SUMMER' } });
-    expect(promo.statusCode).toBe(400);
-    expect(promo.json()).toMatchObject({ detail: 'Unknown promo code', errors: [{ field: 'promoCode', message: 'is unknown' }] });
+    expect(promo.statusCode).toBe(404);
+    expect(promo.json()).toMatchObject({ detail: 'The promo code SUMMER does not exist', errors: [{ field: 'promoCode', message: 'does not exist' }] });
     expect((await t.current.as('alice', { method: 'GET', url: '/v1/user' })).json().balance).toBe(1000);
   });
 

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { gamePlayers, games } from '../../db/schema/games.ts';
+import { gamePayments, gamePlayers, games } from '../../db/schema/games.ts';
 import { badRequest, conflict, HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../lib/db-errors.ts';
@@ -8,10 +8,12 @@ import type { CatalogueService } from '../catalogue/service.ts';
 import type { CreditsService } from '../credits/service.ts';
 import type { FriendsService } from '../friends/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
+import { discounted, type PromoCodesService } from '../promocodes/service.ts';
 import {
   playerListTypes,
   type Game,
   type GameCreate,
+  type GamePayment,
   type GameStatus,
   type GameStatusView,
   type PlayerAction,
@@ -20,6 +22,7 @@ import {
   type ResolvedSettings,
 } from '../../../contract/games.ts';
 import { listCommands, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
+import { toGamePayment } from './renewals.ts';
 
 const MC_NAME = /^[A-Za-z0-9_]{3,16}$/;
 /** Bounds a list so one game cannot grow the table without end. */
@@ -58,6 +61,8 @@ export function toGame(row: GameRow): Game {
     whitelistEnabled: row.whitelistEnabled,
     autoRenew: row.autoRenew,
     periodEnd: row.periodEnd.toISOString(),
+    expiredAt: row.expiredAt?.toISOString() ?? null,
+    worldDeletedAt: row.worldDeletedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -84,16 +89,21 @@ export class GamesService {
   private readonly credits: CreditsService;
   private readonly friends: FriendsService;
   private readonly notifications: NotificationsService;
+  private readonly promoCodes: PromoCodesService;
   private readonly runtime: GameRuntime;
   /** Called after an action so the reconciler acts now instead of at its next round. */
   onAction: (gameId: string) => void = () => {};
 
-  constructor(db: Db, deps: { catalogue: CatalogueService; credits: CreditsService; friends: FriendsService; notifications: NotificationsService; runtime: GameRuntime }) {
+  constructor(
+    db: Db,
+    deps: { catalogue: CatalogueService; credits: CreditsService; friends: FriendsService; notifications: NotificationsService; promoCodes: PromoCodesService; runtime: GameRuntime },
+  ) {
     this.db = db;
     this.catalogue = deps.catalogue;
     this.credits = deps.credits;
     this.friends = deps.friends;
     this.notifications = deps.notifications;
+    this.promoCodes = deps.promoCodes;
     this.runtime = deps.runtime;
   }
 
@@ -104,13 +114,12 @@ export class GamesService {
   }
 
   /**
-   * Buys a game: the first period is charged from the ledger in the game row's transaction, so a
-   * short balance leaves neither a charge nor a game. The server is then provisioned; if that fails
-   * the game still exists and its first start provisions it again.
+   * Buys a game: the first period is charged from the ledger, its use of a promo code counted and
+   * its first game payment written PAID, all in the game row's transaction, so a short balance or
+   * an unusable code (404, 422) leaves neither a charge, a use nor a game. The server is then
+   * provisioned; if that fails the game still exists and its first start provisions it again.
    */
   async create(ownerId: string, input: GameCreate): Promise<Game> {
-    // Promo codes arrive with the payments module; until then none exists.
-    if (input.promoCode !== undefined) throw badRequest('Unknown promo code', [{ field: 'promoCode', message: 'is unknown' }]);
     const { definition, package: pkg } = await this.catalogue.offer(input.definitionId, input.packageId);
     const defaults = definition.settings;
     const settings: ResolvedSettings = {
@@ -137,16 +146,37 @@ export class GamesService {
           periodEnd: new Date(now.getTime() + pkg.periodDays * DAY_MS),
         })
         .returning();
-      if (pkg.priceCredits > 0) {
+      let price = pkg.priceCredits;
+      let promo = '';
+      let promoCode: string | null = null;
+      if (input.promoCode !== undefined) {
+        // A percentage off the first period only: renewals are at the package's price.
+        const code = await this.promoCodes.redeem(tx, { code: input.promoCode, userId: ownerId, target: 'GAME', refType: 'game', refId: game!.id });
+        price = discounted(code, price).amount;
+        promoCode = code.code;
+        promo = ` (promo code ${code.code}: ${code.value}% off)`;
+      }
+      if (price > 0) {
         await this.credits.apply(tx, {
           userId: ownerId,
-          amount: -pkg.priceCredits,
+          amount: -price,
           kind: 'GAME_CHARGE',
-          reason: `Game "${input.name}": ${pkg.name}, first ${pkg.periodDays} days`,
+          reason: `Game "${input.name}": ${pkg.name}, first ${pkg.periodDays} days${promo}`,
           refType: 'game',
           refId: game!.id,
         });
       }
+      await tx.insert(gamePayments).values({
+        gameId: game!.id,
+        ownerId,
+        status: 'PAID',
+        amountCredits: price,
+        periodStart: now,
+        periodEnd: game!.periodEnd,
+        promoCode,
+        paidAt: now,
+        createdAt: now,
+      });
       return game!;
     }).catch((err: unknown) => {
       // Staff deleted the package between the look-up and the purchase.
@@ -161,8 +191,27 @@ export class GamesService {
     return toGame(row);
   }
 
+  /** One of the owner's games, with its renewal waiting to be paid. */
   async get(ownerId: string, id: string): Promise<Game> {
-    return toGame(await this.row(ownerId, id));
+    const [game] = await this.withRenewals([await this.row(ownerId, id)]);
+    return game!;
+  }
+
+  /**
+   * Games with their PENDING renewal (at most one per game: the one for the period after
+   * periodEnd), read in one query, so the web can offer to pay it without another call.
+   */
+  private async withRenewals<R extends GameRow>(rows: R[]): Promise<Array<Game & { renewal: GamePayment | null }>> {
+    const pending = rows.length
+      ? await this.db
+          .select()
+          .from(gamePayments)
+          .where(and(inArray(gamePayments.gameId, rows.map((r) => r.id)), eq(gamePayments.status, 'PENDING')))
+      : [];
+    return rows.map((row) => {
+      const renewal = pending.find((p) => p.gameId === row.id);
+      return { ...toGame(row), renewal: renewal ? toGamePayment(renewal, row.name) : null };
+    });
   }
 
   /** The owner's games, newest first. */
@@ -183,8 +232,9 @@ export class GamesService {
       this.db.select().from(games).where(where).orderBy(desc(games.createdAt), desc(games.id)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(games).where(where),
     ]);
+    const views = await this.withRenewals(rows);
     return pageOf(
-      rows.map((r) => ({ ...toGame(r), ownerId: r.ownerId })),
+      views.map((view, i) => ({ ...view, ownerId: rows[i]!.ownerId })),
       total?.n ?? 0,
       window,
     );
