@@ -7,6 +7,7 @@ import { JS_BUDGET_KB, LCP_TARGET_MS, webFigures } from './web.ts';
 import { importBench } from './social.ts';
 import { gameServerEnv, groupWhitelistBench } from './whitelist.ts';
 import { soakBench } from './soak.ts';
+import { webhookBench } from './payments.ts';
 
 /**
  * `npm run bench [-- spine|games|social ...]`: figures from runs against the real server (PGlite, or
@@ -16,10 +17,11 @@ import { soakBench } from './soak.ts';
  * - social: a 200-name group import, and a 200-member group added to a running server's whitelist;
  * - web: JavaScript a first visit to / downloads (gzip, built files) and its largest contentful paint
  *   (after `npm run build`);
+ * - payments: Stripe webhook events applied per second (against a local fake of Stripe's API);
  * - soak: 10 minutes (SOAK_MINUTES) of mixed player traffic with real game servers: errors and memory.
  * Without a section name, all of them but the soak, which is asked by name. Figures are written to bench/results/latest.json.
  */
-const sections = ['spine', 'games', 'social', 'web', 'soak'] as const;
+const sections = ['spine', 'games', 'social', 'web', 'payments', 'soak'] as const;
 type Section = (typeof sections)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 const unknown = asked.filter((a) => !(sections as readonly string[]).includes(a));
@@ -139,6 +141,15 @@ async function web() {
   row('largest contentful paint of / (median of 5)', `${ms(figures.lcpMedianMs)} (${figures.lcpRunsMs.map((v) => v.toFixed(0)).join(', ')})`, `≤ ${LCP_TARGET_MS} ms`, figures.lcpMedianMs <= LCP_TARGET_MS);
 }
 
+async function payments() {
+  console.log(`bench payments: server with the stripe provider on a local fake Stripe (database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`);
+  const f = await webhookBench();
+  Object.assign(results, { webhooks: f });
+  row('Stripe webhook events applied', `${f.perSecond.toFixed(0)}/s, p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)} (${f.events} events, 20 at once)`, '≥ 200/s', f.perSecond >= 200);
+  row('  p99', ms(f.p99Ms), '≤ 50 ms', f.p99Ms <= 50);
+  row('  the same events replayed', `${f.replayPerSecond.toFixed(0)}/s; credited once: ${f.creditedOnce ? 'yes' : 'NO'}; errors ${f.errors}`, '', f.creditedOnce && f.errors === 0);
+}
+
 async function soak() {
   const server = await startServer(gameServerEnv());
   try {
@@ -155,7 +166,7 @@ async function soak() {
   }
 }
 
-const run: Record<Section, () => Promise<void>> = { spine, games, social, web, soak };
+const run: Record<Section, () => Promise<void>> = { spine, games, social, web, payments, soak };
 for (const section of sections) if (chosen.has(section)) await run[section]();
 console.log('');
 

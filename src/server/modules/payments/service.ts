@@ -393,7 +393,7 @@ export class PaymentsService {
     if (row.bonusCredits > 0) {
       await this.d.credits.apply(tx, { userId: row.userId, amount: row.bonusCredits, kind: 'PROMO_BONUS', reason: `Promo code ${row.promoCode}: ${row.bonusCredits} bonus credits`, refType: 'payment', refId: row.id });
     }
-    const user = await this.d.users.get(row.userId);
+    const user = await this.d.users.get(row.userId, tx);
     await this.d.invoices.issue(tx, {
       userId: row.userId,
       paymentId: row.id,
@@ -438,7 +438,7 @@ export class PaymentsService {
     const take = Math.min(due, await this.d.credits.balance(row.userId, tx));
     if (take > 0) await this.d.credits.apply(tx, { userId: row.userId, amount: -take, kind: 'REFUND', reason: `Refund of a card payment: ${take} credits taken back`, refType: 'payment', refId: row.id });
     const invoice = await this.d.invoices.ofPayment(row.id, tx);
-    const user = await this.d.users.get(row.userId);
+    const user = await this.d.users.get(row.userId, tx);
     await this.d.invoices.issue(tx, {
       kind: 'CREDIT_NOTE',
       creditedInvoiceId: invoice?.id ?? null,

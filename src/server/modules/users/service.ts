@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Database, Db } from '../../db/client.ts';
+import type { Database, Db, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/users.ts';
 import type { AuthUser, Identity } from '../../plugins/auth.ts';
 import { conflict } from '../../lib/problems.ts';
@@ -59,11 +59,16 @@ export class UsersService {
     return row!;
   }
 
-  async get(id: string): Promise<UserRow | undefined> {
-    return this.rows.get(id, async () => {
-      const [row] = await this.db.select().from(users).where(eq(users.id, id));
+  /**
+   * A user's row; inside a transaction give it (`executor`): on PGlite a read outside an open
+   * transaction waits for it to end, so it would wait for itself.
+   */
+  async get(id: string, executor?: Executor): Promise<UserRow | undefined> {
+    const read = async (from: Executor) => {
+      const [row] = await from.select().from(users).where(eq(users.id, id));
       return row;
-    });
+    };
+    return executor ? read(executor) : this.rows.get(id, () => read(this.db));
   }
 
   async start(): Promise<void> {

@@ -1,0 +1,83 @@
+import Stripe from 'stripe';
+import { percentile } from './load.ts';
+import { startServer } from './server.ts';
+import { startFakeStripe } from '../tests/fixtures/stripe.ts';
+
+/**
+ * Stripe webhook events applied per second: the real server with the stripe provider pointed at
+ * the local fake Stripe API (loopback), `count` credit packs bought through the API, then each
+ * pack's payment_intent.succeeded signed with the SDK's helper and posted by `concurrency` clients
+ * at once. Each event is one transaction: the event row, the payment, the ledger, the invoice and
+ * the notification. Then a replay of all of them, which must change nothing.
+ */
+export interface WebhookFigures {
+  events: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  replayPerSecond: number;
+  errors: number;
+  creditedOnce: boolean;
+}
+
+const WEBHOOK_SECRET = 'whsec_bench_blockhost';
+
+export async function webhookBench(count = 1000, concurrency = 20): Promise<WebhookFigures> {
+  const stripe = await startFakeStripe();
+  const server = await startServer({ STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY: 'pk_test_bench', STRIPE_API_URL: stripe.url });
+  const signer = new Stripe('sk_test_signer');
+  try {
+    const pack = await server.call('staff_bench', 'POST', '/v1/pricing', { credits: 100, priceCents: 199, currency: 'EUR' }, ['staff']);
+    const buyers = Array.from({ length: 20 }, (_, i) => `webhook_buyer_${i}`);
+    const intents: string[] = [];
+    for (let i = 0; i < count; i += concurrency) {
+      await Promise.all(
+        Array.from({ length: Math.min(concurrency, count - i) }, async (_, j) => {
+          await server.call(buyers[(i + j) % buyers.length]!, 'POST', '/v1/payment/stripe', { pricingId: pack.id });
+        }),
+      );
+    }
+    for (const intent of stripe.paymentIntents.values()) intents.push(intent.id);
+    const bodies = intents.map((id) => JSON.stringify(stripe.succeedPaymentIntent(id)));
+
+    let errors = 0;
+    const post = async (payload: string) => {
+      const started = performance.now();
+      const res = await fetch(`${server.origin}/v1/payment/stripe/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+        body: payload,
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) errors++;
+      return performance.now() - started;
+    };
+    const run = async (list: string[]) => {
+      const latencies: number[] = [];
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < list.length) latencies.push(await post(list[next++]!));
+        }),
+      );
+      return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+    };
+    const first = await run(bodies);
+    const replay = await run(bodies);
+    const balances = await Promise.all(buyers.map((b) => server.call<{ balance: number }>(b, 'GET', '/v1/user')));
+    const credited = balances.reduce((sum, b) => sum + b.balance, 0);
+    return {
+      events: bodies.length,
+      perSecond: bodies.length / first.seconds,
+      p50Ms: percentile(first.latencies, 50),
+      p99Ms: percentile(first.latencies, 99),
+      replayPerSecond: bodies.length / replay.seconds,
+      errors,
+      creditedOnce: credited === bodies.length * 100,
+    };
+  } finally {
+    await server.stop();
+    await stripe.close();
+  }
+}
