@@ -4,7 +4,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import { NoCapacityError, type GameSpec } from '../../../runtime/driver.ts';
-import { listChanges, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
+import { leaseGames, listChanges, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 
 export interface ReconcilerOptions {
   /** A start not RUNNING after this long ends CRASHED. */
@@ -141,11 +141,7 @@ export class Reconciler {
       .orderBy(asc(games.statusChangedAt))
       .limit(BATCH)
       .for('update', { skipLocked: true });
-    const leased = await this.db
-      .update(games)
-      .set({ leaseOwner: this.replica, leaseUntil: new Date(now.getTime() + this.options.leaseMs) })
-      .where(inArray(games.id, due))
-      .returning();
+    const leased = await leaseGames(this.db, due, this.replica, new Date(now.getTime() + this.options.leaseMs));
     await Promise.all(leased.map((game) => this.reconcile(game)));
     // Launched servers only: one waiting for capacity is tried again at full rounds, not every 250 ms.
     const [stillStarting] = await this.db

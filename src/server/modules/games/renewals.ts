@@ -10,7 +10,7 @@ import { BALANCE_CHANNEL, type CreditsService } from '../credits/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { Game, GamePayment, GamePaymentResult, GameStatus } from '../../../contract/games.ts';
 import type { GamesService } from './service.ts';
-import { specOf, type GameRow, type GameRuntime } from './runtime.ts';
+import { leaseGames, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 
 type PaymentRow = typeof gamePayments.$inferSelect;
 type PaymentStatus = PaymentRow['status'];
@@ -447,11 +447,7 @@ export class RenewalsService {
       )
       .limit(BATCH)
       .for('update', { skipLocked: true });
-    const leased = await this.db
-      .update(games)
-      .set({ leaseOwner: this.replica, leaseUntil: new Date(now.getTime() + this.options.leaseMs) })
-      .where(inArray(games.id, due))
-      .returning();
+    const leased = await leaseGames(this.db, due, this.replica, new Date(now.getTime() + this.options.leaseMs));
     for (const game of leased) {
       const mine = and(eq(games.id, game.id), eq(games.leaseOwner, this.replica));
       try {

@@ -1,6 +1,6 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, inArray, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { gamePlayers, type games } from '../../db/schema/games.ts';
+import { gamePlayers, games } from '../../db/schema/games.ts';
 import type { GameDriver, GameSpec } from '../../../runtime/driver.ts';
 import type { PlayerAction, PlayerListType } from '../../../contract/games.ts';
 
@@ -65,4 +65,16 @@ export function listChanges(launched: GameSpec | undefined, now: GameSpec): stri
     for (const name of launched?.[key] ?? []) if (!has.has(name.toLowerCase())) commands.push(`${listCommands[type].REMOVE} ${name}`);
   }
   return commands;
+}
+
+/**
+ * Takes the games `due` selects (a `FOR UPDATE SKIP LOCKED` query) for `replica` until `until`:
+ * the lease column keeps other replicas off them without a transaction held across driver calls.
+ */
+export function leaseGames(executor: Executor, due: SQLWrapper, replica: string, until: Date): Promise<GameRow[]> {
+  return executor
+    .update(games)
+    .set({ leaseOwner: replica, leaseUntil: until })
+    .where(inArray(games.id, due))
+    .returning();
 }
