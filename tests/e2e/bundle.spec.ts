@@ -1,15 +1,92 @@
-import { expect, test } from './fixtures.ts';
+import zlib from 'node:zlib';
+import type { Page } from '@playwright/test';
+import { expect, signIn, test } from './fixtures.ts';
+
+// What each library leaves in the built code whatever the chunk's name: Stripe's script address,
+// Refine's context hook, the data grid's component names.
+const markers = { stripe: 'js.stripe.com', refine: 'useRefineContext', dataGrid: 'MuiDataGrid' };
+
+/**
+ * Every script the page asks for from now on, read again through the test's own client: a body
+ * the browser dropped on a navigation is still checked.
+ */
+function recordScripts(page: Page) {
+  const urls = new Set<string>();
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') urls.add(r.url());
+  });
+  const all = () => Promise.all([...urls].map(async (url) => ({ url, text: await (await page.request.get(url)).text() })));
+  return {
+    all,
+    /** The libraries found in the scripts asked for so far (and any script from another origin). */
+    libraries: async () => {
+      const found = new Set<string>();
+      for (const { url, text } of await all()) {
+        if (!url.startsWith(new URL(page.url()).origin)) found.add(`foreign script ${url}`);
+        for (const [name, marker] of Object.entries(markers)) if (text.includes(marker)) found.add(name);
+      }
+      return [...found];
+    },
+  };
+}
+
+/** gzip size (level 9, as bench/webBundle.ts measures) of the scripts, in kB. */
+async function gzipKb(scripts: Array<{ text: string }>): Promise<number> {
+  return scripts.reduce((sum, s) => sum + zlib.gzipSync(Buffer.from(s.text), { level: 9 }).length, 0) / 1024;
+}
 
 test('the public pages do not download the dashboard, the sign-in client or a payment script', async ({ page }) => {
-  const scripts: string[] = [];
+  const names: string[] = [];
   page.on('request', (r) => {
-    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    if (r.resourceType() === 'script') names.push(new URL(r.url()).pathname);
   });
-  for (const path of ['/', '/about', '/store']) {
+  const scripts = recordScripts(page);
+  for (const path of ['/', '/about', '/store', '/credits']) {
     await page.goto(path);
     await expect(page.locator('main h1').first()).toBeVisible();
     await page.waitForLoadState('networkidle');
   }
-  expect(scripts.length).toBeGreaterThan(0);
-  expect(scripts.filter((s) => /DashboardRoutes|oidc|stripe|refine|DataGrid/i.test(s))).toEqual([]);
+  expect(names.length).toBeGreaterThan(0);
+  expect(names.filter((s) => /DashboardRoutes|oidc|stripe|refine|DataGrid/i.test(s))).toEqual([]);
+  expect(await scripts.libraries()).toEqual([]);
+});
+
+test('/credits stays under 200 kB of gzip JavaScript for a visitor and adds little to the signed-in shell before the card step; the sandbox card step loads no Stripe', async ({ page: visitor }) => {
+  // A visitor's first load of /credits.
+  const visitorScripts = recordScripts(visitor);
+  await visitor.goto('/credits');
+  await expect(visitor.getByTestId('credit-pack').first()).toBeVisible();
+  await visitor.waitForLoadState('networkidle');
+  const visiting = await gzipKb(await visitorScripts.all());
+  expect(await visitorScripts.libraries()).toEqual([]);
+
+  // A signed-in player opening / and /credits in new tabs (the sign-in client and the account menu
+  // come with the shell), then the card step.
+  await signIn(visitor);
+  const homeTab = await visitor.context().newPage();
+  const homeScripts = recordScripts(homeTab);
+  await homeTab.goto('/');
+  await expect(homeTab.getByTestId('credit-button')).toBeVisible();
+  await homeTab.waitForTimeout(1500);
+  const home = await gzipKb(await homeScripts.all());
+  const page = await visitor.context().newPage();
+  const scripts = recordScripts(page);
+  await page.goto('/credits');
+  await expect(page.getByTestId('credit-pack').first().getByRole('button')).toBeVisible();
+  // Signed in, the notification stream keeps the network busy: give late chunks a moment instead.
+  await page.waitForTimeout(1500);
+  const before = await gzipKb(await scripts.all());
+  expect(await scripts.libraries()).toEqual([]);
+  await page.getByTestId('credit-pack').first().getByRole('button').click();
+  await page.getByTestId('credits-continue').click();
+  await expect(page.getByTestId('sandbox-form')).toBeVisible();
+  await page.waitForTimeout(1500);
+  const after = await gzipKb(await scripts.all());
+  expect(await scripts.libraries()).toEqual([]);
+  const weights = `visitor ${visiting.toFixed(1)} kB; signed in ${before.toFixed(1)} kB before the card step (/ is ${home.toFixed(1)} kB), ${after.toFixed(1)} kB with the sandbox card step`;
+  test.info().annotations.push({ type: 'gzip JS of /credits', description: weights });
+  console.log(`/credits gzip JS: ${weights}`);
+  expect(visiting).toBeLessThan(200);
+  // Signed in, the shell's own weight comes on top: /credits itself may add little to it.
+  expect(before - home).toBeLessThan(20);
 });

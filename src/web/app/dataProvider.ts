@@ -52,4 +52,9 @@ export const dataProvider: DataProvider = {
     await apiFetch(`${resourcePath(resource, meta)}/${encodeURIComponent(String(id))}`, { method: 'DELETE' });
     return { data: { id } as unknown as TData };
   },
+
+  /** Actions that are not CRUD (cancel a subscription, pay a renewal): `url` is a `/v1` path. */
+  async custom({ url, method, payload }) {
+    return { data: await apiFetch(url, { method: method.toUpperCase(), ...(payload === undefined ? {} : { json: payload }) }) };
+  },
 };

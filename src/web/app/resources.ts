@@ -11,6 +11,8 @@ export const resources = [
   { name: 'friendRequests', meta: { path: '/v1/friend/request' } },
   { name: 'friendGroups', meta: { path: '/v1/friend/group' } },
   { name: 'blocklist', meta: { path: '/v1/blocklist' } },
+  { name: 'transactions', meta: { path: '/v1/purchase/transactions' } },
+  { name: 'invoices', meta: { path: '/v1/purchase/invoices' } },
 ] as const satisfies ResourceProps[];
 
 export type ResourceName = (typeof resources)[number]['name'];

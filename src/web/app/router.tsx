@@ -9,8 +9,6 @@ import { PageLoader } from '../ui/PageLoader.tsx';
 import { HomePage } from '../site/HomePage.tsx';
 import { AuthCallbackPage } from '../site/AuthCallbackPage.tsx';
 import { ContentPage } from '../site/ContentPage.tsx';
-import { CreditsPage } from '../site/CreditsPage.tsx';
-import { StripeResultPage } from '../site/StripeResultPage.tsx';
 
 // Everything behind sign-in is its own chunk: the public site never downloads it.
 const DashboardRoutes = lazy(() => import('../dashboard/DashboardRoutes.tsx'));
@@ -21,6 +19,9 @@ const MumbleRedirectPage = lazy(() => import('../site/MumbleRedirectPage.tsx'));
 // The catalogue pulls in its own components and strings: loaded when visited.
 const StorePage = lazy(() => import('../site/store/StorePage.tsx').then((m) => ({ default: m.StorePage })));
 const ProductPage = lazy(() => import('../site/store/ProductPage.tsx').then((m) => ({ default: m.ProductPage })));
+// Buying credits, and coming back from Stripe: their own chunk, with their strings.
+const CreditsPage = lazy(() => import('../site/credits/CreditsPage.tsx').then((m) => ({ default: m.CreditsPage })));
+const StripeResultPage = lazy(() => import('../site/credits/StripeResultPage.tsx').then((m) => ({ default: m.StripeResultPage })));
 
 const suspended = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
 
@@ -30,8 +31,8 @@ const sitePages: RouteObject[] = [
   { path: 'auth/callback', element: <AuthCallbackPage /> },
   { path: 'store', element: suspended(<StorePage />) },
   { path: 'products/:id', element: suspended(<ProductPage />) },
-  { path: 'credits', element: <CreditsPage /> },
-  { path: 'stripe_result', element: <StripeResultPage /> },
+  { path: 'credits', element: suspended(<CreditsPage />) },
+  { path: 'stripe_result', element: suspended(<StripeResultPage />) },
   { path: 'jwt', element: suspended(<JwtPage />) },
   { path: 'lsg', element: suspended(<StyleGuidePage />) },
   { path: 'mumble-redirect/:serverIp', element: suspended(<MumbleRedirectPage />) },

@@ -6,7 +6,7 @@ import { useSession } from '../app/auth.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
 import { DashboardLayout } from './DashboardLayout.tsx';
 import { DashboardHome } from './DashboardHome.tsx';
-import { AccountPage } from './AccountPage.tsx';
+import { AccountPage } from './account/AccountPage.tsx';
 import { CreateGamePage } from './games/CreateGamePage.tsx';
 import { GamePage } from './games/GamePage.tsx';
 import { ProductPage } from '../site/store/ProductPage.tsx';

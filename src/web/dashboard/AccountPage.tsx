@@ -1,5 +1,0 @@
-import { ComingSoon } from '../ui/ComingSoon.tsx';
-
-export function AccountPage() {
-  return <ComingSoon page="account" />;
-}

@@ -1,0 +1,159 @@
+import type { Browser, Page } from '@playwright/test';
+import { accessToken, accounts, expect, signIn, test, useTheme } from './fixtures.ts';
+
+/** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
+const SHOTS = 'test-results/credits';
+const run = Date.now().toString(36).toUpperCase();
+
+/** A new player of this run, signed up through the embedded provider's sign-up page. */
+async function signUp(browser: Browser, name: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/oidc\/interaction\//);
+  await page.getByRole('link', { name: 'Inscription', exact: true }).first().click();
+  await page.getByLabel("Nom d'utilisateur").fill(name);
+  await page.getByLabel('Adresse e-mail').fill(`${name}@example.com`);
+  await page.getByLabel('Mot de passe').fill('Nether-portal-42');
+  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return page;
+}
+
+/** Staff make promo codes through the API, as the back office would. */
+async function makePromoCodes(browser: Browser, codes: object[]) {
+  const staff = await (await browser.newContext()).newPage();
+  await signIn(staff, accounts.staff);
+  const headers = { authorization: `Bearer ${await accessToken(staff)}` };
+  for (const code of codes) expect((await staff.request.post('/v1/promocode', { headers, data: code })).status()).toBe(201);
+  await staff.context().close();
+}
+
+/** Each page at 1280 and 375 px, in the light and the dark theme. */
+async function screenshots(page: Page, name: string, path: string, ready: (page: Page) => Promise<void>) {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
+    for (const [label, width] of [
+      ['desktop', 1280],
+      ['phone', 375],
+    ] as const) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.goto(path);
+      await ready(page);
+      await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
+    }
+  }
+  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('a visitor sees the packs on /credits and is asked to sign in to buy', async ({ page }) => {
+  await page.goto('/credits');
+  await expect(page.getByRole('heading', { name: 'Acheter des crédits', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('credit-pack')).toHaveCount(3);
+  await expect(page.getByTestId('credit-pack').first()).toContainText('500 crédits');
+  await expect(page.getByTestId('credit-pack').first()).toContainText('4,99');
+  await expect(page.getByRole('button', { name: 'Choisir ce pack' })).toHaveCount(0);
+  await page.goto('/en/credits');
+  await expect(page.getByTestId('credit-pack').nth(1)).toContainText('+ 100 free credits');
+  await expect(page.getByText('Sign in to buy credits.')).toBeVisible();
+  for (const theme of ['light', 'dark'] as const) {
+    await useTheme(page, theme);
+    for (const [label, width] of [
+      ['desktop', 1280],
+      ['phone', 375],
+    ] as const) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.goto('/credits');
+      await expect(page.getByTestId('credit-pack')).toHaveCount(3);
+      await page.screenshot({ path: `${SHOTS}/credits-visitor-${label}-${theme}.png`, fullPage: true });
+    }
+  }
+  await page.getByTestId('credits-sign-in').click();
+  await expect(page).toHaveURL(/\/oidc\/interaction\//);
+});
+
+test('a new player buys a pack with a promo code in the sandbox, gets the invoice and spends the credits on a server', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const bonusCode = `BONUS${run}`;
+  const expiredCode = `OLD${run}`;
+  await makePromoCodes(browser, [
+    { code: bonusCode, kind: 'BONUS_CREDITS', value: 50 },
+    { code: expiredCode, kind: 'PERCENT_OFF', value: 10, validFrom: '2020-01-01T00:00:00Z', validUntil: '2020-02-01T00:00:00Z' },
+  ]);
+  const page = await signUp(browser, `buyer_${run.toLowerCase()}`);
+  await expect(page.getByTestId('credit-button')).toHaveText('0');
+
+  // The pack, then the codes: an expired one says why, a good one says what it gives before paying.
+  await page.goto('/credits');
+  await page.getByTestId('credit-pack').filter({ hasText: 'Découverte' }).getByRole('button', { name: 'Choisir ce pack' }).click();
+  const summary = page.getByTestId('credits-summary');
+  await expect(summary.getByTestId('summary-total')).toHaveText(/4,99\s€/);
+  await summary.getByLabel('Code promo').fill('NOPE-' + run);
+  await summary.getByRole('button', { name: 'Appliquer' }).click();
+  await expect(page.getByTestId('promo-error')).toHaveText('Ce code promo n’existe pas.');
+  await summary.getByLabel('Code promo').fill(expiredCode);
+  await summary.getByRole('button', { name: 'Appliquer' }).click();
+  await expect(page.getByTestId('promo-error')).toContainText('Ce code promo ne peut pas être utilisé');
+  await summary.getByLabel('Code promo').fill(bonusCode.toLowerCase());
+  await summary.getByRole('button', { name: 'Appliquer' }).click();
+  await expect(page.getByTestId('promo-ok')).toContainText(`Code ${bonusCode} : + 50 crédits offerts`);
+  await expect(summary.getByTestId('summary-receive')).toHaveText('550 crédits');
+
+  // The card step: the sandbox says no money moves; a declined card says so, a good one pays.
+  await page.getByTestId('credits-continue').click();
+  await expect(page.getByTestId('sandbox-notice')).toContainText('Mode test : aucun argent n’est débité');
+  await expect(page.getByTestId('sandbox-notice')).toContainText('4000 0000 0000 9995');
+  await page.getByLabel('Numéro de carte').fill('4000 0000 0000 0002');
+  await page.getByRole('button', { name: /^Payer 4,99/ }).click();
+  await expect(page.getByTestId('card-error')).toHaveText('Votre carte a été refusée. Essayez une autre carte.');
+  await page.getByLabel('Numéro de carte').fill('4242 4242 4242 4242');
+  await page.getByRole('button', { name: /^Payer 4,99/ }).click();
+  await expect(page.getByTestId('credits-received')).toContainText('550 crédits ont été ajoutés à votre compte.');
+  await expect(page.getByTestId('new-balance')).toHaveText('Nouveau solde : 550 crédits');
+  await expect(page.getByTestId('credit-button')).toHaveText('550');
+
+  // The account: the ledger, the invoice and its PDF.
+  await page.getByRole('link', { name: 'Voir mes factures' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/account$/);
+  await expect(page.getByTestId('transactions-grid')).toContainText('+500');
+  await expect(page.getByTestId('transactions-grid')).toContainText('+50');
+  const invoices = page.getByTestId('invoices-grid');
+  await expect(invoices.getByRole('row')).toHaveCount(2);
+  await expect(invoices).toContainText('4,99');
+  const pdf = page.waitForResponse((r) => /\/v1\/purchase\/invoice\/[^/]+$/.test(new URL(r.url()).pathname));
+  const popup = page.waitForEvent('popup');
+  await invoices.getByRole('button', { name: /Télécharger la facture .+ en PDF/ }).click();
+  const answer = await pdf;
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()['content-type']).toContain('application/pdf');
+  // The new tab shows the PDF from a blob URL; the bytes the API answered are a PDF.
+  const tab = await popup;
+  await expect.poll(() => tab.url()).toMatch(/^blob:/);
+  await tab.close();
+  const bytes = await (await page.request.get(answer.url(), { headers: { authorization: `Bearer ${await accessToken(page)}`, accept: 'application/pdf' } })).body();
+  expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  await expect(page.getByTestId('subscription-card')).toContainText('Abonnement mensuel');
+  await screenshots(page, 'account', '/dashboard/account', async (p) => {
+    await expect(p.getByTestId('invoices-grid').getByRole('row')).toHaveCount(2);
+    await expect(p.getByTestId('subscription-card').getByRole('button', { name: 'S’abonner' })).toBeVisible();
+  });
+
+  // The credits pay for a server.
+  const list = await (await page.request.get('/v1/definition/game/list?size=100')).json();
+  const survival = (list.data as Array<{ id: string; name: { fr: string } }>).find((d) => d.name.fr === 'Survie')!;
+  await page.goto(`/dashboard/creategame/${survival.id}`);
+  await expect(page.getByTestId('balance-after')).toHaveText('450 crédits');
+  await page.getByLabel('Nom du serveur').fill('Monde acheté');
+  await page.getByRole('button', { name: 'Payer 100 crédits et créer' }).click();
+  await expect(page.getByRole('heading', { name: 'Monde acheté', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('credit-button')).toHaveText('450');
+
+  // The card step, for the screenshots: a new payment of the first pack, left unpaid.
+  await screenshots(page, 'credits-card-step', '/credits', async (p) => {
+    await p.getByTestId('credit-pack').first().getByRole('button').click();
+    await p.getByTestId('credits-continue').click();
+    await expect(p.getByTestId('sandbox-notice')).toBeVisible();
+  });
+  await page.context().close();
+});
