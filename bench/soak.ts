@@ -7,7 +7,7 @@ import { freeOffer } from './whitelist.ts';
  * pages, befriend each other, answer requests, unfriend, and make and delete friend groups; game
  * owners buy a game and start and stop it over and over, on real servers (the local driver), so
  * ports and processes come and go. Every answer that is not the one the step expects counts as an
- * error; memory is sampled after a full garbage collection at the start, each minute and the end.
+ * error. Players also buy credit packs through the sandbox's card step (some cards declined). Memory is sampled after a full garbage collection at the start, each minute and the end.
  */
 export interface SoakFigures {
   minutes: number;
@@ -92,10 +92,24 @@ export async function soakBench(server: BenchServer, minutes = Number(process.en
     await call(me, 'DELETE', `/v1/friend/${ids.get(other)}`, undefined, [200, 204, 404]);
   }
 
+  /** Buys the cheapest pack through the sandbox's card step; every fifth card is declined. */
+  let purchases = 0;
+  async function buyPack(p: string) {
+    const packs = await call<{ data: Array<{ id: string }> }>(p, 'GET', '/v1/pricing');
+    const pack = packs?.data[0];
+    if (!pack) return;
+    const checkout = await call<{ paymentId: string }>(p, 'POST', '/v1/payment/stripe', { pricingId: pack.id }, [201]);
+    if (!checkout) return;
+    const declined = ++purchases % 5 === 0;
+    await call(p, 'POST', `/v1/payment/sandbox/${checkout.paymentId}/confirm`, { cardNumber: declined ? '4000000000000002' : '4242424242424242' }, declined ? [402] : [200]);
+    await call(p, 'GET', '/v1/purchase/invoices');
+  }
+
   async function socialPlayer(i: number) {
-    while (running()) {
+    for (let round = 0; running(); round++) {
       await reads(players[i]!);
       await socialRound(i);
+      if (round % 4 === 0) await buyPack(players[i]!);
       await sleep(20);
     }
   }
