@@ -101,7 +101,7 @@ describe('npm run token', () => {
   it('prints on its last line a token the API accepts for that user and role', async () => {
     const t = await startTestApp();
     try {
-      const env = { ...baseEnv(), OIDC_KEYS_FILE: t.config.oidc.keysFile, DATA_DIR: t.config.dataDir };
+      const env = { ...baseEnv(), OIDC_KEYS_FILE: t.config.oidc.keysFile, DATA_DIR: t.config.dataDir, PUBLIC_URL: t.config.publicUrl };
       const res = spawnSync(node, ['src/server/identity/token-cli.ts', '--user', 'carol', '--role', 'staff'], { env, encoding: 'utf8' });
       expect(res.status).toBe(0);
       const token = res.stdout.trim().split('\n').at(-1)!;
