@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Alert, Box, Button, Card, CardActions, CardContent, Chip, CircularProgress, Container, Skeleton, Typography } from '@mui/material';
 import { CheckCircle as CheckCircleIcon } from '@mui/icons-material';
 import { useTranslation } from 'react-i18next';
@@ -30,10 +30,17 @@ export function CreditsPage() {
   const user = useCurrentUser();
   const signedIn = session.status === 'authenticated';
 
+  // Another pack drops the payment made for the last one (it stays PENDING, unpaid).
   const choose = (pack: CreditPack) => {
+    if (pack.id === chosen?.id) return;
     setChosen(pack);
     setCheckout(null);
   };
+  // On a phone the card step opens below the fold: bring it into view.
+  const cardStep = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (checkout) cardStep.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }, [checkout]);
 
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
@@ -50,16 +57,14 @@ export function CreditsPage() {
       ) : (
         <>
           {!signedIn && session.status !== 'loading' && (
-            <Alert
-              severity="info"
-              sx={{ mb: 3 }}
-              action={
-                <Button color="inherit" size="small" sx={{ whiteSpace: 'nowrap' }} onClick={() => void session.signIn(pathname + search)} data-testid="credits-sign-in">
+            // The button under the text, not beside it: a phone keeps the sentence readable.
+            <Alert severity="info" sx={{ mb: 3 }}>
+              {t('signIn.text')}
+              <Box sx={{ mt: 1 }}>
+                <Button variant="contained" size="small" onClick={() => void session.signIn(pathname + search)} data-testid="credits-sign-in">
                   {t('signIn.button')}
                 </Button>
-              }
-            >
-              {t('signIn.text')}
+              </Box>
             </Alert>
           )}
 
@@ -98,7 +103,6 @@ export function CreditsPage() {
                           variant={selected ? 'contained' : 'outlined'}
                           startIcon={selected ? <CheckCircleIcon /> : undefined}
                           onClick={() => choose(pack)}
-                          disabled={checkout !== null}
                           aria-pressed={selected}
                         >
                           {selected ? t('packs.chosen') : t('packs.choose')}
@@ -116,7 +120,7 @@ export function CreditsPage() {
                 <PackSummary key={chosen.id} pack={chosen} checkout={checkout} onCheckout={setCheckout} />
               </Suspense>
               {checkout && (
-                <Card variant="outlined">
+                <Card variant="outlined" ref={cardStep} sx={{ scrollMarginTop: 80 }}>
                   <CardContent>
                     <Typography variant="h2" sx={{ fontSize: '1.3rem', mb: 2 }}>
                       {t('card.title')}

@@ -45,7 +45,8 @@ export default function PackSummary({ pack, checkout, onCheckout }: { pack: Cred
     }
   };
 
-  const discount = promo?.kind === 'PERCENT_OFF' ? Math.round((pack.priceCents * Math.min(promo.value, 100)) / 100) : 0;
+  // Rounded as the API rounds a percentage off: on the price left to pay.
+  const discount = promo?.kind === 'PERCENT_OFF' ? pack.priceCents - Math.round((pack.priceCents * (100 - Math.min(promo.value, 100))) / 100) : 0;
   const promoBonus = promo?.kind === 'BONUS_CREDITS' ? promo.value : 0;
   // Once the payment exists, the API's figures are the ones paid.
   const total = checkout?.amountCents ?? pack.priceCents - discount;

@@ -43,15 +43,13 @@ export function StripeResultPage() {
           {t('result.missing')}
         </Alert>
       ) : session.status === 'unauthenticated' ? (
-        <Alert
-          severity="info"
-          action={
-            <Button color="inherit" size="small" onClick={() => void session.signIn(pathname + search)}>
+        <Alert severity="info">
+          {t('result.signIn')}
+          <Box sx={{ mt: 1 }}>
+            <Button variant="contained" size="small" onClick={() => void session.signIn(pathname + search)}>
               {t('signIn.button')}
             </Button>
-          }
-        >
-          {t('result.signIn')}
+          </Box>
         </Alert>
       ) : (
         <OutcomeView outcome={outcome} redirectFailed={redirectFailed} />
