@@ -1,32 +1,15 @@
 import type { Browser, Page } from '@playwright/test';
-import { accessToken, accounts, expect, signIn, test, useTheme } from './fixtures.ts';
+import { accessToken, asStaff, expect, signUp, test, useTheme } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/credits';
 const run = Date.now().toString(36).toUpperCase();
 
-/** A new player of this run, signed up through the embedded provider's sign-up page. */
-async function signUp(browser: Browser, name: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto('/dashboard');
-  await expect(page).toHaveURL(/\/oidc\/interaction\//);
-  await page.getByRole('link', { name: 'Inscription', exact: true }).first().click();
-  await page.getByLabel("Nom d'utilisateur").fill(name);
-  await page.getByLabel('Adresse e-mail').fill(`${name}@example.com`);
-  await page.getByLabel('Mot de passe').fill('Nether-portal-42');
-  await page.getByRole('button', { name: 'Créer mon compte' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-  return page;
-}
-
 /** Staff make promo codes through the API, as the back office would. */
 async function makePromoCodes(browser: Browser, codes: object[]) {
-  const staff = await (await browser.newContext()).newPage();
-  await signIn(staff, accounts.staff);
-  const headers = { authorization: `Bearer ${await accessToken(staff)}` };
-  for (const code of codes) expect((await staff.request.post('/v1/promocode', { headers, data: code })).status()).toBe(201);
-  await staff.context().close();
+  await asStaff(browser, async (api) => {
+    for (const code of codes) expect((await api.post('/v1/promocode', code)).status()).toBe(201);
+  });
 }
 
 /** Each page at 1280 and 375 px, in the light and the dark theme. */

@@ -1,4 +1,4 @@
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type APIResponse, type Browser, type Page } from '@playwright/test';
 
 /** The seeded accounts (README). */
 export const accounts = {
@@ -19,6 +19,33 @@ export async function signIn(page: Page, account: { login: string; password: str
   await page.goto(from);
   await fillSignIn(page, account);
   await expect(page).toHaveURL(new RegExp(`${from.replace(/[/]/g, '\\/')}$`));
+}
+
+/** A new player, signed up through the embedded provider's sign-up page in a context of its own; lands on /dashboard. */
+export async function signUp(browser: Browser, name: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/oidc\/interaction\//);
+  await page.getByRole('link', { name: 'Inscription', exact: true }).first().click();
+  await page.getByLabel("Nom d'utilisateur").fill(name);
+  await page.getByLabel('Adresse e-mail').fill(`${name}@example.com`);
+  await page.getByLabel('Mot de passe').fill('Nether-portal-42');
+  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return page;
+}
+
+/** Runs `act` with the seeded staff user's API access (a bearer token), in a context of its own. */
+export async function asStaff<T>(browser: Browser, act: (api: { post: (path: string, data: object) => Promise<APIResponse> }) => Promise<T>): Promise<T> {
+  const staff = await (await browser.newContext()).newPage();
+  await signIn(staff, accounts.staff);
+  const headers = { authorization: `Bearer ${await accessToken(staff)}` };
+  try {
+    return await act({ post: (path, data) => staff.request.post(path, { headers, data }) });
+  } finally {
+    await staff.context().close();
+  }
 }
 
 /** The access token of the page's session, as oidc-client-ts stored it. */

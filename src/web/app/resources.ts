@@ -13,6 +13,7 @@ export const resources = [
   { name: 'blocklist', meta: { path: '/v1/blocklist' } },
   { name: 'transactions', meta: { path: '/v1/purchase/transactions' } },
   { name: 'invoices', meta: { path: '/v1/purchase/invoices' } },
+  { name: 'gamePayments', meta: { path: '/v1/game/payment' } },
 ] as const satisfies ResourceProps[];
 
 export type ResourceName = (typeof resources)[number]['name'];

@@ -4,11 +4,12 @@ import { Link as RouterLink } from 'react-router';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
 import { CreditButton } from '../../shell/CreditButton.tsx';
+import { GamePaymentsCard } from '../payments/GamePaymentsCard.tsx';
 import { InvoicesGrid } from './InvoicesGrid.tsx';
 import { SubscriptionCard } from './SubscriptionCard.tsx';
 import { TransactionsGrid } from './TransactionsGrid.tsx';
 
-/** /dashboard/account: balance, subscription, the credit ledger and the invoices. */
+/** /dashboard/account: balance, subscription, renewals to pay, the credit ledger and the invoices. */
 export function AccountPage() {
   const { t } = useTranslation('credits');
   const to = useLocalePath();
@@ -43,6 +44,7 @@ export function AccountPage() {
         <SubscriptionCard />
       </Box>
       <Box sx={{ display: 'grid', gap: 3 }}>
+        <GamePaymentsCard />
         <TransactionsGrid />
         <InvoicesGrid />
       </Box>

@@ -9,6 +9,7 @@ import {
   FormControl,
   FormControlLabel,
   FormLabel,
+  FormHelperText,
   InputLabel,
   Link,
   MenuItem,
@@ -16,13 +17,15 @@ import {
   RadioGroup,
   Select,
   Stack,
+  Switch,
   TextField,
   Typography,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import type { PromoCodeCheck } from '../../../contract/credits.ts';
 import type { Game, GameCreate, GameDefinition, GameSettings } from '../../../contract/games.ts';
-import { ApiError, apiFetch, newIdempotencyKey } from '../../app/api.ts';
+import { ApiError, apiFetch, errorText, newIdempotencyKey } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
 import { useFetch } from '../../app/useFetch.ts';
@@ -65,14 +68,35 @@ function CreateForm({ definition, balance, onBought }: { definition: GameDefinit
   const [difficulty, setDifficulty] = useState<Difficulty>(defaults.difficulty ?? 'normal');
   const [seed, setSeed] = useState(defaults.seed ?? '');
   const [touched, setTouched] = useState(false);
+  const [autoRenew, setAutoRenew] = useState(true);
+  const [code, setCode] = useState('');
+  const [promo, setPromo] = useState<PromoCodeCheck | null>(null);
+  const [promoError, setPromoError] = useState<string | null>(null);
   const [state, setState] = useState<{ kind: 'idle' | 'sending' } | { kind: 'error'; message: string; noCredits: boolean }>({ kind: 'idle' });
   // The purchase's Idempotency-Key: kept while the same purchase is retried after a lost answer
   // (so it is bought once), renewed when the form changes or the API gave a definite answer.
   const attempt = useRef<{ body: string; key: string } | null>(null);
 
   const chosen = definition.packages.find((p) => p.id === packageId);
-  const price = chosen?.priceCredits ?? 0;
+  const listPrice = chosen?.priceCredits ?? 0;
+  // Rounded as the API rounds a percentage off the first period.
+  const price = promo ? Math.round((listPrice * (100 - Math.min(promo.value, 100))) / 100) : listPrice;
   const after = balance - price;
+  // /credits brings the player back here once the credits arrived.
+  const buyCredits = `${to('/credits')}?back=${encodeURIComponent(to(`/dashboard/creategame/${definition.id}`))}`;
+  const codeValid = /^[A-Za-z0-9_-]{3,32}$/.test(code.trim());
+
+  const checkCode = async () => {
+    setPromoError(null);
+    try {
+      setPromo(await apiFetch<PromoCodeCheck>(`/v1/promocode/${encodeURIComponent(code.trim())}?for=GAME`));
+    } catch (err) {
+      setPromo(null);
+      if (err instanceof ApiError && err.status === 404) setPromoError(t('create.promoUnknown'));
+      else if (err instanceof ApiError && err.status === 422) setPromoError(`${t('create.promoUnusable')} ${errorText(err)}`);
+      else setPromoError(`${t('create.promoFailed')} ${errorMessage(err)}`);
+    }
+  };
   const nameError = touched && !name.trim() ? t('create.nameRequired') : '';
 
   if (definition.packages.length === 0) return <Alert severity="info">{t('product.noPackages')}</Alert>;
@@ -84,7 +108,7 @@ function CreateForm({ definition, balance, onBought }: { definition: GameDefinit
     const settings: GameSettings = { gameMode, difficulty };
     if (motd.trim()) settings.motd = motd.trim();
     if (seed.trim()) settings.seed = seed.trim();
-    const body: GameCreate = { definitionId: definition.id, packageId: chosen.id, name: name.trim(), settings };
+    const body: GameCreate = { definitionId: definition.id, packageId: chosen.id, name: name.trim(), settings, autoRenew, ...(promo ? { promoCode: promo.code } : {}) };
     const sent = JSON.stringify(body);
     if (attempt.current?.body !== sent) attempt.current = { body: sent, key: newIdempotencyKey() };
     try {
@@ -183,14 +207,50 @@ function CreateForm({ definition, balance, onBought }: { definition: GameDefinit
             <Typography variant="h4" component="h2" sx={{ mb: 2 }}>
               {t('create.summary')}
             </Typography>
+            <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', mb: 1 }}>
+              <TextField
+                size="small"
+                label={t('create.promo')}
+                value={code}
+                onChange={(e) => {
+                  setCode(e.target.value.toUpperCase());
+                  setPromo(null);
+                  setPromoError(null);
+                }}
+                onKeyDown={(e) => {
+                  // Enter checks the code rather than buying the server.
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    if (codeValid) void checkCode();
+                  }
+                }}
+                error={promoError !== null}
+                slotProps={{ htmlInput: { maxLength: 32, spellCheck: false } }}
+                sx={{ flex: 1 }}
+              />
+              <Button variant="outlined" onClick={() => void checkCode()} disabled={!codeValid || promo !== null}>
+                {t('create.promoApply')}
+              </Button>
+            </Box>
+            {promoError && (
+              <Alert severity="error" sx={{ mb: 1 }} data-testid="game-promo-error">
+                {promoError}
+              </Alert>
+            )}
+            {promo && (
+              <Alert severity="success" sx={{ mb: 1 }} data-testid="game-promo-ok">
+                {t('create.promoOk', { code: promo.code, value: promo.value })}
+              </Alert>
+            )}
             <SummaryLine label={t('create.balance')} value={t('credits', { count: balance })} />
-            <SummaryLine label={t('create.price')} value={`− ${t('credits', { count: price })}`} testId="create-price" />
+            <SummaryLine label={t('create.price')} value={`− ${t('credits', { count: listPrice })}`} testId="create-price" />
+            {promo && <SummaryLine label={t('create.discount', { value: promo.value })} value={`+ ${t('credits', { count: listPrice - price })}`} testId="create-discount" />}
             <Divider sx={{ my: 1 }} />
             <SummaryLine label={t('create.balanceAfter')} value={t('credits', { count: after })} strong error={after < 0} testId="balance-after" />
             {after < 0 && !(state.kind === 'error' && state.noCredits) && (
               <Alert severity="warning" sx={{ mt: 2 }}>
                 {t('create.notEnough')}{' '}
-                <Link component={RouterLink} to={to('/credits')}>
+                <Link component={RouterLink} to={buyCredits}>
                   {t('create.buyCredits')}
                 </Link>
               </Alert>
@@ -199,12 +259,14 @@ function CreateForm({ definition, balance, onBought }: { definition: GameDefinit
               <Alert severity="error" sx={{ mt: 2 }} role="alert">
                 {state.noCredits ? t('create.paymentRequired') : state.message}{' '}
                 {state.noCredits && (
-                  <Link component={RouterLink} to={to('/credits')}>
+                  <Link component={RouterLink} to={buyCredits}>
                     {t('create.buyCredits')}
                   </Link>
                 )}
               </Alert>
             )}
+            <FormControlLabel sx={{ mt: 1 }} control={<Switch checked={autoRenew} onChange={(e) => setAutoRenew(e.target.checked)} />} label={t('create.autoRenew')} />
+            <FormHelperText sx={{ mt: 0 }}>{t('create.autoRenewHelp')}</FormHelperText>
             <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} disabled={state.kind === 'sending' || !chosen}>
               {state.kind === 'sending' ? t('create.sending') : t('create.submit', { count: price })}
             </Button>

@@ -35,6 +35,7 @@ import { MC_NAME_PATTERN } from '../../../contract/common.ts';
 import { playerListTypes, type ConnectedPlayers, type Game, type GameStatus, type GameStatusView, type PlayerList, type PlayerListType, type WhitelistStatus } from '../../../contract/games.ts';
 import { ApiError, apiFetch } from '../../app/api.ts';
 import { useLocalePath } from '../../app/locale.tsx';
+import { RenewalCard } from '../payments/RenewalCard.tsx';
 import { useFetch } from '../../app/useFetch.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { EmptyState, LoadError, StatusChip, formatDate, useConfirm, useErrorMessage, useFormatRam } from '../../site/store/shared.tsx';
@@ -130,6 +131,8 @@ function ControlPanel({ initial }: { initial: Game }) {
           {t('game.summary', { version: game.version, ram: ram(game.ramMb), players: game.maxPlayers })} · {t('game.periodEnd', { date: formatDate(game.periodEnd, i18n.language) })}
         </Typography>
       </Box>
+
+      <RenewalCard game={game} onChanged={fresh.refresh} />
 
       <Card>
         <CardContent>

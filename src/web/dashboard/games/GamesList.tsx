@@ -1,16 +1,16 @@
-import { Box, Button, Card, CardActionArea, CardContent, Skeleton, Typography } from '@mui/material';
+import { Box, Button, Card, CardActionArea, CardContent, Chip, Skeleton, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useList } from '@refinedev/core';
 import type { Game } from '../../../contract/games.ts';
 import { useLocalePath } from '../../app/locale.tsx';
-import { EmptyState, LoadError, StatusChip, useErrorMessage, useFormatRam } from '../../site/store/shared.tsx';
+import { EmptyState, LoadError, StatusChip, formatDate, useErrorMessage, useFormatRam } from '../../site/store/shared.tsx';
 
 const GAMES_REFRESH_MS = 5000;
 
 /** The player's servers on the dashboard home, each linking to its control panel. */
 export function GamesList() {
-  const { t } = useTranslation('games');
+  const { t, i18n } = useTranslation('games');
   const to = useLocalePath();
   const ram = useFormatRam();
   const errorMessage = useErrorMessage();
@@ -53,6 +53,12 @@ export function GamesList() {
                   <Typography variant="body2" color="text.secondary">
                     {t('game.summary', { version: g.version, ram: ram(g.ramMb), players: g.maxPlayers })}
                   </Typography>
+                  <Typography variant="body2" color="text.secondary" data-testid="game-period-end">
+                    {t('renewal.periodEnd', { date: formatDate(g.periodEnd, i18n.language) })}
+                  </Typography>
+                  {g.renewal?.status === 'PENDING' && g.status !== 'EXPIRED' && (
+                    <Chip size="small" color="warning" label={t('renewal.listPending')} sx={{ mt: 1 }} data-testid="game-renewal" />
+                  )}
                 </CardContent>
               </CardActionArea>
             </Card>
