@@ -65,6 +65,7 @@ test('a new player buys a pack with a promo code in the sandbox, gets the invoic
     { code: expiredCode, kind: 'PERCENT_OFF', value: 10, validFrom: '2020-01-01T00:00:00Z', validUntil: '2020-02-01T00:00:00Z' },
   ]);
   const page = await signUp(browser, `buyer_${run.toLowerCase()}`);
+  const packs = (await (await page.request.get('/v1/pricing')).json()).data as Array<{ id: string; label: string }>;
   await expect(page.getByTestId('credit-button')).toHaveText('0');
 
   // The pack, then the codes: an expired one says why, a good one says what it gives before paying.
@@ -95,9 +96,24 @@ test('a new player buys a pack with a promo code in the sandbox, gets the invoic
   await expect(page.getByTestId('credits-received')).toContainText('550 crédits ont été ajoutés à votre compte.');
   await expect(page.getByTestId('new-balance')).toHaveText('Nouveau solde : 550 crédits');
   await expect(page.getByTestId('credit-button')).toHaveText('550');
+  await expect(page.getByRole('link', { name: 'Voir mes factures' })).toHaveAttribute('href', '/dashboard/account');
+
+  // Coming back from Stripe: the result page reads the payment itself, whatever the redirect says.
+  const auth = { authorization: `Bearer ${await accessToken(page)}` };
+  const paid = (await (await page.request.get('/v1/purchase/payments', { headers: auth })).json()).data as Array<{ id: string; status: string }>;
+  const succeeded = paid.find((p) => p.status === 'SUCCEEDED')!;
+  await page.goto(`/stripe_result?paymentId=${succeeded.id}&payment_intent=pi_test&redirect_status=succeeded`);
+  await expect(page.getByTestId('credits-received')).toContainText('550 crédits ont été ajoutés à votre compte.');
+  const declined = (await (await page.request.post('/v1/payment/stripe', { headers: auth, data: { pricingId: packs[0]!.id } })).json()) as { paymentId: string };
+  expect((await page.request.post(`/v1/payment/sandbox/${declined.paymentId}/confirm`, { headers: auth, data: { cardNumber: '4000000000009995' } })).status()).toBe(402);
+  await page.goto(`/en/stripe_result?paymentId=${declined.paymentId}&payment_intent=pi_test&redirect_status=failed`);
+  await expect(page.getByTestId('payment-failed')).toContainText('Your card has insufficient funds. Try another card.');
+  await expect(page.getByTestId('payment-failed').getByRole('link', { name: 'Try again' })).toHaveAttribute('href', '/en/credits');
+  await page.goto('/stripe_result');
+  await expect(page.getByText('Ce lien de paiement est incomplet.')).toBeVisible();
 
   // The account: the ledger, the invoice and its PDF.
-  await page.getByRole('link', { name: 'Voir mes factures' }).click();
+  await page.goto('/dashboard/account');
   await expect(page).toHaveURL(/\/dashboard\/account$/);
   await expect(page.getByTestId('transactions-grid')).toContainText('+500');
   await expect(page.getByTestId('transactions-grid')).toContainText('+50');

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { GamePayment } from '../../../contract/games.ts';
 import { useLocalePath } from '../../app/locale.tsx';
-import { EmptyState, LoadError, formatDate, useConfirm, useErrorMessage } from '../../site/store/shared.tsx';
+import { LoadError, formatDate, useConfirm, useErrorMessage } from '../../site/store/shared.tsx';
 import { useResourceGrid } from '../lists.tsx';
 import { BuyCreditsLink, useGamePaymentAction } from './useGamePaymentAction.tsx';
 
@@ -95,7 +95,8 @@ export function GamePaymentsCard() {
           </Alert>
         )}
         {error && <LoadError message={errorMessage(error)} onRetry={reload} />}
-        {isEmpty && <EmptyState title={t('renewal.listEmpty')} />}
+        {/* Nothing to pay is the usual case: a line, not a big empty box. */}
+        {isEmpty && <Typography color="text.secondary">{t('renewal.listEmpty')}</Typography>}
         {!error && !isEmpty && (
           <Box data-testid="game-payments-grid">
             <DataGrid

@@ -17,6 +17,8 @@ export function cardFailureText(t: (key: string) => string, failure: unknown): s
   const reason = typeof failure === 'string' ? failure : errorText(failure);
   const known = cardReasons.find(([pattern]) => pattern.test(reason));
   if (known && (typeof failure === 'string' || (failure instanceof ApiError && failure.status === 402))) return t(known[1]);
+  // A payment's failureReason is a code (processing_error, other): no use showing it raw.
+  if (typeof failure === 'string') return t('card.generic');
   return `${t('card.failed')} ${reason}`;
 }
 
