@@ -156,3 +156,28 @@ test('a new player buys a pack with a promo code in the sandbox, gets the invoic
   });
   await page.context().close();
 });
+
+test('a player subscribes to the monthly plan with a sandbox card, cancels it after a confirmation and resumes it', async ({ browser }) => {
+  const page = await signUp(browser, `subscriber_${run.toLowerCase()}`);
+  await page.goto('/dashboard/account');
+  const card = page.getByTestId('subscription-card');
+  await expect(card).toContainText('Abonnement mensuel : 7,99 € par mois, 1000 crédits');
+  await card.getByRole('button', { name: 'S’abonner' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('sandbox-notice')).toBeVisible();
+  await dialog.getByLabel('Numéro de carte').fill('4242424242424242');
+  await dialog.getByRole('button', { name: /^Payer 7,99/ }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(card).toContainText('Actif');
+  await expect(card.getByTestId('subscription-period')).toContainText('Prochain renouvellement le');
+  await expect(page.getByTestId('site-header').getByTestId('credit-button')).toHaveAttribute('aria-label', 'Solde : 1000 crédits');
+
+  await card.getByRole('button', { name: 'Résilier' }).click();
+  await expect(page.getByRole('dialog')).toContainText('Il reste actif jusqu’au');
+  await page.getByRole('dialog').getByRole('button', { name: 'Résilier' }).click();
+  await expect(card.getByTestId('subscription-period')).toContainText('Résilié : prend fin le');
+  await card.getByRole('button', { name: 'Reprendre l’abonnement' }).click();
+  await expect(card).toContainText('Abonnement repris.');
+  await expect(card.getByTestId('subscription-period')).toContainText('Prochain renouvellement le');
+  await page.context().close();
+});
