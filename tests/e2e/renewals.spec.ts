@@ -1,6 +1,26 @@
+import type { Page } from '@playwright/test';
 import { asStaff, expect, signUp, test } from './fixtures.ts';
 
 const run = Date.now().toString(36).toUpperCase();
+const SHOTS = 'test-results/renewals';
+
+/** The page at 1280 and 375 px, in both themes, for a person to look at. */
+async function screenshots(page: Page, name: string) {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
+    for (const [label, width] of [
+      ['desktop', 1280],
+      ['phone', 375],
+    ] as const) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.reload();
+      await expect(page.locator('main h1').first()).toBeVisible();
+      await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
+    }
+  }
+  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
 
 // The renewals round runs every minute; a one-day period is within the notice days at once.
 const ROUND_MS = 75_000;
@@ -52,6 +72,7 @@ test('a player buys a one-day server with a promo code, pays its renewal from th
     await expect(page.getByTestId('renewal-pending')).toBeVisible({ timeout: 3000 });
   }).toPass({ timeout: ROUND_MS, intervals: [5000] });
   await expect(page.getByTestId('renewal-pending')).toContainText('Renouvellement de 10 crédits à payer avant le');
+  await screenshots(page, 'game-renewal-pending');
   await page.goto('/dashboard');
   await expect(page.getByTestId('game-item').filter({ hasText: 'Monde d’un jour' }).getByTestId('game-renewal')).toHaveText('Renouvellement à payer');
 

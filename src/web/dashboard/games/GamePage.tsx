@@ -65,7 +65,7 @@ export function GamePage() {
 }
 
 function ControlPanel({ initial }: { initial: Game }) {
-  const { t, i18n } = useTranslation('games');
+  const { t } = useTranslation('games');
   const to = useLocalePath();
   const ram = useFormatRam();
   const errorMessage = useErrorMessage();
@@ -128,7 +128,7 @@ function ControlPanel({ initial }: { initial: Game }) {
           <StatusChip status={status} size="medium" />
         </Box>
         <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-          {t('game.summary', { version: game.version, ram: ram(game.ramMb), players: game.maxPlayers })} · {t('game.periodEnd', { date: formatDate(game.periodEnd, i18n.language) })}
+          {t('game.summary', { version: game.version, ram: ram(game.ramMb), players: game.maxPlayers })}
         </Typography>
       </Box>
 
