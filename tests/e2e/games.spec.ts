@@ -155,6 +155,7 @@ test('alice buys a server from the catalogue and starts it from its control pane
   await page.getByRole('button', { name: 'Payer 320 crédits et créer' }).click();
   const refused = page.getByRole('alert').filter({ hasText: 'Vous n’avez pas assez de crédits' });
   await expect(refused).toBeVisible();
-  await expect(refused.getByRole('link', { name: 'Acheter des crédits' })).toHaveAttribute('href', '/credits');
+  // To /credits, and back to this form afterwards.
+  await expect(refused.getByRole('link', { name: 'Acheter des crédits' })).toHaveAttribute('href', `/credits?back=${encodeURIComponent(`/dashboard/creategame/${definitionId}`)}`);
   await page.screenshot({ path: `${shots}/create-402-desktop-light.png`, fullPage: true });
 });

@@ -93,6 +93,8 @@ test('a friend group goes on the whitelist from the control panel, its member jo
   await expect(alice).toHaveURL(/\/products\/[0-9a-f-]{36}$/);
   const definitionId = new URL(alice.url()).pathname.split('/').pop()!;
   await alice.goto(`/dashboard/creategame/${definitionId}`);
+  // The package by name: other specs on this server may have added a cheaper one (the default).
+  await alice.getByRole('radio', { name: /Petit/ }).check();
   await alice.getByLabel('Nom du serveur').fill('Chez Alice');
   await alice.getByRole('button', { name: 'Payer 100 crédits et créer' }).click();
   await expect(alice).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
