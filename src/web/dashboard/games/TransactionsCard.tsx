@@ -1,51 +1,16 @@
-import { Box, Card, CardContent, CardHeader, Typography, useMediaQuery, useTheme } from '@mui/material';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { Card, CardContent, CardHeader } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { LedgerEntry } from '../../../contract/credits.ts';
-import { EmptyState, LoadError, formatDate, useErrorMessage } from '../../site/store/shared.tsx';
+import { EmptyState, LoadError, useErrorMessage } from '../../site/store/shared.tsx';
+import { LedgerGrid } from '../../ui/LedgerGrid.tsx';
 import { useResourceGrid } from '../lists.tsx';
 
 /** The ledger entries a game caused (its first period, renewals), newest first, paged on the server. */
 export function TransactionsCard({ gameId }: { gameId: string }) {
-  const { t, i18n } = useTranslation('games');
+  const { t } = useTranslation('games');
   const errorMessage = useErrorMessage();
-  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const { gridProps, error, reload, isEmpty } = useResourceGrid<LedgerEntry>('gameTransactions', { params: { gameId }, pageSize: 10 });
-  const columns: GridColDef<LedgerEntry>[] = [
-    {
-      field: 'createdAt',
-      headerName: t('transactions.date'),
-      width: 170,
-      valueFormatter: (value: string) => formatDate(value, i18n.language),
-    },
-    {
-      field: 'reason',
-      headerName: t('transactions.reason'),
-      flex: 1,
-      minWidth: 140,
-      renderCell: ({ row }) => (
-        <Box sx={{ lineHeight: 1.4, whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
-          {row.reason}
-          <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
-            {formatDate(row.createdAt, i18n.language)}
-          </Typography>
-        </Box>
-      ),
-    },
-    {
-      field: 'amount',
-      headerName: t('transactions.amount'),
-      type: 'number',
-      width: 100,
-      renderCell: ({ row }) => (
-        <Box component="span" sx={{ color: row.amount < 0 ? 'error.main' : 'success.main', fontWeight: 600 }}>
-          {row.amount > 0 ? '+' : ''}
-          {row.amount}
-        </Box>
-      ),
-    },
-    { field: 'balanceAfter', headerName: t('transactions.balanceAfter'), type: 'number', width: 120 },
-  ];
+  const labels = { title: t('transactions.title'), date: t('transactions.date'), reason: t('transactions.reason'), amount: t('transactions.amount'), balanceAfter: t('transactions.balanceAfter') };
   return (
     <Card>
       <CardHeader title={t('transactions.title')} titleTypographyProps={{ variant: 'h4', component: 'h2' }} />
@@ -53,15 +18,7 @@ export function TransactionsCard({ gameId }: { gameId: string }) {
         {error && <LoadError message={errorMessage(error)} onRetry={reload} />}
         {isEmpty && <EmptyState title={t('transactions.empty')} />}
         {!error && !isEmpty && (
-          <DataGrid
-            {...gridProps}
-            columns={columns}
-            aria-label={t('transactions.title')}
-            getRowHeight={() => 'auto'}
-            // A phone shows the date under the reason, not in its own column.
-            columnVisibilityModel={{ createdAt: !phone, balanceAfter: !phone }}
-            sx={{ border: 0, '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center', py: 1 } }}
-          />
+          <LedgerGrid gridProps={gridProps} labels={labels} />
         )}
       </CardContent>
     </Card>
