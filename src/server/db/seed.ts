@@ -12,6 +12,7 @@ export const SEED_ACCOUNTS = [
   { username: 'staff', email: 'staff@blockhost.local', password: 'Blocks-Admin-2026', roles: ['staff', 'support'], credits: 0 },
   { username: 'alice', email: 'alice@blockhost.local', password: 'Creeper-2026!', roles: [], credits: 500 },
   { username: 'bob', email: 'bob@blockhost.local', password: 'Diamond-2026!', roles: [], credits: 200 },
+  { username: 'support', email: 'support@blockhost.local', password: 'Blocks-Helpdesk-2026', roles: ['support'], credits: 0 },
 ] as const;
 
 /** The catalogue of a fresh install; its English names keep the seed idempotent. */
@@ -113,11 +114,11 @@ export async function seed(config: Config, database: Database): Promise<string[]
     done.push(definition.name.en);
   }
   if ((await services.pricing.list({ limit: 1, offset: 0, page: 0, size: 1 }, true)).totalElements === 0) {
-    for (const p of SEED_PACKS) await services.pricing.create(p);
+    for (const p of SEED_PACKS) await services.pricing.create(null, p);
     done.push('credit packs');
   }
   if ((await services.subscriptions.listPlans({ limit: 1, offset: 0, page: 0, size: 1 }, true)).totalElements === 0) {
-    for (const p of SEED_PLANS) await services.subscriptions.createPlan(p);
+    for (const p of SEED_PLANS) await services.subscriptions.createPlan(null, p);
     done.push('subscription plans');
   }
   return done;

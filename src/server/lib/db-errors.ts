@@ -17,3 +17,8 @@ export function isStillReferenced(err: unknown): boolean {
   const code = pgErrorCode(err);
   return code === FOREIGN_KEY_VIOLATION || code === RESTRICT_VIOLATION;
 }
+
+/** True for unique_violation, whether the driver or Drizzle's wrapper threw it. */
+export function isUniqueViolation(err: unknown): boolean {
+  return pgErrorCode(err) === UNIQUE_VIOLATION;
+}

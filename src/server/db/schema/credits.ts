@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
+import { ledgerKinds, type LedgerKind } from '../../../contract/credits.ts';
 
-export const ledgerKinds = ['ADMIN_ADJUSTMENT', 'PURCHASE', 'SUBSCRIPTION', 'PROMO_BONUS', 'GAME_CHARGE', 'GAME_RENEWAL', 'REFUND'] as const;
-export type LedgerKind = (typeof ledgerKinds)[number];
+export { ledgerKinds, type LedgerKind };
 
 /** The current balance, kept beside the ledger so a spend is one conditional UPDATE. */
 export const creditAccounts = pgTable(
@@ -42,5 +42,12 @@ export const ledgerEntries = pgTable(
     createdBy: uuid('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('ledger_entries_user_seq_idx').on(t.userId, t.accountSeq), index('ledger_entries_ref_idx').on(t.refType, t.refId)],
+  (t) => [
+    uniqueIndex('ledger_entries_user_seq_idx').on(t.userId, t.accountSeq),
+    index('ledger_entries_ref_idx').on(t.refType, t.refId),
+    // The back office's ledger, sorted by date or amount, filtered by kind: each page's ids come from one of these alone.
+    index('ledger_entries_created_idx').on(t.createdAt, t.id),
+    index('ledger_entries_kind_created_idx').on(t.kind, t.createdAt, t.id),
+    index('ledger_entries_amount_idx').on(t.amount, t.id),
+  ],
 );

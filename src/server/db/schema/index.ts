@@ -15,3 +15,4 @@ export * from './promocodes.ts';
 export * from './subscriptions.ts';
 export * from './payments.ts';
 export * from './invoices.ts';
+export * from './audit.ts';

@@ -17,5 +17,7 @@ export const minecraftProfiles = pgTable(
     skinExpiresAt: timestamp('skin_expires_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('minecraft_profiles_name_key_idx').on(t.nameKey)],
+  // pattern_ops: the back office's search by a name's prefix (LIKE 'abc%') uses it too, as equality
+  // does, and finds the matching profiles' uuids in the index alone.
+  (t) => [index('minecraft_profiles_name_key_idx').on(t.nameKey.op('text_pattern_ops'), t.uuid)],
 );

@@ -11,6 +11,9 @@ export const gameReviews = pgTable(
     rating: integer('rating').notNull(),
     comment: text('comment'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Hidden by staff (with a reason in the audit log): out of the public list and average. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    hiddenReason: text('hidden_reason'),
   },
   (t) => [unique('game_reviews_one_per_user').on(t.definitionId, t.userId), index('game_reviews_definition_idx').on(t.definitionId, t.createdAt)],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "users_mc_uuid_search_idx" ON "users" USING btree ("mc_uuid","created_at","id","name","email");
