@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Stripe from 'stripe';
 import { percentile } from './load.ts';
 import { startServer } from './server.ts';
@@ -16,11 +17,22 @@ export interface WebhookFigures {
   p50Ms: number;
   p99Ms: number;
   replayPerSecond: number;
+  /** The server's CPU time (user + system) per event applied: what throughput is bounded by, whatever else runs on the machine. */
+  serverCpuMsPerEvent: number;
+  /** The same for a replay: the request, its signature and finding the event recorded, the floor under an applied one. */
+  replayCpuMsPerEvent: number;
   errors: number;
   creditedOnce: boolean;
 }
 
 const WEBHOOK_SECRET = 'whsec_bench_blockhost';
+
+/** A process's CPU time so far (user + system), from /proc. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime, the 14th and 15th fields, in clock ticks (100 per second on Linux).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
 
 export async function webhookBench(count = 1000, concurrency = 20): Promise<WebhookFigures> {
   const stripe = await startFakeStripe();
@@ -63,8 +75,11 @@ export async function webhookBench(count = 1000, concurrency = 20): Promise<Webh
       );
       return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
     };
+    const cpuBefore = cpuMs(server.pid);
     const first = await run(bodies);
+    const cpuUsed = cpuMs(server.pid) - cpuBefore;
     const replay = await run(bodies);
+    const replayCpu = cpuMs(server.pid) - cpuBefore - cpuUsed;
     const balances = await Promise.all(buyers.map((b) => server.call<{ balance: number }>(b, 'GET', '/v1/user')));
     const credited = balances.reduce((sum, b) => sum + b.balance, 0);
     return {
@@ -73,6 +88,8 @@ export async function webhookBench(count = 1000, concurrency = 20): Promise<Webh
       p50Ms: percentile(first.latencies, 50),
       p99Ms: percentile(first.latencies, 99),
       replayPerSecond: bodies.length / replay.seconds,
+      serverCpuMsPerEvent: cpuUsed / bodies.length,
+      replayCpuMsPerEvent: replayCpu / bodies.length,
       errors,
       creditedOnce: credited === bodies.length * 100,
     };

@@ -8,6 +8,8 @@ import { importBench } from './social.ts';
 import { gameServerEnv, groupWhitelistBench } from './whitelist.ts';
 import { soakBench } from './soak.ts';
 import { webhookBench } from './payments.ts';
+import { renewalsBench } from './renewals.ts';
+import { STAFF_TARGETS_MS, staffListsBench } from './staff.ts';
 
 /**
  * `npm run bench [-- spine|games|social ...]`: figures from runs against the real server (PGlite, or
@@ -17,11 +19,14 @@ import { webhookBench } from './payments.ts';
  * - social: a 200-name group import, and a 200-member group added to a running server's whitelist;
  * - web: JavaScript a first visit to / downloads (gzip, built files) and its largest contentful paint
  *   (after `npm run build`);
- * - payments: Stripe webhook events applied per second (against a local fake of Stripe's API);
- * - soak: 10 minutes (SOAK_MINUTES) of mixed player traffic with real game servers: errors and memory.
- * Without a section name, all of them but the soak, which is asked by name. Figures are written to bench/results/latest.json.
+ * - payments: Stripe webhook events applied per second (against a local fake of Stripe's API), and
+ *   1 000 game renewals coming due at the same instant;
+ * - soak: 10 minutes (SOAK_MINUTES) of mixed player traffic with real game servers: errors and memory;
+ * - staff: the back office's ledger and user lists over 1 000 000 ledger rows and 100 000 users, on
+ *   PostgreSQL (STAFF_BENCH_DATABASE_URL, default the local `test` database's server).
+ * Without a section name, all of them but the soak and staff, which are asked by name. Figures are written to bench/results/latest.json.
  */
-const sections = ['spine', 'games', 'social', 'web', 'payments', 'soak'] as const;
+const sections = ['spine', 'games', 'social', 'web', 'payments', 'soak', 'staff'] as const;
 type Section = (typeof sections)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 const unknown = asked.filter((a) => !(sections as readonly string[]).includes(a));
@@ -29,7 +34,7 @@ if (unknown.length) {
   console.error(`unknown bench section ${unknown.join(', ')}: expected ${sections.join(', ')}`);
   process.exit(2);
 }
-const chosen = new Set<Section>(asked.length ? (asked as Section[]) : sections.filter((s) => s !== 'soak'));
+const chosen = new Set<Section>(asked.length ? (asked as Section[]) : sections.filter((s) => s !== 'soak' && s !== 'staff'));
 
 const results: Record<string, unknown> = {};
 const rows: Array<[string, string, string, boolean | null]> = [];
@@ -147,7 +152,12 @@ async function payments() {
   Object.assign(results, { webhooks: f });
   row('Stripe webhook events applied', `${f.perSecond.toFixed(0)}/s, p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)} (${f.events} events, 20 at once)`, '≥ 200/s', f.perSecond >= 200);
   row('  p99', ms(f.p99Ms), '≤ 50 ms', f.p99Ms <= 50);
-  row('  the same events replayed', `${f.replayPerSecond.toFixed(0)}/s; credited once: ${f.creditedOnce ? 'yes' : 'NO'}; errors ${f.errors}`, '', f.creditedOnce && f.errors === 0);
+  row('  server CPU per event', ms(f.serverCpuMsPerEvent), '', null);
+  row('  the same events replayed', `${f.replayPerSecond.toFixed(0)}/s, server CPU ${ms(f.replayCpuMsPerEvent)} each; credited once: ${f.creditedOnce ? 'yes' : 'NO'}; errors ${f.errors}`, '', f.creditedOnce && f.errors === 0);
+  const r = await renewalsBench();
+  Object.assign(results, { renewals: r });
+  row(`${r.games} game renewals due at once → PAID or EXPIRED`, `p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)}, max ${ms(r.maxMs)}`, '≤ 5 s', r.p99Ms <= 5000 && r.unsettled === 0);
+  row('  outcomes', `${r.paid} PAID, ${r.expired} EXPIRED, ${r.unsettled} unsettled; ${r.problems.length ? `${r.problems.length} wrong (${r.problems[0]})` : 'each as expected'}`, '', r.problems.length === 0 && r.unsettled === 0);
 }
 
 async function soak() {
@@ -166,7 +176,29 @@ async function soak() {
   }
 }
 
-const run: Record<Section, () => Promise<void>> = { spine, games, social, web, payments, soak };
+async function staff() {
+  console.log('bench staff: server on a PostgreSQL database of its own, 100 000 users and 1 000 000 ledger rows');
+  const f = await staffListsBench();
+  Object.assign(results, { staffLists: f });
+  row('fill (generate_series, vacuum analyze)', `${f.fillSeconds.toFixed(1)} s; ledger totalElements shown ${f.ledgerTotalShown}`, '', null);
+  const labels: Record<string, string> = {
+    transactionsFirstPage: 'GET /v1/staff/transactions, first page',
+    transactionsPage5000: '  page 5 000 (offset 100 000)',
+    transactionsByUser: '  ?userId= (a random user)',
+    transactionsByKind: '  ?kind= (140 000 rows each)',
+    transactionsByAmount: '  ?sort=amount,desc',
+    userSearchByName: 'GET /v1/staff/users?q= (a name prefix)',
+    userSearchByMinecraftName: '  ?q= (a Minecraft name prefix)',
+    usersByBalance: '  ?sort=balance,desc',
+  };
+  for (const [name, label] of Object.entries(labels)) {
+    const figure = f.lists[name]!;
+    const target = (STAFF_TARGETS_MS as Record<string, number>)[name];
+    row(label, `p50 ${ms(figure.p50Ms)}, p95 ${ms(figure.p95Ms)} (${figure.requests} requests)`, target ? `p95 ≤ ${target} ms` : '', target ? figure.p95Ms <= target : null);
+  }
+}
+
+const run: Record<Section, () => Promise<void>> = { spine, games, social, web, payments, soak, staff };
 for (const section of sections) if (chosen.has(section)) await run[section]();
 console.log('');
 

@@ -1,6 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { Id, Localized } from './common.ts';
 
+/** What moved a balance: one ledger row each. */
+export const ledgerKinds = ['ADMIN_ADJUSTMENT', 'PURCHASE', 'SUBSCRIPTION', 'PROMO_BONUS', 'GAME_CHARGE', 'GAME_RENEWAL', 'REFUND'] as const;
+export type LedgerKind = (typeof ledgerKinds)[number];
+
 export const LedgerEntry = Type.Object({
   id: Id,
   amount: Type.Integer(),
@@ -27,17 +31,23 @@ export const pricingRequest = Type.Object(
   { $id: 'pricingRequest', additionalProperties: false },
 );
 
+/** What a promo code gives, and when and how often. */
+const promoCodeTerms = {
+  kind: Type.Union([Type.Literal('PERCENT_OFF'), Type.Literal('BONUS_CREDITS')]),
+  value: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  maxUses: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
+  validFrom: Type.Optional(Type.String({ format: 'date-time' })),
+  validUntil: Type.Optional(Type.String({ format: 'date-time' })),
+};
+
 export const promoCodeCreateRequest = Type.Object(
-  {
-    code: Type.String({ pattern: '^[A-Za-z0-9_-]{3,32}$', maxLength: 32, description: 'Stored in upper case' }),
-    kind: Type.Union([Type.Literal('PERCENT_OFF'), Type.Literal('BONUS_CREDITS')]),
-    value: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-    maxUses: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
-    validFrom: Type.Optional(Type.String({ format: 'date-time' })),
-    validUntil: Type.Optional(Type.String({ format: 'date-time' })),
-  },
+  { code: Type.String({ pattern: '^[A-Za-z0-9_-]{3,32}$', maxLength: 32, description: 'Stored in upper case' }), ...promoCodeTerms },
   { $id: 'promoCodeCreateRequest', additionalProperties: false },
 );
+
+/** A code's new terms (its name stays): an absent maxUses or date removes that limit. */
+export const PromoCodeUpdateRequest = Type.Object(promoCodeTerms, { additionalProperties: false });
+export type PromoCodeUpdateRequest = Static<typeof PromoCodeUpdateRequest>;
 
 export const subscriptionCreateRequest = Type.Object(
   {

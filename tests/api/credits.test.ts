@@ -27,12 +27,12 @@ describe('credits ledger', () => {
     ]);
   });
 
-  it('never takes a balance below zero: a correction beyond it is 402 and changes nothing', async () => {
+  it('never takes a balance below zero: a correction beyond it is 409 and changes nothing', async () => {
     const alice = await userId(t.current, 'alice');
     await t.current.as('boss', { method: 'POST', url: '/v1/user/credit', roles: ['staff'], payload: { userId: alice, amount: 10, reason: 'Gift' } });
     const res = await t.current.as('boss', { method: 'POST', url: '/v1/user/credit', roles: ['staff'], payload: { userId: alice, amount: -11, reason: 'Too much' } });
-    expect(res.statusCode).toBe(402);
-    expect(res.json().detail).toContain('Not enough credits');
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toContain('below zero');
     expect((await t.current.as('alice', { method: 'GET', url: '/v1/user' })).json().balance).toBe(10);
     expect((await t.current.as('alice', { method: 'GET', url: '/v1/purchase/transactions' })).json().totalElements).toBe(1);
   });

@@ -28,7 +28,7 @@ export interface LedgerChange {
  * The credits ledger. A balance changes only through `apply`, which writes one ledger row in the
  * caller's transaction; the conditional UPDATE keeps the balance between zero and MAX_BALANCE even
  * when spends race (PostgreSQL re-checks the WHERE after waiting for the row lock), and numbers the
- * entry in the order the balance changed.
+ * entry in the order the balance changed. A change it refuses (402, 409) writes nothing.
  */
 export class CreditsService {
   private readonly db: Db;
@@ -42,35 +42,44 @@ export class CreditsService {
 
   async apply(executor: Executor, change: LedgerChange): Promise<{ balance: number; entryId: string }> {
     if (executor === this.db) return this.db.transaction((tx) => this.apply(tx, change));
+    const applied = await this.tryApply(executor, change);
+    if (!applied) throw await this.refusal(executor, change);
+    return applied;
+  }
+
+  /** `apply`, answering null rather than throwing when the change does not fit the balance. */
+  async tryApply(executor: Executor, change: LedgerChange): Promise<{ balance: number; entryId: string } | null> {
+    if (executor === this.db) return this.db.transaction((tx) => this.tryApply(tx, change));
     this.balances.markDirty(change.userId);
-    await executor.insert(creditAccounts).values({ userId: change.userId }).onConflictDoNothing();
-    const [account] = await executor
-      .update(creditAccounts)
-      .set({ balance: sql`${creditAccounts.balance} + ${change.amount}`, entries: sql`${creditAccounts.entries} + 1`, updatedAt: sql`now()` })
-      // bigint: the sum is checked before it could overflow the column.
-      .where(and(eq(creditAccounts.userId, change.userId), sql`${creditAccounts.balance}::bigint + ${change.amount} between 0 and ${MAX_BALANCE}`))
-      .returning({ balance: creditAccounts.balance, entries: creditAccounts.entries });
-    if (!account) {
-      const balance = await this.balance(change.userId, executor);
-      if (change.amount > 0) throw conflict(`The balance would exceed ${MAX_BALANCE} credits: it is ${balance}, and ${change.amount} more were asked`);
-      throw paymentRequired(`Not enough credits: this needs ${-change.amount} and the balance is ${balance}`);
-    }
-    const [entry] = await executor
-      .insert(ledgerEntries)
-      .values({
-        userId: change.userId,
-        amount: change.amount,
-        balanceAfter: account.balance,
-        accountSeq: account.entries,
-        kind: change.kind,
-        reason: change.reason,
-        refType: change.refType ?? null,
-        refId: change.refId ?? null,
-        providerEventId: change.providerEventId ?? null,
-        createdBy: change.createdBy ?? null,
-      })
-      .returning({ id: ledgerEntries.id });
-    return { balance: account.balance, entryId: entry!.id };
+    if (change.amount > MAX_BALANCE) return null;
+    // One statement for the account and its entry: a ledger change sits on every payment's path.
+    // A credit makes the account if it has none; a debit needs one (a missing account holds 0).
+    // bigint: the sum is checked before it could overflow the column.
+    const account =
+      change.amount >= 0
+        ? sql`insert into ${creditAccounts} (user_id, balance, entries) values (${change.userId}, ${change.amount}, 1)
+            on conflict (user_id) do update set balance = ${creditAccounts}.balance + excluded.balance, entries = ${creditAccounts}.entries + 1, updated_at = now()
+            where ${creditAccounts}.balance::bigint + excluded.balance <= ${MAX_BALANCE}
+            returning balance, entries`
+        : sql`update ${creditAccounts} set balance = balance + ${change.amount}, entries = entries + 1, updated_at = now()
+            where user_id = ${change.userId} and balance::bigint + ${change.amount} >= 0
+            returning balance, entries`;
+    const result = await executor.execute(sql`
+      with account as (${account})
+      insert into ${ledgerEntries} (user_id, amount, balance_after, account_seq, kind, reason, ref_type, ref_id, provider_event_id, created_by)
+      select ${change.userId}::uuid, ${change.amount}::integer, balance, entries, ${change.kind}::text, ${change.reason}::text, ${change.refType ?? null}::text,
+        ${change.refId ?? null}::text, ${change.providerEventId ?? null}::text, ${change.createdBy ?? null}::uuid
+      from account
+      returning id, balance_after`);
+    const [entry] = (result as unknown as { rows: Array<{ id: string; balance_after: number }> }).rows;
+    return entry ? { balance: entry.balance_after, entryId: entry.id } : null;
+  }
+
+  /** Why a change did not fit the balance: 409 past the maximum, 402 below zero. */
+  async refusal(executor: Executor, change: Pick<LedgerChange, 'userId' | 'amount'>): Promise<Error> {
+    const balance = await this.balance(change.userId, executor);
+    if (change.amount > 0) return conflict(`The balance would exceed ${MAX_BALANCE} credits: it is ${balance}, and ${change.amount} more were asked`);
+    return paymentRequired(`Not enough credits: this needs ${-change.amount} and the balance is ${balance}`);
   }
 
   async start(): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, exists, gt, inArray, isNull, lt, lte, notExists, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, gt, inArray, isNull, lt, lte, min, notExists, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Database, Db, Executor, Tx } from '../../db/client.ts';
 import { gamePayments, games } from '../../db/schema/games.ts';
@@ -14,6 +14,24 @@ import { leaseGames, specOf, type GameRow, type GameRuntime } from './runtime.ts
 
 type PaymentRow = typeof gamePayments.$inferSelect;
 type PaymentStatus = PaymentRow['status'];
+/** What settling a due game reads of it: a due game is locked a thousand at a time. */
+const settlingColumns = {
+  id: games.id,
+  ownerId: games.ownerId,
+  name: games.name,
+  status: games.status,
+  desiredState: games.desiredState,
+  autoRenew: games.autoRenew,
+  periodEnd: games.periodEnd,
+  expiredAt: games.expiredAt,
+  worldDeletedAt: games.worldDeletedAt,
+  nextAttemptAt: games.nextAttemptAt,
+  runningWhenExpired: games.runningWhenExpired,
+};
+type SettlingGame = Pick<GameRow, keyof typeof settlingColumns>;
+/** What a payer answers and tells of the game it paid for. */
+const paidColumns = { id: games.id, ownerId: games.ownerId, name: games.name, status: games.status, periodEnd: games.periodEnd };
+type PaidGame = Pick<GameRow, keyof typeof paidColumns>;
 
 export interface RenewalOptions {
   /** The next period is opened (PENDING) and its owner told this many days before periodEnd. */
@@ -31,6 +49,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const DELETION_NOTICE_MS = 7 * DAY_MS;
 /** How many games one step of a round takes; the rest wait for the next round. */
 const BATCH = 100;
+/**
+ * Due games settled at once, each in its own transaction: on PostgreSQL over as many connections
+ * of the pool (renewals due together are paid or expired together); PGlite runs them in turn.
+ */
+const SETTLING_AT_ONCE = 4;
 /** The account page lists the pending game payments, each with its Pay button. */
 export const PAY_LINK = '/dashboard/account';
 /** Statuses in which a server may be up: an expiring game goes through STOPPING so the reconciler stops it cleanly. */
@@ -54,7 +77,7 @@ export function toGamePayment(row: PaymentRow, gameName: string): GamePayment {
 }
 
 /** A date as the notices give it: to the minute, in UTC. */
-function when(date: Date): string {
+export function when(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
@@ -83,13 +106,19 @@ export class RenewalsService {
   private readonly runtime: GameRuntime;
   private readonly options: Required<RenewalOptions>;
   private readonly replica = randomUUID();
-  private round: Promise<void> | undefined;
+  /** The round in progress; it answers how long until the next one should run. */
+  private round: Promise<number> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private looping = false;
   private stopped = false;
   private unlisten: (() => Promise<void>) | undefined;
   /** Users whose waiting renewals are being paid now, and whether credits arrived again meanwhile. */
   private readonly paying = new Map<string, { again: boolean }>();
+  /** Users whose balance changed while due games were being settled: their turn comes after. */
+  private readonly deferred = new Set<string>();
+  private settling = false;
+  /** When a round last went through all its steps (`performance.now()`). */
+  private lastSweep = -Infinity;
   /** Work started by balance notices, awaited by `stop`. */
   private readonly inFlight = new Set<Promise<unknown>>();
 
@@ -129,7 +158,10 @@ export class RenewalsService {
     );
   }
 
-  /** Starts the loop: a round now, then every `intervalMs`. */
+  /**
+   * Starts the loop: a round now, then the next at once while a batch came back full, else when
+   * the next game's renewal opens or falls due, and at least every `intervalMs`.
+   */
   start(): void {
     this.looping = true;
     this.schedule(0);
@@ -148,39 +180,91 @@ export class RenewalsService {
 
   private schedule(ms: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      void this.tick().finally(() => {
-        if (this.looping) this.schedule(this.options.intervalMs);
+    const timer = setTimeout(() => {
+      void this.runRound().then((next) => {
+        // A later start() owns the loop from then on.
+        if (this.looping && this.timer === timer) this.schedule(next);
       });
     }, ms);
+    this.timer = timer;
   }
 
   /** One round of the scheduled work; tests call it directly. */
-  tick(): Promise<void> {
+  async tick(): Promise<void> {
+    await this.runRound();
+  }
+
+  private runRound(): Promise<number> {
     this.round ??= this.roundOnce()
-      .catch((err: unknown) => this.runtime.log.error({ err }, 'renewals round failed'))
+      .catch((err: unknown) => {
+        this.runtime.log.error({ err }, 'renewals round failed');
+        return this.options.intervalMs;
+      })
       .finally(() => (this.round = undefined));
     return this.round;
   }
 
-  private async roundOnce(): Promise<void> {
+  /** Answers how long to wait before the next round. */
+  private async roundOnce(): Promise<number> {
     const now = this.now;
-    await this.openRenewals(now);
-    await this.settleDue(now);
+    // A full batch that moved leaves more to do: the next round comes at once.
+    let more = await this.openRenewals(now);
+    // The balance notices of the round's own debits (most of them then) could only find nothing to
+    // pay, or race the round for the same games: they wait for the step's end.
+    this.settling = true;
+    try {
+      more = (await this.settleDue(now)) || more;
+    } finally {
+      this.settling = false;
+      for (const userId of this.deferred) this.kick(userId);
+      this.deferred.clear();
+    }
+    // The rest can wait while renewals fall due by the hundred (not longer than an interval): it
+    // would go over every owner waiting for credits, and every expired world, at each batch.
+    if (more && performance.now() - this.lastSweep < this.options.intervalMs) return 0;
+    this.lastSweep = performance.now();
     await this.payAllWaiting(now);
-    await this.warnDeletions(now);
+    more = (await this.warnDeletions(now)) || more;
     await this.deleteWorlds(now);
+    return more ? 0 : this.untilNextDue(now);
   }
 
-  /** Runs `work` on each game, one failure not stopping the others. */
-  private async each(ids: string[], what: string, work: (id: string) => Promise<void>): Promise<void> {
-    for (const id of ids) {
-      try {
-        await work(id);
-      } catch (err) {
-        this.runtime.log.error({ err, gameId: id }, `${what} failed`);
+  /**
+   * How long until the next game's renewal opens or falls due, at most `intervalMs`: a renewal is
+   * paid or its game expired at its periodEnd, not up to a whole interval after it.
+   */
+  private async untilNextDue(now: Date): Promise<number> {
+    const notice = this.options.noticeDays * DAY_MS;
+    const [next] = await this.db
+      .select({
+        due: sql`min(${games.periodEnd}) filter (where ${gt(games.periodEnd, now)})`.mapWith(games.periodEnd),
+        opening: sql`min(${games.periodEnd}) filter (where ${gt(games.periodEnd, new Date(now.getTime() + notice))})`.mapWith(games.periodEnd),
+      })
+      .from(games)
+      .where(and(isNull(games.expiredAt), isNull(games.worldDeletedAt)));
+    const at = Math.min(next?.due?.getTime() ?? Infinity, (next?.opening?.getTime() ?? Infinity) - notice);
+    return Math.max(0, Math.min(this.options.intervalMs, at - now.getTime()));
+  }
+
+  /**
+   * Runs `work` on each game, `concurrency` at a time, one failure not stopping the others;
+   * answers how many it worked on.
+   */
+  private async each(ids: string[], what: string, work: (id: string) => Promise<boolean>, concurrency = 1): Promise<number> {
+    let done = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const id = ids[next++]!;
+        try {
+          if (await work(id)) done++;
+        } catch (err) {
+          this.runtime.log.error({ err, gameId: id }, `${what} failed`);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+    return done;
   }
 
   /**
@@ -231,11 +315,11 @@ export class RenewalsService {
    * it, PENDING at the package's price now, and their owner a notice with the amount, the date and
    * where to pay. The unique (game, periodStart) index keeps it to one even past the row lock.
    */
-  private async openRenewals(now: Date): Promise<void> {
+  private async openRenewals(now: Date): Promise<boolean> {
     const still = and(isNull(games.expiredAt), lte(games.periodEnd, new Date(now.getTime() + this.options.noticeDays * DAY_MS)), notExists(this.db.select({ id: gamePayments.id }).from(gamePayments).where(renewalOf())));
     const due = await this.db.select({ id: games.id, definitionId: games.definitionId, packageId: games.packageId }).from(games).where(still).orderBy(asc(games.periodEnd)).limit(BATCH);
     const packages = new Map<string, { priceCredits: number; periodDays: number }>();
-    await this.each(
+    const opened = await this.each(
       due.map((g) => g.id),
       'opening a renewal',
       async (id) => {
@@ -247,15 +331,15 @@ export class RenewalsService {
         }
         const pkg = packages.get(packageId);
         // Packages in use cannot be deleted (restrict): a game without one is no game of ours.
-        if (!pkg) return;
-        await this.locked(id, still, async (tx, game) => {
+        if (!pkg) return false;
+        const worked = await this.locked(id, still, async (tx, game) => {
           const periodEnd = new Date(game.periodEnd.getTime() + pkg.periodDays * DAY_MS);
           const [payment] = await tx
             .insert(gamePayments)
             .values({ gameId: game.id, ownerId: game.ownerId, status: 'PENDING', amountCredits: pkg.priceCredits, periodStart: game.periodEnd, periodEnd, createdAt: now })
             .onConflictDoNothing()
             .returning();
-          if (!payment) return;
+          if (!payment) return true;
           const amount = payment.amountCredits;
           const how = game.autoRenew
             ? 'Renouvellement automatique : payé sur votre solde à cette date / Auto-renew: paid from your balance on that date.'
@@ -269,9 +353,12 @@ export class RenewalsService {
             },
             tx,
           );
+          return true;
         });
+        return worked === true;
       },
     );
+    return due.length === BATCH && opened > 0;
   }
 
   /**
@@ -279,7 +366,7 @@ export class RenewalsService {
    * auto-renew and enough credits it is paid; otherwise the game expires. An expiring game whose
    * stop failed (left CRASHED) or that its owner started again is put back on the way to EXPIRED.
    */
-  private async settleDue(now: Date): Promise<void> {
+  private async settleDue(now: Date): Promise<boolean> {
     const still = and(
       lte(games.periodEnd, now),
       isNull(games.worldDeletedAt),
@@ -287,35 +374,47 @@ export class RenewalsService {
       exists(this.db.select({ id: gamePayments.id }).from(gamePayments).where(renewalOf(['PENDING', 'CANCELED']))),
     );
     const due = await this.db.select({ id: games.id }).from(games).where(still).orderBy(asc(games.periodEnd)).limit(BATCH);
-    await this.each(
+    const settled = await this.each(
       due.map((g) => g.id),
       'settling a due renewal',
       async (id) => {
-        const stopping = await this.locked(id, still, async (tx, game) => {
-          const [payment] = await tx
-            .select()
-            .from(gamePayments)
-            .where(and(eq(gamePayments.gameId, game.id), eq(gamePayments.periodStart, game.periodEnd)));
-          if (!payment) return false;
+        const outcome = await this.db.transaction(async (tx) => {
+          // The game and its renewal under their row locks, in one statement; both rows read as
+          // they are now, so `still` is checked on them here rather than built into each lock.
+          const [locked] = await tx
+            .select({ game: settlingColumns, payment: gamePayments })
+            .from(games)
+            .innerJoin(gamePayments, renewalOf())
+            .where(eq(games.id, id))
+            .for('update', { of: [games, gamePayments], skipLocked: true });
+          if (!locked || !this.dueNow(locked.game, locked.payment, now)) return undefined;
+          const { game, payment } = locked;
           if (payment.status === 'PENDING' && !game.expiredAt && (game.autoRenew || payment.amountCredits === 0)) {
-            // In a savepoint: short of credits, the payment's attempt is undone and the game expires.
-            const paid = await tx
-              .transaction(async (sp) => {
-                const settled = await this.settle(sp, game, payment, now);
-                await this.tellPaid(sp, settled);
-                return true;
-              })
-              .catch((err: unknown) => {
-                if (err instanceof HttpProblem && err.status === 402) return false;
-                throw err;
-              });
-            if (paid) return false;
+            // Short of credits, `settle` has written nothing: the game expires instead.
+            const paid = await this.settle(tx, game, payment, now);
+            if (paid) {
+              await this.tellPaid(tx, paid);
+              return 'paid';
+            }
           }
-          return this.expire(tx, game, payment, now);
+          return (await this.expire(tx, game, payment, now)) ? 'stopping' : 'expired';
         });
         // The reconciler stops it now rather than at its next round.
-        if (stopping) this.games.onAction(id);
+        if (outcome === 'stopping') this.games.onAction(id);
+        return outcome !== undefined;
       },
+      SETTLING_AT_ONCE,
+    );
+    return due.length === BATCH && settled > 0;
+  }
+
+  /** `settleDue`'s `still`, for a game and its renewal locked. */
+  private dueNow(game: SettlingGame, payment: PaymentRow, now: Date): boolean {
+    return (
+      game.periodEnd <= now &&
+      game.worldDeletedAt === null &&
+      (game.expiredAt === null || (game.status !== 'EXPIRED' && game.status !== 'STOPPING')) &&
+      (payment.status === 'PENDING' || payment.status === 'CANCELED')
     );
   }
 
@@ -325,7 +424,7 @@ export class RenewalsService {
    * it ran so paying starts it again. A renewal the owner had canceled is opened again, so the
    * notice's pay link works while the world is kept. Answers whether a server may be up.
    */
-  private async expire(tx: Executor, game: GameRow, payment: PaymentRow, now: Date): Promise<boolean> {
+  private async expire(tx: Executor, game: SettlingGame, payment: PaymentRow, now: Date): Promise<boolean> {
     const first = game.expiredAt === null;
     // A crash the reconciler gave up on was not running.
     const runningWhenExpired = first ? game.desiredState === 'running' && (game.status !== 'CRASHED' || game.nextAttemptAt !== null) : game.runningWhenExpired;
@@ -389,7 +488,7 @@ export class RenewalsService {
   }
 
   /** A week (at least) before an expired game's world is deleted, its owner is told when, and what to pay to keep it. */
-  private async warnDeletions(now: Date): Promise<void> {
+  private async warnDeletions(now: Date): Promise<boolean> {
     const still = and(
       eq(games.status, 'EXPIRED'),
       isNull(games.worldDeletedAt),
@@ -397,11 +496,11 @@ export class RenewalsService {
       lte(games.expiredAt, new Date(now.getTime() - this.options.retentionDays * DAY_MS + DELETION_NOTICE_MS)),
     );
     const due = await this.db.select({ id: games.id }).from(games).where(still).limit(BATCH);
-    await this.each(
+    const warned = await this.each(
       due.map((g) => g.id),
       'warning of a deletion',
       async (id) => {
-        await this.locked(id, still, async (tx, game) => {
+        const worked = await this.locked(id, still, async (tx, game) => {
           const [noticed] = await tx.update(games).set({ deletionNoticeAt: now, updatedAt: now }).where(eq(games.id, game.id)).returning();
           const date = when(this.deletionDate(noticed!, now));
           const [pending] = await tx
@@ -420,9 +519,12 @@ export class RenewalsService {
             },
             tx,
           );
+          return true;
         });
+        return worked === true;
       },
     );
+    return due.length === BATCH && warned > 0;
   }
 
   /**
@@ -470,43 +572,50 @@ export class RenewalsService {
   // --- Paying ---------------------------------------------------------------------------------
 
   /**
-   * Pays a PENDING renewal in the caller's transaction, the game's row already locked: one
-   * conditional UPDATE PENDING → PAID (so it is paid once, however many try), the ledger debit
-   * (402 when short, rolling everything back), and the game's periodEnd moved to the payment's.
+   * Pays a PENDING renewal in the caller's transaction, the game's row already locked: the ledger
+   * debit (short of credits, nothing is written and it answers null), one conditional UPDATE
+   * PENDING → PAID (so it is paid once, however many try), and the game's periodEnd moved on.
    * An expired game is revived: its new period starts now (the days it stood expired are not
    * charged), STOPPED, or STARTING when it ran when it expired.
    */
-  private async settle(tx: Executor, game: GameRow, payment: PaymentRow, now: Date): Promise<{ payment: PaymentRow; game: GameRow; revived: boolean }> {
+  private async settle(tx: Executor, game: SettlingGame, payment: PaymentRow, now: Date): Promise<{ payment: PaymentRow; game: PaidGame; revived: boolean } | null> {
     const revive = game.expiredAt !== null;
     const length = payment.periodEnd.getTime() - payment.periodStart.getTime();
     const periodStart = revive ? now : payment.periodStart;
     const periodEnd = revive ? new Date(now.getTime() + length) : payment.periodEnd;
-    const [paid] = await tx
-      .update(gamePayments)
-      .set({ status: 'PAID', paidAt: now, periodStart, periodEnd })
-      .where(and(eq(gamePayments.id, payment.id), eq(gamePayments.status, 'PENDING')))
-      .returning();
-    if (!paid) throw conflict('This payment was paid or canceled meanwhile');
-    if (paid.amountCredits > 0) {
-      await this.credits.apply(tx, {
-        userId: game.ownerId,
-        amount: -paid.amountCredits,
-        kind: 'GAME_RENEWAL',
-        reason: `Game "${game.name}": renewal, ${Math.round(length / DAY_MS)} days until ${when(periodEnd)}`,
-        refType: 'game',
-        refId: game.id,
-      });
-    }
+    // The debit first: refused, it has written nothing, so a round can expire the game instead.
+    const debit = {
+      userId: game.ownerId,
+      amount: -payment.amountCredits,
+      kind: 'GAME_RENEWAL' as const,
+      reason: `Game "${game.name}": renewal, ${Math.round(length / DAY_MS)} days until ${when(periodEnd)}`,
+      refType: 'game',
+      refId: game.id,
+    };
+    if (payment.amountCredits > 0 && !(await this.credits.tryApply(tx, debit))) return null;
+    // One statement marks it PAID, only if PENDING still, and moves the game's period on.
+    const paid = tx
+      .$with('paid')
+      .as(
+        tx
+          .update(gamePayments)
+          .set({ status: 'PAID', paidAt: now, periodStart, periodEnd })
+          .where(and(eq(gamePayments.id, payment.id), eq(gamePayments.status, 'PENDING')))
+          .returning({ id: gamePayments.id }),
+      );
     const [row] = await tx
+      .with(paid)
       .update(games)
       .set({ periodEnd, updatedAt: now, ...(revive ? this.revival(game, now) : {}) })
-      .where(eq(games.id, game.id))
-      .returning();
-    return { payment: paid, game: row!, revived: revive };
+      .where(and(eq(games.id, game.id), exists(tx.select().from(paid))))
+      .returning(paidColumns);
+    // Every payer holds the game's lock, so it is PENDING still; were it not, the throw undoes the debit.
+    if (!row) throw conflict('This payment was paid or canceled meanwhile');
+    return { payment: { ...payment, status: 'PAID', paidAt: now, periodStart, periodEnd }, game: row, revived: revive };
   }
 
   /** What reviving an expired (or still expiring) game writes. */
-  private revival(game: GameRow, now: Date): PgUpdateSetSource<typeof games> {
+  private revival(game: SettlingGame, now: Date): PgUpdateSetSource<typeof games> {
     const desiredState = game.runningWhenExpired ? ('running' as const) : ('stopped' as const);
     const base = { desiredState, expiredAt: null, runningWhenExpired: false, deletionNoticeAt: null, statusReason: null, nextAttemptAt: null, stateVersion: sql`${games.stateVersion} + 1` };
     if (game.status === 'EXPIRED') {
@@ -517,7 +626,7 @@ export class RenewalsService {
   }
 
   /** The owner's notice of a renewal paid for them by auto-renew. */
-  private async tellPaid(tx: Executor, { payment, game, revived }: { payment: PaymentRow; game: GameRow; revived: boolean }): Promise<void> {
+  private async tellPaid(tx: Executor, { payment, game, revived }: { payment: PaymentRow; game: PaidGame; revived: boolean }): Promise<void> {
     const amount = payment.amountCredits;
     const until = when(payment.periodEnd);
     const back = revived ? ' Le serveur est de retour / The server is back.' : '';
@@ -566,6 +675,7 @@ export class RenewalsService {
       if (!this.revivable(game, now)) throw conflict(`The world of "${game.name}" was deleted after it expired: it can no longer be renewed`);
       if (automatic && !(game.autoRenew && game.periodEnd <= now)) return undefined;
       const done = await this.settle(tx, game, payment!, now);
+      if (!done) throw await this.credits.refusal(tx, { userId: game.ownerId, amount: -payment!.amountCredits });
       if (automatic) await this.tellPaid(tx, done);
       return done;
     });
@@ -599,7 +709,7 @@ export class RenewalsService {
     });
   }
 
-  private result(payment: PaymentRow, game: GameRow): GamePaymentResult {
+  private result(payment: PaymentRow, game: PaidGame): GamePaymentResult {
     return { payment: toGamePayment(payment, game.name), periodEnd: game.periodEnd.toISOString(), status: game.status };
   }
 
@@ -629,9 +739,27 @@ export class RenewalsService {
     return paid;
   }
 
+  /**
+   * The smallest of the user's PENDING game payments already due (a renewal's period starts at its
+   * game's periodEnd), if any. Every balance change asks; most users have none, or fewer credits
+   * than it (a debit's own notice), so this indexed look and their cached balance spare them
+   * `payWaiting`'s join, which would pay nothing.
+   */
+  private async leastDue(userId: string): Promise<number | null> {
+    const [row] = await this.db
+      .select({ least: min(gamePayments.amountCredits) })
+      .from(gamePayments)
+      .where(and(eq(gamePayments.ownerId, userId), eq(gamePayments.status, 'PENDING'), lte(gamePayments.periodStart, this.now)));
+    return row?.least ?? null;
+  }
+
   /** One run of `payWaiting` per user at a time; credits arriving meanwhile ask for one more. */
   private kick(userId: string): void {
     if (this.stopped) return;
+    if (this.settling) {
+      this.deferred.add(userId);
+      return;
+    }
     const running = this.paying.get(userId);
     if (running) {
       running.again = true;
@@ -643,7 +771,8 @@ export class RenewalsService {
       try {
         do {
           state.again = false;
-          await this.payWaiting(userId);
+          const least = await this.leastDue(userId);
+          if (least !== null && (await this.credits.balance(userId)) >= least) await this.payWaiting(userId);
         } while (state.again && !this.stopped);
       } finally {
         this.paying.delete(userId);

@@ -1,21 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
+import { Bytes, IdParams, Media, Page, PageQuery } from '../../../contract/common.ts';
 import { Invoice } from '../../../contract/credits.ts';
 import { pageWindow } from '../../lib/paging.ts';
-import { pickLang } from '../../identity/pages.ts';
+import { langOf, wantsPdf } from '../../lib/negotiation.ts';
 import type { Services } from '../../services.ts';
-
-/** The reader's language: the site's locale cookie, else the browser's, French by default. */
-const langOf = (request: FastifyRequest) => pickLang(request.headers.cookie, request.headers['accept-language']);
-
-/** PDF when the caller asks for it before (or instead of) JSON. */
-function wantsPdf(accept: string | undefined): boolean {
-  const types = (accept ?? '').split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
-  const pdf = types.indexOf('application/pdf');
-  const json = types.indexOf('application/json');
-  return pdf >= 0 && (json < 0 || pdf < json);
-}
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const invoices = services.invoices;
@@ -31,7 +19,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/purchase/invoice/:id',
     {
       onRequest: app.authenticate,
-      schema: { tags, summary: 'One of your invoices: JSON, or a PDF with Accept: application/pdf (French or English by the Accept-Language)', params: IdParams, response: { 200: Invoice } },
+      schema: { tags, summary: 'One of your invoices: JSON, or a PDF with Accept: application/pdf (French or English by the Accept-Language)', params: IdParams, response: { 200: Media('The invoice', { 'application/json': Invoice, 'application/pdf': Bytes('application/pdf') }) } },
     },
     async (request, reply) => {
       const row = await invoices.get(request.user!.id, request.params.id);

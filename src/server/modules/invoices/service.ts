@@ -57,18 +57,22 @@ export class InvoicesService {
 
   async issue(tx: Executor, input: IssueInput): Promise<Row> {
     const year = input.issuedAt.getUTCFullYear();
-    const [counter] = await tx
-      .insert(invoiceCounters)
-      .values({ year, last: 1 })
-      .onConflictDoUpdate({ target: invoiceCounters.year, set: { last: sql`${invoiceCounters.last} + 1` } })
-      .returning({ last: invoiceCounters.last });
-    const seq = counter!.last;
+    // One statement takes the year's next number and writes the invoice with it.
+    const counter = tx.$with('counter').as(
+      tx
+        .insert(invoiceCounters)
+        .values({ year, last: 1 })
+        .onConflictDoUpdate({ target: invoiceCounters.year, set: { last: sql`${invoiceCounters.last} + 1` } })
+        .returning({ last: invoiceCounters.last }),
+    );
+    const seq = sql<number>`(select ${counter.last} from ${counter})`;
     const vatRateBp = Math.round(this.settings.vatRatePercent * 100);
     const netCents = Math.round((input.totalCents * 10_000) / (10_000 + vatRateBp));
     const [row] = await tx
+      .with(counter)
       .insert(invoices)
       .values({
-        number: `BH-${year}-${String(seq).padStart(6, '0')}`,
+        number: sql`${`BH-${year}-`} || lpad(${seq}::text, 6, '0')`,
         year,
         seq,
         kind: input.kind ?? 'INVOICE',

@@ -21,6 +21,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     {
       onRequest: auth,
       schema: {
+        problems: [404],
         tags,
         summary: 'Buy a credit pack by card: the payment (after the promo code) and what the web needs to collect the card (Stripe client secret and key, or the sandbox payment id)',
         body: named(stripePaymentCreate),
@@ -46,7 +47,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/payment/stripe/subscription',
     {
       onRequest: auth,
-      schema: { tags, summary: 'Subscribe to a plan (409 when you have one): INCOMPLETE until its first period is paid by card', body: named(stripeSubscriptionRequest), response: { 201: Type.Intersect([PaymentCheckout, Type.Object({ subscription: Subscription })]) } },
+      schema: { problems: [404], tags, summary: 'Subscribe to a plan (409 when you have one): INCOMPLETE until its first period is paid by card', body: named(stripeSubscriptionRequest), response: { 201: Type.Intersect([PaymentCheckout, Type.Object({ subscription: Subscription })]) } },
     },
     async (request, reply) => reply.status(201).send(await payments.subscribe(request.user!.id, request.body.subscriptionId, keyOf(request.headers['idempotency-key'], request.id))),
   );
@@ -59,13 +60,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   app.post(
     '/v1/payment/stripe/subscription/cancel',
-    { onRequest: auth, schema: { tags, summary: 'Cancel your subscription at the end of the paid period (currentPeriodEnd says until when)', response: { 200: Subscription } } },
+    { onRequest: auth, schema: { problems: [404], tags, summary: 'Cancel your subscription at the end of the paid period (currentPeriodEnd says until when)', response: { 200: Subscription } } },
     async (request) => payments.cancelSubscription(request.user!.id, keyOf(request.headers['idempotency-key'], request.id)),
   );
 
   app.post(
     '/v1/payment/stripe/subscription/resume',
-    { onRequest: auth, schema: { tags, summary: 'Keep a subscription you cancelled, before its period ends', response: { 200: Subscription } } },
+    { onRequest: auth, schema: { problems: [404], tags, summary: 'Keep a subscription you cancelled, before its period ends', response: { 200: Subscription } } },
     async (request) => payments.resumeSubscription(request.user!.id, keyOf(request.headers['idempotency-key'], request.id)),
   );
 
@@ -74,6 +75,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     {
       onRequest: auth,
       schema: {
+        problems: [402],
         tags,
         summary: 'Sandbox (no money): settle a payment with a test card: 4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds (402 with the reason)',
         params: IdParams,

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, exists, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { paymentCustomers, payments, providerEvents } from '../../db/schema/payments.ts';
 import { conflict, HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { PaymentProviderError, type PaymentProvider, type ProviderEvent } from '../../payments/provider.ts';
 import { SandboxProvider } from '../../payments/sandbox.ts';
+import type { AuditService } from '../audit/service.ts';
 import type { CreditsService } from '../credits/service.ts';
 import type { InvoicesService } from '../invoices/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
@@ -16,6 +17,8 @@ import type { UsersService } from '../users/service.ts';
 import type { Payment, PaymentCheckout, Subscription } from '../../../contract/credits.ts';
 
 type Row = typeof payments.$inferSelect;
+/** An invoice line's text: a message key and its parameters, rendered in the reader's language. */
+type LineText = { key: string; params: Record<string, string | number> };
 /** Stripe charges no less than this (in the currency's minor units, for EUR and USD). */
 const MIN_CHARGE_CENTS = 50;
 const DAY_MS = 24 * 3600_000;
@@ -38,6 +41,15 @@ export function toPayment(row: Row): Payment {
   };
 }
 
+/**
+ * Whether staff may refund the payment: a pack paid and not wholly refunded. A subscription
+ * period is not: Stripe's charge.refunded names the payment intent, which such a payment (an
+ * invoice) does not know.
+ */
+export function isRefundable(row: Pick<Row, 'kind' | 'status' | 'providerPaymentId' | 'amountCents' | 'refundedCents'>): boolean {
+  return row.kind === 'PACK' && row.status === 'SUCCEEDED' && row.providerPaymentId !== null && row.refundedCents < row.amountCents;
+}
+
 const failureText: Record<string, string> = {
   declined: 'Your card was declined',
   insufficient_funds: 'Your card has insufficient funds',
@@ -55,6 +67,7 @@ export interface PaymentsDeps {
   invoices: InvoicesService;
   credits: CreditsService;
   notifications: NotificationsService;
+  audit: AuditService;
   clock: () => Date;
 }
 
@@ -280,6 +293,29 @@ export class PaymentsService {
     return this.d.subscriptions.view((await this.d.subscriptions.byId(subscriptionId))!);
   }
 
+  /**
+   * Staff: refunds what is left of a pack's payment. The provider is asked first, with a key made
+   * from the payment and what was refunded so far, so a retry refunds once; the credits come back
+   * with its charge.refunded event through `apply`, as every event does (Stripe's webhook, or the
+   * sandbox's event played here). Nothing of ours changes before that event, so the audit row,
+   * written once the provider has accepted, records the staff's request.
+   */
+  async refund(actorId: string, paymentId: string, reason: string): Promise<void> {
+    const [row] = await this.db.select().from(payments).where(eq(payments.id, paymentId));
+    if (!row) throw notFound('Payment');
+    if (!isRefundable(row)) {
+      throw conflict(row.kind === 'PACK' ? `Only a succeeded payment not yet refunded can be refunded: this one is ${row.status}` : 'A subscription payment cannot be refunded here');
+    }
+    const amountCents = row.amountCents - row.refundedCents;
+    await this.d.provider.refund(row.providerPaymentId!, amountCents, `refund-${row.id}-${row.refundedCents}`).catch((err: unknown) => {
+      throw providerProblem(err);
+    });
+    await this.db.transaction((tx) =>
+      this.d.audit.record(tx, { actorId, action: 'payment.refund', entity: 'payment', entityId: row.id, reason, before: toPayment(row), after: { ...toPayment(row), refundRequestedCents: amountCents } }),
+    );
+    if (this.d.provider instanceof SandboxProvider) await this.apply(this.d.provider.refundEvent(row.providerPaymentId!, row.amountCents, row.currency));
+  }
+
   /** Stripe's webhook: the signature checked, then the event applied once. */
   async webhook(rawBody: Buffer, signature: string | undefined): Promise<void> {
     await this.apply(this.d.provider.parseWebhook(rawBody, signature));
@@ -292,11 +328,11 @@ export class PaymentsService {
    */
   async apply(event: ProviderEvent): Promise<void> {
     const credited = await this.db.transaction(async (tx) => {
+      // A pack paid, most events by far: recorded in the statement that claims its payment.
+      if (event.type === 'payment.succeeded') return this.paymentSucceeded(tx, event);
       const [fresh] = await tx.insert(providerEvents).values({ id: event.id, provider: this.d.provider.name, type: event.type }).onConflictDoNothing().returning({ id: providerEvents.id });
       if (!fresh) return null;
       switch (event.type) {
-        case 'payment.succeeded':
-          return this.paymentSucceeded(tx, event.providerPaymentId);
         case 'payment.failed':
           await this.paymentFailed(tx, { providerPaymentId: event.providerPaymentId }, event.reason);
           return null;
@@ -335,10 +371,22 @@ export class PaymentsService {
   /** Called once credits have arrived for a user (renewals waiting on them are paid then). */
   onCredited: (userId: string) => void = () => {};
 
-  private async paymentSucceeded(tx: Tx, providerPaymentId: string): Promise<string | null> {
-    const [row] = await tx.select().from(payments).where(eq(payments.providerPaymentId, providerPaymentId)).for('update');
-    if (!row || row.status === 'SUCCEEDED' || row.status === 'REFUNDED') return null;
-    await this.settle(tx, row, [{ key: row.bonusCredits > 0 ? 'packBonus' : 'pack', params: { credits: row.credits, bonus: row.bonusCredits } }]);
+  /**
+   * One statement records the event and claims its payment (PENDING or FAILED → SUCCEEDED): a
+   * replay records nothing, so claims nothing; an event about a payment another transaction is
+   * settling waits for that row's lock, then finds it SUCCEEDED and claims nothing either.
+   */
+  private async paymentSucceeded(tx: Tx, event: Extract<ProviderEvent, { type: 'payment.succeeded' }>): Promise<string | null> {
+    const now = this.d.clock();
+    const fresh = tx.$with('fresh').as(tx.insert(providerEvents).values({ id: event.id, provider: this.d.provider.name, type: event.type }).onConflictDoNothing().returning({ id: providerEvents.id }));
+    const [row] = await tx
+      .with(fresh)
+      .update(payments)
+      .set({ status: 'SUCCEEDED', failureReason: null, settledAt: now, updatedAt: now })
+      .where(and(eq(payments.providerPaymentId, event.providerPaymentId), notInArray(payments.status, ['SUCCEEDED', 'REFUNDED']), exists(tx.select().from(fresh))))
+      .returning();
+    if (!row) return null;
+    await this.credit(tx, row, [{ key: row.bonusCredits > 0 ? 'packBonus' : 'pack', params: { credits: row.credits, bonus: row.bonusCredits } }], now);
     return row.userId;
   }
 
@@ -378,9 +426,14 @@ export class PaymentsService {
   }
 
   /** The payment SUCCEEDED, its credits in the ledger and its invoice, in the event's transaction. */
-  private async settle(tx: Tx, row: Row, lines: Array<{ key: string; params: Record<string, string | number> }>): Promise<void> {
+  private async settle(tx: Tx, row: Row, lines: LineText[]): Promise<void> {
     const now = this.d.clock();
     await tx.update(payments).set({ status: 'SUCCEEDED', failureReason: null, settledAt: now, amountCents: row.amountCents, updatedAt: now }).where(eq(payments.id, row.id));
+    await this.credit(tx, row, lines, now);
+  }
+
+  /** A SUCCEEDED payment's credits in the ledger, its invoice and the buyer's notice. */
+  private async credit(tx: Tx, row: Row, lines: LineText[], now: Date): Promise<void> {
     const subscription = row.kind === 'SUBSCRIPTION';
     await this.d.credits.apply(tx, {
       userId: row.userId,
@@ -393,7 +446,14 @@ export class PaymentsService {
     if (row.bonusCredits > 0) {
       await this.d.credits.apply(tx, { userId: row.userId, amount: row.bonusCredits, kind: 'PROMO_BONUS', reason: `Promo code ${row.promoCode}: ${row.bonusCredits} bonus credits`, refType: 'payment', refId: row.id });
     }
+    const total = row.credits + row.bonusCredits;
+    await this.d.notifications.notify(
+      row.userId,
+      { title: `${total} crédits reçus / ${total} credits received`, description: `Votre paiement est confirmé. / Your payment is confirmed.`, link: '/dashboard/account' },
+      tx,
+    );
     const user = await this.d.users.get(row.userId, tx);
+    // Last before the commit: the year's invoice counter stays locked until then, and every payment waits for it.
     await this.d.invoices.issue(tx, {
       userId: row.userId,
       paymentId: row.id,
@@ -403,12 +463,6 @@ export class PaymentsService {
       totalCents: row.amountCents,
       issuedAt: now,
     });
-    const total = row.credits + row.bonusCredits;
-    await this.d.notifications.notify(
-      row.userId,
-      { title: `${total} crédits reçus / ${total} credits received`, description: `Votre paiement est confirmé. / Your payment is confirmed.`, link: '/dashboard/account' },
-      tx,
-    );
   }
 
   private async paymentFailed(tx: Tx, which: { providerPaymentId?: string; subscriptionId?: string }, reason: string): Promise<void> {
