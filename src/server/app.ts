@@ -1,10 +1,9 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import addFormats from 'ajv-formats';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createServices, type Services } from './services.ts';
-import errors from './plugins/errors.ts';
+import errors, { sendProblem } from './plugins/errors.ts';
 import security from './plugins/security.ts';
 import input from './plugins/input.ts';
 import auth from './plugins/auth.ts';
@@ -25,11 +24,13 @@ import friendGroupsRoutes from './modules/friend-groups/routes.ts';
 import catalogueRoutes from './modules/catalogue/routes.ts';
 import gamesRoutes from './modules/games/routes.ts';
 import reviewsRoutes from './modules/reviews/routes.ts';
+import staffGamesRoutes from './modules/games/staff-routes.ts';
 import promoCodesRoutes from './modules/promocodes/routes.ts';
 import pricingRoutes from './modules/pricing/routes.ts';
 import subscriptionsRoutes from './modules/subscriptions/routes.ts';
 import paymentsRoutes from './modules/payments/routes.ts';
 import invoicesRoutes from './modules/invoices/routes.ts';
+import staffRoutes from './modules/staff/routes.ts';
 import type { GameDriver } from '../runtime/driver.ts';
 import type { Clock } from './modules/games/runtime.ts';
 
@@ -85,11 +86,13 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   const app: FastifyInstance = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
-    // Ajv: reject unknown fields instead of dropping them.
-    ajv: { customOptions: { removeAdditional: false, allErrors: true }, plugins: [addFormats.default as never] },
+    // Ajv: reject unknown fields instead of dropping them (@fastify/ajv-compiler adds the formats itself).
+    ajv: { customOptions: { removeAdditional: false, allErrors: true } },
     schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // A URL the router cannot decode answers problem+json like every other error.
+    frameworkErrors: (error, _request, reply) => sendProblem(reply, error.statusCode ?? 400, error.message),
     logController: new RequestLog(),
   });
 
@@ -113,7 +116,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await app.register(idempotency, { db: services.db });
 
   if (keys) await app.register(identity, { config, database, keys });
-  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes, contentRoutes, minecraftRoutes, blocklistRoutes, friendsRoutes, friendGroupsRoutes, catalogueRoutes, gamesRoutes, reviewsRoutes, promoCodesRoutes, pricingRoutes, subscriptionsRoutes, paymentsRoutes, invoicesRoutes]) {
+  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes, contentRoutes, minecraftRoutes, blocklistRoutes, friendsRoutes, friendGroupsRoutes, catalogueRoutes, gamesRoutes, staffGamesRoutes, reviewsRoutes, promoCodesRoutes, pricingRoutes, subscriptionsRoutes, paymentsRoutes, invoicesRoutes, staffRoutes]) {
     await app.register(module, { services });
   }
   await app.register(web, { config, isContentPage: (path: string) => services.content.has(path) });

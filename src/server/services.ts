@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { BlocklistService } from './modules/blocklist/service.ts';
@@ -10,9 +11,11 @@ import { MojangResolver, OfflineResolver } from './modules/minecraft/resolver.ts
 import { NotificationsService } from './modules/notifications/service.ts';
 import { UsersService } from './modules/users/service.ts';
 import { CatalogueService } from './modules/catalogue/service.ts';
+import { DefinitionImages } from './modules/catalogue/images.ts';
 import { GamesService } from './modules/games/service.ts';
 import { Reconciler } from './modules/games/reconciler.ts';
 import { RenewalsService } from './modules/games/renewals.ts';
+import { StaffGamesService } from './modules/games/staff.ts';
 import type { GameRuntime } from './modules/games/runtime.ts';
 import { ReviewsService } from './modules/reviews/service.ts';
 import { PromoCodesService } from './modules/promocodes/service.ts';
@@ -20,6 +23,8 @@ import { PricingService } from './modules/pricing/service.ts';
 import { SubscriptionsService } from './modules/subscriptions/service.ts';
 import { InvoicesService } from './modules/invoices/service.ts';
 import { PaymentsService } from './modules/payments/service.ts';
+import { AuditService } from './modules/audit/service.ts';
+import { StaffService } from './modules/staff/service.ts';
 import { createPaymentProvider } from './payments/index.ts';
 import { createDriver } from '../runtime/index.ts';
 
@@ -38,6 +43,7 @@ export interface Services {
   friendGroups: FriendGroupsService;
   catalogue: CatalogueService;
   games: GamesService;
+  staffGames: StaffGamesService;
   reconciler: Reconciler;
   renewals: RenewalsService;
   reviews: ReviewsService;
@@ -46,6 +52,8 @@ export interface Services {
   subscriptions: SubscriptionsService;
   invoices: InvoicesService;
   payments: PaymentsService;
+  audit: AuditService;
+  staff: StaffService;
   runtime: GameRuntime;
 }
 
@@ -65,12 +73,13 @@ export function createServices(config: Config, database: Database, runtime: Part
   friends.onUnfriend((tx, a, b) => friendGroups.removeFormerFriends(tx, a, b));
   blocklist.onBlock((tx, ownerId, blocked) => friends.sever(tx, ownerId, blocked.id));
   blocklist.onBlock((tx, ownerId, blocked) => friendGroups.removeFromOwnerGroups(tx, ownerId, blocked));
-  const catalogue = new CatalogueService(db);
-  const promoCodes = new PromoCodesService(db, game.clock);
-  const pricing = new PricingService(db);
-  const subscriptions = new SubscriptionsService(db);
+  const audit = new AuditService(db, users);
+  const catalogue = new CatalogueService(db, { audit, images: new DefinitionImages(path.join(config.dataDir, 'media', 'definitions')) });
+  const promoCodes = new PromoCodesService(db, { audit, users, clock: game.clock });
+  const pricing = new PricingService(db, audit);
+  const subscriptions = new SubscriptionsService(db, audit);
   const invoices = new InvoicesService(db, config.invoices);
-  const payments = new PaymentsService(db, { provider: createPaymentProvider(config.stripe), users, pricing, promoCodes, subscriptions, invoices, credits, notifications, clock: game.clock });
+  const payments = new PaymentsService(db, { provider: createPaymentProvider(config.stripe), users, pricing, promoCodes, subscriptions, invoices, credits, notifications, audit, clock: game.clock });
   pricing.hasPayments = (packId) => payments.hasPaymentsForPack(packId);
   const games = new GamesService(db, { catalogue, credits, friends, notifications, promoCodes, runtime: game });
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game }, config.renewals);
@@ -91,14 +100,17 @@ export function createServices(config: Config, database: Database, runtime: Part
     friendGroups,
     catalogue,
     games,
+    staffGames: new StaffGamesService(db, { games, catalogue, users, notifications, audit, runtime: game }),
     reconciler,
     renewals,
-    reviews: new ReviewsService(db, { catalogue, games, users }),
+    reviews: new ReviewsService(db, { catalogue, games, users, audit }),
     promoCodes,
     pricing,
     subscriptions,
     invoices,
     payments,
+    audit,
+    staff: new StaffService(db, { credits, audit, subscriptions, invoices }),
     runtime: game,
   };
 }

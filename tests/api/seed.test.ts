@@ -12,15 +12,18 @@ describe('seed', () => {
   });
   afterEach(() => t.close());
 
-  it('creates the staff account README names, two players with credits and the catalogue, once', async () => {
+  it('creates the staff and support accounts README names, two players with credits and the catalogue, once', async () => {
     expect(await isEmpty(t.database)).toBe(true);
-    expect(await seed(t.config, t.database)).toEqual(['staff', 'alice', 'bob', ...SEED_DEFINITIONS.map((d) => d.definition.name.en), 'credit packs', 'subscription plans']);
+    expect(await seed(t.config, t.database)).toEqual(['staff', 'alice', 'bob', 'support', ...SEED_DEFINITIONS.map((d) => d.definition.name.en), 'credit packs', 'subscription plans']);
     expect(await seed(t.config, t.database)).toEqual([]);
     expect(await isEmpty(t.database)).toBe(false);
 
     const staff = SEED_ACCOUNTS[0];
     const tokens = await new OidcClient(t.origin).signIn(staff.email, staff.password);
     expect(decodeJwt(tokens.body.access_token!).realm_access).toEqual({ roles: ['staff', 'support'] });
+    const support = SEED_ACCOUNTS[3];
+    const supportTokens = await new OidcClient(t.origin).signIn(support.email, support.password);
+    expect(decodeJwt(supportTokens.body.access_token!).realm_access).toEqual({ roles: ['support'] });
 
     const alice = await new OidcClient(t.origin).signIn('alice', SEED_ACCOUNTS[1].password);
     const me = await (await fetch(`${t.origin}/v1/user`, { headers: { authorization: `Bearer ${alice.body.access_token}` } })).json();

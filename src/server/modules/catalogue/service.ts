@@ -4,6 +4,8 @@ import { gameDefinitions, gamePackages } from '../../db/schema/catalogue.ts';
 import { badRequest, conflict, notFound } from '../../lib/problems.ts';
 import { isStillReferenced } from '../../lib/db-errors.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
+import type { AuditService } from '../audit/service.ts';
+import { srcSetOf, type DefinitionImages } from './images.ts';
 import {
   isSupportedVersion,
   maxVersion,
@@ -13,6 +15,7 @@ import {
   type GamePackage,
   type GamePackageCreate,
   type GamePackageUpdate,
+  type LocalizedText,
 } from '../../../contract/games.ts';
 
 type DefinitionRow = typeof gameDefinitions.$inferSelect;
@@ -45,6 +48,7 @@ function toDefinition(row: DefinitionRow, packages: PackageRow[]): GameDefinitio
     name: row.name,
     description: row.description,
     image: row.image,
+    imageSrcSet: srcSetOf(row.image),
     version: row.version,
     settings: row.settings,
     published: row.published,
@@ -64,16 +68,24 @@ function checkVersion(version: string) {
   }
 }
 
-/** The catalogue: game definitions and their packages. Players see the published ones; staff edit them. */
+/**
+ * The catalogue: game definitions and their packages. Players see the published ones; staff edit
+ * them, each write audited in its own transaction. A write given no actor is the seed's.
+ */
 export class CatalogueService {
   private readonly db: Db;
-  constructor(db: Db) {
+  private readonly audit: AuditService;
+  private readonly images: DefinitionImages;
+
+  constructor(db: Db, deps: { audit: AuditService; images: DefinitionImages }) {
     this.db = db;
+    this.audit = deps.audit;
+    this.images = deps.images;
   }
 
-  private async withPackages(rows: DefinitionRow[]): Promise<GameDefinition[]> {
+  private async withPackages(rows: DefinitionRow[], executor: Executor = this.db): Promise<GameDefinition[]> {
     if (!rows.length) return [];
-    const packages = await this.db
+    const packages = await executor
       .select()
       .from(gamePackages)
       .where(inArray(gamePackages.definitionId, rows.map((r) => r.id)))
@@ -104,72 +116,120 @@ export class CatalogueService {
     return new Set(rows.map((r) => r.name.en));
   }
 
-  async createDefinition(input: GameDefCreate): Promise<GameDefinition> {
+  async createDefinition(input: GameDefCreate, actorId?: string): Promise<GameDefinition> {
     checkVersion(input.version);
-    const [row] = await this.db
-      .insert(gameDefinitions)
-      .values({
-        name: input.name,
-        description: input.description,
-        image: input.image ?? null,
-        version: input.version,
-        settings: input.settings ?? {},
-        published: input.published ?? false,
-      })
-      .returning();
-    return toDefinition(row!, []);
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(gameDefinitions)
+        .values({
+          name: input.name,
+          description: input.description,
+          image: input.image ?? null,
+          version: input.version,
+          settings: input.settings ?? {},
+          published: input.published ?? false,
+        })
+        .returning();
+      const created = toDefinition(row!, []);
+      if (actorId) await this.audit.record(tx, { actorId, action: 'definition.create', entity: 'definition', entityId: created.id, after: created });
+      return created;
+    });
   }
 
-  async updateDefinition(id: string, input: GameDefCreate): Promise<GameDefinition> {
-    checkVersion(input.version);
-    const [row] = await this.db
-      .update(gameDefinitions)
-      .set({
-        name: input.name,
-        description: input.description,
-        image: input.image ?? null,
-        version: input.version,
-        settings: input.settings ?? {},
-        // Left out, the published flag stays as it was: an edit must not take a game off the store.
-        ...(input.published === undefined ? {} : { published: input.published }),
-        updatedAt: sql`now()`,
-      })
-      .where(eq(gameDefinitions.id, id))
-      .returning();
+  /** The definition's row, locked for a change in `tx`; 404 when there is none. */
+  private async locked(tx: Executor, id: string): Promise<GameDefinition> {
+    const [row] = await tx.select().from(gameDefinitions).where(eq(gameDefinitions.id, id)).for('update');
     if (!row) throw notFound('Game definition');
-    return (await this.withPackages([row]))[0]!;
+    return (await this.withPackages([row], tx))[0]!;
   }
 
-  /** Deletes a definition and its packages, unless games use it. */
-  async deleteDefinition(id: string): Promise<void> {
+  async updateDefinition(id: string, input: GameDefCreate, actorId?: string): Promise<GameDefinition> {
+    checkVersion(input.version);
+    return this.db.transaction(async (tx) => {
+      const before = await this.locked(tx, id);
+      const [row] = await tx
+        .update(gameDefinitions)
+        .set({
+          name: input.name,
+          description: input.description,
+          image: input.image ?? null,
+          version: input.version,
+          settings: input.settings ?? {},
+          // Left out, the published flag stays as it was: an edit must not take a game off the store.
+          ...(input.published === undefined ? {} : { published: input.published }),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(gameDefinitions.id, id))
+        .returning();
+      const after = (await this.withPackages([row!], tx))[0]!;
+      if (actorId) await this.audit.record(tx, { actorId, action: 'definition.update', entity: 'definition', entityId: id, before, after });
+      return after;
+    });
+  }
+
+  /**
+   * Gives the definition an uploaded image (PNG, JPEG or WebP; 415, 422 otherwise). The files are
+   * stored before the definition changes: a failure leaves the definition as it was.
+   */
+  async setImage(id: string, bytes: Buffer, actorId: string): Promise<GameDefinition> {
+    if (!(await this.exists(id))) throw notFound('Game definition');
+    const image = await this.images.store(bytes);
+    return this.db.transaction(async (tx) => {
+      const before = await this.locked(tx, id);
+      const [row] = await tx.update(gameDefinitions).set({ image, updatedAt: sql`now()` }).where(eq(gameDefinitions.id, id)).returning();
+      const after = (await this.withPackages([row!], tx))[0]!;
+      await this.audit.record(tx, { actorId, action: 'definition.image', entity: 'definition', entityId: id, before: { image: before.image }, after: { image: after.image } });
+      return after;
+    });
+  }
+
+  /** Deletes a definition and its packages, unless games use it (409, the database refusing it in the same statement). */
+  async deleteDefinition(id: string, actorId?: string): Promise<void> {
     try {
-      const rows = await this.db.delete(gameDefinitions).where(eq(gameDefinitions.id, id)).returning({ id: gameDefinitions.id });
-      if (!rows.length) throw notFound('Game definition');
+      await this.db.transaction(async (tx) => {
+        const before = await this.locked(tx, id);
+        await tx.delete(gameDefinitions).where(eq(gameDefinitions.id, id));
+        if (actorId) await this.audit.record(tx, { actorId, action: 'definition.delete', entity: 'definition', entityId: id, before });
+      });
     } catch (err) {
       if (isStillReferenced(err)) throw conflict('Games use this definition: it cannot be deleted (unpublish it instead)');
       throw err;
     }
   }
 
-  async createPackage(input: GamePackageCreate): Promise<GamePackage> {
+  async createPackage(input: GamePackageCreate, actorId?: string): Promise<GamePackage> {
     const { definitionId, ...fields } = input;
-    const [definition] = await this.db.select({ id: gameDefinitions.id }).from(gameDefinitions).where(eq(gameDefinitions.id, definitionId));
-    if (!definition) throw notFound('Game definition');
-    const [row] = await this.db.insert(gamePackages).values({ definitionId, ...fields }).returning();
-    return toPackage(row!);
+    return this.db.transaction(async (tx) => {
+      // Locked: a definition deleted meanwhile cannot end up with a package.
+      const [definition] = await tx.select({ id: gameDefinitions.id }).from(gameDefinitions).where(eq(gameDefinitions.id, definitionId)).for('update');
+      if (!definition) throw notFound('Game definition');
+      const [row] = await tx.insert(gamePackages).values({ definitionId, ...fields }).returning();
+      const created = toPackage(row!);
+      if (actorId) await this.audit.record(tx, { actorId, action: 'package.create', entity: 'package', entityId: created.id, after: created });
+      return created;
+    });
   }
 
-  async updatePackage(id: string, input: GamePackageUpdate): Promise<GamePackage> {
-    const [row] = await this.db.update(gamePackages).set({ ...input, updatedAt: sql`now()` }).where(eq(gamePackages.id, id)).returning();
-    if (!row) throw notFound('Game package');
-    return toPackage(row);
+  /** Changes a package; games bought keep what they bought (their RAM, players and price are theirs). */
+  async updatePackage(id: string, input: GamePackageUpdate, actorId?: string): Promise<GamePackage> {
+    return this.db.transaction(async (tx) => {
+      const [old] = await tx.select().from(gamePackages).where(eq(gamePackages.id, id)).for('update');
+      if (!old) throw notFound('Game package');
+      const [row] = await tx.update(gamePackages).set({ ...input, updatedAt: sql`now()` }).where(eq(gamePackages.id, id)).returning();
+      const after = toPackage(row!);
+      if (actorId) await this.audit.record(tx, { actorId, action: 'package.update', entity: 'package', entityId: id, before: toPackage(old), after });
+      return after;
+    });
   }
 
   /** Deletes a package, unless games use it: the database refuses it in the same statement, so no game can slip in between. */
-  async deletePackage(id: string): Promise<void> {
+  async deletePackage(id: string, actorId?: string): Promise<void> {
     try {
-      const rows = await this.db.delete(gamePackages).where(eq(gamePackages.id, id)).returning({ id: gamePackages.id });
-      if (!rows.length) throw notFound('Game package');
+      await this.db.transaction(async (tx) => {
+        const [old] = await tx.delete(gamePackages).where(eq(gamePackages.id, id)).returning();
+        if (!old) throw notFound('Game package');
+        if (actorId) await this.audit.record(tx, { actorId, action: 'package.delete', entity: 'package', entityId: id, before: toPackage(old) });
+      });
     } catch (err) {
       if (isStillReferenced(err)) throw conflict('Games use this package: it cannot be deleted');
       throw err;
@@ -184,12 +244,29 @@ export class CatalogueService {
     return { definition, package: pkg };
   }
 
-  /** Adds a review's rating to the definition's average, in the review's transaction. */
-  async recordRating(executor: Executor, definitionId: string, rating: number): Promise<void> {
+  /**
+   * Adds a review's rating to the definition's average (`change` 1), or takes it out (-1, a review
+   * hidden by staff), in the review's transaction.
+   */
+  async recordRating(executor: Executor, definitionId: string, rating: number, change: 1 | -1 = 1): Promise<void> {
     await executor
       .update(gameDefinitions)
-      .set({ ratingSum: sql`${gameDefinitions.ratingSum} + ${rating}`, ratingCount: sql`${gameDefinitions.ratingCount} + 1` })
+      .set({ ratingSum: sql`${gameDefinitions.ratingSum} + ${change * rating}`, ratingCount: sql`${gameDefinitions.ratingCount} + ${change}` })
       .where(eq(gameDefinitions.id, definitionId));
+  }
+
+  /** Names of definitions and packages (published or not), for the back office's lists. */
+  async labels(definitionIds: string[], packageIds: string[] = []): Promise<{ definitions: Map<string, LocalizedText>; packages: Map<string, string> }> {
+    const [definitions, packages] = await Promise.all([
+      definitionIds.length ? this.db.select({ id: gameDefinitions.id, name: gameDefinitions.name }).from(gameDefinitions).where(inArray(gameDefinitions.id, [...new Set(definitionIds)])) : [],
+      packageIds.length ? this.db.select({ id: gamePackages.id, name: gamePackages.name }).from(gamePackages).where(inArray(gamePackages.id, [...new Set(packageIds)])) : [],
+    ]);
+    return { definitions: new Map(definitions.map((d) => [d.id, d.name])), packages: new Map(packages.map((p) => [p.id, p.name])) };
+  }
+
+  /** An uploaded image's bytes (see DefinitionImages), or null. */
+  readImage(file: string): Promise<Buffer | null> {
+    return this.images.read(file);
   }
 
   /** True when the definition exists (published or not). */

@@ -16,7 +16,6 @@ import {
   PlayerList,
   PlayerListQuery,
   RconAnswer,
-  StaffGame,
   WhitelistQuery,
   WhitelistStatus,
   gameCreate,
@@ -39,7 +38,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   app.post(
     '/v1/game/create',
-    { onRequest: auth, schema: { tags, summary: 'Buy a game: the first period is charged from the balance (402 when short)', body: named(gameCreate), response: { 201: Game } } },
+    { onRequest: auth, schema: { problems: [402, 404], tags, summary: 'Buy a game: the first period is charged from the balance (402 when short)', body: named(gameCreate), response: { 201: Game } } },
     async (request, reply) => reply.status(201).send(await games.create(request.user!.id, request.body)),
   );
 
@@ -49,18 +48,6 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     async (request) => {
       const { status, ignoredStatus, ...paging } = request.query;
       return games.list(request.user!.id, { status, ignoredStatus }, pageWindow(paging));
-    },
-  );
-
-  app.get(
-    '/v1/staff/games',
-    {
-      onRequest: app.requireRole('staff', 'support'),
-      schema: { tags: ['staff'], summary: 'Back office: every game, newest first, with the same filters', querystring: GameListQuery, response: { 200: Page(StaffGame) } },
-    },
-    async (request) => {
-      const { status, ignoredStatus, ...paging } = request.query;
-      return games.listAll({ status, ignoredStatus }, pageWindow(paging));
     },
   );
 
@@ -109,6 +96,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     {
       onRequest: auth,
       schema: {
+        problems: [402, 404],
         tags,
         summary:
           'PAY a PENDING renewal from the balance (402 when short; moves periodEnd on and revives an expired game) or CANCEL it (the game expires at periodEnd); 409 when it is not PENDING, also for a PAY another PAY beat',
@@ -147,6 +135,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
               : `Ask for the server to ${action} (409 with the current status when it cannot; 503 with Retry-After when the host has no room for one more server)`,
           params: IdParams,
           response: { 200: Game },
+          problems: action === 'stop' ? [] : [503],
         },
       },
       async (request) => games.act(request.user!.id, request.params.id, action),
@@ -204,6 +193,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     {
       onRequest: auth,
       schema: {
+        problems: [503],
         tags,
         summary: 'Tell your friends the server is open, with its address (409 unless RUNNING; 429 with Retry-After within 10 minutes of the last one)',
         params: IdParams,
@@ -217,7 +207,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   app.post(
     '/v1/game/:id/minecraft/kick',
-    { onRequest: auth, schema: { tags, summary: 'Kick a player (409 unless RUNNING)', params: IdParams, body: named(playerRequest), response: { 200: RconAnswer } } },
+    { onRequest: auth, schema: { problems: [503], tags, summary: 'Kick a player (409 unless RUNNING)', params: IdParams, body: named(playerRequest), response: { 200: RconAnswer } } },
     async (request) => games.kick(request.user!.id, request.params.id, request.body.name, request.body.reason),
   );
 
@@ -236,7 +226,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   app.delete(
     '/v1/internal/game/stop/:id',
     {
-      schema: { tags: ['internal'], summary: 'Stop a game (X-Internal-Token; off unless INTERNAL_TOKEN is set)', security: [], params: IdParams, headers: InternalHeaders, response: { 204: Type.Null() } },
+      schema: { tags: ['internal'], summary: 'Stop a game (X-Internal-Token; off unless INTERNAL_TOKEN is set)', security: [{ internalToken: [] }], params: IdParams, headers: InternalHeaders, response: { 204: Type.Null() }, problems: [403] },
     },
     async (request, reply) => {
       const expected = services.config.internalToken;

@@ -43,6 +43,28 @@ const actions = {
 } as const;
 export type GameAction = keyof typeof actions;
 
+/** Whether `action` applies to a game in `status`. */
+export function allows(action: GameAction, status: GameStatus): boolean {
+  return (actions[action].from as readonly GameStatus[]).includes(status);
+}
+
+/** What an action writes on the game's row: the reconciler then does the driver work. */
+export function actionWrite(action: GameAction, now: Date) {
+  const rule = actions[action];
+  return {
+    desiredState: rule.desiredState,
+    status: rule.status,
+    statusReason: null,
+    statusChangedAt: now,
+    launchedAt: null,
+    nextAttemptAt: null,
+    // The owner stepping in gives the crash-restart budget back.
+    ...(action === 'stop' ? {} : { crashRestarts: [] as Date[] }),
+    stateVersion: sql`${games.stateVersion} + 1`,
+    updatedAt: now,
+  };
+}
+
 export function toGame(row: GameRow): Game {
   return {
     id: row.id,
@@ -74,7 +96,7 @@ export interface StatusFilter {
 }
 
 /** Statuses from query values that may each be a comma list. */
-function statusSet(values: string[] | undefined): GameStatus[] | undefined {
+export function statusSet(values: string[] | undefined): GameStatus[] | undefined {
   return values ? (values.flatMap((v) => v.split(',')) as GameStatus[]) : undefined;
 }
 
@@ -201,7 +223,7 @@ export class GamesService {
    * Games with their PENDING renewal (at most one per game: the one for the period after
    * periodEnd), read in one query, so the web can offer to pay it without another call.
    */
-  private async withRenewals<R extends GameRow>(rows: R[]): Promise<Array<Game & { renewal: GamePayment | null }>> {
+  async withRenewals<R extends GameRow>(rows: R[]): Promise<Array<Game & { renewal: GamePayment | null }>> {
     const pending = rows.length
       ? await this.db
           .select()
@@ -219,11 +241,6 @@ export class GamesService {
     return this.page([eq(games.ownerId, ownerId)], filter, window);
   }
 
-  /** Everyone's games with their owners, for the back office. */
-  async listAll(filter: StatusFilter, window: Window) {
-    return this.page([], filter, window);
-  }
-
   private async page(conditions: SQL[], filter: StatusFilter, window: Window) {
     const only = statusSet(filter.status);
     const ignored = statusSet(filter.ignoredStatus);
@@ -232,12 +249,7 @@ export class GamesService {
       this.db.select().from(games).where(where).orderBy(desc(games.createdAt), desc(games.id)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(games).where(where),
     ]);
-    const views = await this.withRenewals(rows);
-    return pageOf(
-      views.map((view, i) => ({ ...view, ownerId: rows[i]!.ownerId })),
-      total?.n ?? 0,
-      window,
-    );
+    return pageOf(await this.withRenewals(rows), total?.n ?? 0, window);
   }
 
   /** True when the user has ever bought a game of the definition (who may review it). */
@@ -268,18 +280,7 @@ export class GamesService {
     if (from.length > 0) {
       [row] = await this.db
         .update(games)
-        .set({
-          desiredState: rule.desiredState,
-          status: rule.status,
-          statusReason: null,
-          statusChangedAt: now,
-          launchedAt: null,
-          nextAttemptAt: null,
-          // The owner stepping in gives the crash-restart budget back.
-          ...(action === 'stop' ? {} : { crashRestarts: [] }),
-          stateVersion: sql`${games.stateVersion} + 1`,
-          updatedAt: now,
-        })
+        .set(actionWrite(action, now))
         .where(and(eq(games.id, id), eq(games.ownerId, ownerId), inArray(games.status, from)))
         .returning();
     }

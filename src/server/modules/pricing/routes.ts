@@ -15,7 +15,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/pricing',
     {
       onRequest: app.identify,
-      schema: { tags, summary: 'Credit packs on sale, cheapest first (no token; staff and support also see archived ones)', security: [], querystring: PageQuery, response: { 200: Page(CreditPack) } },
+      schema: { tags, summary: 'Credit packs on sale, cheapest first (no token; staff and support also see archived ones)', querystring: PageQuery, response: { 200: Page(CreditPack) } },
     },
     async (request) => pricing.list(pageWindow(request.query), !!request.user?.roles.some((r) => r === 'staff' || r === 'support')),
   );
@@ -23,20 +23,20 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   app.post(
     '/v1/pricing',
     { onRequest: staff, schema: { tags, summary: 'Staff: put a credit pack on sale', body: named(pricingRequest), response: { 201: CreditPack } } },
-    async (request, reply) => reply.status(201).send(await pricing.create(request.body)),
+    async (request, reply) => reply.status(201).send(await pricing.create(request.user!.id, request.body)),
   );
 
   app.put(
     '/v1/pricing/:id',
     { onRequest: staff, schema: { tags, summary: 'Staff: change a credit pack (payments made keep what they paid)', params: IdParams, body: named(pricingRequest), response: { 200: CreditPack } } },
-    async (request) => pricing.update(request.params.id, request.body),
+    async (request) => pricing.update(request.user!.id, request.params.id, request.body),
   );
 
   app.delete(
     '/v1/pricing/:id',
     { onRequest: staff, schema: { tags, summary: 'Staff: take a credit pack off sale (deleted, or archived when it was paid for)', params: IdParams, response: { 204: Type.Null() } } },
     async (request, reply) => {
-      await pricing.remove(request.params.id);
+      await pricing.remove(request.user!.id, request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -3,6 +3,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { creditPacks } from '../../db/schema/pricing.ts';
 import { notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
+import type { AuditService } from '../audit/service.ts';
 import type { CreditPack, PricingRequest } from '../../../contract/credits.ts';
 
 type Row = typeof creditPacks.$inferSelect;
@@ -23,15 +24,18 @@ function toPack(row: Row): CreditPack {
 
 /**
  * Credit packs on sale. A pack that was paid for is archived instead of deleted: its payments and
- * invoices still name it. `hasPayments` is the payments module's to answer.
+ * invoices still name it. `hasPayments` is the payments module's to answer. Every write is staff's,
+ * audited in its own transaction.
  */
 export class PricingService {
   private readonly db: Db;
+  private readonly audit: AuditService;
   /** Set by the composition root: whether any payment names the pack. */
   hasPayments: (packId: string) => Promise<boolean> = async () => false;
 
-  constructor(db: Db) {
+  constructor(db: Db, audit: AuditService) {
     this.db = db;
+    this.audit = audit;
   }
 
   /** Packs on sale, cheapest first; staff and support also see archived ones. */
@@ -51,34 +55,54 @@ export class PricingService {
     return toPack(row);
   }
 
-  async create(input: PricingRequest): Promise<CreditPack> {
-    const [row] = await this.db
-      .insert(creditPacks)
-      .values({ credits: input.credits, bonusCredits: input.bonusCredits ?? 0, priceCents: input.priceCents, currency: input.currency, label: input.label ?? null })
-      .returning();
-    return toPack(row!);
+  async create(actorId: string | null, input: PricingRequest): Promise<CreditPack> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(creditPacks)
+        .values({ credits: input.credits, bonusCredits: input.bonusCredits ?? 0, priceCents: input.priceCents, currency: input.currency, label: input.label ?? null })
+        .returning();
+      const pack = toPack(row!);
+      await this.audit.record(tx, { actorId, action: 'pricing.create', entity: 'pricing', entityId: pack.id, after: pack });
+      return pack;
+    });
   }
 
   /** Changes a pack; payments made keep what they paid and got. */
-  async update(id: string, input: PricingRequest): Promise<CreditPack> {
-    const [row] = await this.db
-      .update(creditPacks)
-      .set({ credits: input.credits, bonusCredits: input.bonusCredits ?? 0, priceCents: input.priceCents, currency: input.currency, label: input.label ?? null, updatedAt: new Date() })
-      .where(eq(creditPacks.id, id))
-      .returning();
-    if (!row) throw notFound('Credit pack');
-    return toPack(row);
+  async update(actorId: string | null, id: string, input: PricingRequest): Promise<CreditPack> {
+    return this.db.transaction(async (tx) => {
+      const before = await this.locked(tx, id);
+      const [row] = await tx
+        .update(creditPacks)
+        .set({ credits: input.credits, bonusCredits: input.bonusCredits ?? 0, priceCents: input.priceCents, currency: input.currency, label: input.label ?? null, updatedAt: new Date() })
+        .where(eq(creditPacks.id, id))
+        .returning();
+      const pack = toPack(row!);
+      await this.audit.record(tx, { actorId, action: 'pricing.update', entity: 'pricing', entityId: id, before, after: pack });
+      return pack;
+    });
   }
 
   /** Deletes a pack nobody paid for; archives one with payments. Answers which it did. */
-  async remove(id: string): Promise<'deleted' | 'archived'> {
-    if (await this.hasPayments(id)) {
-      const [row] = await this.db.update(creditPacks).set({ archived: true, updatedAt: new Date() }).where(eq(creditPacks.id, id)).returning({ id: creditPacks.id });
-      if (!row) throw notFound('Credit pack');
-      return 'archived';
-    }
-    const [row] = await this.db.delete(creditPacks).where(eq(creditPacks.id, id)).returning({ id: creditPacks.id });
+  async remove(actorId: string | null, id: string): Promise<'deleted' | 'archived'> {
+    // Asked before the transaction: the payments module reads with its own connection.
+    const paid = await this.hasPayments(id);
+    return this.db.transaction(async (tx) => {
+      const before = await this.locked(tx, id);
+      if (paid) {
+        const [row] = await tx.update(creditPacks).set({ archived: true, updatedAt: new Date() }).where(eq(creditPacks.id, id)).returning();
+        await this.audit.record(tx, { actorId, action: 'pricing.archive', entity: 'pricing', entityId: id, before, after: toPack(row!) });
+        return 'archived';
+      }
+      await tx.delete(creditPacks).where(eq(creditPacks.id, id));
+      await this.audit.record(tx, { actorId, action: 'pricing.delete', entity: 'pricing', entityId: id, before });
+      return 'deleted';
+    });
+  }
+
+  /** The pack under its row lock, for a write; 404 when unknown. */
+  private async locked(tx: Executor, id: string): Promise<CreditPack> {
+    const [row] = await tx.select().from(creditPacks).where(eq(creditPacks.id, id)).for('update');
     if (!row) throw notFound('Credit pack');
-    return 'deleted';
+    return toPack(row);
   }
 }

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Page, PageQuery } from '../../../contract/common.ts';
-import { PromoCode, PromoCodeCheck, PromoCodeParams, promoCodeCreateRequest } from '../../../contract/credits.ts';
+import { PromoCode, PromoCodeCheck, PromoCodeParams, PromoCodeUpdateRequest, promoCodeCreateRequest } from '../../../contract/credits.ts';
+import { PromoCodeUse } from '../../../contract/staff.ts';
 import { named } from '../../lib/schema.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import type { Services } from '../../services.ts';
@@ -15,7 +16,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   app.post(
     '/v1/promocode',
     { onRequest: app.requireRole('staff'), schema: { tags, summary: 'Staff: make a promo code (a percentage off, or bonus credits on a pack)', body: named(promoCodeCreateRequest), response: { 201: PromoCode } } },
-    async (request, reply) => reply.status(201).send(await promoCodes.create(request.body)),
+    async (request, reply) => reply.status(201).send(await promoCodes.create(request.user!.id, request.body)),
   );
 
   app.get(
@@ -28,16 +29,34 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/promocode/:code',
     {
       onRequest: app.authenticate,
-      schema: { tags, summary: 'What a code gives the caller now: 404 when it does not exist, 422 when they cannot use it (expired, used up, used already)', params: PromoCodeParams, querystring: CheckQuery, response: { 200: PromoCodeCheck } },
+      schema: { problems: [422], tags, summary: 'What a code gives the caller now: 404 when it does not exist, 422 when they cannot use it (expired, used up, used already)', params: PromoCodeParams, querystring: CheckQuery, response: { 200: PromoCodeCheck } },
     },
     async (request) => promoCodes.check(request.params.code, request.user!.id, request.query.for),
+  );
+
+  app.put(
+    '/v1/promocode/:code',
+    {
+      onRequest: app.requireRole('staff'),
+      schema: { tags, summary: 'Staff: change a promo code’s terms (what used it keeps what it got)', params: PromoCodeParams, body: PromoCodeUpdateRequest, response: { 200: PromoCode } },
+    },
+    async (request) => promoCodes.update(request.user!.id, request.params.code, request.body),
+  );
+
+  app.get(
+    '/v1/promocode/:code/uses',
+    {
+      onRequest: app.requireRole('staff', 'support'),
+      schema: { tags, summary: 'Staff and support: who used a promo code, newest first, and on which payment or game', params: PromoCodeParams, querystring: PageQuery, response: { 200: Page(PromoCodeUse) } },
+    },
+    async (request) => promoCodes.listUses(request.params.code, pageWindow(request.query)),
   );
 
   app.delete(
     '/v1/promocode/:code',
     { onRequest: app.requireRole('staff'), schema: { tags, summary: 'Staff: archive a promo code (kept on what used it, no longer accepted)', params: PromoCodeParams, response: { 204: Type.Null() } } },
     async (request, reply) => {
-      await promoCodes.archive(request.params.code);
+      await promoCodes.archive(request.user!.id, request.params.code);
       return reply.status(204).send(null);
     },
   );

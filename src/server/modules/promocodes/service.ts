@@ -1,10 +1,13 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { promoCodes, promoCodeUses } from '../../db/schema/promocodes.ts';
 import { conflict, HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
-import type { PromoCode, PromoCodeCheck, PromoCodeCreateRequest } from '../../../contract/credits.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import type { AuditService } from '../audit/service.ts';
+import type { UsersService } from '../users/service.ts';
+import type { PromoCode, PromoCodeCheck, PromoCodeCreateRequest, PromoCodeUpdateRequest } from '../../../contract/credits.ts';
+import type { PromoCodeUse } from '../../../contract/staff.ts';
 
 type Row = typeof promoCodes.$inferSelect;
 /** What a code is used on: a credit pack's price (and credits), or a game's first charge. */
@@ -39,26 +42,48 @@ const unusable = (detail: string) => new HttpProblem(422, detail, { errors: [{ f
  */
 export class PromoCodesService {
   private readonly db: Db;
+  private readonly audit: AuditService;
+  private readonly users: UsersService;
   private readonly clock: () => Date;
 
-  constructor(db: Db, clock: () => Date = () => new Date()) {
+  constructor(db: Db, deps: { audit: AuditService; users: UsersService; clock?: () => Date }) {
     this.db = db;
-    this.clock = clock;
+    this.audit = deps.audit;
+    this.users = deps.users;
+    this.clock = deps.clock ?? (() => new Date());
   }
 
-  async create(input: PromoCodeCreateRequest): Promise<PromoCode> {
+  async create(actorId: string | null, input: PromoCodeCreateRequest): Promise<PromoCode> {
     const code = input.code.toUpperCase();
-    if (input.kind === 'PERCENT_OFF' && input.value > 100) throw unusableField('value', 'must be at most 100 for a percentage off');
-    const validFrom = input.validFrom ? new Date(input.validFrom) : null;
-    const validUntil = input.validUntil ? new Date(input.validUntil) : null;
-    if (validFrom && validUntil && validUntil <= validFrom) throw unusableField('validUntil', 'must be after validFrom');
+    const terms = checkedTerms(input);
     try {
-      const [row] = await this.db.insert(promoCodes).values({ code, kind: input.kind, value: input.value, maxUses: input.maxUses ?? null, validFrom, validUntil }).returning();
-      return toPromoCode(row!);
+      return await this.db.transaction(async (tx) => {
+        const [row] = await tx.insert(promoCodes).values({ code, ...terms }).returning();
+        const created = toPromoCode(row!);
+        await this.audit.record(tx, { actorId, action: 'promoCode.create', entity: 'promoCode', entityId: code, after: created });
+        return created;
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(`The promo code ${code} exists already`);
       throw err;
     }
+  }
+
+  /**
+   * Changes a code's terms; what used it keeps what it got. Uses so far stay counted, so a limit
+   * below them is refused (archive the code to stop it).
+   */
+  async update(actorId: string | null, raw: string, input: PromoCodeUpdateRequest): Promise<PromoCode> {
+    const terms = checkedTerms(input);
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(promoCodes).where(eq(promoCodes.code, raw.toUpperCase())).for('update');
+      if (!row) throw notFound('Promo code');
+      if (terms.maxUses !== null && terms.maxUses < row.uses) throw conflict(`The promo code ${row.code} has been used ${row.uses} times already: maxUses cannot be lower`);
+      const [updated] = await tx.update(promoCodes).set(terms).where(eq(promoCodes.code, row.code)).returning();
+      const after = toPromoCode(updated!);
+      await this.audit.record(tx, { actorId, action: 'promoCode.update', entity: 'promoCode', entityId: row.code, before: toPromoCode(row), after });
+      return after;
+    });
   }
 
   async list(window: Window) {
@@ -70,13 +95,13 @@ export class PromoCodesService {
   }
 
   /** Archives a code: it stays on the payments that used it, and is no longer accepted. */
-  async archive(code: string): Promise<void> {
-    const [row] = await this.db
-      .update(promoCodes)
-      .set({ archivedAt: this.clock() })
-      .where(eq(promoCodes.code, code.toUpperCase()))
-      .returning({ code: promoCodes.code });
-    if (!row) throw notFound('Promo code');
+  async archive(actorId: string | null, code: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(promoCodes).where(eq(promoCodes.code, code.toUpperCase())).for('update');
+      if (!row) throw notFound('Promo code');
+      const [archived] = await tx.update(promoCodes).set({ archivedAt: this.clock() }).where(eq(promoCodes.code, row.code)).returning();
+      await this.audit.record(tx, { actorId, action: 'promoCode.archive', entity: 'promoCode', entityId: row.code, before: toPromoCode(row), after: toPromoCode(archived!) });
+    });
   }
 
   /** What a code gives this player now, or why they cannot use it (404 unknown, 422 otherwise). */
@@ -120,6 +145,27 @@ export class PromoCodesService {
     return this.db.select().from(promoCodeUses).where(eq(promoCodeUses.code, code.toUpperCase())).orderBy(asc(promoCodeUses.usedAt));
   }
 
+  /** A page of a code's uses, newest first, with who used it and on which payment; 404 for an unknown code. */
+  async listUses(raw: string, window: Window) {
+    const code = raw.toUpperCase();
+    const [known] = await this.db.select({ code: promoCodes.code }).from(promoCodes).where(eq(promoCodes.code, code));
+    if (!known) throw notFound('Promo code');
+    const where = eq(promoCodeUses.code, code);
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(promoCodeUses).where(where).orderBy(desc(promoCodeUses.usedAt), asc(promoCodeUses.userId)).limit(window.limit).offset(window.offset),
+      this.db.select({ n: count() }).from(promoCodeUses).where(where),
+    ]);
+    const names = await this.users.names(rows.map((r) => r.userId));
+    const data: PromoCodeUse[] = rows.map((r) => ({
+      userId: r.userId,
+      userName: names.get(r.userId) ?? '',
+      usedAt: r.usedAt.toISOString(),
+      paymentId: r.refType === 'payment' ? r.refId : null,
+      gameId: r.refType === 'game' ? r.refId : null,
+    }));
+    return pageOf(data, total?.n ?? 0, window);
+  }
+
   private async usable(executor: Executor, raw: string, userId: string, target: PromoTarget | undefined, lock = false): Promise<Row> {
     const code = raw.toUpperCase();
     const query = executor.select().from(promoCodes).where(eq(promoCodes.code, code));
@@ -137,6 +183,15 @@ export class PromoCodesService {
     if ((used?.n ?? 0) > 0) throw unusable(`You have already used the promo code ${code}`);
     return row;
   }
+}
+
+/** A code's terms as stored, after the checks the schema cannot make. */
+function checkedTerms(input: PromoCodeUpdateRequest) {
+  if (input.kind === 'PERCENT_OFF' && input.value > 100) throw unusableField('value', 'must be at most 100 for a percentage off');
+  const validFrom = input.validFrom ? new Date(input.validFrom) : null;
+  const validUntil = input.validUntil ? new Date(input.validUntil) : null;
+  if (validFrom && validUntil && validUntil <= validFrom) throw unusableField('validUntil', 'must be after validFrom');
+  return { kind: input.kind, value: input.value, maxUses: input.maxUses ?? null, validFrom, validUntil };
 }
 
 function unusableField(field: string, message: string) {

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, PageQuery } from '../../../contract/common.ts';
-import { GameReview, gameReviewCreate, ReviewPage } from '../../../contract/games.ts';
+import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
+import { GameReview, gameReviewCreate, ReviewPage, StaffReview, StaffReviewQuery } from '../../../contract/games.ts';
 import { named } from '../../lib/schema.ts';
 import { pageWindow } from '../../lib/paging.ts';
+import { StaffReason } from '../../../contract/staff.ts';
 import type { Services } from '../../services.ts';
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -12,7 +13,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/game/review',
     {
       onRequest: app.authenticate,
-      schema: { tags, summary: 'Review a game definition (once; only after creating a game of it)', body: named(gameReviewCreate), response: { 201: GameReview } },
+      schema: { problems: [403, 404], tags, summary: 'Review a game definition (once; only after creating a game of it)', body: named(gameReviewCreate), response: { 201: GameReview } },
     },
     async (request, reply) => reply.status(201).send(await services.reviews.create(request.user!, request.body)),
   );
@@ -25,6 +26,38 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     },
     async (request) => services.reviews.list(request.params.id, pageWindow(request.query), request.user!),
   );
+
+  app.get(
+    '/v1/staff/reviews',
+    {
+      onRequest: app.requireRole('staff', 'support'),
+      schema: { tags: ['staff'], summary: 'Staff and support: every review, hidden ones too, newest first; by definition and hidden or not', querystring: StaffReviewQuery, response: { 200: Page(StaffReview) } },
+    },
+    async (request) => {
+      const { page, size, offset, ...query } = request.query;
+      return services.reviews.listForStaff(query, pageWindow({ page, size, offset }));
+    },
+  );
+
+  for (const action of ['hide', 'restore'] as const) {
+    app.post(
+      `/v1/staff/reviews/:id/${action}`,
+      {
+        onRequest: app.requireRole('staff'),
+        schema: {
+          tags: ['staff'],
+          summary:
+            action === 'hide'
+              ? 'Staff: hide a review from the public list and the average rating (its author still sees it); 409 when it is hidden already'
+              : 'Staff: put a hidden review back in the public list and the average rating; 409 when it is not hidden',
+          params: IdParams,
+          body: StaffReason,
+          response: { 200: StaffReview },
+        },
+      },
+      async (request) => services.reviews.moderate(request.user!.id, request.params.id, action, request.body.reason),
+    );
+  }
 };
 
 export default routes;

@@ -3,9 +3,10 @@ import type { Db, Executor } from '../../db/client.ts';
 import { subscriptionPlans, subscriptions } from '../../db/schema/subscriptions.ts';
 import { conflict, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
 import type { Subscription, SubscriptionCreateRequest, SubscriptionPlan } from '../../../contract/credits.ts';
 import type { SubscriptionStatus } from '../../payments/provider.ts';
+import type { AuditService } from '../audit/service.ts';
 
 type PlanRow = typeof subscriptionPlans.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -25,27 +26,59 @@ export function toPlan(row: PlanRow): SubscriptionPlan {
 
 /**
  * Subscription plans (staff) and players' subscriptions to them. A subscription's state follows
- * the provider's events, which the payments module applies through `applyProviderState`.
+ * the provider's events, which the payments module applies through `applyProviderState`. Every
+ * plan write is staff's, audited in its own transaction.
  */
 export class SubscriptionsService {
   private readonly db: Db;
+  private readonly audit: AuditService;
 
-  constructor(db: Db) {
+  constructor(db: Db, audit: AuditService) {
     this.db = db;
+    this.audit = audit;
   }
 
-  async createPlan(input: SubscriptionCreateRequest): Promise<SubscriptionPlan> {
-    const [row] = await this.db.insert(subscriptionPlans).values(input).returning();
-    return toPlan(row!);
+  async createPlan(actorId: string | null, input: SubscriptionCreateRequest): Promise<SubscriptionPlan> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.insert(subscriptionPlans).values(input).returning();
+      const plan = toPlan(row!);
+      await this.audit.record(tx, { actorId, action: 'plan.create', entity: 'plan', entityId: plan.id, after: plan });
+      return plan;
+    });
   }
 
-  /** Plans on sale, cheapest first; staff and support also see archived ones, with subscriber counts. */
+  /**
+   * Changes a plan. Subscribers are billed the new price from their next period; a new price,
+   * currency or interval drops the provider's price (Stripe's are immutable), so the next
+   * subscription makes one.
+   */
+  async updatePlan(actorId: string | null, id: string, input: SubscriptionCreateRequest): Promise<SubscriptionPlan> {
+    return this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id)).for('update');
+      if (!before) throw notFound('Subscription plan');
+      const samePrice = before.priceCents === input.priceCents && before.currency === input.currency && before.interval === input.interval;
+      const [row] = await tx
+        .update(subscriptionPlans)
+        .set({ ...input, ...(samePrice ? {} : { providerPriceId: null }), updatedAt: new Date() })
+        .where(eq(subscriptionPlans.id, id))
+        .returning();
+      const plan = toPlan(row!);
+      await this.audit.record(tx, { actorId, action: 'plan.update', entity: 'plan', entityId: id, before: toPlan(before), after: plan });
+      return plan;
+    });
+  }
+
+  /**
+   * Plans on sale, cheapest first; staff and support also see archived ones, with their subscribers:
+   * subscriptions paid (ACTIVE) or being retried (PAST_DUE), not one whose first period is unpaid.
+   */
   async listPlans(window: Window, withArchived: boolean) {
     const where = withArchived ? undefined : eq(subscriptionPlans.archived, false);
-    const subscribers = sql<number>`(select count(*)::int from ${subscriptions} s where s.plan_id = ${subscriptionPlans.id} and s.status <> 'CANCELED')`;
+    // The plan's id named with its table: drizzle writes a lone "id" in a one-table query, which the subquery would read as its own.
+    const subscriberCount = sql<number>`(select count(*)::int from ${subscriptions} s where s.plan_id = ${subscriptionPlans}.id and s.status in ('ACTIVE', 'PAST_DUE'))`;
     const [rows, [total]] = await Promise.all([
       this.db
-        .select({ plan: subscriptionPlans, subscribers })
+        .select({ plan: subscriptionPlans, subscriberCount })
         .from(subscriptionPlans)
         .where(where)
         .orderBy(asc(subscriptionPlans.archived), asc(subscriptionPlans.priceCents), asc(subscriptionPlans.id))
@@ -54,16 +87,20 @@ export class SubscriptionsService {
       this.db.select({ n: count() }).from(subscriptionPlans).where(where),
     ]);
     return pageOf(
-      rows.map((r) => ({ ...toPlan(r.plan), ...(withArchived ? { subscribers: r.subscribers } : {}) })),
+      rows.map((r) => ({ ...toPlan(r.plan), ...(withArchived ? { subscriberCount: r.subscriberCount } : {}) })),
       total?.n ?? 0,
       window,
     );
   }
 
   /** Archives a plan: no new subscribers; current ones keep it until they cancel. */
-  async archivePlan(id: string): Promise<void> {
-    const [row] = await this.db.update(subscriptionPlans).set({ archived: true, updatedAt: new Date() }).where(eq(subscriptionPlans.id, id)).returning({ id: subscriptionPlans.id });
-    if (!row) throw notFound('Subscription plan');
+  async archivePlan(actorId: string | null, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id)).for('update');
+      if (!before) throw notFound('Subscription plan');
+      const [row] = await tx.update(subscriptionPlans).set({ archived: true, updatedAt: new Date() }).where(eq(subscriptionPlans.id, id)).returning();
+      await this.audit.record(tx, { actorId, action: 'plan.archive', entity: 'plan', entityId: id, before: toPlan(before), after: toPlan(row!) });
+    });
   }
 
   async planOnSale(id: string): Promise<PlanRow> {

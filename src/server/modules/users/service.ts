@@ -1,5 +1,5 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
-import { isUniqueViolation } from '../../db/errors.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
 import type { Database, Db, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/users.ts';
 import type { AuthUser, Identity } from '../../plugins/auth.ts';

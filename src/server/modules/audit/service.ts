@@ -1,0 +1,82 @@
+import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { auditLog } from '../../db/schema/audit.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import type { UsersService } from '../users/service.ts';
+import { parseSort, type AuditEntry, type AuditQuery } from '../../../contract/staff.ts';
+
+/** What a staff write records: the caller's transaction makes it land with the change or not at all. */
+export interface AuditRecord {
+  /** The staff member; null for the platform's own writes (the seed), which are not recorded. */
+  actorId: string | null;
+  action: string;
+  entity: string;
+  entityId: string;
+  reason?: string | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Dates and other non-JSON values become what the API would have shown. */
+const json = (value: unknown) => (value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown));
+
+/** The audit log of staff writes: written inside each write's transaction, read by staff and support. */
+export class AuditService {
+  private readonly db: Db;
+  private readonly users: UsersService;
+
+  constructor(db: Db, users: UsersService) {
+    this.db = db;
+    this.users = users;
+  }
+
+  /** Appends one entry through `executor`, the transaction of the change it describes. */
+  async record(executor: Executor, entry: AuditRecord): Promise<void> {
+    if (entry.actorId === null) return;
+    await executor.insert(auditLog).values({
+      actorId: entry.actorId,
+      action: entry.action,
+      entity: entry.entity,
+      entityId: entry.entityId,
+      reason: entry.reason ?? null,
+      before: json(entry.before),
+      after: json(entry.after),
+    });
+  }
+
+  /** Newest first (or oldest with `sort=createdAt,asc`), filtered by actor, entity and dates. */
+  async list(query: AuditQuery, window: Window) {
+    const conditions: SQL[] = [];
+    if (query.actorId) conditions.push(eq(auditLog.actorId, query.actorId));
+    if (query.entity) conditions.push(eq(auditLog.entity, query.entity));
+    if (query.entityId) conditions.push(eq(auditLog.entityId, query.entityId));
+    if (query.from) conditions.push(gte(auditLog.createdAt, new Date(query.from)));
+    if (query.to) conditions.push(lt(auditLog.createdAt, new Date(query.to)));
+    const where = conditions.length ? and(...conditions) : undefined;
+    const dir = parseSort(query.sort, { field: 'createdAt', desc: true }).desc ? desc : asc;
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select()
+        .from(auditLog)
+        .where(where)
+        .orderBy(dir(auditLog.createdAt), dir(auditLog.id))
+        .limit(window.limit)
+        .offset(window.offset),
+      this.db.select({ n: count() }).from(auditLog).where(where),
+    ]);
+    const names = await this.users.names(rows.map((entry) => entry.actorId));
+    const data: AuditEntry[] = rows.map((entry) => ({
+      id: entry.id,
+      actorId: entry.actorId,
+      actorName: names.get(entry.actorId) ?? '',
+      action: entry.action,
+      entity: entry.entity,
+      entityId: entry.entityId,
+      reason: entry.reason,
+      before: entry.before ?? null,
+      after: entry.after ?? null,
+      createdAt: entry.createdAt.toISOString(),
+    }));
+    return pageOf(data, total?.n ?? 0, window);
+  }
+}

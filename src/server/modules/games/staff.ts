@@ -1,0 +1,163 @@
+import { and, asc, count, desc, eq, ilike, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { gamePayments, games } from '../../db/schema/games.ts';
+import { conflict, notFound } from '../../lib/problems.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import type { AuditService } from '../audit/service.ts';
+import type { CatalogueService } from '../catalogue/service.ts';
+import type { NotificationsService } from '../notifications/service.ts';
+import type { UsersService } from '../users/service.ts';
+import { parseSort } from '../../../contract/staff.ts';
+import type { StaffGame, StaffGameQuery } from '../../../contract/games.ts';
+import { actionWrite, allows, statusSet, toGame, type GamesService } from './service.ts';
+import { when } from './renewals.ts';
+import type { GameRow, GameRuntime } from './runtime.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Names sort as people read them: "arena" between "Alpha" and "Castle", whatever the database's collation. */
+const sortColumns = { createdAt: games.createdAt, periodEnd: games.periodEnd, name: sql`lower(${games.name})` };
+
+/** `q` as a LIKE pattern matching it anywhere, its own % and _ taken literally. */
+const containing = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The back office's games: everyone's, with their owners and what they bought by name; staff stop
+ * a game (as its owner would) or give it days, each change audited in its own transaction and its
+ * owner told why.
+ */
+export class StaffGamesService {
+  private readonly db: Db;
+  private readonly games: GamesService;
+  private readonly catalogue: CatalogueService;
+  private readonly users: UsersService;
+  private readonly notifications: NotificationsService;
+  private readonly audit: AuditService;
+  private readonly runtime: GameRuntime;
+
+  constructor(
+    db: Db,
+    deps: { games: GamesService; catalogue: CatalogueService; users: UsersService; notifications: NotificationsService; audit: AuditService; runtime: GameRuntime },
+  ) {
+    this.db = db;
+    this.games = deps.games;
+    this.catalogue = deps.catalogue;
+    this.users = deps.users;
+    this.notifications = deps.notifications;
+    this.audit = deps.audit;
+    this.runtime = deps.runtime;
+  }
+
+  /** Rows as the back office shows them; names are read after any transaction (on PGlite a read beside one waits for it). */
+  private async views(rows: GameRow[]): Promise<StaffGame[]> {
+    const [withRenewals, owners, labels] = await Promise.all([
+      this.games.withRenewals(rows),
+      this.users.names(rows.map((r) => r.ownerId)),
+      this.catalogue.labels(
+        rows.map((r) => r.definitionId),
+        rows.map((r) => r.packageId),
+      ),
+    ]);
+    return withRenewals.map((game, i) => {
+      const row = rows[i]!;
+      return {
+        ...game,
+        ownerId: row.ownerId,
+        ownerName: owners.get(row.ownerId) ?? '',
+        definitionName: labels.definitions.get(row.definitionId) ?? { fr: '', en: '' },
+        packageName: labels.packages.get(row.packageId) ?? '',
+      };
+    });
+  }
+
+  /** Everyone's games, newest first unless sorted otherwise; by owner, status and part of the name. */
+  async list(query: StaffGameQuery, window: Window) {
+    const only = statusSet(query.status);
+    const ignored = statusSet(query.ignoredStatus);
+    const conditions: SQL[] = [];
+    if (query.ownerId) conditions.push(eq(games.ownerId, query.ownerId));
+    if (only) conditions.push(inArray(games.status, only));
+    if (ignored) conditions.push(notInArray(games.status, ignored));
+    if (query.q) conditions.push(ilike(games.name, containing(query.q)));
+    const where = conditions.length ? and(...conditions) : undefined;
+    const sort = parseSort<keyof typeof sortColumns>(query.sort, { field: 'createdAt', desc: true });
+    const order = sort.desc ? desc : asc;
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select()
+        .from(games)
+        .where(where)
+        .orderBy(order(sortColumns[sort.field]), order(games.id))
+        .limit(window.limit)
+        .offset(window.offset),
+      this.db.select({ n: count() }).from(games).where(where),
+    ]);
+    return pageOf(await this.views(rows), total?.n ?? 0, window);
+  }
+
+  async get(id: string): Promise<StaffGame> {
+    const [row] = await this.db.select().from(games).where(eq(games.id, id));
+    if (!row) throw notFound('Game');
+    return (await this.views([row]))[0]!;
+  }
+
+  /** Stops the game as its owner's stop does (world saved by the reconciler); 409 with its status when it cannot stop. */
+  async stop(actorId: string, id: string, reason: string): Promise<StaffGame> {
+    const now = this.runtime.clock();
+    await this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(games).where(eq(games.id, id)).for('update');
+      if (!before) throw notFound('Game');
+      if (!allows('stop', before.status)) throw conflict(`The game is ${before.status}: it cannot be stopped now`);
+      const [after] = await tx.update(games).set(actionWrite('stop', now)).where(eq(games.id, id)).returning();
+      await this.audit.record(tx, { actorId, action: 'game.stop', entity: 'game', entityId: id, reason, before: toGame(before), after: toGame(after!) });
+      await this.notifications.notify(
+        before.ownerId,
+        {
+          title: `Serveur « ${before.name} » arrêté / Server "${before.name}" stopped`,
+          description: `L'équipe BlockHost a arrêté votre serveur / The BlockHost team stopped your server: ${reason}`,
+          link: `/dashboard/game/${id}`,
+        },
+        tx,
+      );
+    });
+    this.games.onAction(id);
+    return this.get(id);
+  }
+
+  /**
+   * Moves the game's period end `days` later, free. Its renewal already opened (waiting, or
+   * canceled by the owner) moves with it, so it stays the one for the next period. An expired game
+   * is refused (409): paying its renewal revives it.
+   */
+  async extend(actorId: string, id: string, days: number, reason: string): Promise<StaffGame> {
+    const now = this.runtime.clock();
+    await this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(games).where(eq(games.id, id)).for('update');
+      if (!before) throw notFound('Game');
+      if (before.expiredAt || before.worldDeletedAt) throw conflict(`The game is ${before.status}: its owner revives it by paying its renewal`);
+      const shift = days * DAY_MS;
+      const periodEnd = new Date(before.periodEnd.getTime() + shift);
+      const [after] = await tx.update(games).set({ periodEnd, updatedAt: now }).where(eq(games.id, id)).returning();
+      const [renewal] = await tx
+        .select()
+        .from(gamePayments)
+        .where(and(eq(gamePayments.gameId, id), eq(gamePayments.periodStart, before.periodEnd), inArray(gamePayments.status, ['PENDING', 'CANCELED'])));
+      if (renewal) {
+        await tx
+          .update(gamePayments)
+          .set({ periodStart: periodEnd, periodEnd: new Date(renewal.periodEnd.getTime() + shift) })
+          .where(eq(gamePayments.id, renewal.id));
+      }
+      await this.audit.record(tx, { actorId, action: 'game.extend', entity: 'game', entityId: id, reason, before: toGame(before), after: toGame(after!) });
+      await this.notifications.notify(
+        before.ownerId,
+        {
+          title: `${days} jours offerts pour « ${before.name} » / ${days} free days for "${before.name}"`,
+          description: `L'équipe BlockHost prolonge votre serveur jusqu'au ${when(periodEnd)} / The BlockHost team extended your server until ${when(periodEnd)}: ${reason}`,
+          link: `/dashboard/game/${id}`,
+        },
+        tx,
+      );
+    });
+    return this.get(id);
+  }
+}
