@@ -38,3 +38,14 @@ export const Problem = Type.Object({
   errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
 });
 export type Problem = Static<typeof Problem>;
+
+/**
+ * A response in named media types: a PDF beside the JSON, an image, an event stream. Fastify
+ * serializes each JSON form by its own schema and sends bytes as they are.
+ */
+export const Media = (description: string, content: Record<string, TSchema>) => ({
+  description,
+  content: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }])),
+});
+/** Bytes of one media type (an image, a PDF). */
+export const Bytes = (mediaType: string) => Type.String({ contentMediaType: mediaType });

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, Localized, McName, Page } from './common.ts';
+import { StaffListQuery, StaffReason } from './staff.ts';
 
 /** The observed status of a game's server. These lists feed both the database columns and the validators. */
 export const gameStatuses = ['CREATED', 'STARTING', 'RUNNING', 'STOPPING', 'STOPPED', 'CRASHED', 'EXPIRED'] as const;
@@ -99,6 +100,8 @@ export const GameDefinition = Type.Object({
   name: Localized(80),
   description: Localized(4000),
   image: Nullable(Type.String()),
+  /** `srcset` of an uploaded image (its 1x and 2x WebP); null for any other image. */
+  imageSrcSet: Nullable(Type.String()),
   version: Type.String(),
   settings: GameSettings,
   published: Type.Boolean(),
@@ -177,8 +180,6 @@ export const Game = Type.Object({
 });
 export type Game = Static<typeof Game>;
 
-/** A game as the back office lists it: with its owner. */
-export const StaffGame = Type.Object({ ...Game.properties, ownerId: Id });
 
 /** One status, or several: repeated (`status=A&status=B`) or comma-separated (`status=A,B`). */
 const StatusFilter = Type.Array(Type.String({ maxLength: 120, pattern: `^(${gameStatuses.join('|')})(,(${gameStatuses.join('|')}))*$` }), { maxItems: 10 });
@@ -192,6 +193,29 @@ export const GameListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A game as the back office shows it: with its owner, and what was bought, by name. */
+export const StaffGame = Type.Object({
+  ...Game.properties,
+  ownerId: Id,
+  ownerName: Type.String(),
+  definitionName: Localized(80),
+  packageName: Type.String(),
+});
+export type StaffGame = Static<typeof StaffGame>;
+
+export const staffGameSortFields = ['createdAt', 'periodEnd', 'name'] as const;
+export const StaffGameQuery = StaffListQuery(staffGameSortFields, {
+  ownerId: Type.Optional(Id),
+  status: Type.Optional(StatusFilter),
+  ignoredStatus: Type.Optional(StatusFilter),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: "Part of the game's name, any case" })),
+});
+export type StaffGameQuery = Static<typeof StaffGameQuery>;
+
+/** Staff give a game free days; the reason is kept in the audit log and told to the owner. */
+export const StaffGameExtend = Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366 }), reason: StaffReason.properties.reason }, { additionalProperties: false });
+export type StaffGameExtend = Static<typeof StaffGameExtend>;
 
 export const GameStatusView = Type.Object({
   status: literals(gameStatuses),
@@ -240,8 +264,32 @@ export const GameReview = Type.Object({
   comment: Nullable(Type.String()),
   author: Type.Object({ id: Id, name: Type.String() }),
   createdAt: DateTime,
+  /** Given on the caller's own review (`mine`): true when staff hid it from the others. */
+  hidden: Type.Optional(Type.Boolean()),
 });
 export type GameReview = Static<typeof GameReview>;
+
+/** A review as the back office moderates it. */
+export const StaffReview = Type.Object({
+  id: Id,
+  definitionId: Id,
+  definitionName: Localized(80),
+  userId: Id,
+  userName: Type.String(),
+  rating: Type.Integer(),
+  comment: Nullable(Type.String()),
+  hidden: Type.Boolean(),
+  hiddenReason: Nullable(Type.String()),
+  createdAt: DateTime,
+});
+export type StaffReview = Static<typeof StaffReview>;
+
+export const staffReviewSortFields = ['createdAt', 'rating'] as const;
+export const StaffReviewQuery = StaffListQuery(staffReviewSortFields, {
+  definitionId: Type.Optional(Id),
+  hidden: Type.Optional(Type.Boolean()),
+});
+export type StaffReviewQuery = Static<typeof StaffReviewQuery>;
 
 /** A page of a definition's reviews, with the caller's own review and whether they may write one. */
 export const ReviewPage = Type.Intersect([Page(GameReview), Type.Object({ mine: Nullable(GameReview), canReview: Type.Boolean() })]);

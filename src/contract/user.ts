@@ -8,7 +8,7 @@ export const userCreditAddRequest = Type.Object(
   {
     userId: Id,
     amount: Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, not: { const: 0 }, description: 'Credits; negative for a correction' }),
-    reason: Type.String({ minLength: 3, maxLength: 200 }),
+    reason: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why, shown in the ledger and kept in the audit log' }),
   },
   { $id: 'userCreditAddRequest', additionalProperties: false },
 );

@@ -94,7 +94,8 @@ describe('the server process', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await db.dispose();
     }
-  });
+    // Two cold starts of the whole product (migrations, seed) and a CLI run: allow each start its 60 s.
+  }, 150_000);
 });
 
 describe('npm run token', () => {

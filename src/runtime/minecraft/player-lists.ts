@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { MC_NAME_PATTERN } from '../../contract/common.ts';
 
 /**
  * The three player lists of a game, in vanilla's file formats (`whitelist.json`, `ops.json`,
@@ -25,9 +26,9 @@ export const listFiles = { whitelist: 'whitelist.json', ops: 'ops.json', banned:
 export type ListName = keyof typeof listFiles;
 type EntryOf<L extends ListName> = L extends 'ops' ? OpEntry : L extends 'banned' ? BanEntry : PlayerEntry;
 
-export const minecraftName = /^[A-Za-z0-9_]{3,16}$/;
+export const minecraftName = new RegExp(MC_NAME_PATTERN);
 
-/** The UUID an offline-mode server gives a name (Java's `UUID.nameUUIDFromBytes("OfflinePlayer:" + name)`). */
+/** The UUID an offline-mode server gives a name (Java's `UUID.nameUUIDFromBytes("OfflinePlayer:" + name)`, a v3 UUID); the offline resolver gives players the same one. */
 export function offlineUuid(name: string): string {
   const hash = crypto.createHash('md5').update(`OfflinePlayer:${name}`, 'utf8').digest();
   hash[6] = (hash[6]! & 0x0f) | 0x30;

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
 import { BlockedUser, blockListAdd } from '../../../contract/social.ts';
 import { pageWindow } from '../../lib/paging.ts';
@@ -11,17 +12,17 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/blocklist',
     {
       onRequest: app.authenticate,
-      schema: { tags, summary: 'Block a user: ends friendship, requests both ways and their place in your groups', body: named(blockListAdd), response: { 201: BlockedUser } },
+      schema: { problems: [404], tags, summary: 'Block a user: ends friendship, requests both ways and their place in your groups', body: named(blockListAdd), response: { 201: BlockedUser } },
     },
     async (request, reply) => reply.status(201).send(await services.blocklist.block(request.user!.id, request.body.userId)),
   );
 
   app.delete(
     '/v1/blocklist/:id',
-    { onRequest: app.authenticate, schema: { tags, summary: 'Unblock, by block id or blocked user id', params: IdParams } },
+    { onRequest: app.authenticate, schema: { tags, summary: 'Unblock, by block id or blocked user id', params: IdParams, response: { 204: Type.Null() } } },
     async (request, reply) => {
       await services.blocklist.unblock(request.user!.id, request.params.id);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 

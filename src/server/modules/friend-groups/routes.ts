@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
 import {
   FriendGroup,
@@ -44,9 +45,9 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     async (request) => groups.rename(request.user!.id, request.params.id, request.body.name),
   );
 
-  app.delete('/v1/friend/group/:id', { ...auth, schema: { tags, summary: 'Delete a friend group', params: IdParams } }, async (request, reply) => {
+  app.delete('/v1/friend/group/:id', { ...auth, schema: { tags, summary: 'Delete a friend group', params: IdParams, response: { 204: Type.Null() } } }, async (request, reply) => {
     await groups.remove(request.user!.id, request.params.id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   app.post(
@@ -57,10 +58,10 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   app.delete(
     '/v1/friend/group/:id/member',
-    { ...auth, schema: { tags, summary: 'Remove a friend from the group', params: IdParams, body: named(friendGroupMemberUpdate) } },
+    { ...auth, schema: { tags, summary: 'Remove a friend from the group', params: IdParams, body: named(friendGroupMemberUpdate), response: { 204: Type.Null() } } },
     async (request, reply) => {
       await groups.removeFriend(request.user!.id, request.params.id, request.body.userId);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -72,10 +73,10 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   app.delete(
     '/v1/friend/group/:id/member/pseudo',
-    { ...auth, schema: { tags, summary: 'Remove a player added by Minecraft name', params: IdParams, body: named(friendGroupMemberPseudoAdd) } },
+    { ...auth, schema: { tags, summary: 'Remove a player added by Minecraft name', params: IdParams, body: named(friendGroupMemberPseudoAdd), response: { 204: Type.Null() } } },
     async (request, reply) => {
       await groups.removeName(request.user!.id, request.params.id, request.body.mcName);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 

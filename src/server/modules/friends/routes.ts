@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { Page, PageQuery } from '../../../contract/common.ts';
 import { Friend, FriendAddResult, FriendParams, FriendRequest, FriendRequestAnswer, friendAdd, friendMinecraftAdd, friendRequestUpdate } from '../../../contract/social.ts';
 import { pageWindow } from '../../lib/paging.ts';
@@ -11,7 +12,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/friend',
     {
       onRequest: app.authenticate,
-      schema: { tags, summary: 'Send a friend request (accepts theirs if they already asked you)', body: named(friendAdd), response: { 201: FriendAddResult } },
+      schema: { problems: [404], tags, summary: 'Send a friend request (accepts theirs if they already asked you)', body: named(friendAdd), response: { 201: FriendAddResult } },
     },
     async (request, reply) => reply.status(201).send(await services.friends.request(request.user!.id, request.body.userId)),
   );
@@ -20,7 +21,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/friend/mcname',
     {
       onRequest: app.authenticate,
-      schema: { tags, summary: 'Send a friend request to the user who linked this Minecraft name', body: named(friendMinecraftAdd), response: { 201: FriendAddResult } },
+      schema: { problems: [404], tags, summary: 'Send a friend request to the user who linked this Minecraft name', body: named(friendMinecraftAdd), response: { 201: FriendAddResult } },
     },
     async (request, reply) => reply.status(201).send(await services.friends.requestByName(request.user!.id, request.body.mcName)),
   );
@@ -33,10 +34,10 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   app.delete(
     '/v1/friend/:friendId',
-    { onRequest: app.authenticate, schema: { tags, summary: 'End a friendship', params: FriendParams } },
+    { onRequest: app.authenticate, schema: { tags, summary: 'End a friendship', params: FriendParams, response: { 204: Type.Null() } } },
     async (request, reply) => {
       await services.friends.remove(request.user!.id, request.params.friendId);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -50,7 +51,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/friend/request',
     {
       onRequest: app.authenticate,
-      schema: { tags, summary: 'Accept or decline a request to you, or withdraw yours (accept: false)', body: named(friendRequestUpdate), response: { 200: FriendRequestAnswer } },
+      schema: { problems: [404], tags, summary: 'Accept or decline a request to you, or withdraw yours (accept: false)', body: named(friendRequestUpdate), response: { 200: FriendRequestAnswer } },
     },
     async (request) => services.friends.answer(request.user!.id, request.body.requestId, request.body.accept),
   );

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { generatedSkin } from './skins.ts';
+import { offlineUuid } from '../../../runtime/minecraft/player-lists.ts';
 
 export interface MinecraftAccount {
   /** Dashed, lower-case UUID. */
@@ -25,14 +25,6 @@ export interface MinecraftResolver {
 export function dashed(hex: string): string {
   const h = hex.replaceAll('-', '').toLowerCase();
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
-/** The UUID an offline-mode server gives a name: Java's UUID.nameUUIDFromBytes("OfflinePlayer:" + name), a v3 UUID. */
-export function offlineUuid(name: string): string {
-  const md5 = createHash('md5').update(`OfflinePlayer:${name}`, 'utf8').digest();
-  md5[6] = (md5[6]! & 0x0f) | 0x30;
-  md5[8] = (md5[8]! & 0x3f) | 0x80;
-  return dashed(md5.toString('hex'));
 }
 
 /** No outside service: every valid name exists, as on an offline-mode server, with a generated skin. */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Bytes, Media } from '../../../contract/common.ts';
 import { McLink, McUuidParams, MinecraftAccountInfo, userMcUUIDRequest } from '../../../contract/user.ts';
 import { named } from '../../lib/schema.ts';
 import type { Services } from '../../services.ts';
@@ -12,7 +13,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   app.post(
     '/v1/user/mcuuid',
-    { ...auth, schema: { tags, summary: "Link the caller's Minecraft account by name", body: named(userMcUUIDRequest), response: { 200: McLink } } },
+    { ...auth, schema: { problems: [404, 503], tags, summary: "Link the caller's Minecraft account by name", body: named(userMcUUIDRequest), response: { 200: McLink } } },
     async (request) => {
       const account = await services.minecraft.link(request.user!.id, request.body.mcName);
       return { mcUuid: account.uuid, mcName: account.name };
@@ -21,7 +22,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   app.get(
     '/v1/user/minecraft/:uuid',
-    { ...auth, schema: { tags, summary: 'Name and head (base64 PNG) of a Minecraft account', params: McUuidParams, response: { 200: MinecraftAccountInfo } } },
+    { ...auth, schema: { problems: [503], tags, summary: 'Name and head (base64 PNG) of a Minecraft account', params: McUuidParams, response: { 200: MinecraftAccountInfo } } },
     async (request) => {
       const { name, head } = await services.minecraft.head(request.params.uuid);
       return { uuid: request.params.uuid, name, head: head.toString('base64') };
@@ -30,7 +31,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   app.get(
     '/v1/user/minecraft/:uuid/head',
-    { ...auth, schema: { tags, summary: 'The head of a Minecraft account, image/png', params: McUuidParams } },
+    { ...auth, schema: { problems: [503], tags, summary: 'The head of a Minecraft account, image/png', params: McUuidParams, response: { 200: Media('The head', { 'image/png': Bytes('image/png') }) } } },
     async (request, reply) => {
       const { head } = await services.minecraft.head(request.params.uuid);
       return reply.type('image/png').header('cache-control', IMAGE_CACHE).send(head);
@@ -39,7 +40,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   app.get(
     '/v1/user/minecraft/:uuid/skin',
-    { ...auth, schema: { tags, summary: 'The skin of a Minecraft account, image/png', params: McUuidParams } },
+    { ...auth, schema: { problems: [503], tags, summary: 'The skin of a Minecraft account, image/png', params: McUuidParams, response: { 200: Media('The skin', { 'image/png': Bytes('image/png') }) } } },
     async (request, reply) => {
       const { skin } = await services.minecraft.profile(request.params.uuid);
       return reply.type('image/png').header('cache-control', IMAGE_CACHE).send(skin);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Page, PageQuery } from '../../../contract/common.ts';
+import { Media, Page, PageQuery } from '../../../contract/common.ts';
 import { Notification, NotificationParams } from '../../../contract/notifications.ts';
 import { HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageWindow } from '../../lib/paging.ts';
@@ -52,7 +52,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       onRequest: app.authenticate,
       // Streams are long-lived; they do not count against the API rate limit once open.
       config: { rateLimit: false },
-      schema: { tags, summary: 'Server-sent events: basic-link-event (id = notification id) and heartbeat every 15 s; replays after Last-Event-ID' },
+      schema: { tags, summary: 'Server-sent events: basic-link-event (id = notification id) and heartbeat every 15 s; replays after Last-Event-ID', response: { 200: Media('The event stream', { 'text/event-stream': Type.String() }) }, problems: [429] },
     },
     async (request, reply) => {
       const userId = request.user!.id;
