@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { accessToken, accounts, expect, fillSignIn, signIn, test } from './fixtures.ts';
 
 test('a new user signs up, lands on the dashboard, signs out and signs back in', async ({ page }) => {
@@ -108,4 +109,67 @@ test('logout goes home first and signs out at the provider 250 ms later', async 
   await page.clock.runFor(20);
   await expect.poll(() => ends.length).toBeGreaterThan(0);
   await expect(page.getByRole('button', { name: 'Inscription / Connexion' }).first()).toBeVisible();
+});
+
+test('a tab opened on a stored session shows the player at once and loads the sign-in client when a refresh is due', async ({ page }) => {
+  await signIn(page, accounts.alice);
+  const refreshes = (tab: Page) => {
+    const seen: string[] = [];
+    tab.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().includes('/oidc/token') && (r.postData() ?? '').includes('grant_type=refresh_token')) seen.push(r.url());
+    });
+    return seen;
+  };
+  const clientScripts = (tab: Page) => {
+    const seen: string[] = [];
+    tab.on('request', (r) => {
+      if (r.resourceType() === 'script' && /oidc/i.test(new URL(r.url()).pathname)) seen.push(r.url());
+    });
+    return seen;
+  };
+
+  // Signed in from the stored session: name, balance from the API, no sign-in client yet.
+  await page.clock.install();
+  const tab = await page.context().newPage();
+  const tabRefreshes = refreshes(tab);
+  const tabClient = clientScripts(tab);
+  await tab.goto('/dashboard');
+  await expect(tab.getByTestId('user-name')).toContainText('alice');
+  await expect(tab.getByTestId('user-balance')).not.toBeEmpty();
+  // The page's own time runs on meanwhile: a few seconds have gone since it opened.
+  await tab.clock.runFor(50_000);
+  expect(tabClient).toEqual([]);
+  expect(tabRefreshes).toEqual([]);
+  // The refresh due at 60 s loads the client, which refreshes at once, then every 60 s.
+  const before = await accessToken(tab);
+  await tab.clock.runFor(10_000);
+  await expect.poll(() => tabRefreshes.length).toBe(1);
+  expect(tabClient).toHaveLength(1);
+  await expect.poll(() => accessToken(tab)).not.toBe(before);
+  await tab.clock.runFor(60_000);
+  await expect.poll(() => tabRefreshes.length).toBe(2);
+  await expect(tab.getByTestId('user-name')).toContainText('alice');
+
+  // Another tab, shown again before 60 s: it refreshes then.
+  const other = await page.context().newPage();
+  const otherRefreshes = refreshes(other);
+  await other.goto('/credits');
+  await expect(other.getByTestId('credit-button')).toBeVisible();
+  expect(otherRefreshes).toEqual([]);
+  await other.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await expect.poll(() => otherRefreshes.length).toBe(1);
+
+  // Logout from a tab that never loaded the client: home at once, then the provider's sign-out.
+  const last = await page.context().newPage();
+  const ends: string[] = [];
+  last.on('request', (r) => {
+    if (r.isNavigationRequest() && new URL(r.url()).pathname.startsWith('/oidc/session/end')) ends.push(r.url());
+  });
+  await last.goto('/dashboard');
+  await last.getByRole('button', { name: 'Menu du compte' }).click();
+  await last.getByRole('menuitem', { name: 'Déconnexion' }).click();
+  await expect(last).toHaveURL(/\/$/);
+  await last.clock.runFor(300);
+  await expect.poll(() => ends.length).toBeGreaterThan(0);
+  await expect(last.getByRole('button', { name: 'Inscription / Connexion' }).first()).toBeVisible();
 });

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { expect, signIn, test } from './fixtures.ts';
@@ -5,6 +7,8 @@ import { expect, signIn, test } from './fixtures.ts';
 // What each library leaves in the built code whatever the chunk's name: Stripe's script address,
 // Refine's context hook, the data grid's component names.
 const markers = { stripe: 'js.stripe.com', refine: 'useRefineContext', dataGrid: 'MuiDataGrid' };
+// The back office's own code (its menu) and @refinedev/mui's views (their buttons' class names).
+const backOfficeMarkers = { staffMenu: 'staff-menu', refineMui: 'refine-edit-button' };
 
 /**
  * Every script the page asks for from now on, read again through the test's own client: a body
@@ -51,7 +55,7 @@ test('the public pages do not download the dashboard, the sign-in client or a pa
   expect(await scripts.libraries()).toEqual([]);
 });
 
-test('/credits stays under 200 kB of gzip JavaScript for a visitor and adds little to the signed-in shell before the card step; the sandbox card step loads no Stripe', async ({ page: visitor }) => {
+test('/credits stays under 200 kB of gzip JavaScript before the card step, for a visitor and for a signed-in player; the sandbox card step loads no Stripe', async ({ page: visitor }) => {
   // A visitor's first load of /credits.
   const visitorScripts = recordScripts(visitor);
   await visitor.goto('/credits');
@@ -60,8 +64,8 @@ test('/credits stays under 200 kB of gzip JavaScript for a visitor and adds litt
   const visiting = await gzipKb(await visitorScripts.all());
   expect(await visitorScripts.libraries()).toEqual([]);
 
-  // A signed-in player opening / and /credits in new tabs (the sign-in client and the account menu
-  // come with the shell), then the card step.
+  // A signed-in player opening / and /credits in new tabs (the signed-in header comes with the shell;
+  // the sign-in client and the menus' popups wait until they are needed), then the card step.
   await signIn(visitor);
   const homeTab = await visitor.context().newPage();
   const homeScripts = recordScripts(homeTab);
@@ -87,6 +91,31 @@ test('/credits stays under 200 kB of gzip JavaScript for a visitor and adds litt
   test.info().annotations.push({ type: 'gzip JS of /credits', description: weights });
   console.log(`/credits gzip JS: ${weights}`);
   expect(visiting).toBeLessThan(200);
+  expect(before).toBeLessThanOrEqual(200);
   // Signed in, the shell's own weight comes on top: /credits itself may add little to it.
   expect(before - home).toBeLessThan(20);
+});
+
+// A player's /dashboard before the back office existed: 490.3 kB of gzip JavaScript.
+const PLAYER_DASHBOARD_KB = 490.3;
+
+test("a player's /dashboard downloads no back-office code and stays within 5 % of its weight before the back office", async ({ page }) => {
+  await signIn(page);
+  const tab = await page.context().newPage();
+  const scripts = recordScripts(tab);
+  await tab.goto('/dashboard');
+  await expect(tab.getByTestId('user-name')).toBeVisible();
+  // The notification stream keeps the network busy: give late chunks a moment instead.
+  await tab.waitForTimeout(2000);
+  const all = await scripts.all();
+  const weight = await gzipKb(all);
+  console.log(`player /dashboard gzip JS: ${weight.toFixed(1)} kB`);
+  test.info().annotations.push({ type: "gzip JS of a player's /dashboard", description: `${weight.toFixed(1)} kB` });
+  const backOffice = all.filter(({ text }) => Object.values(backOfficeMarkers).some((m) => text.includes(m))).map(({ url }) => url);
+  expect(backOffice).toEqual([]);
+  expect(weight).toBeLessThan(PLAYER_DASHBOARD_KB * 1.05);
+  // The markers are in the build, in the back office's chunk: their absence above means something.
+  const assets = path.join(process.env.WEB_DIR ?? 'dist/web', 'assets');
+  const chunks = fs.readdirSync(assets).filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(path.join(assets, f), 'utf8'));
+  for (const marker of Object.values(backOfficeMarkers)) expect(chunks.some((code) => code.includes(marker)), marker).toBe(true);
 });

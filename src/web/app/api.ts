@@ -1,15 +1,20 @@
 import type { Problem } from '../../contract/common.ts';
 
-/** An answer outside 200-299, carrying the problem+json body. Also Refine's `HttpError` (statusCode). */
+/**
+ * An answer outside 200-299, carrying the problem+json body. Also Refine's `HttpError`: `statusCode`,
+ * and `errors` keyed by the field's dotted path ("name.fr"), which Refine's forms show on that field.
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly statusCode: number;
   readonly problem: Problem | undefined;
+  readonly errors: Record<string, string> | undefined;
   constructor(status: number, problem: Problem | undefined) {
     super(problem?.detail ?? problem?.title ?? `Request failed with status ${status}`);
     this.status = status;
     this.statusCode = status;
     this.problem = problem;
+    this.errors = problem?.errors?.length ? Object.fromEntries(problem.errors.map((e) => [e.field, e.message])) : undefined;
   }
 }
 

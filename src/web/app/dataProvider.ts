@@ -1,43 +1,75 @@
-import type { BaseRecord, DataProvider, MetaQuery } from '@refinedev/core';
+import type { BaseRecord, CrudFilter, CrudSort, DataProvider, MetaQuery } from '@refinedev/core';
 import type { Page } from '../../contract/common.ts';
-import { apiFetch } from './api.ts';
-import { resources } from './resources.ts';
+import { ApiError, apiFetch } from './api.ts';
+import { resources, type ResourcePaths } from './resources.ts';
 
-/** The `/v1` path of a resource, its `:name` parts filled from `meta.params`. */
-function resourcePath(resource: string, meta?: MetaQuery): string {
-  const declared = resources.find((r) => r.name === resource);
-  if (!declared) throw new Error(`unknown resource "${resource}"`);
-  return declared.meta.path.replace(/:(\w+)/g, (_, name: string) => {
+function declared(resource: string): ResourcePaths {
+  const found = resources.find((r) => r.name === resource);
+  if (!found) throw new Error(`unknown resource "${resource}"`);
+  return found.meta;
+}
+
+/** A `/v1` path with its `:name` parts filled from `meta.params`. */
+function fill(resource: string, path: string, meta?: MetaQuery): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => {
     const value = (meta?.params as Record<string, string> | undefined)?.[name];
     if (value === undefined) throw new Error(`resource "${resource}" needs meta.params.${name}`);
     return encodeURIComponent(value);
   });
 }
 
+const resourcePath = (resource: string, meta?: MetaQuery) => fill(resource, declared(resource).path, meta);
+const itemPath = (resource: string, id: string | number, meta?: MetaQuery) => `${resourcePath(resource, meta)}/${encodeURIComponent(String(id))}`;
+
+/**
+ * The list's query: 0-based `page`/`size`; the first sorter as `sort=field,asc|desc`; an equality
+ * filter as `field=value` (`status`, `userId`, `hidden`) and a `contains` filter on `q` as `q=`.
+ */
+function listQuery(page: { currentPage: number; pageSize: number } | null, sorters: CrudSort[] = [], filters: CrudFilter[] = []): URLSearchParams {
+  const query = new URLSearchParams();
+  if (page) {
+    query.set('page', String(page.currentPage - 1));
+    query.set('size', String(page.pageSize));
+  }
+  const [sorter] = sorters;
+  if (sorter) query.set('sort', `${sorter.field},${sorter.order}`);
+  for (const filter of filters) {
+    if (!('field' in filter) || filter.value === undefined || filter.value === null || filter.value === '') continue;
+    if (filter.operator === 'eq' || (filter.operator === 'contains' && filter.field === 'q')) query.set(filter.field, String(filter.value));
+  }
+  return query;
+}
+
+/** One record of a collection that has no `GET path/{id}`, looked up in its list, 100 at a time. */
+async function oneFromList(resource: string, id: string, meta?: MetaQuery): Promise<BaseRecord> {
+  const key = declared(resource).idField ?? 'id';
+  const path = fill(resource, declared(resource).listPath ?? declared(resource).path, meta);
+  for (let currentPage = 1; ; currentPage++) {
+    const page = await apiFetch<Page<BaseRecord>>(`${path}?${listQuery({ currentPage, pageSize: 100 })}`);
+    const found = page.data.find((r) => String(r[key]) === id);
+    if (found) return found;
+    if (currentPage * 100 >= page.totalElements) throw new ApiError(404, { type: 'about:blank', title: 'Not Found', status: 404, detail: `No ${resource} ${id}` });
+  }
+}
+
 /**
  * Refine's data provider over the `/v1` API: Refine's 1-based pages become our 0-based
- * `page`/`size`, our `{ data, totalElements }` its `{ data, total }`, and an equality filter a
- * query parameter (`status`, `ignoredStatus`). Errors are `ApiError`s, which Refine reads as
- * `HttpError`s.
+ * `page`/`size`, our `{ data, totalElements }` its `{ data, total }`, its sorters and filters our
+ * query parameters. Errors are `ApiError`s, which Refine reads as `HttpError`s (with the fields').
  */
 export const dataProvider: DataProvider = {
   getApiUrl: () => '/v1',
 
-  async getList({ resource, pagination, filters, meta }) {
-    const query = new URLSearchParams();
-    if (pagination?.mode !== 'off') {
-      query.set('page', String((pagination?.currentPage ?? 1) - 1));
-      query.set('size', String(pagination?.pageSize ?? 20));
-    }
-    for (const filter of filters ?? []) {
-      if ('field' in filter && filter.operator === 'eq' && filter.value !== undefined && filter.value !== null) query.set(filter.field, String(filter.value));
-    }
-    const page = await apiFetch<Page<never>>(`${resourcePath(resource, meta)}?${query}`);
-    return { data: page.data, total: page.totalElements };
+  async getList({ resource, pagination, sorters, filters, meta }) {
+    const page = pagination?.mode === 'off' ? null : { currentPage: pagination?.currentPage ?? 1, pageSize: pagination?.pageSize ?? 20 };
+    const path = fill(resource, declared(resource).listPath ?? declared(resource).path, meta);
+    const answer = await apiFetch<Page<never>>(`${path}?${listQuery(page, sorters, filters)}`);
+    return { data: answer.data, total: answer.totalElements };
   },
 
-  async getOne({ resource, id, meta }) {
-    return { data: await apiFetch(`${resourcePath(resource, meta)}/${encodeURIComponent(String(id))}`) };
+  async getOne<TData extends BaseRecord>({ resource, id, meta }: Parameters<DataProvider['getOne']>[0]) {
+    if (declared(resource).oneFromList) return { data: (await oneFromList(resource, String(id), meta)) as TData };
+    return { data: await apiFetch<TData>(itemPath(resource, id, meta)) };
   },
 
   async create({ resource, variables, meta }) {
@@ -45,11 +77,11 @@ export const dataProvider: DataProvider = {
   },
 
   async update({ resource, id, variables, meta }) {
-    return { data: await apiFetch(`${resourcePath(resource, meta)}/${encodeURIComponent(String(id))}`, { method: 'PUT', json: variables }) };
+    return { data: await apiFetch(itemPath(resource, id, meta), { method: 'PUT', json: variables }) };
   },
 
   async deleteOne<TData extends BaseRecord>({ resource, id, meta }: Parameters<DataProvider['deleteOne']>[0]) {
-    await apiFetch(`${resourcePath(resource, meta)}/${encodeURIComponent(String(id))}`, { method: 'DELETE' });
+    await apiFetch(itemPath(resource, id, meta), { method: 'DELETE' });
     return { data: { id } as unknown as TData };
   },
 

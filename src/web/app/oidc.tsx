@@ -5,6 +5,7 @@ import type { AppConfig } from './config.ts';
 import { setAccessTokenSource } from './api.ts';
 import { LOGOUT_DELAY_MS, SESSION_REFRESH_MS } from './constants.ts';
 import type { Session, SessionStatus } from './session.ts';
+import { profileName } from './storedSession.ts';
 
 interface SignInState {
   returnTo?: string;
@@ -38,16 +39,34 @@ export function signInRedirect(config: AppConfig, returnTo = '/dashboard'): Prom
   return userManager(config).signinRedirect({ state: { returnTo } satisfies SignInState });
 }
 
+/** Ends the session at the provider, which comes back to the home page. */
+export function signOutRedirect(config: AppConfig): Promise<void> {
+  return userManager(config).signoutRedirect();
+}
+
 const here = () => `${location.pathname}${location.search}`;
 
-/** The OpenID Connect session, reported up to AuthRoot whenever it changes. */
-export default function OidcSession({ config, onSignedIn, onSession }: { config: AppConfig; onSignedIn: (returnTo: string) => void; onSession: (s: Session) => void }) {
+/**
+ * The OpenID Connect session, reported up to AuthRoot whenever it changes. `refreshAtStart`: the
+ * page ran on the stored session until a refresh came due, so the first one is now.
+ */
+export default function OidcSession({
+  config,
+  onSignedIn,
+  onSession,
+  refreshAtStart = false,
+}: {
+  config: AppConfig;
+  onSignedIn: (returnTo: string) => void;
+  onSession: (s: Session) => void;
+  refreshAtStart?: boolean;
+}) {
   const onSigninCallback = (user: User | undefined) => {
     onSignedIn((user?.state as SignInState | undefined)?.returnTo ?? '/dashboard');
   };
   return (
     <AuthProvider userManager={userManager(config)} onSigninCallback={onSigninCallback}>
-      <SessionKeeper />
+      <SessionKeeper refreshAtStart={refreshAtStart} />
       <SessionReporter onSession={onSession} />
     </AuthProvider>
   );
@@ -55,13 +74,14 @@ export default function OidcSession({ config, onSignedIn, onSession }: { config:
 
 function SessionReporter({ onSession }: { onSession: (s: Session) => void }) {
   const auth = useAuth();
-  const status: SessionStatus = auth.isLoading ? 'loading' : auth.isAuthenticated ? 'authenticated' : 'unauthenticated';
+  // A refresh also counts as loading for react-oidc-context: the user stays signed in meanwhile.
+  const status: SessionStatus = auth.isAuthenticated ? 'authenticated' : auth.isLoading ? 'loading' : 'unauthenticated';
   const { user, error, signinRedirect, signoutRedirect } = auth;
   const session = useMemo<Session>(() => {
     const profile = user?.profile;
     return {
       status,
-      user: profile ? { name: String(profile.preferred_username ?? profile.name ?? profile.sub) } : null,
+      user: profile ? { name: profileName(profile) } : null,
       accessToken: user?.access_token,
       error: error ?? undefined,
       signIn: (returnTo = '/dashboard') => signinRedirect({ state: { returnTo } satisfies SignInState }),
@@ -78,7 +98,7 @@ function SessionReporter({ onSession }: { onSession: (s: Session) => void }) {
 }
 
 /** Refreshes the session every 60 s and when the window becomes visible; a failed refresh signs in again. */
-function SessionKeeper() {
+function SessionKeeper({ refreshAtStart }: { refreshAtStart: boolean }) {
   const auth = useAuth();
   setAccessTokenSource(() => (auth.user && !auth.user.expired ? auth.user.access_token : undefined));
   const hasSession = Boolean(auth.user);
@@ -99,8 +119,8 @@ function SessionKeeper() {
         refreshing = false;
       }
     };
-    // A session that expired while the app was closed is refreshed at once.
-    if (auth.user?.expired) void refresh();
+    // A session that expired while the app was closed, or whose refresh is due, is refreshed at once.
+    if (auth.user?.expired || refreshAtStart) void refresh();
     const timer = setInterval(() => void refresh(), SESSION_REFRESH_MS);
     const onVisible = () => {
       if (document.visibilityState === 'visible') void refresh();

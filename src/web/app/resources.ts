@@ -1,8 +1,37 @@
 import type { ResourceProps } from '@refinedev/core';
 
+/** What the data provider reads from a resource's `meta`. */
+export interface ResourcePaths {
+  /** The `/v1` path of the collection; `:name` parts are filled from the hook's `meta.params`. */
+  path: string;
+  /** Where the list is, when not at `path` (the catalogue lists at `/v1/definition/game/list`). */
+  listPath?: string;
+  /** No `GET path/{id}`: one record is found in the list (pages of 100). */
+  oneFromList?: boolean;
+  /** The key of a record when it is not `id` (a promo code is named by its code). */
+  idField?: string;
+}
+
+/** The back office's menu groups (`meta.parent` of each staff resource), in menu order. */
+export const staffGroups = ['catalogue', 'sales', 'players', 'support'] as const;
+export type StaffGroup = (typeof staffGroups)[number];
+
+const STAFF = '/dashboard/staff';
+
+/** A back-office resource: its group, its `/v1` paths and its pages under /dashboard/staff/{segment}. */
+const staff = <N extends string>(name: N, parent: StaffGroup, segment: string, paths: ResourcePaths, pages: { show?: boolean; create?: boolean; edit?: boolean }) => ({
+  name,
+  list: `${STAFF}/${segment}`,
+  ...(pages.show && { show: `${STAFF}/${segment}/show/:id` }),
+  ...(pages.create && { create: `${STAFF}/${segment}/create` }),
+  ...(pages.edit && { edit: `${STAFF}/${segment}/edit/:id` }),
+  meta: { ...paths, parent, staff: true },
+});
+
 /**
- * The collections the dashboard lists, declared once: Refine's resource name and the `/v1` path
- * the data provider calls for it. `:name` in a path is filled from the hook's `meta.params`.
+ * The collections the dashboard and the back office read, declared once: Refine's resource name
+ * and the `/v1` path the data provider calls for it. The back office's resources also name their
+ * pages (Refine's menu and buttons link to them) and their menu group.
  */
 export const resources = [
   { name: 'games', meta: { path: '/v1/game' } },
@@ -14,6 +43,23 @@ export const resources = [
   { name: 'transactions', meta: { path: '/v1/purchase/transactions' } },
   { name: 'invoices', meta: { path: '/v1/purchase/invoices' } },
   { name: 'gamePayments', meta: { path: '/v1/game/payment' } },
+  staff('definitions', 'catalogue', 'definitions', { path: '/v1/definition/game', listPath: '/v1/definition/game/list' }, { show: true, create: true, edit: true }),
+  staff('creditPacks', 'sales', 'packs', { path: '/v1/pricing', oneFromList: true }, { create: true, edit: true }),
+  staff('promoCodes', 'sales', 'promocodes', { path: '/v1/promocode', oneFromList: true, idField: 'code' }, { show: true, create: true, edit: true }),
+  staff('plans', 'sales', 'plans', { path: '/v1/subscription', oneFromList: true }, { create: true, edit: true }),
+  // Who used a promo code: shown on the code's page, no menu entry of its own.
+  { name: 'promoCodeUses', meta: { path: '/v1/promocode/:code/uses', staff: true } },
+  staff('users', 'players', 'users', { path: '/v1/staff/users' }, { show: true }),
+  staff('staffGames', 'players', 'games', { path: '/v1/staff/games' }, { show: true }),
+  staff('staffTransactions', 'support', 'transactions', { path: '/v1/staff/transactions' }, {}),
+  staff('payments', 'support', 'payments', { path: '/v1/staff/payments' }, { show: true }),
+  staff('staffInvoices', 'support', 'invoices', { path: '/v1/staff/invoices' }, { show: true }),
+  staff('reviews', 'support', 'reviews', { path: '/v1/staff/reviews' }, {}),
+  // The audit log has no call for one entry: its show page finds it in the list.
+  staff('audit', 'support', 'audit', { path: '/v1/staff/audit', oneFromList: true }, { show: true }),
 ] as const satisfies ResourceProps[];
 
 export type ResourceName = (typeof resources)[number]['name'];
+
+/** True for the back office's resources, which only staff and support may open. */
+export const isStaffResource = (name: string | undefined) => resources.some((r) => r.name === name && 'staff' in r.meta);

@@ -1,8 +1,15 @@
+import { lazy, Suspense, useMemo } from 'react';
 import { Refine } from '@refinedev/core';
+import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
 import { dataProvider } from '../app/dataProvider.ts';
 import { resources } from '../app/resources.ts';
 import { useSession } from '../app/auth.tsx';
+import { accessControlProvider, seesBackOffice, useRoles } from '../app/access.ts';
+import { i18nProvider } from '../app/i18nProvider.ts';
+import { notificationProvider } from '../app/notificationProvider.ts';
+import { routerProvider } from '../app/routerProvider.tsx';
+import { ErrorPage } from '../shell/ErrorPage.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
 import { DashboardLayout } from './DashboardLayout.tsx';
 import { DashboardHome } from './DashboardHome.tsx';
@@ -16,16 +23,40 @@ import { SocialPage } from './social/SocialPage.tsx';
 import { StorePage } from '../site/store/StorePage.tsx';
 import { NotFound } from '../shell/NotFound.tsx';
 
+// The back office (its pages and @refinedev/mui's views) is its own chunk: players never download it.
+const StaffRoutes = lazy(() => import('../staff/StaffRoutes.tsx'));
+
+/** /dashboard/staff/*: the back office for staff and support, a 403 page for anyone else. */
+function StaffGate() {
+  const { t } = useTranslation();
+  if (!seesBackOffice(useRoles())) return <ErrorPage status={403} message={t('errors.forbidden')} />;
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <StaffRoutes />
+    </Suspense>
+  );
+}
+
 /**
  * /dashboard/* (SPEC.md §2), in the dashboard layout; the route guards start sign-in when signed out.
- * Refine (its data provider over /v1 and the resources it lists) lives in this lazy chunk only, so
- * the public pages never download it.
+ * Refine (its data provider over /v1, the resources it lists, the router, translations, access
+ * control from the token's roles) lives in this lazy chunk only, so the public pages never download it.
  */
 export default function DashboardRoutes() {
   const session = useSession();
+  const roles = useRoles();
+  const accessControl = useMemo(() => accessControlProvider(roles), [roles]);
   if (session.status !== 'authenticated') return <PageLoader />;
   return (
-    <Refine dataProvider={dataProvider} resources={[...resources]} options={{ disableTelemetry: true, syncWithLocation: false, warnWhenUnsavedChanges: false }}>
+    <Refine
+      dataProvider={dataProvider}
+      routerProvider={routerProvider}
+      i18nProvider={i18nProvider}
+      accessControlProvider={accessControl}
+      notificationProvider={notificationProvider}
+      resources={[...resources]}
+      options={{ disableTelemetry: true, syncWithLocation: false, warnWhenUnsavedChanges: false }}
+    >
       <Routes>
         <Route element={<DashboardLayout />}>
           <Route index element={<DashboardHome />} />
@@ -37,6 +68,7 @@ export default function DashboardRoutes() {
           <Route path="ranked/*" element={<RankedPage />} />
           <Route path="social" element={<SocialPage />} />
           <Route path="store" element={<StorePage inDashboard />} />
+          <Route path="staff/*" element={<StaffGate />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Routes>

@@ -4,38 +4,11 @@ import { PictureAsPdf as PdfIcon } from '@mui/icons-material';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { Invoice } from '../../../contract/credits.ts';
-import { ApiError, bearer, errorText } from '../../app/api.ts';
+import { errorText } from '../../app/api.ts';
+import { openInvoicePdf } from '../../ui/invoicePdf.ts';
 import { EmptyState, LoadError, formatDate, useErrorMessage } from '../../site/store/shared.tsx';
 import { formatMoney } from '../../site/credits/money.ts';
 import { useResourceGrid } from '../lists.tsx';
-
-/**
- * The invoice's PDF, in the page's language. A link cannot carry the bearer token, so the PDF is
- * fetched and opened as a blob URL.
- */
-async function openInvoicePdf(invoice: Invoice, lang: string) {
-  // Opened before the fetch, while the click still counts as one: a tab opened after an await is blocked.
-  const tab = window.open('', '_blank');
-  try {
-    const headers = new Headers({ accept: 'application/pdf', 'accept-language': lang });
-    const token = bearer();
-    if (token) headers.set('authorization', `Bearer ${token}`);
-    const res = await fetch(`/v1/purchase/invoice/${encodeURIComponent(invoice.id)}`, { headers });
-    if (!res.ok) throw new ApiError(res.status, res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => undefined) : undefined);
-    const url = URL.createObjectURL(await res.blob());
-    if (tab) tab.location.href = url;
-    else {
-      // Pop-ups refused: download it instead.
-      const link = Object.assign(document.createElement('a'), { href: url, download: `${invoice.number}.pdf` });
-      link.click();
-    }
-    // The tab has read the blob by then; the URL need not live on.
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  } catch (err) {
-    tab?.close();
-    throw err;
-  }
-}
 
 /** The player's invoices and credit notes, each with its PDF. */
 export function InvoicesGrid() {
@@ -78,7 +51,7 @@ export function InvoicesGrid() {
           aria-label={t('account.invoices.download', { number: row.number })}
           onClick={() => {
             setPdfError(null);
-            openInvoicePdf(row, lang).catch((err: unknown) => setPdfError(`${t('account.invoices.pdfError')} ${errorText(err)}`));
+            openInvoicePdf(`/v1/purchase/invoice/${encodeURIComponent(row.id)}`, row.number, lang).catch((err: unknown) => setPdfError(`${t('account.invoices.pdfError')} ${errorText(err)}`));
           }}
         >
           <PdfIcon />

@@ -7,7 +7,7 @@ export function formatMoney(cents: number, currency: string, lang: string): stri
 
 // The API explains a card failure in English; the reasons a player can act on get their own words.
 const cardReasons: Array<[RegExp, string]> = [
-  [/declined/i, 'card.declined'],
+  [/declin/i, 'card.declined'],
   [/insufficient/i, 'card.insufficient'],
   [/expired/i, 'card.expired'],
 ];

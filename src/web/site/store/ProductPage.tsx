@@ -81,7 +81,7 @@ export function ProductPage({ inDashboard = false }: { inDashboard?: boolean }) 
       </Button>
       <Box sx={{ display: 'grid', gap: { xs: 3, md: 4 }, gridTemplateColumns: { xs: '1fr', md: '5fr 7fr' }, alignItems: 'start', mb: 4 }}>
         {d.image ? (
-          <Box component="img" src={d.image} alt="" sx={{ width: '100%', aspectRatio: '16 / 9', objectFit: 'cover', borderRadius: 2, bgcolor: 'action.hover' }} />
+          <Box component="img" src={d.image} srcSet={d.imageSrcSet ?? undefined} alt="" sx={{ width: '100%', aspectRatio: '16 / 9', objectFit: 'cover', borderRadius: 2, bgcolor: 'action.hover' }} />
         ) : (
           <Box sx={{ width: '100%', aspectRatio: '16 / 9', borderRadius: 2, bgcolor: 'action.hover' }} />
         )}

@@ -73,7 +73,7 @@ export function StorePage({ inDashboard = false }: { inDashboard?: boolean }) {
           <Card key={d.id} sx={{ display: 'flex' }} data-testid="game-card">
             <CardActionArea component={RouterLink} to={to(`${base}/products/${d.id}`)} sx={{ display: 'flex', flexDirection: 'column', alignItems: 'stretch', justifyContent: 'flex-start' }}>
               {d.image ? (
-                <CardMedia component="img" image={d.image} alt="" sx={{ aspectRatio: '16 / 9', objectFit: 'cover', bgcolor: 'action.hover' }} />
+                <CardMedia component="img" image={d.image} srcSet={d.imageSrcSet ?? undefined} alt="" sx={{ aspectRatio: '16 / 9', objectFit: 'cover', bgcolor: 'action.hover' }} />
               ) : (
                 <Box sx={{ aspectRatio: '16 / 9', bgcolor: 'action.hover' }} />
               )}

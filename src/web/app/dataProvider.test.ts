@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from './api.ts';
+import { dataProvider } from './dataProvider.ts';
+import { can, tokenRoles } from './access.ts';
+
+/** The API as fetch sees it: each call recorded, each answer from `answer`. */
+function stubApi(answer: (url: URL) => { status: number; body: unknown }) {
+  const calls: URL[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (path: string) => {
+      const url = new URL(path, 'http://app.test');
+      calls.push(url);
+      const { status, body } = answer(url);
+      return new Response(JSON.stringify(body), { status, headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json' } });
+    }),
+  );
+  return calls;
+}
+
+const page = (data: unknown[], totalElements = data.length) => ({ status: 200, body: { data, totalElements, page: 0, size: 20 } });
+
+describe('the data provider', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sends the page, the first sorter, equality filters and a search on q; other filters are not sent', async () => {
+    const calls = stubApi(() => page([{ id: 'a' }], 41));
+    const list = await dataProvider.getList({
+      resource: 'users',
+      pagination: { currentPage: 3, pageSize: 20 },
+      sorters: [
+        { field: 'balance', order: 'desc' },
+        { field: 'name', order: 'asc' },
+      ],
+      filters: [
+        { field: 'q', operator: 'contains', value: 'ali' },
+        { field: 'status', operator: 'eq', value: 'ACTIVE' },
+        { field: 'hidden', operator: 'eq', value: false },
+        { field: 'name', operator: 'contains', value: 'x' },
+        { field: 'kind', operator: 'eq', value: '' },
+      ],
+    });
+    expect(list).toEqual({ data: [{ id: 'a' }], total: 41 });
+    expect(calls[0]!.pathname).toBe('/v1/staff/users');
+    expect(Object.fromEntries(calls[0]!.searchParams)).toEqual({ page: '2', size: '20', sort: 'balance,desc', q: 'ali', status: 'ACTIVE', hidden: 'false' });
+  });
+
+  it('lists the catalogue where it lists, and finds a promo code, which has no GET of its own, in its list', async () => {
+    const codes = Array.from({ length: 130 }, (_, i) => ({ code: `CODE${i}` }));
+    const calls = stubApi((url) => {
+      const from = Number(url.searchParams.get('page')) * 100;
+      return url.pathname === '/v1/promocode' ? page(codes.slice(from, from + 100), codes.length) : page([]);
+    });
+    await dataProvider.getList({ resource: 'definitions' });
+    expect(calls[0]!.pathname).toBe('/v1/definition/game/list');
+    expect((await dataProvider.getOne({ resource: 'promoCodes', id: 'CODE120' })).data).toEqual({ code: 'CODE120' });
+    expect(calls.slice(1).map((u) => u.search)).toEqual(['?page=0&size=100', '?page=1&size=100']);
+    await expect(dataProvider.getOne({ resource: 'promoCodes', id: 'NOPE' })).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('turns the API problem into an HttpError whose errors are keyed by field, as forms show them', async () => {
+    stubApi(() => ({
+      status: 400,
+      body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid name.fr, priceCents', errors: [{ field: 'name.fr', message: 'must NOT have fewer than 1 characters' }, { field: 'priceCents', message: 'must be >= 50' }] },
+    }));
+    const failed = await dataProvider.create({ resource: 'plans', variables: {} }).catch((err: unknown) => err);
+    expect(failed).toBeInstanceOf(ApiError);
+    expect(failed).toMatchObject({ statusCode: 400, message: 'Invalid name.fr, priceCents', errors: { 'name.fr': 'must NOT have fewer than 1 characters', priceCents: 'must be >= 50' } });
+  });
+});
+
+describe('access control', () => {
+  const token = (roles: unknown) => `h.${btoa(JSON.stringify({ realm_access: { roles } })).replace(/=+$/, '')}.s`;
+
+  it('reads the roles of the token, and none from a token it cannot read', () => {
+    expect(tokenRoles(token(['staff', 'support']))).toEqual(['staff', 'support']);
+    expect(tokenRoles(token('staff'))).toEqual([]);
+    expect(tokenRoles('not-a-token')).toEqual([]);
+    expect(tokenRoles(undefined)).toEqual([]);
+  });
+
+  it('lets staff do everything in the back office, support list and show, a player nothing; the player resources stay theirs', () => {
+    expect(['list', 'show', 'create', 'edit', 'delete'].map((a) => can(['staff'], 'promoCodes', a))).toEqual([true, true, true, true, true]);
+    expect(['list', 'show', 'create', 'edit', 'delete'].map((a) => can(['support'], 'promoCodes', a))).toEqual([true, true, false, false, false]);
+    expect(can(['support'], 'promoCodeUses', 'list')).toBe(true);
+    expect(['list', 'show'].map((a) => can([], 'definitions', a))).toEqual([false, false]);
+    expect(can([], 'games', 'list')).toBe(true);
+  });
+});

@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import { Alert, Box, Button, Card, CardContent, CardHeader, Stack, TextField, Typography } from '@mui/material';
+import { Add as AddIcon } from '@mui/icons-material';
+import { useCan, useCustomMutation, useInvalidate } from '@refinedev/core';
+import { useTranslation } from 'react-i18next';
+import type { GamePackage } from '../../../contract/games.ts';
+import { ApiError, errorText } from '../../app/api.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+
+const fields = ['name', 'ramMb', 'maxPlayers', 'periodDays', 'priceCredits'] as const;
+type Field = (typeof fields)[number];
+type Values = Record<Field, string>;
+
+interface Row {
+  /** The package's id once saved; a row added here has a key of its own until then. */
+  id: string | null;
+  key: string;
+  values: Values;
+  saved: Values;
+  errors: Partial<Record<Field, string>>;
+  error: string | null;
+}
+
+const valuesOf = (p: GamePackage): Values => ({ name: p.name, ramMb: String(p.ramMb), maxPlayers: String(p.maxPlayers), periodDays: String(p.periodDays), priceCredits: String(p.priceCredits) });
+const rowOf = (p: GamePackage): Row => ({ id: p.id, key: p.id, values: valuesOf(p), saved: valuesOf(p), errors: {}, error: null });
+const blank: Values = { name: '', ramMb: '1024', maxPlayers: '10', periodDays: '30', priceCredits: '' };
+
+/** Numbers as numbers; what is not one goes as typed, for the API to name the field. */
+function body(values: Values) {
+  const number = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+  return { name: values.name, ramMb: number(values.ramMb), maxPlayers: number(values.maxPlayers), periodDays: number(values.periodDays), priceCredits: number(values.priceCredits) };
+}
+
+/**
+ * A definition's packages, edited in place: each row saves or is removed on its own (games bought
+ * keep what they paid; a package games use cannot be removed), a new row is added at the end.
+ */
+export function PackagesEditor({ definitionId, packages }: { definitionId: string; packages: GamePackage[] }) {
+  const { t } = useTranslation('staff');
+  const [rows, setRows] = useState<Row[]>(() => packages.map(rowOf));
+  const [removing, setRemoving] = useState<Row | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const { mutateAsync } = useCustomMutation<GamePackage, ApiError>();
+  const invalidate = useInvalidate();
+  const canEdit = useCan({ resource: 'definitions', action: 'edit' }).data?.can ?? false;
+  const update = (key: string, change: Partial<Row>) => setRows((all) => all.map((r) => (r.key === key ? { ...r, ...change } : r)));
+  // The list shows how many packages each definition has.
+  const refreshList = () => void invalidate({ resource: 'definitions', invalidates: ['list'] });
+
+  const save = async (row: Row) => {
+    setBusy(row.key);
+    update(row.key, { errors: {}, error: null });
+    try {
+      const { data } = await mutateAsync({
+        url: row.id ? `/v1/definition/game/package/${row.id}` : '/v1/definition/game/package',
+        method: row.id ? 'put' : 'post',
+        values: row.id ? body(row.values) : { definitionId, ...body(row.values) },
+        successNotification: { message: t('definitions.packages.saved', { name: row.values.name }), type: 'success' },
+        errorNotification: false,
+      });
+      update(row.key, { id: data.id, values: valuesOf(data), saved: valuesOf(data) });
+      refreshList();
+    } catch (err) {
+      const errors = err instanceof ApiError ? (err.errors ?? {}) : {};
+      update(row.key, { errors, error: Object.keys(errors).length ? null : errorText(err) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const remove = async (row: Row) => {
+    setRemoving(null);
+    if (!row.id) return setRows((all) => all.filter((r) => r.key !== row.key));
+    setBusy(row.key);
+    try {
+      await mutateAsync({
+        url: `/v1/definition/game/package?id=${encodeURIComponent(row.id)}`,
+        method: 'delete',
+        values: {},
+        successNotification: { message: t('definitions.packages.removed', { name: row.saved.name }), type: 'success' },
+        errorNotification: false,
+      });
+      setRows((all) => all.filter((r) => r.key !== row.key));
+      refreshList();
+    } catch (err) {
+      update(row.key, { error: err instanceof ApiError && err.status === 409 ? t('definitions.packages.inUse') : errorText(err) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const add = () => setRows((all) => [...all, { id: null, key: `new-${Date.now()}`, values: blank, saved: blank, errors: {}, error: null }]);
+
+  return (
+    <Card data-testid="packages-editor">
+      <CardHeader title={t('definitions.fields.packages')} slotProps={{ title: { variant: 'h3', component: 'h2', sx: { fontSize: '1.1rem' } } }} />
+      <CardContent sx={{ pt: 0 }}>
+        {rows.length === 0 && (
+          <Typography color="text.secondary" sx={{ mb: 2 }}>
+            {t('definitions.packages.empty')}
+          </Typography>
+        )}
+        <Stack spacing={2}>
+          {rows.map((row, i) => {
+            const dirty = !row.id || fields.some((f) => row.values[f] !== row.saved[f]);
+            return (
+              <Box key={row.key} component="fieldset" sx={{ border: 1, borderColor: 'divider', borderRadius: 2, p: 2, m: 0 }} data-testid="package-row" aria-label={t('definitions.packages.row', { n: i + 1 })}>
+                <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr 1fr', md: '2fr repeat(4, 1fr)' } }}>
+                  {fields.map((f) => (
+                    <TextField
+                      key={f}
+                      label={t(`definitions.packages.${f}`)}
+                      value={row.values[f]}
+                      onChange={(e) => update(row.key, { values: { ...row.values, [f]: e.target.value } })}
+                      error={!!row.errors[f]}
+                      helperText={row.errors[f]}
+                      type={f === 'name' ? 'text' : 'number'}
+                      size="small"
+                      disabled={!canEdit}
+                      sx={f === 'name' ? { gridColumn: { xs: '1 / -1', md: 'auto' } } : undefined}
+                    />
+                  ))}
+                </Box>
+                {row.error && (
+                  <Alert severity="error" sx={{ mt: 1.5 }} data-testid="package-error">
+                    {row.error}
+                  </Alert>
+                )}
+                {canEdit && (
+                  <Stack direction="row" spacing={1} sx={{ mt: 1.5, justifyContent: 'flex-end' }}>
+                    <Button color="error" onClick={() => (row.id ? setRemoving(row) : void remove(row))} disabled={busy === row.key}>
+                      {t('definitions.packages.remove')}
+                    </Button>
+                    <Button variant="contained" onClick={() => void save(row)} disabled={!dirty || busy === row.key} loading={busy === row.key}>
+                      {t('definitions.packages.save')}
+                    </Button>
+                  </Stack>
+                )}
+              </Box>
+            );
+          })}
+        </Stack>
+        {canEdit && (
+          <Button startIcon={<AddIcon />} onClick={add} sx={{ mt: 2 }}>
+            {t('definitions.packages.add')}
+          </Button>
+        )}
+      </CardContent>
+      <ConfirmDialog
+        open={removing !== null}
+        title={t('definitions.packages.removeTitle', { name: removing?.saved.name })}
+        text={t('definitions.packages.removeText')}
+        confirm={t('definitions.packages.remove')}
+        onConfirm={() => removing && void remove(removing)}
+        onClose={() => setRemoving(null)}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,24 @@
+import type { HttpError } from '@refinedev/core';
+import { Create } from '@refinedev/mui';
+import { useForm } from '@refinedev/react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { CreditPack } from '../../../contract/credits.ts';
+import { PackFields, emptyPack, toPricingRequest, type PackValues } from './PackForm.tsx';
+import { BackButton, ViewTitle } from '../common.tsx';
+
+/** A new credit pack, on sale at once. */
+export function PackCreate() {
+  const { t } = useTranslation('staff');
+  const { control, saveButtonProps, handleSubmit, watch, refineCore } = useForm<CreditPack, HttpError, PackValues>({
+    defaultValues: emptyPack,
+    refineCoreProps: { resource: 'creditPacks', action: 'create', redirect: 'list' },
+  });
+  const submit = handleSubmit((v) => refineCore.onFinish(toPricingRequest(v) as unknown as PackValues).catch(() => {}));
+  return (
+    <Create goBack={<BackButton />} title={<ViewTitle>{t('creditPacks.titles.create')}</ViewTitle>} isLoading={refineCore.formLoading} saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}>
+      <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
+        <PackFields control={control} currency={watch('currency')} />
+      </form>
+    </Create>
+  );
+}

@@ -1,0 +1,32 @@
+import { Alert } from '@mui/material';
+import type { HttpError } from '@refinedev/core';
+import { Edit } from '@refinedev/mui';
+import { useForm } from '@refinedev/react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { CreditPack } from '../../../contract/credits.ts';
+import { BackButton, ErrorAlert, ViewTitle } from '../common.tsx';
+import { PackFields, emptyPack, toPricingRequest, type PackValues } from './PackForm.tsx';
+
+/** A pack's new terms; payments made keep what they paid. */
+export function PackEdit() {
+  const { t } = useTranslation('staff');
+  const { control, saveButtonProps, handleSubmit, watch, refineCore } = useForm<CreditPack, HttpError, PackValues>({
+    defaultValues: emptyPack,
+    refineCoreProps: { resource: 'creditPacks', action: 'edit', redirect: 'list' },
+  });
+  const pack = refineCore.query?.data?.data;
+  const submit = handleSubmit((v) => refineCore.onFinish(toPricingRequest(v) as unknown as PackValues).catch(() => {}));
+  return (
+    <Edit goBack={<BackButton />} title={<ViewTitle>{t('creditPacks.titles.edit', { name: pack?.label ?? pack?.credits ?? '' })}</ViewTitle>} isLoading={refineCore.formLoading} saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }} canDelete={false}>
+      <ErrorAlert error={refineCore.query?.error} />
+      {pack?.archived && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('creditPacks.archivedNote')}
+        </Alert>
+      )}
+      <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
+        <PackFields control={control} currency={watch('currency')} />
+      </form>
+    </Edit>
+  );
+}
