@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 import { ledgerKinds, type LedgerKind } from '../../../contract/credits.ts';
+import type { MessageParams } from '../../../contract/messages.ts';
 
 export { ledgerKinds, type LedgerKind };
 
@@ -33,7 +34,9 @@ export const ledgerEntries = pgTable(
      */
     accountSeq: integer('account_seq').notNull(),
     kind: text('kind', { enum: ledgerKinds }).notNull(),
-    reason: text('reason').notNull(),
+    /** Why, as a message of locales/{fr,en}/messages.json and its parameters: rendered in the reader's language. */
+    reasonKey: text('reason_key').notNull(),
+    reasonParams: jsonb('reason_params').$type<MessageParams>().notNull().default({}),
     /** What caused it (a game, a payment...), for the owner's history. */
     refType: text('ref_type'),
     refId: text('ref_id'),

@@ -1,5 +1,6 @@
-import { bigserial, boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
+import type { MessageParams } from '../../../contract/messages.ts';
 
 export const notifications = pgTable(
   'notifications',
@@ -9,8 +10,9 @@ export const notifications = pgTable(
     seq: bigserial('seq', { mode: 'number' }).notNull().unique(),
     userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     event: text('event').notNull().default('basic-link-event'),
-    title: text('title').notNull(),
-    description: text('description').notNull(),
+    /** A message of locales/{fr,en}/messages.json and its parameters: rendered in the reader's language. */
+    key: text('key').notNull(),
+    params: jsonb('params').$type<MessageParams>().notNull().default({}),
     link: text('link'),
     read: boolean('read').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { locales } from '../../../contract/messages.ts';
 
 /** A platform user, made from the identity token's claims on their first API call. */
 export const users = pgTable(
@@ -12,6 +13,8 @@ export const users = pgTable(
     email: text('email'),
     mcUuid: uuid('mc_uuid').unique(),
     roles: text('roles').array().notNull().default([]),
+    /** The language the user last read the site in (its locale cookie): notices sent to them are rendered in it. */
+    locale: text('locale', { enum: locales }).notNull().default('fr'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

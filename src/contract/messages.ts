@@ -1,0 +1,70 @@
+/**
+ * Messages stored as a key and parameters, not text: notifications and ledger reasons are rendered
+ * in the reader's language, by the server (the user's saved locale) and by the web app (the
+ * language on screen), from the same catalogues, locales/{fr,en}/messages.json. No schema library
+ * here, so the web app imports no validator with it.
+ */
+
+export const locales = ['fr', 'en'] as const;
+export type Locale = (typeof locales)[number];
+
+export type MessageParams = Record<string, string | number>;
+
+/** A key of the catalogue and what fills its `{{placeholders}}`. */
+export interface Message {
+  key: string;
+  params: MessageParams;
+}
+
+/** One language's messages.json: nested objects whose leaves are templates. */
+export type Catalogue = { [name: string]: string | Catalogue };
+
+/**
+ * Text with no message of its own, shown as it was written: rows from before messages had keys
+ * (notices `{title, description}`, reasons `{text}`).
+ */
+export const TEXT_KEY = 'text';
+
+const intlLocale = { fr: 'fr-FR', en: 'en-GB' } as const;
+
+/**
+ * A parameter as the template asks: `{{until, datetime}}` and `{{day, date}}` take an ISO date and
+ * give it in the reader's words, in UTC as every date of a notice is; anything else as it is.
+ */
+function formatParam(value: string | number | undefined, format: string | undefined, locale: Locale): string {
+  if (value === undefined) return '';
+  if (format === 'datetime' || format === 'date') {
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) return String(value);
+    const style = format === 'datetime' ? ({ dateStyle: 'long', timeStyle: 'short' } as const) : ({ dateStyle: 'long' } as const);
+    return new Intl.DateTimeFormat(intlLocale[locale], { ...style, timeZone: 'UTC' }).format(date);
+  }
+  return String(value);
+}
+
+/** Fills `{{name}}` and `{{name, format}}` placeholders; i18next's syntax, so one catalogue serves both. */
+export function formatMessage(template: string, params: MessageParams, locale: Locale): string {
+  return template.replace(/\{\{\s*(\w+)\s*(?:,\s*(\w+)\s*)?\}\}/g, (_m, name: string, format?: string) => formatParam(params[name], format, locale));
+}
+
+function lookup(catalogue: Catalogue, path: string): string | Catalogue | undefined {
+  let node: string | Catalogue | undefined = catalogue;
+  for (const part of path.split('.')) {
+    if (node === undefined || typeof node === 'string') return undefined;
+    node = node[part];
+  }
+  return node;
+}
+
+/** A ledger reason (key under `ledger`) in one language; undefined for a key this catalogue does not know. */
+export function renderReason(catalogue: Catalogue, message: Message, locale: Locale): string | undefined {
+  const template = lookup(catalogue, `ledger.${message.key}`);
+  return typeof template === 'string' ? formatMessage(template, message.params, locale) : undefined;
+}
+
+/** A notification's title and description (key under `notices`) in one language; undefined for a key this catalogue does not know. */
+export function renderNotice(catalogue: Catalogue, message: Message, locale: Locale): { title: string; description: string } | undefined {
+  const node = lookup(catalogue, `notices.${message.key}`);
+  if (node === undefined || typeof node === 'string' || typeof node.title !== 'string' || typeof node.description !== 'string') return undefined;
+  return { title: formatMessage(node.title, message.params, locale), description: formatMessage(node.description, message.params, locale) };
+}
