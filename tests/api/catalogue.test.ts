@@ -61,7 +61,7 @@ describe('catalogue', () => {
     expect((await t.current.as('boss', { ...staff, method: 'PUT', url: '/v1/definition/game/00000000-0000-4000-8000-000000000000', payload: definition })).statusCode).toBe(404);
 
     const pkg = { name: 'Huge', ramMb: 8192, maxPlayers: 50, periodDays: 30, priceCredits: 50 };
-    const updated = await t.current.as('boss', { ...staff, method: 'PUT', url: `/v1/definition/game/package/${smallId}`, payload: pkg });
+    const updated = await t.current.as('boss', { ...staff, method: 'PUT', url: `/v1/definition/game/package?id=${smallId}`, payload: pkg });
     expect(updated.json()).toMatchObject({ id: smallId, definitionId, ...pkg });
     expect((await app.inject({ url: `/v1/definition/game/${definitionId}` })).json().priceFrom).toBe(50);
     const badPkg = await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/definition/game/package', payload: { ...pkg, definitionId, ramMb: 64 } });

@@ -44,7 +44,7 @@ describe('staff: roles on the catalogue, games and reviews calls', () => {
       ['DELETE', `/v1/definition/game/${NOBODY}`, undefined],
       ['POST', '/v1/definition/game', definition],
       ['POST', '/v1/definition/game/package', { definitionId, name: 'X', ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 10 }],
-      ['PUT', `/v1/definition/game/package/${smallId}`, { name: 'X', ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 10 }],
+      ['PUT', `/v1/definition/game/package?id=${smallId}`, { name: 'X', ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 10 }],
       ['DELETE', `/v1/definition/game/package?id=${NOBODY}`, undefined],
       ['POST', `/v1/staff/games/${gameId}/stop`, { reason: 'Abuse' }],
       ['POST', `/v1/staff/games/${gameId}/extend`, { days: 3, reason: 'Outage' }],
@@ -118,7 +118,7 @@ describe('staff: the catalogue', () => {
   it('edits a package: the price shown changes, games bought keep what they paid and got; audited', async () => {
     const { definitionId, smallId, gameId, game } = await buyGame(t.current);
     const pkg = { name: 'Small+', ramMb: 2048, maxPlayers: 20, periodDays: 15, priceCredits: 150 };
-    const res = await as(t.current, 'boss', 'PUT', `/v1/definition/game/package/${smallId}`, pkg);
+    const res = await as(t.current, 'boss', 'PUT', `/v1/definition/game/package?id=${smallId}`, pkg);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: smallId, definitionId, ...pkg });
     expect((await t.current.app.inject({ url: `/v1/definition/game/${definitionId}` })).json().packages[0]).toMatchObject({ id: smallId, ...pkg });
@@ -128,8 +128,8 @@ describe('staff: the catalogue', () => {
     const [audit] = await auditOf(t.current, 'package', smallId);
     expect(audit).toMatchObject({ action: 'package.update', before: { name: 'Small', priceCredits: 100 }, after: { name: 'Small+', priceCredits: 150 } });
 
-    expect((await as(t.current, 'boss', 'PUT', `/v1/definition/game/package/${NOBODY}`, pkg)).statusCode).toBe(404);
-    expect((await as(t.current, 'boss', 'PUT', `/v1/definition/game/package/${smallId}`, { ...pkg, ramMb: 1 })).statusCode).toBe(400);
+    expect((await as(t.current, 'boss', 'PUT', `/v1/definition/game/package?id=${NOBODY}`, pkg)).statusCode).toBe(404);
+    expect((await as(t.current, 'boss', 'PUT', `/v1/definition/game/package?id=${smallId}`, { ...pkg, ramMb: 1 })).statusCode).toBe(400);
     expect((await as(t.current, 'boss', 'DELETE', `/v1/definition/game/package?id=${smallId}`)).statusCode).toBe(409);
     expect((await auditOf(t.current, 'package', smallId)).map((a) => a.action)).toEqual(['package.update', 'package.create']);
   });

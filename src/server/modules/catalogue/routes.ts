@@ -59,10 +59,15 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     async (request, reply) => reply.status(201).send(await catalogue.createPackage(request.body, request.user!.id)),
   );
 
+  // The package is named in the query, as SPEC.md's DELETE names it: a path `/package/:id` would read
+  // the same as `/:id/image` to a client (`/v1/definition/game/package/image`).
   app.put(
-    '/v1/definition/game/package/:id',
-    { onRequest: staff, schema: { tags, summary: 'Staff: change a package (games bought keep what they bought)', params: IdParams, body: GamePackageUpdate, response: { 200: GamePackage } } },
-    async (request) => catalogue.updatePackage(request.params.id, request.body, request.user!.id),
+    '/v1/definition/game/package',
+    {
+      onRequest: staff,
+      schema: { problems: [404], tags, summary: 'Staff: change a package (games bought keep what they bought)', querystring: PackageQuery, body: GamePackageUpdate, response: { 200: GamePackage } },
+    },
+    async (request) => catalogue.updatePackage(request.query.id, request.body, request.user!.id),
   );
 
   app.delete(

@@ -52,7 +52,7 @@ export function PackagesEditor({ definitionId, packages }: { definitionId: strin
     update(row.key, { errors: {}, error: null });
     try {
       const { data } = await mutateAsync({
-        url: row.id ? `/v1/definition/game/package/${row.id}` : '/v1/definition/game/package',
+        url: row.id ? `/v1/definition/game/package?id=${encodeURIComponent(row.id)}` : '/v1/definition/game/package',
         method: row.id ? 'put' : 'post',
         values: row.id ? body(row.values) : { definitionId, ...body(row.values) },
         successNotification: { message: t('definitions.packages.saved', { name: row.values.name }), type: 'success' },
