@@ -10,6 +10,8 @@ export interface ResourcePaths {
   oneFromList?: boolean;
   /** The key of a record when it is not `id` (a promo code is named by its code). */
   idField?: string;
+  /** Where a new record is POSTed, when not at `path` (a game is bought at `/v1/game/create`). */
+  createPath?: string;
 }
 
 /** The back office's menu groups (`meta.parent` of each staff resource), in menu order. */
@@ -34,15 +36,23 @@ const staff = <N extends string>(name: N, parent: StaffGroup, segment: string, p
  * pages (Refine's menu and buttons link to them) and their menu group.
  */
 export const resources = [
-  { name: 'games', meta: { path: '/v1/game' } },
+  { name: 'games', meta: { path: '/v1/game', createPath: '/v1/game/create' } },
   { name: 'gameTransactions', meta: { path: '/v1/game/:gameId/transactions' } },
   { name: 'friends', meta: { path: '/v1/friend' } },
-  { name: 'friendRequests', meta: { path: '/v1/friend/request' } },
+  // A request is sent by the other player's Minecraft name.
+  { name: 'friendRequests', meta: { path: '/v1/friend/request', createPath: '/v1/friend/mcname' } },
   { name: 'friendGroups', meta: { path: '/v1/friend/group' } },
+  // A group's members: friends added by id, other players by Minecraft name (each leaves by a DELETE with a body).
+  { name: 'friendGroupMembers', meta: { path: '/v1/friend/group/:groupId/member' } },
+  { name: 'friendGroupNames', meta: { path: '/v1/friend/group/:groupId/member/pseudo' } },
   { name: 'blocklist', meta: { path: '/v1/blocklist' } },
+  // A Minecraft account's name and head by uuid; linking one to the caller is creating it, by name.
+  { name: 'minecraftAccounts', meta: { path: '/v1/user/minecraft', createPath: '/v1/user/mcuuid' } },
   { name: 'transactions', meta: { path: '/v1/purchase/transactions' } },
   { name: 'invoices', meta: { path: '/v1/purchase/invoices' } },
   { name: 'gamePayments', meta: { path: '/v1/game/payment' } },
+  // A definition's reviews for its players, listed by definition; the page also says whether the caller may write one.
+  { name: 'gameReviews', meta: { path: '/v1/game/review', listPath: '/v1/game/review/:definitionId' } },
   staff('definitions', 'catalogue', 'definitions', { path: '/v1/definition/game', listPath: '/v1/definition/game/list' }, { show: true, create: true, edit: true }),
   staff('creditPacks', 'sales', 'packs', { path: '/v1/pricing', oneFromList: true }, { create: true, edit: true }),
   staff('promoCodes', 'sales', 'promocodes', { path: '/v1/promocode', oneFromList: true, idField: 'code' }, { show: true, create: true, edit: true }),

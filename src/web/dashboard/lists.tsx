@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { useOne, useTable, type BaseRecord, type CrudFilter } from '@refinedev/core';
+import { useTable, type BaseRecord, type CrudFilter } from '@refinedev/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Alert, Box, Button, CircularProgress, Table, TableBody, TableContainer, TablePagination, Typography } from '@mui/material';
 import type { DataGridProps, GridValidRowModel } from '@mui/x-data-grid';
@@ -158,13 +158,4 @@ export function ListPagination(props: {
       sx={{ '.MuiTablePagination-toolbar': { flexWrap: 'wrap', px: 0 } }}
     />
   );
-}
-
-/** One record of a resource (`GET path/{id}`); a reload keeps showing the last answer meanwhile. */
-export function useRecord<T extends BaseRecord>(resource: ResourceName, id: string, params?: Record<string, string>): FetchState<T> & { reload: () => void } {
-  const { query } = useOne<T, ApiError>({ resource, id, meta: { params } });
-  const reload = () => void query.refetch();
-  if (query.isError && !query.data) return { status: 'error', error: query.error, reload };
-  if (!query.data) return { status: 'loading', reload };
-  return { status: 'done', data: query.data.data, reload };
 }

@@ -104,6 +104,9 @@ export function useConfirmedAction({ snackbar = false }: { snackbar?: boolean } 
   return { run, busy, result, dismiss, dialog };
 }
 
+/** `run` of a page's hook, handed to the small forms and rows that say their result through it. */
+export type RunAction = ReturnType<typeof useConfirmedAction>['run'];
+
 /** The result of an action, in place under it; nothing before the first run. */
 export function ActionAlert({ result, testId }: { result: ActionResult | null; testId?: string }): ReactNode {
   if (!result) return null;
