@@ -45,6 +45,17 @@ describe('the data provider', () => {
     expect(Object.fromEntries(calls[0]!.searchParams)).toEqual({ page: '2', size: '20', sort: 'balance,desc', q: 'ali', status: 'ACTIVE', hidden: 'false' });
   });
 
+  it("passes a page's own fields along with its rows, and buys a game where games are bought, with the caller's Idempotency-Key", async () => {
+    const calls = stubApi((url) => (url.pathname === '/v1/game/create' ? { status: 201, body: { id: 'g' } } : { status: 200, body: { data: [], totalElements: 0, page: 0, size: 5, canReview: true, mine: null } }));
+    const reviews = await dataProvider.getList({ resource: 'gameReviews', meta: { params: { definitionId: 'd1' } } });
+    expect(reviews).toEqual({ data: [], total: 0, canReview: true, mine: null });
+    expect(calls[0]!.pathname).toBe('/v1/game/review/d1');
+    await dataProvider.create({ resource: 'games', variables: { name: 'x' }, meta: { idempotencyKey: 'k-1' } });
+    expect(calls[1]!.pathname).toBe('/v1/game/create');
+    const sent = vi.mocked(fetch).mock.calls[1]![1] as RequestInit;
+    expect(new Headers(sent.headers).get('idempotency-key')).toBe('k-1');
+  });
+
   it('lists the catalogue where it lists, and finds a promo code, which has no GET of its own, in its list', async () => {
     const codes = Array.from({ length: 130 }, (_, i) => ({ code: `CODE${i}` }));
     const calls = stubApi((url) => {

@@ -63,8 +63,9 @@ export const dataProvider: DataProvider = {
   async getList({ resource, pagination, sorters, filters, meta }) {
     const page = pagination?.mode === 'off' ? null : { currentPage: pagination?.currentPage ?? 1, pageSize: pagination?.pageSize ?? 20 };
     const path = fill(resource, declared(resource).listPath ?? declared(resource).path, meta);
-    const answer = await apiFetch<Page<never>>(`${path}?${listQuery(page, sorters, filters)}`);
-    return { data: answer.data, total: answer.totalElements };
+    // A page's own fields beyond the rows and paging (a review page's `canReview` and `mine`) come along.
+    const { data, totalElements, page: _page, size: _size, ...more } = await apiFetch<Page<never>>(`${path}?${listQuery(page, sorters, filters)}`);
+    return { ...more, data, total: totalElements };
   },
 
   async getOne<TData extends BaseRecord>({ resource, id, meta }: Parameters<DataProvider['getOne']>[0]) {
@@ -72,8 +73,10 @@ export const dataProvider: DataProvider = {
     return { data: await apiFetch<TData>(itemPath(resource, id, meta)) };
   },
 
+  /** `meta.idempotencyKey` keeps one key across retries of one purchase (else each call has its own). */
   async create({ resource, variables, meta }) {
-    return { data: await apiFetch(resourcePath(resource, meta), { method: 'POST', json: variables }) };
+    const path = fill(resource, declared(resource).createPath ?? declared(resource).path, meta);
+    return { data: await apiFetch(path, { method: 'POST', json: variables, idempotencyKey: meta?.idempotencyKey as string | undefined }) };
   },
 
   async update({ resource, id, variables, meta }) {

@@ -2,7 +2,7 @@ import { Alert, Button, Card, CardContent, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../app/currentUser.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
-import { GamesList } from './games/GamesList.tsx';
+import { GamesList } from './games/list.tsx';
 
 export function DashboardHome() {
   const { t } = useTranslation('dashboard');

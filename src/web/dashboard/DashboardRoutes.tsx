@@ -14,13 +14,13 @@ import { PageLoader } from '../ui/PageLoader.tsx';
 import { DashboardLayout } from './DashboardLayout.tsx';
 import { DashboardHome } from './DashboardHome.tsx';
 import { AccountPage } from './account/AccountPage.tsx';
-import { CreateGamePage } from './games/CreateGamePage.tsx';
-import { GamePage } from './games/GamePage.tsx';
-import { ProductPage } from '../site/store/ProductPage.tsx';
+import { GameCreate } from './games/create.tsx';
+import { GameShow } from './games/show.tsx';
 import { ProfilePage } from './profile/ProfilePage.tsx';
 import { RankedPage } from './RankedPage.tsx';
 import { SocialPage } from './social/SocialPage.tsx';
-import { StorePage } from '../site/store/StorePage.tsx';
+import { ProductShow } from './store/show.tsx';
+import { StoreList } from './store/list.tsx';
 import { NotFound } from '../shell/NotFound.tsx';
 
 // The back office (its pages and @refinedev/mui's views) is its own chunk: players never download it.
@@ -61,13 +61,13 @@ export default function DashboardRoutes() {
         <Route element={<DashboardLayout />}>
           <Route index element={<DashboardHome />} />
           <Route path="account" element={<AccountPage />} />
-          <Route path="creategame/:id" element={<CreateGamePage />} />
-          <Route path="game/:id" element={<GamePage />} />
-          <Route path="products/:id" element={<ProductPage inDashboard />} />
+          <Route path="creategame/:id" element={<GameCreate />} />
+          <Route path="game/:id" element={<GameShow />} />
+          <Route path="products/:id" element={<ProductShow />} />
           <Route path="profil" element={<ProfilePage />} />
           <Route path="ranked/*" element={<RankedPage />} />
           <Route path="social" element={<SocialPage />} />
-          <Route path="store" element={<StorePage inDashboard />} />
+          <Route path="store" element={<StoreList />} />
           <Route path="staff/*" element={<StaffGate />} />
           <Route path="*" element={<NotFound />} />
         </Route>

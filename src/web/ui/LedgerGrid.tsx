@@ -2,7 +2,7 @@ import { Box, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { DataGrid, type DataGridProps, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { LedgerEntry } from '../../contract/credits.ts';
-import { formatDate } from '../site/store/shared.tsx';
+import { formatDate } from './format.ts';
 
 export interface LedgerLabels {
   title: string;

@@ -6,8 +6,9 @@ import { useTranslation } from 'react-i18next';
 import type { Invoice } from '../../../contract/credits.ts';
 import { errorText } from '../../app/api.ts';
 import { openInvoicePdf } from '../../ui/invoicePdf.ts';
-import { EmptyState, LoadError, formatDate, useErrorMessage } from '../../site/store/shared.tsx';
-import { formatMoney } from '../../site/credits/money.ts';
+import { formatDate } from '../../ui/format.ts';
+import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
+import { formatMoney } from '../../checkout/money.ts';
 import { useResourceGrid } from '../lists.tsx';
 
 /** The player's invoices and credit notes, each with its PDF. */

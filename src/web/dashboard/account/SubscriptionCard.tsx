@@ -7,11 +7,12 @@ import type { PaymentCheckout, Subscription, SubscriptionPlan } from '../../../c
 import { errorText, type ApiError } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { formatMoney } from '../../site/credits/money.ts';
-import { LoadError, formatDate, useLocalized } from '../../site/store/shared.tsx';
+import { formatMoney } from '../../checkout/money.ts';
+import { formatDate, useLocalized } from '../../ui/format.ts';
+import { LoadError } from '../../ui/states.tsx';
 
 // The same card step as /credits, loaded when a player subscribes.
-const CardStep = lazy(() => import('../../site/credits/CardStep.tsx'));
+const CardStep = lazy(() => import('../../checkout/CardStep.tsx'));
 
 const SUBSCRIPTION = '/v1/payment/stripe/subscription';
 

@@ -1,7 +1,7 @@
 import { Box, Card, CardContent, CardHeader } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { LedgerEntry } from '../../../contract/credits.ts';
-import { EmptyState, LoadError, useErrorMessage } from '../../site/store/shared.tsx';
+import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { LedgerGrid } from '../../ui/LedgerGrid.tsx';
 import { useResourceGrid } from '../lists.tsx';
 

@@ -1,8 +1,8 @@
 import { Card, CardContent, CardHeader } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { LedgerEntry } from '../../../contract/credits.ts';
-import { EmptyState, LoadError, useErrorMessage } from '../../site/store/shared.tsx';
 import { LedgerGrid } from '../../ui/LedgerGrid.tsx';
+import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { useResourceGrid } from '../lists.tsx';
 
 /** The ledger entries a game caused (its first period, renewals), newest first, paged on the server. */
@@ -17,9 +17,7 @@ export function TransactionsCard({ gameId }: { gameId: string }) {
       <CardContent sx={{ pt: 0 }}>
         {error && <LoadError message={errorMessage(error)} onRetry={reload} />}
         {isEmpty && <EmptyState title={t('transactions.empty')} />}
-        {!error && !isEmpty && (
-          <LedgerGrid gridProps={gridProps} labels={labels} />
-        )}
+        {!error && !isEmpty && <LedgerGrid gridProps={gridProps} labels={labels} />}
       </CardContent>
     </Card>
   );

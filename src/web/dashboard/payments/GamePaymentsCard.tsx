@@ -1,14 +1,15 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, Link, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, CardHeader, Chip, Link, Typography } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { DataGrid } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { GamePayment } from '../../../contract/games.ts';
 import { useLocalePath } from '../../app/locale.tsx';
-import { LoadError, formatDate, useConfirm, useErrorMessage } from '../../site/store/shared.tsx';
+import { formatDate } from '../../ui/format.ts';
+import { LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { useResourceGrid } from '../lists.tsx';
-import { BuyCreditsLink, useGamePaymentAction } from './useGamePaymentAction.tsx';
+import { useGamePaymentAction } from './useGamePaymentAction.tsx';
 
 const PENDING = [{ field: 'status', operator: 'eq' as const, value: 'PENDING' }];
 
@@ -17,7 +18,6 @@ export function GamePaymentsCard() {
   const { t, i18n } = useTranslation('games');
   const to = useLocalePath();
   const errorMessage = useErrorMessage();
-  const { confirm, dialog } = useConfirm();
   const { gridProps, error, reload, isEmpty } = useResourceGrid<GamePayment>('gamePayments', { filters: PENDING, pageSize: 5 });
   const action = useGamePaymentAction(reload);
   const lang = i18n.language;
@@ -69,12 +69,10 @@ export function GamePaymentsCard() {
             color="error"
             disabled={action.busy}
             onClick={() =>
-              confirm({
+              action.run(row.id, 'CANCEL', {
                 title: t('renewal.confirmCancelTitle', { name: row.gameName }),
                 text: t('renewal.confirmCancelText', { date: formatDate(row.periodStart, lang) }),
                 confirm: t('renewal.cancel'),
-                danger: true,
-                run: () => action.run(row.id, 'CANCEL'),
               })
             }
           >
@@ -86,14 +84,10 @@ export function GamePaymentsCard() {
   ];
   return (
     <Card data-testid="game-payments-card">
-      {dialog}
+      {action.dialog}
       <CardHeader title={t('renewal.listTitle')} titleTypographyProps={{ variant: 'h4', component: 'h2' }} />
       <CardContent sx={{ pt: 0 }}>
-        {action.message && (
-          <Alert severity={action.message.severity} sx={{ mb: 2 }} onClose={action.clear}>
-            {action.message.text} {action.message.buyCredits && <BuyCreditsLink />}
-          </Alert>
-        )}
+        {action.message && <Box sx={{ mb: 2 }}>{action.message}</Box>}
         {error && <LoadError message={errorMessage(error)} onRetry={reload} />}
         {/* Nothing to pay is the usual case: a line, not a big empty box. */}
         {isEmpty && <Typography color="text.secondary">{t('renewal.listEmpty')}</Typography>}

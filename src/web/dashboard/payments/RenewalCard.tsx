@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Game } from '../../../contract/games.ts';
 import { errorText, type ApiError } from '../../app/api.ts';
-import { formatDate, useConfirm } from '../../site/store/shared.tsx';
-import { BuyCreditsLink, useGamePaymentAction } from './useGamePaymentAction.tsx';
+import { formatDate } from '../../ui/format.ts';
+import { useGamePaymentAction } from './useGamePaymentAction.tsx';
 
 /**
  * A game's paid period: until when, auto-renew, and the renewal waiting to be paid (Pay, or "pay
@@ -14,7 +14,6 @@ import { BuyCreditsLink, useGamePaymentAction } from './useGamePaymentAction.tsx
 export function RenewalCard({ game, onChanged }: { game: Game; onChanged: () => void }) {
   const { t, i18n } = useTranslation('games');
   const lang = i18n.language;
-  const { confirm, dialog } = useConfirm();
   const action = useGamePaymentAction(onChanged);
   const { mutate, mutation } = useCustomMutation<Game & BaseRecord, ApiError>();
   const [switchError, setSwitchError] = useState<string | null>(null);
@@ -30,7 +29,7 @@ export function RenewalCard({ game, onChanged }: { game: Game; onChanged: () => 
     setSwitchError(null);
     setWanted(autoRenew);
     mutate(
-      { url: `/v1/game/${encodeURIComponent(game.id)}`, method: 'patch', values: { autoRenew } },
+      { url: `/v1/game/${encodeURIComponent(game.id)}`, method: 'patch', values: { autoRenew }, successNotification: false, errorNotification: false },
       {
         onSuccess: onChanged,
         onError: (err) => {
@@ -43,7 +42,7 @@ export function RenewalCard({ game, onChanged }: { game: Game; onChanged: () => 
 
   return (
     <Card data-testid="renewal-card">
-      {dialog}
+      {action.dialog}
       <CardContent>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', alignItems: 'center', gap: 2 }}>
           <Box>
@@ -95,12 +94,10 @@ export function RenewalCard({ game, onChanged }: { game: Game; onChanged: () => 
                   color="inherit"
                   disabled={action.busy}
                   onClick={() =>
-                    confirm({
+                    action.run(renewal.id, 'CANCEL', {
                       title: t('renewal.confirmCancelTitle', { name: game.name }),
                       text: t('renewal.confirmCancelText', { date: formatDate(renewal.periodStart, lang) }),
                       confirm: t('renewal.cancel'),
-                      danger: true,
-                      run: () => action.run(renewal.id, 'CANCEL'),
                     })
                   }
                 >
@@ -110,11 +107,7 @@ export function RenewalCard({ game, onChanged }: { game: Game; onChanged: () => 
             </Alert>
           )
         )}
-        {action.message && (
-          <Alert severity={action.message.severity} sx={{ mt: 2 }} onClose={action.clear} data-testid="renewal-message">
-            {action.message.text} {action.message.buyCredits && <BuyCreditsLink />}
-          </Alert>
-        )}
+        {action.message && <Box sx={{ mt: 2 }}>{action.message}</Box>}
       </CardContent>
     </Card>
   );

@@ -1,49 +1,61 @@
 import { useState } from 'react';
-import { Link } from '@mui/material';
+import { Alert, Link } from '@mui/material';
 import { useCustomMutation, type BaseRecord } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import type { GamePaymentResult } from '../../../contract/games.ts';
-import { errorText, type ApiError } from '../../app/api.ts';
+import type { ApiError } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
-import { formatDate } from '../../site/store/shared.tsx';
+import { formatDate } from '../../ui/format.ts';
+import { useConfirmedAction, type Confirmation } from '../../ui/useConfirmedAction.tsx';
 
 export type GamePaymentAction = 'PAY' | 'CANCEL';
-export interface ActionMessage {
-  severity: 'success' | 'error';
-  text: string;
-  /** A short balance: the message links to /credits, which brings the player back here. */
-  buyCredits?: boolean;
-}
 
-/** Pays or cancels a game's renewal through Refine; the balance follows a payment. */
+/**
+ * Pays or cancels a game's renewal through Refine, after a confirmation when given one; the balance
+ * follows a payment. `message` is the result to show under the action, with a way to buy credits
+ * when the balance was short.
+ */
 export function useGamePaymentAction(onDone: (result: GamePaymentResult) => void) {
   const { t, i18n } = useTranslation('games');
   const user = useCurrentUser();
-  const { mutate, mutation } = useCustomMutation<GamePaymentResult & BaseRecord, ApiError>();
-  const [message, setMessage] = useState<ActionMessage | null>(null);
-  const run = (paymentId: string, action: GamePaymentAction) => {
-    setMessage(null);
-    mutate(
-      { url: '/v1/game/payment', method: 'post', values: { paymentId, action } },
-      {
-        onSuccess: ({ data }) => {
-          const date = formatDate(data.periodEnd ?? data.payment.periodEnd, i18n.language);
-          setMessage({ severity: 'success', text: action === 'PAY' ? t('renewal.paid', { date }) : t('renewal.canceled', { date: formatDate(data.payment.periodStart, i18n.language) }) });
+  const { mutateAsync } = useCustomMutation<GamePaymentResult & BaseRecord, ApiError>();
+  const { run: runConfirmed, busy, result, dismiss, dialog } = useConfirmedAction();
+  const [short, setShort] = useState(false);
+  const date = (iso: string) => formatDate(iso, i18n.language);
+
+  const run = (paymentId: string, action: GamePaymentAction, confirm?: Confirmation) =>
+    void runConfirmed({
+      confirm,
+      action: async () => {
+        setShort(false);
+        try {
+          const { data } = await mutateAsync({ url: '/v1/game/payment', method: 'post', values: { paymentId, action }, successNotification: false, errorNotification: false });
           if (action === 'PAY') user.reload();
           onDone(data);
-        },
-        onError: (err) =>
-          setMessage(err.status === 402 ? { severity: 'error', text: t('renewal.short'), buyCredits: true } : { severity: 'error', text: `${t('renewal.failed')} ${errorText(err)}` }),
+          return data;
+        } catch (err) {
+          // 402: the balance does not cover it; said in the player's words, with a link to buy credits.
+          if ((err as ApiError).status !== 402) throw err;
+          setShort(true);
+          throw new Error(t('renewal.short'));
+        }
       },
-    );
-  };
-  return { run, busy: mutation.isPending, message, clear: () => setMessage(null) };
+      success: (data) => (action === 'PAY' ? t('renewal.paid', { date: date(data.periodEnd ?? data.payment.periodEnd) }) : t('renewal.canceled', { date: date(data.payment.periodStart) })),
+      failure: t('renewal.failed'),
+    });
+
+  const message = result && (
+    <Alert severity={result.severity} onClose={dismiss} data-testid="renewal-message">
+      {result.text} {result.severity === 'error' && short && <BuyCreditsLink />}
+    </Alert>
+  );
+  return { run, busy, message, dialog };
 }
 
 /** The link to buy credits from a short-balance message, coming back to this page. */
-export function BuyCreditsLink() {
+function BuyCreditsLink() {
   const { t } = useTranslation('games');
   const to = useLocalePath();
   const { pathname } = useLocation();

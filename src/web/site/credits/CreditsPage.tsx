@@ -10,13 +10,13 @@ import { useSession } from '../../app/auth.tsx';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useFetch } from '../../app/useFetch.ts';
 import { CreditsReceived } from './CreditsReceived.tsx';
-import { formatMoney } from './money.ts';
+import { formatMoney } from '../../checkout/money.ts';
 
 // What a visitor never uses loads on demand: the order form (its text field pulls in much of MUI)
 // once a signed-in player picks a pack, the card step (and, with Stripe, Stripe's script) once a
 // payment exists.
 const PackSummary = lazy(() => import('./PackSummary.tsx'));
-const CardStep = lazy(() => import('./CardStep.tsx'));
+const CardStep = lazy(() => import('../../checkout/CardStep.tsx'));
 
 /** /credits: the packs, a promo code checked before paying, then the card step and the credits received. */
 export function CreditsPage() {

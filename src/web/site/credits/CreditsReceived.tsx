@@ -5,7 +5,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import type { Payment } from '../../../contract/credits.ts';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
-import { safeBackPath } from './money.ts';
+import { safeBackPath } from '../../checkout/money.ts';
 
 /** After a payment settled: what arrived and the balance the header now shows too. */
 export function CreditsReceived({ payment, onAgain }: { payment: Pick<Payment, 'credits' | 'bonusCredits'>; onAgain?: () => void }) {

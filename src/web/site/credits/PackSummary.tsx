@@ -3,7 +3,7 @@ import { Alert, Box, Button, Card, CardContent, Divider, TextField, Typography }
 import { useTranslation } from 'react-i18next';
 import type { CreditPack, PaymentCheckout, PromoCodeCheck } from '../../../contract/credits.ts';
 import { ApiError, apiFetch, errorText, newIdempotencyKey } from '../../app/api.ts';
-import { formatDay, formatMoney } from './money.ts';
+import { formatDay, formatMoney } from '../../checkout/money.ts';
 
 /** The chosen pack, its promo code and what will be paid; "continue" makes the payment. */
 export default function PackSummary({ pack, checkout, onCheckout }: { pack: CreditPack; checkout: PaymentCheckout | null; onCheckout: (c: PaymentCheckout) => void }) {

@@ -8,7 +8,7 @@ import { useSession } from '../../app/auth.tsx';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
 import { CreditsReceived } from './CreditsReceived.tsx';
-import { cardFailureText } from './money.ts';
+import { cardFailureText } from '../../checkout/money.ts';
 
 const POLL_MS = 2000;
 // About a minute: Stripe's webhook normally lands within seconds; past that, say so and stop asking.

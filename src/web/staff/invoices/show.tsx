@@ -4,7 +4,7 @@ import { RefreshButton, Show } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import type { StaffInvoice } from '../../../contract/staff.ts';
 import type { ApiError } from '../../app/api.ts';
-import { formatMoney } from '../../site/credits/money.ts';
+import { formatMoney } from '../../checkout/money.ts';
 import { ErrorAlert, Fact, Facts, formatDateTime } from '../common.tsx';
 import { PageTitle, ShowLink } from '../lists.tsx';
 import { InvoicePdfButton } from './InvoicePdfButton.tsx';

@@ -4,7 +4,7 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import { paymentStatuses } from '../../../contract/credits.ts';
 import type { StaffPayment } from '../../../contract/staff.ts';
-import { formatMoney } from '../../site/credits/money.ts';
+import { formatMoney } from '../../checkout/money.ts';
 import { formatDateTime, useGridDefaults } from '../common.tsx';
 import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, equalityFilters, useFilteredGrid } from '../lists.tsx';
 import { UserPicker } from '../users/UserPicker.tsx';

@@ -6,7 +6,7 @@ import { RefreshButton, Show, useDataGrid } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import type { StaffTransaction, StaffUserDetail } from '../../../contract/staff.ts';
 import type { ApiError } from '../../app/api.ts';
-import { formatMoney } from '../../site/credits/money.ts';
+import { formatMoney } from '../../checkout/money.ts';
 import { ErrorAlert, Fact, Facts, asGridProps, formatDateTime } from '../common.tsx';
 import { ListLink, LoadFailure, PageTitle, ShowLink } from '../lists.tsx';
 import { TransactionsGrid } from '../transactions/TransactionsGrid.tsx';

@@ -4,7 +4,10 @@ import { Link as RouterLink } from 'react-router';
 import { useList } from '@refinedev/core';
 import type { Game } from '../../../contract/games.ts';
 import { useLocalePath } from '../../app/locale.tsx';
-import { EmptyState, LoadError, StatusChip, formatDate, useErrorMessage, useFormatRam } from '../../site/store/shared.tsx';
+import type { ApiError } from '../../app/api.ts';
+import { formatDate, useFormatRam } from '../../ui/format.ts';
+import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
+import { StatusChip } from './StatusChip.tsx';
 
 const GAMES_REFRESH_MS = 5000;
 
@@ -15,7 +18,7 @@ export function GamesList() {
   const ram = useFormatRam();
   const errorMessage = useErrorMessage();
   // Read again every few seconds: a server started or stopped elsewhere shows its new status here too.
-  const { query, result } = useList<Game>({ resource: 'games', pagination: { pageSize: 100 }, queryOptions: { refetchInterval: GAMES_REFRESH_MS } });
+  const { query, result } = useList<Game, ApiError>({ resource: 'games', pagination: { pageSize: 100 }, queryOptions: { refetchInterval: GAMES_REFRESH_MS } });
   return (
     <Box component="section" aria-labelledby="my-games-title" sx={{ mt: 4 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', alignItems: 'center', gap: 1, mb: 2 }}>

@@ -1,8 +1,8 @@
 import { lazy, useState } from 'react';
 import { Alert, Box, Button, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { Payment, PaymentCheckout } from '../../../contract/credits.ts';
-import { apiFetch, newIdempotencyKey } from '../../app/api.ts';
+import type { Payment, PaymentCheckout } from '../../contract/credits.ts';
+import { apiFetch, newIdempotencyKey } from '../app/api.ts';
 import { cardFailureText, formatMoney } from './money.ts';
 
 // Stripe's Payment Element and script: only when the server pays through Stripe.

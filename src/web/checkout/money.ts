@@ -1,4 +1,4 @@
-import { ApiError, errorText } from '../../app/api.ts';
+import { ApiError, errorText } from '../app/api.ts';
 
 /** A price in the reader's language: 4,99 € in French, €4.99 in English. */
 export function formatMoney(cents: number, currency: string, lang: string): string {

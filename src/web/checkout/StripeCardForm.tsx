@@ -4,7 +4,7 @@ import { useTheme } from '@mui/material/styles';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe } from '@stripe/stripe-js';
 import { useTranslation } from 'react-i18next';
-import { useLocalePath } from '../../app/locale.tsx';
+import { useLocalePath } from '../app/locale.tsx';
 import type { CardStepProps } from './CardStep.tsx';
 import { formatMoney } from './money.ts';
 

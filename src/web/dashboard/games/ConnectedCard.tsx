@@ -1,0 +1,64 @@
+import { Button, Card, CardContent, CardHeader, LinearProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import type { Static } from 'typebox';
+import type { ConnectedPlayers } from '../../../contract/games.ts';
+import { LoadError, useErrorMessage } from '../../ui/states.tsx';
+import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
+import { useGameRead, useGameWrite } from './useGameCall.ts';
+
+type Connected = Static<typeof ConnectedPlayers>;
+
+const PLAYERS_POLL_MS = 5000;
+
+/** Who plays on the server now (read while it runs), each with a kick after a confirmation. */
+export function ConnectedCard({ gameId, running }: { gameId: string; running: boolean }) {
+  const { t } = useTranslation('games');
+  const errorMessage = useErrorMessage();
+  const players = useGameRead<Connected>(gameId, 'minecraft/players/connected', { every: PLAYERS_POLL_MS, enabled: running });
+  const send = useGameWrite(gameId);
+  const { run, busy, result, dialog } = useConfirmedAction();
+  const kick = (name: string) =>
+    void run({
+      confirm: { title: t('players.kickTitle'), text: t('players.kickText', { name }), confirm: t('players.kick'), danger: true },
+      action: async () => {
+        await send('minecraft/kick', 'post', { name });
+        players.refetch();
+      },
+      success: t('players.kicked', { name }),
+      failure: t('actionFailed'),
+    });
+  return (
+    <Card>
+      {dialog}
+      <CardHeader title={t('players.online')} titleTypographyProps={{ variant: 'h4', component: 'h2' }} />
+      <CardContent sx={{ pt: 0 }}>
+        <ActionAlert result={result} />
+        {!running ? (
+          <Typography color="text.secondary">{t('players.notRunning')}</Typography>
+        ) : players.loading ? (
+          <LinearProgress />
+        ) : players.error && !players.data ? (
+          <LoadError message={errorMessage(players.error)} onRetry={players.refetch} />
+        ) : players.data?.players.length === 0 ? (
+          <Typography color="text.secondary">{t('players.none')}</Typography>
+        ) : (
+          <List dense disablePadding>
+            {players.data?.players.map((p) => (
+              <ListItem
+                key={p.name}
+                disableGutters
+                secondaryAction={
+                  <Button size="small" color="error" disabled={busy} onClick={() => kick(p.name)}>
+                    {t('players.kick')}
+                  </Button>
+                }
+              >
+                <ListItemText primary={p.name} />
+              </ListItem>
+            ))}
+          </List>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

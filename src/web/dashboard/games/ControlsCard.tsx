@@ -1,0 +1,142 @@
+import { useState } from 'react';
+import { Alert, Box, Button, Card, CardContent, IconButton, LinearProgress, Link, Snackbar, Stack, Tooltip, Typography } from '@mui/material';
+import { ContentCopy as ContentCopyIcon, PlayArrow as PlayArrowIcon, RestartAlt as RestartAltIcon, Stop as StopIcon } from '@mui/icons-material';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import type { Game, GameStatus, GameStatusView } from '../../../contract/games.ts';
+import { useLocalePath } from '../../app/locale.tsx';
+import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
+import { hostOf } from './address.ts';
+import { useGameWrite } from './useGameCall.ts';
+
+type Action = 'start' | 'stop' | 'restart';
+
+const busy: GameStatus[] = ['STARTING', 'STOPPING'];
+const canDo: Record<Action, GameStatus[]> = { start: ['CREATED', 'STOPPED', 'CRASHED'], stop: ['STARTING', 'RUNNING', 'CRASHED'], restart: ['RUNNING', 'CRASHED'] };
+const icons = { start: <PlayArrowIcon />, stop: <StopIcon />, restart: <RestartAltIcon /> };
+
+/**
+ * Start, stop, restart (each after a confirmation), the progress of a start or stop, and what the
+ * server shows now: its address (to copy, with the voice chat link), players and MOTD.
+ */
+export function ControlsCard({ game, status, live, liveFailed, onActed }: { game: Game; status: GameStatus; live: GameStatusView | undefined; liveFailed: boolean; onActed: () => void }) {
+  const { t } = useTranslation('games');
+  const to = useLocalePath();
+  const send = useGameWrite<Game>(game.id);
+  const { run, busy: acting, result, dialog } = useConfirmedAction();
+  const [pending, setPending] = useState<Action | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [copyFailed, setCopyFailed] = useState(false);
+  const address = live?.address ?? null;
+
+  const ask = (action: Action) =>
+    void run({
+      confirm: { title: t(`game.confirm.${action}.title`), text: t(`game.confirm.${action}.text`, { name: game.name }), confirm: t(`game.actions.${action}`), danger: action !== 'start' },
+      action: async () => {
+        setPending(action);
+        try {
+          await send(action, 'post');
+          onActed();
+        } finally {
+          setPending(null);
+        }
+      },
+      failure: t('actionFailed'),
+    });
+
+  const copy = async () => {
+    if (!address) return;
+    try {
+      await navigator.clipboard.writeText(address);
+      setCopied(true);
+    } catch {
+      setCopyFailed(true);
+    }
+  };
+
+  return (
+    <Card>
+      {dialog}
+      <CardContent>
+        <Stack spacing={2}>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+            {(['start', 'stop', 'restart'] as const).map((action) => (
+              <Button
+                key={action}
+                variant={action === 'start' ? 'contained' : 'outlined'}
+                color={action === 'stop' ? 'error' : 'primary'}
+                startIcon={icons[action]}
+                disabled={acting || !canDo[action].includes(status)}
+                onClick={() => ask(action)}
+              >
+                {t(`game.actions.${action}`)}
+              </Button>
+            ))}
+          </Box>
+          {(pending !== null || busy.includes(status)) && (
+            <Box role="status" aria-live="polite">
+              <LinearProgress />
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+                {pending ? t(`game.pending.${pending}`) : t(`game.progress.${status}`)}
+              </Typography>
+            </Box>
+          )}
+          {status === 'CRASHED' && (
+            <Alert severity="error">
+              {t('game.crashed')}
+              {game.statusReason ? ` ${game.statusReason}` : ''}
+            </Alert>
+          )}
+          {status === 'EXPIRED' && <Alert severity="warning">{t('game.expired')}</Alert>}
+          {result?.severity === 'error' && <ActionAlert result={result} />}
+          {copyFailed && (
+            <Alert severity="error" onClose={() => setCopyFailed(false)}>
+              {t('game.copyFailed')}
+            </Alert>
+          )}
+          {liveFailed && <Alert severity="warning">{t('game.liveError')}</Alert>}
+
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, 1fr)' } }}>
+            <Box>
+              <Typography variant="overline" color="text.secondary">
+                {t('game.address')}
+              </Typography>
+              {address ? (
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+                  <Typography component="code" sx={{ fontFamily: 'monospace', fontSize: '1.05rem', fontWeight: 600, overflowWrap: 'anywhere' }} data-testid="game-address">
+                    {address}
+                  </Typography>
+                  <Tooltip title={t('game.copy')}>
+                    <IconButton onClick={() => void copy()} aria-label={t('game.copy')} size="small">
+                      <ContentCopyIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                </Box>
+              ) : (
+                <Typography color="text.secondary">{t('game.noAddress')}</Typography>
+              )}
+              {address && (
+                <Link component={RouterLink} to={to(`/mumble-redirect/${encodeURIComponent(hostOf(address))}`)} variant="body2">
+                  {t('game.mumble')}
+                </Link>
+              )}
+            </Box>
+            <Box>
+              <Typography variant="overline" color="text.secondary">
+                {t('game.players')}
+              </Typography>
+              <Typography sx={{ fontWeight: 600 }}>{t('game.playersCount', { online: live?.playersOnline ?? 0, max: live?.maxPlayers ?? game.maxPlayers })}</Typography>
+            </Box>
+            <Box>
+              <Typography variant="overline" color="text.secondary">
+                {t('game.motd')}
+              </Typography>
+              <Typography sx={{ overflowWrap: 'anywhere' }}>{live?.motd ?? game.settings.motd}</Typography>
+            </Box>
+          </Box>
+        </Stack>
+      </CardContent>
+      <Snackbar open={copied} autoHideDuration={2500} onClose={() => setCopied(false)} message={t('game.copied')} />
+    </Card>
+  );
+}

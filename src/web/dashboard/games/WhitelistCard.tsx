@@ -1,0 +1,40 @@
+import { useState } from 'react';
+import { Card, CardContent, CardHeader, FormControlLabel, Switch, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import type { Static } from 'typebox';
+import type { WhitelistStatus } from '../../../contract/games.ts';
+import { LoadError, useErrorMessage } from '../../ui/states.tsx';
+import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
+import { useGameRead, useGameWrite } from './useGameCall.ts';
+
+type Whitelist = Static<typeof WhitelistStatus>;
+
+/** Whether only the whitelist may join: a switch, read from the server and set at once. */
+export function WhitelistCard({ gameId, initial }: { gameId: string; initial: boolean }) {
+  const { t } = useTranslation('games');
+  const errorMessage = useErrorMessage();
+  const current = useGameRead<Whitelist>(gameId, 'minecraft/whitelist/status');
+  const send = useGameWrite<Whitelist>(gameId);
+  const { run, busy, result } = useConfirmedAction();
+  // What the server answered to the last change, until the status is read again.
+  const [answered, setAnswered] = useState<boolean | null>(null);
+  const enabled = answered ?? current.data?.enabled ?? initial;
+  const toggle = (next: boolean) =>
+    void run({
+      action: async () => setAnswered((await send(`minecraft/whitelist/status?enabled=${next}`, 'put')).enabled),
+      failure: t('actionFailed'),
+    });
+  return (
+    <Card>
+      <CardHeader title={t('whitelist.title')} titleTypographyProps={{ variant: 'h4', component: 'h2' }} />
+      <CardContent sx={{ pt: 0 }}>
+        {current.error && !current.data && <LoadError message={errorMessage(current.error)} onRetry={current.refetch} />}
+        <FormControlLabel control={<Switch checked={enabled} disabled={busy || current.loading} onChange={(e) => toggle(e.target.checked)} />} label={enabled ? t('whitelist.on') : t('whitelist.off')} />
+        <Typography variant="body2" color="text.secondary">
+          {t('whitelist.help')}
+        </Typography>
+        <ActionAlert result={result} />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { Box, Button, Stack, Typography } from '@mui/material';
+import { useOne } from '@refinedev/core';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useParams } from 'react-router';
+import type { Game, GameStatus, GameStatusView, PlayerListType } from '../../../contract/games.ts';
+import type { ApiError } from '../../app/api.ts';
+import { useLocalePath } from '../../app/locale.tsx';
+import { useFormatRam } from '../../ui/format.ts';
+import { PageLoader } from '../../ui/PageLoader.tsx';
+import { LoadError, useErrorMessage } from '../../ui/states.tsx';
+import { RenewalCard } from '../payments/RenewalCard.tsx';
+import { ConnectedCard } from './ConnectedCard.tsx';
+import { ControlsCard } from './ControlsCard.tsx';
+import { FriendsCard } from './FriendsCard.tsx';
+import { PlayerListsCard } from './PlayerListsCard.tsx';
+import { StatusChip } from './StatusChip.tsx';
+import { TransactionsCard } from './TransactionsCard.tsx';
+import { useGameRead } from './useGameCall.ts';
+import { WhitelistCard } from './WhitelistCard.tsx';
+
+const STATUS_POLL_MS = 3000;
+
+/** /dashboard/game/:id: the control panel of one of the player's servers. */
+export function GameShow() {
+  const { id = '' } = useParams();
+  const { t } = useTranslation('games');
+  const errorMessage = useErrorMessage();
+  // The game itself (reason of a crash, period, whitelist); a refetch keeps it on screen.
+  const { query } = useOne<Game, ApiError>({ resource: 'games', id });
+  if (query.isPending) return <PageLoader />;
+  if (query.isError && !query.data)
+    return <LoadError message={query.error.status === 404 ? t('game.notFound') : `${t('game.loadError')} ${errorMessage(query.error)}`} onRetry={() => void query.refetch()} />;
+  return <ControlPanel game={query.data.data} reload={() => void query.refetch()} />;
+}
+
+function ControlPanel({ game, reload }: { game: Game; reload: () => void }) {
+  const { t } = useTranslation('games');
+  const to = useLocalePath();
+  const ram = useFormatRam();
+  const live = useGameRead<GameStatusView>(game.id, 'status', { every: STATUS_POLL_MS });
+  // A friend group changed a list: the lists card is read again, on that list.
+  const [lists, setLists] = useState<{ version: number; type: PlayerListType }>({ version: 0, type: 'WHITELIST' });
+  const status: GameStatus = live.data?.status ?? game.status;
+  // The game is read again, in place, when its status moves.
+  const [seenStatus, setSeenStatus] = useState(status);
+  if (seenStatus !== status) {
+    setSeenStatus(status);
+    reload();
+  }
+  const running = status === 'RUNNING';
+
+  return (
+    <Stack spacing={3}>
+      <Box>
+        <Button component={RouterLink} to={to('/dashboard')} sx={{ mb: 1, ml: -1 }}>
+          ← {t('game.back')}
+        </Button>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2 }}>
+          <Typography variant="h1" sx={{ fontSize: { xs: '1.8rem', md: '2.2rem' }, overflowWrap: 'anywhere' }}>
+            {game.name}
+          </Typography>
+          <StatusChip status={status} size="medium" />
+        </Box>
+        <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+          {t('game.summary', { version: game.version, ram: ram(game.ramMb), players: game.maxPlayers })}
+        </Typography>
+      </Box>
+
+      <RenewalCard game={game} onChanged={reload} />
+      <ControlsCard game={game} status={status} live={live.data} liveFailed={live.error !== null} onActed={live.refetch} />
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
+        <ConnectedCard gameId={game.id} running={running} />
+        <WhitelistCard gameId={game.id} initial={game.whitelistEnabled} />
+      </Box>
+      <FriendsCard gameId={game.id} running={running} onListChanged={(type) => setLists((l) => ({ version: l.version + 1, type }))} />
+      <PlayerListsCard key={lists.version} gameId={game.id} initialType={lists.type} />
+      <TransactionsCard gameId={game.id} />
+    </Stack>
+  );
+}

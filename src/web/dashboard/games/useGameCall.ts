@@ -1,0 +1,25 @@
+import { useCustom, useCustomMutation, type BaseRecord } from '@refinedev/core';
+import type { ApiError } from '../../app/api.ts';
+
+/** The `/v1/game/{id}` path of one of a game's calls (`status`, `minecraft/kick`...). */
+export const gamePath = (gameId: string, call: string) => `/v1/game/${encodeURIComponent(gameId)}/${call}`;
+
+/**
+ * A read of one of a game's own calls (its live status, who is connected, a player list) through
+ * Refine; `every` polls it, `enabled: false` holds it until it makes sense.
+ */
+export function useGameRead<T>(gameId: string, call: string, { every, enabled = true }: { every?: number; enabled?: boolean } = {}) {
+  const { query } = useCustom<T & BaseRecord, ApiError>({
+    url: gamePath(gameId, call),
+    method: 'get',
+    queryOptions: { enabled, refetchInterval: every, placeholderData: (previous) => previous },
+  });
+  return { data: query.data?.data as T | undefined, error: query.error, loading: query.isPending, refetch: () => void query.refetch() };
+}
+
+/** A write to one of a game's calls through Refine: `send(call, method, values)` resolves to the answer. */
+export function useGameWrite<T>(gameId: string) {
+  const { mutateAsync } = useCustomMutation<T & BaseRecord, ApiError>();
+  return (call: string, method: 'post' | 'put', values: object = {}) =>
+    mutateAsync({ url: gamePath(gameId, call), method, values, successNotification: false, errorNotification: false }).then((answer) => answer.data as T);
+}
