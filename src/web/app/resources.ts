@@ -39,9 +39,15 @@ export const resources = [
   { name: 'games', meta: { path: '/v1/game', createPath: '/v1/game/create' } },
   { name: 'gameTransactions', meta: { path: '/v1/game/:gameId/transactions' } },
   { name: 'friends', meta: { path: '/v1/friend' } },
-  { name: 'friendRequests', meta: { path: '/v1/friend/request' } },
+  // A request is sent by the other player's Minecraft name.
+  { name: 'friendRequests', meta: { path: '/v1/friend/request', createPath: '/v1/friend/mcname' } },
   { name: 'friendGroups', meta: { path: '/v1/friend/group' } },
+  // A group's members: friends added by id, other players by Minecraft name (each leaves by a DELETE with a body).
+  { name: 'friendGroupMembers', meta: { path: '/v1/friend/group/:groupId/member' } },
+  { name: 'friendGroupNames', meta: { path: '/v1/friend/group/:groupId/member/pseudo' } },
   { name: 'blocklist', meta: { path: '/v1/blocklist' } },
+  // A Minecraft account's name and head by uuid; linking one to the caller is creating it, by name.
+  { name: 'minecraftAccounts', meta: { path: '/v1/user/minecraft', createPath: '/v1/user/mcuuid' } },
   { name: 'transactions', meta: { path: '/v1/purchase/transactions' } },
   { name: 'invoices', meta: { path: '/v1/purchase/invoices' } },
   { name: 'gamePayments', meta: { path: '/v1/game/payment' } },
