@@ -24,13 +24,13 @@ function App({ config }: { config: AppConfig }) {
   const navigate = useNavigate();
   return (
     <AuthRoot config={config} onSignedIn={(to) => void navigate(to, { replace: true })}>
-      <CurrentUserProvider>
-        <NotificationsProvider>
+      <NotificationsProvider>
+        <CurrentUserProvider>
           <LoadingBar />
           <AppRoutes />
           <NewVersionNotice />
-        </NotificationsProvider>
-      </CurrentUserProvider>
+        </CurrentUserProvider>
+      </NotificationsProvider>
     </AuthRoot>
   );
 }

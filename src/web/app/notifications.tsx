@@ -1,11 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { NOTIFICATION_EVENT } from '../../contract/events.ts';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { NOTIFICATION_EVENT, RESOURCE_CHANGE_EVENT } from '../../contract/events.ts';
+import type { LiveResource, ResourceChange } from '../../contract/live.ts';
 import type { Notification, NotificationData } from '../../contract/notifications.ts';
 import type { Page } from '../../contract/common.ts';
 import { apiFetch } from './api.ts';
 import { useSession } from './auth.tsx';
 import { UNREAD_PAGE_SIZE } from './constants.ts';
 import { openEventStream } from './eventStream.ts';
+import type { ChangeSource } from './liveProvider.ts';
 
 /** A notification as the bell lists it (SPEC.md §3). */
 export interface BellNotification {
@@ -19,16 +21,39 @@ interface NotificationsValue {
   items: BellNotification[];
   unread: number;
   markRead: (id: string) => Promise<void>;
+  /** The stream's resource changes (Refine's live provider listens here): one stream for both. */
+  changes: ChangeSource;
 }
 
-const NotificationsContext = createContext<NotificationsValue>({ items: [], unread: 0, markRead: async () => {} });
+const NotificationsContext = createContext<NotificationsValue>({ items: [], unread: 0, markRead: async () => {}, changes: () => () => {} });
 export const useNotifications = () => useContext(NotificationsContext);
 
-/** Signed in: the unread list (page 0, size 20) at start, then the live stream appends as unread. */
+/** Calls `onChange` at each change of `resource` the stream announces, outside Refine too (the balance). */
+export function useResourceChanges(resource: LiveResource, onChange: () => void) {
+  const { changes } = useNotifications();
+  const latest = useRef(onChange);
+  useEffect(() => {
+    latest.current = onChange;
+  });
+  useEffect(() => changes((change) => change.resource === resource && latest.current()), [changes, resource]);
+}
+
+/**
+ * Signed in: the unread list (page 0, size 20) at start, then the live stream appends as unread.
+ * The same stream carries resource changes, handed to whoever listens (`changes`).
+ */
 export function NotificationsProvider({ children }: { children: ReactNode }) {
   const { status, accessToken } = useSession();
   const signedIn = status === 'authenticated';
   const [items, setItems] = useState<BellNotification[]>([]);
+  const [listeners] = useState(() => new Set<(change: ResourceChange) => void>());
+  const changes = useCallback<ChangeSource>(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    [listeners],
+  );
 
   const add = useCallback((incoming: BellNotification[]) => {
     setItems((list) => {
@@ -52,25 +77,37 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
       (page) => live && add(page.data.map(({ id, event, data, read }) => ({ id, event, data, read }))),
       (err: unknown) => console.error('unread notifications', err),
     );
+    const tell = (change: ResourceChange) => {
+      for (const listener of listeners) listener(change);
+    };
     const close = openEventStream('/v1/user/notifications/stream', streamToken, (e) => {
-      if (e.event !== NOTIFICATION_EVENT) return; // heartbeats and anything else
       try {
-        add([{ id: e.id, event: e.event, data: JSON.parse(e.data) as NotificationData, read: false }]);
+        if (e.event === NOTIFICATION_EVENT) {
+          add([{ id: e.id, event: e.event, data: JSON.parse(e.data) as NotificationData, read: false }]);
+          // The notifications page lists it too.
+          tell({ resource: 'notifications', ids: [e.id], type: 'created' });
+        } else if (e.event === RESOURCE_CHANGE_EVENT) {
+          const change = JSON.parse(e.data) as ResourceChange;
+          // The only change to a notification is being read (here, on its page or in another tab).
+          if (change.resource === 'notifications' && change.type === 'updated') setItems((list) => list.map((n) => (change.ids.includes(n.id) ? { ...n, read: true } : n)));
+          tell(change);
+        }
+        // Heartbeats and anything else: nothing to do.
       } catch (err) {
-        console.error('bad notification', err);
+        console.error('bad stream event', err);
       }
     });
     return () => {
       live = false;
       close();
     };
-  }, [streamToken, add]);
+  }, [streamToken, add, listeners]);
 
   const markRead = useCallback(async (id: string) => {
     setItems((list) => list.map((n) => (n.id === id ? { ...n, read: true } : n)));
     await apiFetch<void>(`/v1/user/notification/${encodeURIComponent(id)}`, { method: 'PUT' }).catch((err: unknown) => console.error('mark read', err));
   }, []);
 
-  const value = useMemo(() => ({ items, unread: items.filter((n) => !n.read).length, markRead }), [items, markRead]);
+  const value = useMemo(() => ({ items, unread: items.filter((n) => !n.read).length, markRead, changes }), [items, markRead, changes]);
   return <NotificationsContext.Provider value={value}>{children}</NotificationsContext.Provider>;
 }

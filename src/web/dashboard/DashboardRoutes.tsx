@@ -3,6 +3,8 @@ import { Refine } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
 import { dataProvider } from '../app/dataProvider.ts';
+import { liveProvider } from '../app/liveProvider.ts';
+import { useNotifications } from '../app/notifications.tsx';
 import { resources } from '../app/resources.ts';
 import { useSession } from '../app/auth.tsx';
 import { accessControlProvider, seesBackOffice, useRoles } from '../app/access.ts';
@@ -46,6 +48,9 @@ export default function DashboardRoutes() {
   const session = useSession();
   const roles = useRoles();
   const accessControl = useMemo(() => accessControlProvider(roles), [roles]);
+  // Fed by the stream the bell already holds open: no second connection.
+  const { changes } = useNotifications();
+  const live = useMemo(() => liveProvider(changes), [changes]);
   if (session.status !== 'authenticated') return <PageLoader />;
   return (
     <Refine
@@ -54,8 +59,10 @@ export default function DashboardRoutes() {
       i18nProvider={i18nProvider}
       accessControlProvider={accessControl}
       notificationProvider={notificationProvider}
+      liveProvider={live}
       resources={[...resources]}
-      options={{ disableTelemetry: true, syncWithLocation: false, warnWhenUnsavedChanges: false }}
+      // Lists and records refetch when the server says their resource changed (src/contract/live.ts).
+      options={{ disableTelemetry: true, syncWithLocation: false, warnWhenUnsavedChanges: false, liveMode: 'auto' }}
     >
       <Routes>
         <Route element={<DashboardLayout />}>
