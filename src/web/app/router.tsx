@@ -8,7 +8,7 @@ import { ErrorBoundary } from '../shell/ErrorBoundary.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
 import { HomePage } from '../site/HomePage.tsx';
 import { AuthCallbackPage } from '../site/AuthCallbackPage.tsx';
-import { ContentPage } from '../site/ContentPage.tsx';
+import { ContentPage } from '../content/ContentPage.tsx';
 
 // Everything behind sign-in is its own chunk: the public site never downloads it.
 const DashboardRoutes = lazy(() => import('../dashboard/DashboardRoutes.tsx'));

@@ -1,7 +1,7 @@
 import { Box } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { ContentDoc } from '../../../contract/content.ts';
-import { useFetch } from '../../app/useFetch.ts';
+import type { ContentDoc } from '../../contract/content.ts';
+import { useFetch } from '../app/useFetch.ts';
 import { ContentCard } from './ContentCard.tsx';
 
 /** The pages of a folder (the competitions under /ranked), newest first, as cards. */

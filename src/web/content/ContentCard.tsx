@@ -1,8 +1,8 @@
 import { Card, CardActionArea, CardContent, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { ContentDoc } from '../../../contract/content.ts';
-import { useLocalePath } from '../../app/locale.tsx';
+import type { ContentDoc } from '../../contract/content.ts';
+import { useLocalePath } from '../app/locale.tsx';
 import { formatDate, summary } from './summary.ts';
 
 /** A content page as a card linking to it: its date when it has one, title and summary. */

@@ -5,8 +5,8 @@ import remarkGfm from 'remark-gfm';
 import { Link as RouterLink } from 'react-router';
 import { headingId, type ContentDoc } from '../../contract/content.ts';
 import { useLocalePath } from '../app/locale.tsx';
-import { ChildPages } from './content/ChildPages.tsx';
-import { PageFacts } from './content/PageFacts.tsx';
+import { ChildPages } from './ChildPages.tsx';
+import { PageFacts } from './PageFacts.tsx';
 
 function textOf(children: unknown): string {
   if (typeof children === 'string') return children;

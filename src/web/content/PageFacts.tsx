@@ -1,6 +1,6 @@
 import { Box, Chip, Paper, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { ContentDoc } from '../../../contract/content.ts';
+import type { ContentDoc } from '../../contract/content.ts';
 import { formatDate } from './summary.ts';
 
 const facts = ['date', 'format', 'prize'] as const;

@@ -1,4 +1,4 @@
-import type { ContentDoc } from '../../../contract/content.ts';
+import type { ContentDoc } from '../../contract/content.ts';
 
 /** A page's description, else its excerpt, else its opening paragraph, as plain text. */
 export function summary(doc: ContentDoc): string {

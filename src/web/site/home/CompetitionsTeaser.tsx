@@ -4,7 +4,7 @@ import { Link as RouterLink } from 'react-router';
 import type { ContentDoc } from '../../../contract/content.ts';
 import { useLocalePath } from '../../app/locale.tsx';
 import { useFetch } from '../../app/useFetch.ts';
-import { ContentCard } from '../content/ContentCard.tsx';
+import { ContentCard } from '../../content/ContentCard.tsx';
 
 /** The next competitions, from the content pages under ranked/. */
 export function CompetitionsTeaser() {
