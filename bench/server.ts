@@ -29,6 +29,12 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** With BENCH_CPU_PROF=<folder>, the server writes a CPU profile there when it stops (open it in Chrome's DevTools). */
+function profileFlags(): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
 /** Starts the real server (`src/server/main.ts`) on a free port with a fresh data folder. */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<BenchServer> {
   const port = await freePort();
@@ -49,7 +55,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     ...extraEnv,
   };
   const inspectorPort = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [`--inspect=127.0.0.1:${inspectorPort}`, 'src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [`--inspect=127.0.0.1:${inspectorPort}`, ...profileFlags(), 'src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);

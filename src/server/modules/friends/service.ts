@@ -42,12 +42,12 @@ export class FriendsService {
       const [theirs] = await tx.delete(friendRequests).where(and(eq(friendRequests.fromId, targetId), eq(friendRequests.toId, me))).returning({ id: friendRequests.id });
       if (theirs) {
         await befriend(tx, me, targetId);
-        await this.notifications.notify(targetId, { title: 'Friend request accepted', description: `${myName} accepted your friend request.`, link: SOCIAL_LINK }, tx);
+        await this.notifications.notify(targetId, { key: 'friendRequest.accepted', params: { name: myName }, link: SOCIAL_LINK }, tx);
         return { status: 'ACCEPTED', requestId: theirs.id, user: target };
       }
       const [mine] = await tx.insert(friendRequests).values({ fromId: me, toId: targetId }).onConflictDoNothing().returning({ id: friendRequests.id });
       if (!mine) throw conflict('A friend request to this user is already pending');
-      await this.notifications.notify(targetId, { title: 'New friend request', description: `${myName} wants to be your friend.`, link: SOCIAL_LINK }, tx);
+      await this.notifications.notify(targetId, { key: 'friendRequest.received', params: { name: myName }, link: SOCIAL_LINK }, tx);
       return { status: 'PENDING', requestId: mine.id, user: target };
     });
   }
@@ -74,7 +74,7 @@ export class FriendsService {
       if (found.fromId === me) return { status: 'CANCELLED' };
       if (!accept) return { status: 'DECLINED' };
       await befriend(tx, found.fromId, me);
-      await this.notifications.notify(found.fromId, { title: 'Friend request accepted', description: `${myName} accepted your friend request.`, link: SOCIAL_LINK }, tx);
+      await this.notifications.notify(found.fromId, { key: 'friendRequest.accepted', params: { name: myName }, link: SOCIAL_LINK }, tx);
       return { status: 'ACCEPTED' };
     });
   }

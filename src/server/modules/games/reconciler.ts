@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or } from 'drizz
 import type { Db, Executor } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
 import type { NotificationsService } from '../notifications/service.ts';
+import type { Message } from '../../../contract/messages.ts';
 import { NoCapacityError, type GameSpec } from '../../../runtime/driver.ts';
 import { leaseGames, listChanges, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 
@@ -180,10 +181,10 @@ export class Reconciler {
   }
 
   /** A write and the owner's notice about it, together or not at all. */
-  private async writeAndTell(game: GameRow, patch: Patch, title: string, description: string): Promise<void> {
+  private async writeAndTell(game: GameRow, patch: Patch, notice: Message): Promise<void> {
     await this.db.transaction(async (tx) => {
       if (await this.write(game, patch, tx)) {
-        await this.notifications.notify(game.ownerId, { title, description, link: `/dashboard/game/${game.id}` }, tx);
+        await this.notifications.notify(game.ownerId, { ...notice, link: `/dashboard/game/${game.id}` }, tx);
       }
     });
   }
@@ -271,8 +272,7 @@ export class Reconciler {
         return this.writeAndTell(
           game,
           { status: 'CRASHED', statusReason: reason, statusChangedAt: now, nextAttemptAt: null },
-          `Serveur « ${game.name} » : échec du démarrage / Server "${game.name}" failed to start`,
-          `${reason}. Start it again from the dashboard; if it keeps failing, contact us.`,
+          { key: 'game.startTimeout', params: { name: game.name, seconds } },
         );
       }
       case 'CRASHED':
@@ -312,22 +312,20 @@ export class Reconciler {
     const { backoffMs, maxRestarts, restartWindowMs } = this.options;
     const recent = game.crashRestarts.filter((t) => now.getTime() - t.getTime() < restartWindowMs);
     const base = { status: 'CRASHED' as const, statusReason: reason, statusChangedAt: now };
-    const title = `Serveur « ${game.name} » arrêté brutalement / Server "${game.name}" crashed`;
     if (recent.length >= maxRestarts) {
       const minutes = Math.round(restartWindowMs / 60_000);
       return this.writeAndTell(
         game,
         { ...base, nextAttemptAt: null, crashRestarts: recent },
-        title,
-        `${reason}. It crashed ${recent.length + 1} times in ${minutes} minutes: it stays stopped until you start it again.`,
+        // The reason is the runtime's own words (a driver's, a process's exit): passed on as it is.
+        { key: 'game.crashedStopped', params: { name: game.name, reason, count: recent.length + 1, minutes } },
       );
     }
     const delay = backoffMs[Math.min(recent.length, backoffMs.length - 1)] ?? 0;
     return this.writeAndTell(
       game,
       { ...base, nextAttemptAt: new Date(now.getTime() + delay), crashRestarts: [...recent, now] },
-      title,
-      `${reason}. It restarts in ${Math.round(delay / 1000)} s.`,
+      { key: 'game.crashed', params: { name: game.name, reason, seconds: Math.round(delay / 1000) } },
     );
   }
 }

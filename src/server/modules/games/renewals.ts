@@ -9,6 +9,7 @@ import type { CatalogueService } from '../catalogue/service.ts';
 import { BALANCE_CHANNEL, type CreditsService } from '../credits/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { Game, GamePayment, GamePaymentResult, GameStatus } from '../../../contract/games.ts';
+import type { Message } from '../../../contract/messages.ts';
 import type { GamesService } from './service.ts';
 import { leaseGames, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 
@@ -340,15 +341,11 @@ export class RenewalsService {
             .onConflictDoNothing()
             .returning();
           if (!payment) return true;
-          const amount = payment.amountCredits;
-          const how = game.autoRenew
-            ? 'Renouvellement automatique : payé sur votre solde à cette date / Auto-renew: paid from your balance on that date.'
-            : 'Payez-le depuis votre compte / Pay it from your account.';
           await this.notifications.notify(
             game.ownerId,
             {
-              title: `Renouvellement de « ${game.name} » / "${game.name}" renewal`,
-              description: `${amount} crédits à payer d'ici le ${when(game.periodEnd)} pour ${pkg.periodDays} jours de plus / ${amount} credits due by ${when(game.periodEnd)} for ${pkg.periodDays} more days. ${how}`,
+              key: game.autoRenew ? 'renewal.dueAutoRenew' : 'renewal.due',
+              params: { name: game.name, amount: payment.amountCredits, due: game.periodEnd.toISOString(), days: pkg.periodDays },
               link: PAY_LINK,
             },
             tx,
@@ -449,17 +446,10 @@ export class RenewalsService {
       await tx.update(gamePayments).set({ status: 'PENDING', canceledAt: null }).where(and(eq(gamePayments.id, payment.id), eq(gamePayments.status, 'CANCELED')));
     }
     if (first) {
-      const amount = payment.amountCredits;
-      const kept = when(new Date(expiredAt.getTime() + this.options.retentionDays * DAY_MS));
+      const kept = new Date(expiredAt.getTime() + this.options.retentionDays * DAY_MS);
       await this.notifications.notify(
         game.ownerId,
-        {
-          title: `Serveur « ${game.name} » expiré / Server "${game.name}" expired`,
-          description:
-            `Le renouvellement de ${amount} crédits n'a pas été payé : le serveur est arrêté, son monde gardé jusqu'au ${kept}. Payez-le pour le retrouver. / ` +
-            `The renewal of ${amount} credits was not paid: the server is stopped and its world kept until ${kept}. Pay it to get the server back.`,
-          link: PAY_LINK,
-        },
+        { key: 'renewal.expired', params: { name: game.name, amount: payment.amountCredits, kept: kept.toISOString() }, link: PAY_LINK },
         tx,
       );
     }
@@ -502,23 +492,15 @@ export class RenewalsService {
       async (id) => {
         const worked = await this.locked(id, still, async (tx, game) => {
           const [noticed] = await tx.update(games).set({ deletionNoticeAt: now, updatedAt: now }).where(eq(games.id, game.id)).returning();
-          const date = when(this.deletionDate(noticed!, now));
+          const date = this.deletionDate(noticed!, now).toISOString();
           const [pending] = await tx
             .select()
             .from(gamePayments)
             .where(and(eq(gamePayments.gameId, game.id), eq(gamePayments.periodStart, game.periodEnd), eq(gamePayments.status, 'PENDING')));
-          const pay = pending
-            ? ` Payez ${pending.amountCredits} crédits pour le garder / Pay ${pending.amountCredits} credits to keep it and get the server back.`
-            : '';
-          await this.notifications.notify(
-            game.ownerId,
-            {
-              title: `Monde de « ${game.name} » bientôt supprimé / "${game.name}" world to be deleted`,
-              description: `Le monde de « ${game.name} » sera supprimé le ${date} / The world of "${game.name}" will be deleted on ${date}.${pay}`,
-              link: PAY_LINK,
-            },
-            tx,
-          );
+          const notice: Message = pending
+            ? { key: 'renewal.deletionWarningPay', params: { name: game.name, date, amount: pending.amountCredits } }
+            : { key: 'renewal.deletionWarning', params: { name: game.name, date } };
+          await this.notifications.notify(game.ownerId, { ...notice, link: PAY_LINK }, tx);
           return true;
         });
         return worked === true;
@@ -588,7 +570,7 @@ export class RenewalsService {
       userId: game.ownerId,
       amount: -payment.amountCredits,
       kind: 'GAME_RENEWAL' as const,
-      reason: `Game "${game.name}": renewal, ${Math.round(length / DAY_MS)} days until ${when(periodEnd)}`,
+      reason: { key: 'gameRenewal', params: { name: game.name, days: Math.round(length / DAY_MS), until: periodEnd.toISOString() } },
       refType: 'game',
       refId: game.id,
     };
@@ -627,14 +609,11 @@ export class RenewalsService {
 
   /** The owner's notice of a renewal paid for them by auto-renew. */
   private async tellPaid(tx: Executor, { payment, game, revived }: { payment: PaymentRow; game: PaidGame; revived: boolean }): Promise<void> {
-    const amount = payment.amountCredits;
-    const until = when(payment.periodEnd);
-    const back = revived ? ' Le serveur est de retour / The server is back.' : '';
     await this.notifications.notify(
       game.ownerId,
       {
-        title: `« ${game.name} » renouvelé / "${game.name}" renewed`,
-        description: `${amount} crédits pris sur votre solde (renouvellement automatique) : payé jusqu'au ${until} / ${amount} credits taken from your balance (auto-renew): paid until ${until}.${back}`,
+        key: revived ? 'renewal.paidRevived' : 'renewal.paid',
+        params: { name: game.name, amount: payment.amountCredits, until: payment.periodEnd.toISOString() },
         link: `/dashboard/game/${game.id}`,
       },
       tx,

@@ -8,6 +8,7 @@ import type { CatalogueService } from '../catalogue/service.ts';
 import type { CreditsService } from '../credits/service.ts';
 import type { FriendsService } from '../friends/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
+import type { Locale } from '../../../contract/messages.ts';
 import { discounted, type PromoCodesService } from '../promocodes/service.ts';
 import {
   playerListTypes,
@@ -169,21 +170,21 @@ export class GamesService {
         })
         .returning();
       let price = pkg.priceCredits;
-      let promo = '';
+      let promo: { code: string; percent: number } | undefined;
       let promoCode: string | null = null;
       if (input.promoCode !== undefined) {
         // A percentage off the first period only: renewals are at the package's price.
         const code = await this.promoCodes.redeem(tx, { code: input.promoCode, userId: ownerId, target: 'GAME', refType: 'game', refId: game!.id });
         price = discounted(code, price).amount;
         promoCode = code.code;
-        promo = ` (promo code ${code.code}: ${code.value}% off)`;
+        promo = { code: code.code, percent: code.value };
       }
       if (price > 0) {
         await this.credits.apply(tx, {
           userId: ownerId,
           amount: -price,
           kind: 'GAME_CHARGE',
-          reason: `Game "${input.name}": ${pkg.name}, first ${pkg.periodDays} days${promo}`,
+          reason: { key: promo ? 'gameChargePromo' : 'gameCharge', params: { name: input.name, package: pkg.name, days: pkg.periodDays, ...promo } },
           refType: 'game',
           refId: game!.id,
         });
@@ -259,9 +260,9 @@ export class GamesService {
   }
 
   /** The ledger entries this game caused (its charges and renewals), newest first. */
-  async transactions(ownerId: string, id: string, window: Window) {
+  async transactions(ownerId: string, id: string, locale: Locale, window: Window) {
     await this.row(ownerId, id);
-    return this.credits.entriesByRef(ownerId, 'game', id, window);
+    return this.credits.entriesByRef(ownerId, 'game', id, locale, window);
   }
 
   /**
@@ -470,11 +471,7 @@ export class GamesService {
         });
       }
       const friendIds = await this.friends.friendIds(ownerId, tx);
-      const notice = {
-        title: `Serveur « ${row.name} » ouvert / "${row.name}" is open`,
-        description: `${ownerName} vous attend sur ${address} / ${ownerName}'s server is open: join at ${address}`,
-        link: '/dashboard',
-      };
+      const notice = { key: 'game.announced', params: { name: row.name, owner: ownerName, address }, link: '/dashboard' };
       for (const friendId of friendIds) await this.notifications.notify(friendId, notice, tx);
       return { notified: friendIds.length, address };
     });

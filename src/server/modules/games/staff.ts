@@ -10,7 +10,6 @@ import type { UsersService } from '../users/service.ts';
 import { parseSort } from '../../../contract/staff.ts';
 import type { StaffGame, StaffGameQuery } from '../../../contract/games.ts';
 import { actionWrite, allows, statusSet, toGame, type GamesService } from './service.ts';
-import { when } from './renewals.ts';
 import type { GameRow, GameRuntime } from './runtime.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -111,11 +110,8 @@ export class StaffGamesService {
       await this.audit.record(tx, { actorId, action: 'game.stop', entity: 'game', entityId: id, reason, before: toGame(before), after: toGame(after!) });
       await this.notifications.notify(
         before.ownerId,
-        {
-          title: `Serveur « ${before.name} » arrêté / Server "${before.name}" stopped`,
-          description: `L'équipe BlockHost a arrêté votre serveur / The BlockHost team stopped your server: ${reason}`,
-          link: `/dashboard/game/${id}`,
-        },
+        // The staff's reason is their own words, passed on as they wrote it.
+        { key: 'game.stoppedByStaff', params: { name: before.name, reason }, link: `/dashboard/game/${id}` },
         tx,
       );
     });
@@ -150,11 +146,7 @@ export class StaffGamesService {
       await this.audit.record(tx, { actorId, action: 'game.extend', entity: 'game', entityId: id, reason, before: toGame(before), after: toGame(after!) });
       await this.notifications.notify(
         before.ownerId,
-        {
-          title: `${days} jours offerts pour « ${before.name} » / ${days} free days for "${before.name}"`,
-          description: `L'équipe BlockHost prolonge votre serveur jusqu'au ${when(periodEnd)} / The BlockHost team extended your server until ${when(periodEnd)}: ${reason}`,
-          link: `/dashboard/game/${id}`,
-        },
+        { key: 'game.extendedByStaff', params: { name: before.name, days, until: periodEnd.toISOString(), reason }, link: `/dashboard/game/${id}` },
         tx,
       );
     });
