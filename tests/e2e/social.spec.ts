@@ -125,7 +125,8 @@ test('two players link Minecraft accounts, become friends, and one groups the ot
   await alice.getByRole('button', { name: 'Bloquer BobMC' }).click();
   const confirmBlock = alice.getByRole('dialog', { name: 'Bloquer ce joueur ?' });
   await expect(confirmBlock).toContainText('BobMC sera retiré de vos amis');
-  await alice.waitForTimeout(400); // the dialog's fade-in, for the picture only
+  // The dialog's fade-in has ended, for the picture.
+  await expect(alice.locator('.MuiDialog-container')).toHaveCSS('opacity', '1');
   await alice.screenshot({ path: `${SHOTS}/block-confirm-375-dark.png` });
   await confirmBlock.getByRole('button', { name: 'Bloquer' }).click();
   await expect(alice.getByTestId('notice')).toContainText('BobMC est bloqué.');

@@ -9,7 +9,7 @@ import { GroupNameInput, type GroupNameValues } from './GroupNameInput.tsx';
 /** Renames `group` (null: closed); it stays open on a refusal, with the API's word under the name. */
 export function RenameDialog({ group, run, onClose }: { group: FriendGroup | null; run: RunAction; onClose: () => void }) {
   return (
-    <Dialog open={group !== null} onClose={onClose} fullWidth maxWidth="xs">
+    <Dialog open={group !== null} onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="rename-title">
       {group && <RenameForm key={group.id} group={group} run={run} onClose={onClose} />}
     </Dialog>
   );
@@ -29,7 +29,7 @@ function RenameForm({ group, run, onClose }: { group: FriendGroup; run: RunActio
   });
   return (
     <form noValidate onSubmit={(e) => void submit(e)}>
-      <DialogTitle>{t('groups.renameTitle')}</DialogTitle>
+      <DialogTitle id="rename-title">{t('groups.renameTitle')}</DialogTitle>
       <DialogContent>
         <GroupNameInput control={control} label={t('groups.name')} autoFocus sx={{ mt: 1, width: '100%' }} />
       </DialogContent>
