@@ -78,7 +78,7 @@ export async function renewalsBench(total = 1000, { timeoutMs = 120_000 } = {}):
       owner.id = (await as(owner.name, 'GET', '/v1/user')).id;
       const gamesHere = Math.min(2, total - gameOf.size);
       owner.games = gamesHere;
-      await services.credits.apply(services.db, { userId: owner.id, amount: gamesHere * PRICE, kind: 'ADMIN_ADJUSTMENT', reason: 'Bench: first periods' });
+      await services.credits.apply(services.db, { userId: owner.id, amount: gamesHere * PRICE, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Bench: first periods' } } });
       for (let g = 0; g < gamesHere; g++) {
         const name = `bench ${String(gameOf.size).padStart(4, '0')}`;
         const game = await as(owner.name, 'POST', '/v1/game/create', { definitionId: definition.id, packageId: pkg.id, name, autoRenew: owner.kind.autoRenew });
@@ -93,7 +93,7 @@ export async function renewalsBench(total = 1000, { timeoutMs = 120_000 } = {}):
     const pending = async () => (await services.db.select({ n: count() }).from(gamePayments).where(eq(gamePayments.status, 'PENDING')))[0]!.n;
     while ((await pending()) < total) await services.renewals.tick();
     for (const owner of owners) {
-      if (owner.kind.funds > 0) await services.credits.apply(services.db, { userId: owner.id, amount: owner.kind.funds, kind: 'ADMIN_ADJUSTMENT', reason: 'Bench: renewals' });
+      if (owner.kind.funds > 0) await services.credits.apply(services.db, { userId: owner.id, amount: owner.kind.funds, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Bench: renewals' } } });
     }
 
     // Each game's outcome as its owner hears of it: the notice is written in the same transaction.

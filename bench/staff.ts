@@ -56,9 +56,9 @@ async function fill(url: string): Promise<void> {
     await client.query(`update users set mc_uuid = ('10000000-0000-4000-8000-' || substr(id::text, 25))::uuid where subject like 'bench|%' and right(id::text, 1) in ('0','2','4','6','8','a','c','e')`);
     const perUser = LEDGER_ROWS / USERS;
     await client.query(`
-      insert into ledger_entries (user_id, amount, balance_after, account_seq, kind, reason, created_at)
+      insert into ledger_entries (user_id, amount, balance_after, account_seq, kind, reason_key, reason_params, created_at)
       select ${userIdSql(`1 + i % ${USERS}`)}, ((i::bigint * 7919) % 2000)::int - 500, ((i::bigint * 104729) % 100000)::int, 1 + i / ${USERS},
-             (array[${KINDS.map((k) => `'${k}'`).join(',')}])[1 + i % ${KINDS.length}], 'Bench entry ' || i,
+             (array[${KINDS.map((k) => `'${k}'`).join(',')}])[1 + i % ${KINDS.length}], 'text', jsonb_build_object('text', 'Bench entry ' || i),
              now() - make_interval(secs => ${LEDGER_ROWS} - i)
       from generate_series(0, ${LEDGER_ROWS - 1}) i`);
     await client.query(`

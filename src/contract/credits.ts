@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, Localized } from './common.ts';
+import { MessageParams } from './notifications.ts';
 
 /** What moved a balance: one ledger row each. */
 export const ledgerKinds = ['ADMIN_ADJUSTMENT', 'PURCHASE', 'SUBSCRIPTION', 'PROMO_BONUS', 'GAME_CHARGE', 'GAME_RENEWAL', 'REFUND'] as const;
@@ -10,7 +11,10 @@ export const LedgerEntry = Type.Object({
   amount: Type.Integer(),
   balanceAfter: Type.Integer(),
   kind: Type.String(),
+  /** In the user's saved locale; `reasonKey` (under `ledger` in locales/{fr,en}/messages.json) and `reasonParams` render it in another. */
   reason: Type.String(),
+  reasonKey: Type.String(),
+  reasonParams: MessageParams,
   refType: Type.Union([Type.String(), Type.Null()]),
   refId: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),

@@ -3,11 +3,20 @@ import { Id } from './common.ts';
 
 export { HEARTBEAT_EVENT, NOTIFICATION_EVENT } from './events.ts';
 
-/** The `data` of a `basic-link-event`. */
+/** What fills a message's placeholders (see messages.ts). */
+export const MessageParams = Type.Object({}, { additionalProperties: Type.Union([Type.String(), Type.Number()]) });
+
+/**
+ * The `data` of a `basic-link-event`: SPEC.md's title, description and link, the text rendered in
+ * the user's saved locale, and the message they come from (`key` in locales/{fr,en}/messages.json
+ * under `notices`, and its `params`), for a client to render in the language it shows.
+ */
 export const NotificationData = Type.Object({
   title: Type.String({ maxLength: 200 }),
   description: Type.String({ maxLength: 1000 }),
   link: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
+  key: Type.String(),
+  params: MessageParams,
 });
 export type NotificationData = Static<typeof NotificationData>;
 

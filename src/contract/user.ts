@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, McName } from './common.ts';
+import { locales } from './messages.ts';
 
 export const userMcUUIDRequest = Type.Object({ mcName: McName }, { $id: 'userMcUUIDRequest', additionalProperties: false });
 export type UserMcUUIDRequest = Static<typeof userMcUUIDRequest>;
@@ -21,6 +22,8 @@ export const User = Type.Object({
   mcUuid: Type.Union([Type.String(), Type.Null()]),
   balance: Type.Integer(),
   roles: Type.Array(Type.String()),
+  /** The language notices and ledger lines are rendered in: the one the web app last showed (its locale cookie). */
+  locale: Type.Enum(locales),
 });
 export type User = Static<typeof User>;
 

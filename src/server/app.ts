@@ -7,6 +7,7 @@ import errors, { sendProblem } from './plugins/errors.ts';
 import security from './plugins/security.ts';
 import input from './plugins/input.ts';
 import auth from './plugins/auth.ts';
+import locale from './plugins/locale.ts';
 import openapi from './plugins/openapi.ts';
 import idempotency from './plugins/idempotency.ts';
 import web from './plugins/web.ts';
@@ -112,6 +113,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     localJwks: keys ? publicJwks(keys) : undefined,
     resolveUser: (id) => services.users.resolve(id),
   });
+  await app.register(locale, { remember: (userId, chosen) => services.users.rememberLocale(userId, chosen) });
   await app.register(openapi, { version: config.version });
   await app.register(idempotency, { db: services.db });
 

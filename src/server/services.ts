@@ -64,12 +64,12 @@ export function createServices(config: Config, database: Database, runtime: Part
   const game: GameRuntime = { driver: runtime.driver ?? createDriver(config.game), clock: runtime.clock ?? (() => new Date()), log: runtime.log ?? quiet };
   const users = new UsersService(database);
   const credits = new CreditsService(database);
-  const notifications = new NotificationsService(database, config.streams);
+  const notifications = new NotificationsService(database, users, config.streams);
   const { apiUrl, sessionUrl } = config.minecraft;
   const minecraft = new MinecraftService(db, apiUrl ? new MojangResolver(apiUrl, sessionUrl) : new OfflineResolver(), users);
   const blocklist = new BlocklistService(db, users, minecraft);
   const friends = new FriendsService(db, minecraft, blocklist, notifications);
-  const friendGroups = new FriendGroupsService(db, friends, blocklist, minecraft);
+  const friendGroups = new FriendGroupsService(db, friends, blocklist, minecraft, notifications);
   friends.onUnfriend((tx, a, b) => friendGroups.removeFormerFriends(tx, a, b));
   blocklist.onBlock((tx, ownerId, blocked) => friends.sever(tx, ownerId, blocked.id));
   blocklist.onBlock((tx, ownerId, blocked) => friendGroups.removeFromOwnerGroups(tx, ownerId, blocked));

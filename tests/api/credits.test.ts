@@ -50,7 +50,7 @@ describe('credits ledger', () => {
   it('refuses a grant that would take a balance past the maximum (409), and changes nothing', async () => {
     const alice = await userId(t.current, 'alice');
     const { credits, db } = t.current.app.services;
-    await credits.apply(db, { userId: alice, amount: MAX_BALANCE - 10, kind: 'ADMIN_ADJUSTMENT', reason: 'Near the top' });
+    await credits.apply(db, { userId: alice, amount: MAX_BALANCE - 10, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Near the top' } } });
     const res = await t.current.as('boss', { method: 'POST', url: '/v1/user/credit', roles: ['staff'], payload: { userId: alice, amount: 1_000_000, reason: 'Overflow' } });
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toContain(`would exceed ${MAX_BALANCE}`);
@@ -62,7 +62,7 @@ describe('credits ledger', () => {
   it('lists the ledger newest first in the order the balance changed, even when concurrent spends commit out of order', async () => {
     const alice = await userId(t.current, 'alice');
     const { credits, db } = t.current.app.services;
-    await credits.apply(db, { userId: alice, amount: 1000, kind: 'ADMIN_ADJUSTMENT', reason: 'Top up' });
+    await credits.apply(db, { userId: alice, amount: 1000, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Top up' } } });
     // Each spend's transaction starts, then waits for the others, so their start times are not the
     // order their balance updates took.
     await Promise.all(
@@ -70,7 +70,7 @@ describe('credits ledger', () => {
         db.transaction(async (tx) => {
           await tx.execute(sql`select 1`);
           await new Promise((r) => setTimeout(r, (8 - i) * 15));
-          await credits.apply(tx, { userId: alice, amount: -(i + 1) * 10, kind: 'GAME_CHARGE', reason: `Spend ${i}` });
+          await credits.apply(tx, { userId: alice, amount: -(i + 1) * 10, kind: 'GAME_CHARGE', reason: { key: 'text', params: { text: `Spend ${i}` } } });
         }),
       ),
     );
@@ -85,9 +85,9 @@ describe('credits ledger', () => {
   it('holds under 50 concurrent debits against a balance that covers 10', async () => {
     const alice = await userId(t.current, 'alice');
     const { credits, db } = t.current.app.services;
-    await credits.apply(db, { userId: alice, amount: 100, kind: 'ADMIN_ADJUSTMENT', reason: 'Top up' });
+    await credits.apply(db, { userId: alice, amount: 100, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Top up' } } });
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) => credits.apply(db, { userId: alice, amount: -10, kind: 'GAME_CHARGE', reason: `Spend ${i}` })),
+      Array.from({ length: 50 }, (_, i) => credits.apply(db, { userId: alice, amount: -10, kind: 'GAME_CHARGE', reason: { key: 'text', params: { text: `Spend ${i}` } } })),
     );
     const ok = results.filter((r) => r.status === 'fulfilled');
     expect(ok).toHaveLength(10);
@@ -103,7 +103,7 @@ describe('credits ledger', () => {
     const { credits, db } = t.current.app.services;
     await expect(
       db.transaction(async (tx) => {
-        await credits.apply(tx, { userId: alice, amount: 40, kind: 'PURCHASE', reason: 'Pack' });
+        await credits.apply(tx, { userId: alice, amount: 40, kind: 'PURCHASE', reason: { key: 'text', params: { text: 'Pack' } } });
         throw new Error('the cause failed');
       }),
     ).rejects.toThrow('the cause failed');
@@ -114,15 +114,15 @@ describe('credits ledger', () => {
   it('applies a provider event once', async () => {
     const alice = await userId(t.current, 'alice');
     const { credits, db } = t.current.app.services;
-    await credits.apply(db, { userId: alice, amount: 100, kind: 'PURCHASE', reason: 'Pack', providerEventId: 'evt_1' });
-    await expect(credits.apply(db, { userId: alice, amount: 100, kind: 'PURCHASE', reason: 'Pack', providerEventId: 'evt_1' })).rejects.toThrow();
+    await credits.apply(db, { userId: alice, amount: 100, kind: 'PURCHASE', reason: { key: 'text', params: { text: 'Pack' } }, providerEventId: 'evt_1' });
+    await expect(credits.apply(db, { userId: alice, amount: 100, kind: 'PURCHASE', reason: { key: 'text', params: { text: 'Pack' } }, providerEventId: 'evt_1' })).rejects.toThrow();
     expect(await credits.balance(alice)).toBe(100);
   });
 
   it('pages the ledger with page, size and offset', async () => {
     const alice = await userId(t.current, 'alice');
     const { credits, db } = t.current.app.services;
-    for (let i = 1; i <= 5; i++) await credits.apply(db, { userId: alice, amount: i, kind: 'ADMIN_ADJUSTMENT', reason: `r${i}` });
+    for (let i = 1; i <= 5; i++) await credits.apply(db, { userId: alice, amount: i, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: `r${i}` } } });
     const p1 = (await t.current.as('alice', { method: 'GET', url: '/v1/purchase/transactions?page=1&size=2' })).json();
     expect(p1).toMatchObject({ totalElements: 5, page: 1, size: 2 });
     expect(p1.data).toHaveLength(2);

@@ -20,7 +20,10 @@ describe('friends', () => {
     const sent = await ask('alice', bob);
     expect(sent.statusCode).toBe(201);
     expect(sent.json()).toMatchObject({ status: 'PENDING', user: { id: bob, name: 'bob', mcUuid: null, mcName: null } });
-    expect(await notices(t.current, 'bob')).toEqual([expect.objectContaining({ title: 'New friend request', link: '/dashboard/social' })]);
+    // French, bob's saved locale (no cookie has said otherwise), and the message for a reader in another language.
+    expect(await notices(t.current, 'bob')).toEqual([
+      expect.objectContaining({ title: "Nouvelle demande d'ami", description: 'alice veut devenir votre ami.', link: '/dashboard/social', key: 'friendRequest.received', params: { name: 'alice' } }),
+    ]);
 
     const incoming = (await t.current.as('bob', { method: 'GET', url: '/v1/friend/request' })).json();
     expect(incoming).toMatchObject({ totalElements: 1, page: 0, size: 20 });
@@ -30,7 +33,7 @@ describe('friends', () => {
 
     const accepted = await answer('bob', sent.json().requestId, true);
     expect(accepted.json()).toEqual({ status: 'ACCEPTED' });
-    expect(await notices(t.current, 'alice')).toEqual([expect.objectContaining({ title: 'Friend request accepted', link: '/dashboard/social' })]);
+    expect(await notices(t.current, 'alice')).toEqual([expect.objectContaining({ title: "Demande d'ami acceptée", link: '/dashboard/social', key: 'friendRequest.accepted' })]);
     expect((await friendsOf('alice')).data).toEqual([expect.objectContaining({ id: bob, name: 'bob', mcUuid: null, mcName: null })]);
     expect((await friendsOf('bob')).data[0].id).toBe(alice);
     expect((await t.current.as('bob', { method: 'GET', url: '/v1/friend/request' })).json().totalElements).toBe(0);
@@ -61,7 +64,7 @@ describe('friends', () => {
     expect((await friendsOf('alice')).totalElements).toBe(1);
     expect((await friendsOf('bob')).totalElements).toBe(1);
     expect((await t.current.as('alice', { method: 'GET', url: '/v1/friend/request' })).json().totalElements).toBe(0);
-    expect((await notices(t.current, 'alice')).map((n) => n.title)).toEqual(['Friend request accepted']);
+    expect((await notices(t.current, 'alice')).map((n) => n.title)).toEqual(["Demande d'ami acceptée"]);
   });
 
   it('ends as one friendship when two requests cross at the same moment', async () => {

@@ -14,10 +14,10 @@ async function groupOf(t: TestApp, owner: string, name: string, mcNames: string[
   return id;
 }
 
-/** The titles of a user's notifications about a game being open. */
-async function openNotices(t: TestApp, who: string) {
-  const page = (await t.as(who, { method: 'GET', url: '/v1/user/notifications?size=100' })).json();
-  return (page.data as { data: { title: string; description: string; link: string } }[]).map((n) => n.data).filter((n) => n.title.endsWith(' is open'));
+/** A user's notifications about a game being open, read in `locale`. */
+async function openNotices(t: TestApp, who: string, locale = 'fr') {
+  const page = (await t.as(who, { method: 'GET', url: '/v1/user/notifications?size=100', headers: { cookie: `locale=${locale}` } })).json();
+  return (page.data as { data: { title: string; description: string; link: string; key: string } }[]).map((n) => n.data).filter((n) => n.key === 'game.announced');
 }
 
 describe('games and friend groups', () => {
@@ -114,10 +114,14 @@ describe('announce', () => {
     const address = (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/status` })).json().address;
     expect(address).toBeTruthy();
     expect(res.json()).toEqual({ notified: 2, address });
-    for (const friend of ['bob', 'carol']) {
-      const notices = await openNotices(t.current, friend);
+    // Each friend reads it in their language: bob in French (the default), carol in the English her locale cookie names.
+    for (const [friend, locale, title] of [
+      ['bob', 'fr', 'Serveur « Castle » ouvert'],
+      ['carol', 'en', '"Castle" is open'],
+    ] as const) {
+      const notices = await openNotices(t.current, friend, locale);
       expect(notices).toHaveLength(1);
-      expect(notices[0]).toMatchObject({ title: 'Serveur « Castle » ouvert / "Castle" is open', link: '/dashboard' });
+      expect(notices[0]).toMatchObject({ title, link: '/dashboard', key: 'game.announced', params: { name: 'Castle', owner: 'alice', address } });
       expect(notices[0]!.description).toContain(address);
     }
     for (const other of ['dave', 'eve', 'alice']) expect(await openNotices(t.current, other)).toEqual([]);

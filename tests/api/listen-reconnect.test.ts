@@ -45,7 +45,7 @@ describe.runIf(process.env.TEST_DB_ENGINE === 'postgres')('LISTEN connection los
     // reconnect attempt: only reading the table back can bring it to the stream.
     const missed = await t.database.db.transaction(async (tx) => {
       await killListener(tx);
-      return t.app.services.notifications.notify(userId, { title: 'while down', description: 'missed live', link: null }, tx);
+      return t.app.services.notifications.notify(userId, { key: 'text', params: { title: 'while down', description: 'missed live' }, link: null }, tx);
     });
     const [, replayed] = await s.waitFor('basic-link-event', 2);
     expect(replayed!.id).toBe(missed.id);

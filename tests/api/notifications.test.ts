@@ -9,7 +9,7 @@ describe('notifications', () => {
 
   async function notify(name: string, title: string) {
     const id = (await t.current.as(name, { method: 'GET', url: '/v1/user' })).json().id;
-    return t.current.app.services.notifications.notify(id, { title, description: `about ${title}`, link: '/dashboard/social' });
+    return t.current.app.services.notifications.notify(id, { key: 'text', params: { title, description: `about ${title}` }, link: '/dashboard/social' });
   }
 
   it('lists all and unread notifications newest first, and marks one read', async () => {
@@ -106,11 +106,11 @@ describe('notification stream', () => {
     const { db, notifications } = t.app.services;
     await db
       .transaction(async (tx) => {
-        await notifications.notify(id, { title: 'ghost', description: 'never', link: null }, tx);
+        await notifications.notify(id, { key: 'text', params: { title: 'ghost', description: 'never' }, link: null }, tx);
         throw new Error('rollback');
       })
       .catch(() => {});
-    await notifications.notify(id, { title: 'real', description: 'yes', link: null });
+    await notifications.notify(id, { key: 'text', params: { title: 'real', description: 'yes' }, link: null });
     const [ev] = await s.waitFor('basic-link-event');
     expect(JSON.parse(ev!.data).title).toBe('real');
     expect((await t.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().totalElements).toBe(1);

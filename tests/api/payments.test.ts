@@ -195,7 +195,7 @@ describe('Stripe payments through the webhook', () => {
 
     // The player spent 500 of the 550: the refund takes back only the 50 left.
     const alice = (await me(t)).id;
-    await t.app.services.credits.apply(t.app.services.db, { userId: alice, amount: -500, kind: 'GAME_CHARGE', reason: 'Spent' });
+    await t.app.services.credits.apply(t.app.services.db, { userId: alice, amount: -500, kind: 'GAME_CHARGE', reason: { key: 'text', params: { text: 'Spent' } } });
     await t.app.services.payments.provider.refund(intent.id, null, 'refund-1');
     await deliver(stripe.lastEvent('charge.refunded'));
     expect((await me(t)).balance).toBe(0);

@@ -21,7 +21,7 @@ describe('read caches of the user and the balance', () => {
       const { credits, db } = t.app.services;
       await expect(
         db.transaction(async (tx) => {
-          await credits.apply(tx, { userId: me.id, amount: -7, kind: 'GAME_CHARGE', reason: 'Rolled back' });
+          await credits.apply(tx, { userId: me.id, amount: -7, kind: 'GAME_CHARGE', reason: { key: 'text', params: { text: 'Rolled back' } } });
           throw new Error('the cause failed');
         }),
       ).rejects.toThrow('the cause failed');
@@ -41,7 +41,7 @@ describe('read caches of the user and the balance', () => {
       const me = (await t.as('alice', { method: 'GET', url: '/v1/user' })).json();
       expect(me).toMatchObject({ balance: 0, mcUuid: null });
       // Written by the other replica: this one hears of it only through the trigger's NOTIFY.
-      await replica.services.credits.apply(replica.services.db, { userId: me.id, amount: 40, kind: 'ADMIN_ADJUSTMENT', reason: 'From elsewhere' });
+      await replica.services.credits.apply(replica.services.db, { userId: me.id, amount: 40, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'From elsewhere' } } });
       const mcUuid = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
       await other.db.execute(`update users set mc_uuid = '${mcUuid}' where id = '${me.id}'`);
       await expect.poll(async () => (await t.as('alice', { method: 'GET', url: '/v1/user' })).json(), { timeout: 5000 }).toMatchObject({ balance: 40, mcUuid });

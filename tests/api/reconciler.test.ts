@@ -13,7 +13,7 @@ describe('reconciler', () => {
   const tick = () => t.current.app.services.reconciler.tick();
   const game = async (id: string) => (await t.current.as('alice', { method: 'GET', url: `/v1/game/${id}` })).json();
   const notices = async () =>
-    (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications?size=100' })).json().data.map((n: { data: { description: string } }) => n.data.description);
+    (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications?size=100', headers: { cookie: 'locale=en' } })).json().data.map((n: { data: { description: string } }) => n.data.description);
 
   it('restarts a crash after a back-off and tells the owner', async () => {
     const { gameId } = await buyGame(t.current);
@@ -24,10 +24,13 @@ describe('reconciler', () => {
     expect(crashed).toMatchObject({ status: 'CRASHED', statusReason: 'exit code 137', desiredState: 'running' });
     expect(Date.parse(crashed.nextAttemptAt) - t.current.clock.now.getTime()).toBe(5 * SECOND);
     const [notice] = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
+    // In French, alice's saved locale; the runtime's reason as it gave it.
     expect(notice.data).toEqual({
-      title: 'Serveur « My world » arrêté brutalement / Server "My world" crashed',
-      description: 'exit code 137. It restarts in 5 s.',
+      title: 'Serveur « My world » arrêté brutalement',
+      description: 'exit code 137. Il redémarre dans 5 s.',
       link: `/dashboard/game/${gameId}`,
+      key: 'game.crashed',
+      params: { name: 'My world', reason: 'exit code 137', seconds: 5 },
     });
 
     // Not before its time.

@@ -8,7 +8,8 @@ const DAY = 24 * 60 * MINUTE;
 const NOBODY = '00000000-0000-4000-8000-000000000000';
 
 /** A date as the notices give it. */
-const when = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** A date as an English notice gives it. */
+const inEnglish = (ms: number) => `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(ms)} UTC`;
 
 interface Notice {
   data: { title: string; description: string; link: string };
@@ -23,7 +24,9 @@ describe('game renewals', () => {
   const game = async (id: string, user = 'alice') => (await t.current.as(user, { method: 'GET', url: `/v1/game/${id}` })).json();
   const balance = async (user = 'alice') => (await t.current.as(user, { method: 'GET', url: '/v1/user' })).json().balance as number;
   const payments = async (query = '', user = 'alice') => (await t.current.as(user, { method: 'GET', url: `/v1/game/payment${query}` })).json();
-  const notices = async (user = 'alice'): Promise<Notice[]> => (await t.current.as(user, { method: 'GET', url: '/v1/user/notifications?size=100' })).json().data;
+  /** The user's notices, read in English (their locale cookie). */
+  const notices = async (user = 'alice'): Promise<Notice[]> =>
+    (await t.current.as(user, { method: 'GET', url: '/v1/user/notifications?size=100', headers: { cookie: 'locale=en' } })).json().data;
   const act = (paymentId: string, action: string, user = 'alice') => t.current.as(user, { method: 'POST', url: '/v1/game/payment', payload: { paymentId, action } });
   const pending = async () => {
     const list = await payments('?status=PENDING');
@@ -72,9 +75,11 @@ describe('game renewals', () => {
     expect(renewal).toMatchObject({ gameId, status: 'PENDING', amountCredits: 100, periodStart: new Date(periodEnd).toISOString(), periodEnd: new Date(periodEnd + 30 * DAY).toISOString(), paidAt: null });
     const [notice] = await notices();
     expect(notice!.data).toEqual({
-      title: 'Renouvellement de « My world » / "My world" renewal',
-      description: `100 crédits à payer d'ici le ${when(periodEnd)} pour 30 jours de plus / 100 credits due by ${when(periodEnd)} for 30 more days. Payez-le depuis votre compte / Pay it from your account.`,
+      title: '"My world" renewal',
+      description: `100 credits due by ${inEnglish(periodEnd)} for 30 more days. Pay it from your account.`,
       link: '/dashboard/account',
+      key: 'renewal.due',
+      params: { name: 'My world', amount: 100, due: new Date(periodEnd).toISOString(), days: 30 },
     });
     // The game shows what waits, and nothing is overdue before periodEnd: the game runs on.
     expect(await game(gameId)).toMatchObject({ status: 'CREATED', renewal: { id: renewal.id, status: 'PENDING', amountCredits: 100 } });
@@ -158,7 +163,7 @@ describe('game renewals', () => {
     expect(await balance()).toBe(200);
     // Expired, the renewal is payable again: the notice's pay link works.
     expect((await game(gameId)).renewal).toMatchObject({ id: renewal.id, status: 'PENDING' });
-    expect((await notices())[0]!.data).toMatchObject({ title: 'Serveur « My world » expiré / Server "My world" expired', link: '/dashboard/account' });
+    expect((await notices())[0]!.data).toMatchObject({ title: 'Server "My world" expired', link: '/dashboard/account', key: 'renewal.expired' });
 
     at(periodEnd + 10 * DAY);
     const paid = await act(renewal.id, 'PAY');
@@ -186,9 +191,11 @@ describe('game renewals', () => {
     expect(await balance()).toBe(0);
     expect((await payments('?status=PAID')).totalElements).toBe(2);
     expect((await notices())[0]!.data).toEqual({
-      title: '« My world » renouvelé / "My world" renewed',
-      description: `100 crédits pris sur votre solde (renouvellement automatique) : payé jusqu'au ${when(Date.parse(renewal.periodEnd))} / 100 credits taken from your balance (auto-renew): paid until ${when(Date.parse(renewal.periodEnd))}.`,
+      title: '"My world" renewed',
+      description: `100 credits taken from your balance (auto-renew): paid until ${inEnglish(Date.parse(renewal.periodEnd))}.`,
       link: `/dashboard/game/${gameId}`,
+      key: 'renewal.paid',
+      params: { name: 'My world', amount: 100, until: renewal.periodEnd },
     });
   });
 
@@ -205,13 +212,13 @@ describe('game renewals', () => {
     expect(t.current.driver.calls).toContain(`stop ${gameId}`);
     expect(t.current.driver.saves.get(gameId)).toBe(1);
     expect(t.current.driver.servers.get(gameId)?.status).toBe('STOPPED');
-    const kept = when(periodEnd + 30 * DAY);
+    const kept = periodEnd + 30 * DAY;
     expect((await notices())[0]!.data).toEqual({
-      title: 'Serveur « My world » expiré / Server "My world" expired',
-      description:
-        `Le renouvellement de 100 crédits n'a pas été payé : le serveur est arrêté, son monde gardé jusqu'au ${kept}. Payez-le pour le retrouver. / ` +
-        `The renewal of 100 credits was not paid: the server is stopped and its world kept until ${kept}. Pay it to get the server back.`,
+      title: 'Server "My world" expired',
+      description: `The renewal of 100 credits was not paid: the server is stopped and its world kept until ${inEnglish(kept)}. Pay it to get the server back.`,
       link: '/dashboard/account',
+      key: 'renewal.expired',
+      params: { name: 'My world', amount: 100, kept: new Date(kept).toISOString() },
     });
     // A later round changes nothing more and tells nothing more.
     await renewalsTick();
@@ -288,9 +295,11 @@ describe('game renewals', () => {
     at(deletion - 7 * DAY);
     await renewalsTick();
     expect((await notices())[0]!.data).toEqual({
-      title: 'Monde de « My world » bientôt supprimé / "My world" world to be deleted',
-      description: `Le monde de « My world » sera supprimé le ${when(deletion)} / The world of "My world" will be deleted on ${when(deletion)}. Payez 100 crédits pour le garder / Pay 100 credits to keep it and get the server back.`,
+      title: '"My world" world to be deleted',
+      description: `The world of "My world" will be deleted on ${inEnglish(deletion)}. Pay 100 credits to keep it and get the server back.`,
       link: '/dashboard/account',
+      key: 'renewal.deletionWarningPay',
+      params: { name: 'My world', date: new Date(deletion).toISOString(), amount: 100 },
     });
     await renewalsTick();
     expect((await notices()).filter((n) => n.data.title.includes('deleted'))).toHaveLength(1);

@@ -280,7 +280,7 @@ describe('staff: games', () => {
     const [audit] = await auditOf(t.current, 'game', gameId);
     expect(audit).toMatchObject({ action: 'game.stop', actorName: 'boss', reason: 'Lag on the host', before: { status: 'RUNNING', desiredState: 'running' }, after: { status: 'STOPPING', desiredState: 'stopped' } });
     const notices = (await as(t.current, 'alice', 'GET', '/v1/user/notifications/unread')).json();
-    expect(notices.data[0].data).toMatchObject({ title: expect.stringContaining('stopped'), description: expect.stringContaining('Lag on the host'), link: `/dashboard/game/${gameId}` });
+    expect(notices.data[0].data).toMatchObject({ title: 'Serveur « My world » arrêté', key: 'game.stoppedByStaff', description: expect.stringContaining('Lag on the host'), link: `/dashboard/game/${gameId}` });
 
     const again = await stop();
     expect(again.statusCode).toBe(409);

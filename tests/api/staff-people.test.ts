@@ -226,7 +226,7 @@ describe('back office: credits and the ledger', () => {
     ]);
     // The ledger row says who made it; the player sees the reason in their history.
     const rows = (await ok(staff('GET', `/v1/staff/transactions?userId=${alice}`))).data;
-    expect(rows[0]).toMatchObject({ id: removed.entryId, userId: alice, userName: 'alice', amount: -50, balanceAfter: 100, kind: 'ADMIN_ADJUSTMENT', reason: 'Correction: double grant', createdBy: boss });
+    expect(rows[0]).toMatchObject({ id: removed.entryId, userId: alice, userName: 'alice', amount: -50, balanceAfter: 100, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Correction: double grant' } }, createdBy: boss });
     expect((await ok(player('alice')('GET', '/v1/purchase/transactions'))).data[0]).toMatchObject({ amount: -50, reason: 'Correction: double grant' });
   });
 
@@ -260,7 +260,7 @@ describe('back office: credits and the ledger', () => {
     await ok(staff('POST', '/v1/user/credit', { userId: alice, amount: 100, reason: 'First' }));
     await ok(staff('POST', '/v1/user/credit', { userId: bob, amount: 300, reason: 'Second' }));
     await ok(staff('POST', '/v1/user/credit', { userId: alice, amount: -30, reason: 'Third' }));
-    await credits.apply(db, { userId: bob, amount: -20, kind: 'GAME_CHARGE', reason: 'Fourth' });
+    await credits.apply(db, { userId: bob, amount: -20, kind: 'GAME_CHARGE', reason: { key: 'text', params: { text: 'Fourth' } } });
 
     const all = await ok(staff('GET', '/v1/staff/transactions'));
     expect(all).toMatchObject({ totalElements: 4, page: 0, size: 20 });
@@ -292,8 +292,8 @@ describe('back office: credits and the ledger', () => {
     const bob = await signIn('bob');
     const { db } = t.current.app.services;
     await db.execute(sql`
-      insert into ledger_entries (user_id, amount, balance_after, account_seq, kind, reason, created_at)
-      select ${alice}, 1, i, i, case when i % 100 = 0 then 'REFUND' else 'PURCHASE' end, 'Bulk ' || i, now() - make_interval(secs => 20000 - i)
+      insert into ledger_entries (user_id, amount, balance_after, account_seq, kind, reason_key, reason_params, created_at)
+      select ${alice}, 1, i, i, case when i % 100 = 0 then 'REFUND' else 'PURCHASE' end, 'text', jsonb_build_object('text', 'Bulk ' || i), now() - make_interval(secs => 20000 - i)
       from generate_series(1, 12000) i`);
     await ok(staff('POST', '/v1/user/credit', { userId: bob, amount: 5, reason: 'Newest' }));
     await db.execute(sql`analyze ledger_entries`);
@@ -394,7 +394,7 @@ describe('back office: payments, invoices and sandbox refunds', () => {
     const paymentId = await buy('alice', packId);
     const failed = await buy('alice', packId, DECLINED);
     const { credits, db } = t.current.app.services;
-    await credits.apply(db, { userId: alice, amount: -500, kind: 'GAME_CHARGE', reason: 'Spent' });
+    await credits.apply(db, { userId: alice, amount: -500, kind: 'GAME_CHARGE', reason: { key: 'text', params: { text: 'Spent' } } });
 
     expect((await staff('POST', `/v1/staff/payments/${paymentId}/refund`, {})).statusCode).toBe(400);
     const refunded = await ok(staff('POST', `/v1/staff/payments/${paymentId}/refund`, { reason: 'Charged twice' }));

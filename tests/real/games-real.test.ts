@@ -125,7 +125,7 @@ describe('games for real: API, reconciler, local driver and a Minecraft client',
     const pack = await as('boss', { ...staff, method: 'POST', url: '/v1/definition/game/package', payload: { definitionId: def.json().id, name: 'Small', ramMb: 512, maxPlayers: 5, periodDays: 30, priceCredits: 100 } });
     expect(pack.statusCode).toBe(201);
     const aliceId = (await alice('GET', '/v1/user')).json().id as string;
-    await app.services.credits.apply(app.services.db, { userId: aliceId, amount: 100, kind: 'ADMIN_ADJUSTMENT', reason: 'Test credits' });
+    await app.services.credits.apply(app.services.db, { userId: aliceId, amount: 100, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Test credits' } } });
     const created = await alice('POST', '/v1/game/create', { definitionId: def.json().id, packageId: pack.json().id, name: 'Real world', settings: { gameMode: 'creative', difficulty: 'peaceful' } });
     expect(created.statusCode).toBe(201);
     gameId = created.json().id;

@@ -102,7 +102,7 @@ export async function seed(config: Config, database: Database): Promise<string[]
     // With the embedded issuer the platform user can be made now; with another issuer it is made at first sign-in.
     if (config.oidc.embedded && a.credits > 0) {
       const user = await services.users.resolve({ subject: `${config.oidc.issuer}|${result.account.id}`, name: a.username, email: a.email, roles: [...a.roles] });
-      await services.credits.apply(database.db, { userId: user.id, amount: a.credits, kind: 'ADMIN_ADJUSTMENT', reason: 'Welcome credits' });
+      await services.credits.apply(database.db, { userId: user.id, amount: a.credits, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'welcome', params: {} } });
     }
     done.push(a.username);
   }

@@ -11,7 +11,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       onRequest: app.authenticate,
       schema: { tags: ['credits'], summary: "The caller's credit ledger, newest first", querystring: PageQuery, response: { 200: Page(LedgerEntry) } },
     },
-    async (request) => services.credits.entries(request.user!.id, pageWindow(request.query)),
+    async (request) => services.credits.entries(request.user!.id, request.locale, pageWindow(request.query)),
   );
 };
 

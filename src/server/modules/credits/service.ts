@@ -5,6 +5,8 @@ import { conflict, paymentRequired } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { NotifiedCache } from '../../lib/notified-cache.ts';
 import type { LedgerEntry } from '../../../contract/credits.ts';
+import type { Locale, Message } from '../../../contract/messages.ts';
+import { reasonText } from '../../lib/messages.ts';
 
 /** No balance grows past this: far below PostgreSQL's integer limit, far above any real purchase. */
 export const MAX_BALANCE = 1_000_000_000;
@@ -17,7 +19,8 @@ export interface LedgerChange {
   /** Positive credits in, negative credits out. */
   amount: number;
   kind: LedgerKind;
-  reason: string;
+  /** Why, as a message of `ledger` in locales/{fr,en}/messages.json: each reader sees it in their language. */
+  reason: Message;
   refType?: string;
   refId?: string;
   providerEventId?: string;
@@ -66,8 +69,8 @@ export class CreditsService {
             returning balance, entries`;
     const result = await executor.execute(sql`
       with account as (${account})
-      insert into ${ledgerEntries} (user_id, amount, balance_after, account_seq, kind, reason, ref_type, ref_id, provider_event_id, created_by)
-      select ${change.userId}::uuid, ${change.amount}::integer, balance, entries, ${change.kind}::text, ${change.reason}::text, ${change.refType ?? null}::text,
+      insert into ${ledgerEntries} (user_id, amount, balance_after, account_seq, kind, reason_key, reason_params, ref_type, ref_id, provider_event_id, created_by)
+      select ${change.userId}::uuid, ${change.amount}::integer, balance, entries, ${change.kind}::text, ${change.reason.key}::text, ${JSON.stringify(change.reason.params)}::jsonb, ${change.refType ?? null}::text,
         ${change.refId ?? null}::text, ${change.providerEventId ?? null}::text, ${change.createdBy ?? null}::uuid
       from account
       returning id, balance_after`);
@@ -100,8 +103,8 @@ export class CreditsService {
     return row?.balance ?? 0;
   }
 
-  /** The user's ledger, newest first. */
-  async entries(userId: string, window: Window) {
+  /** The user's ledger, newest first, its reasons in `locale`. */
+  async entries(userId: string, locale: Locale, window: Window) {
     const [rows, [total]] = await Promise.all([
       this.db
         .select()
@@ -112,27 +115,33 @@ export class CreditsService {
         .offset(window.offset),
       this.db.select({ n: count() }).from(ledgerEntries).where(eq(ledgerEntries.userId, userId)),
     ]);
-    return pageOf(rows.map(toEntry), total?.n ?? 0, window);
+    return pageOf(rows.map((r) => toEntry(r, locale)), total?.n ?? 0, window);
   }
 
-  /** The user's entries caused by one thing (a game, a payment...), newest first. */
-  async entriesByRef(userId: string, refType: string, refId: string, window: Window) {
+  /** The user's entries caused by one thing (a game, a payment...), newest first, their reasons in `locale`. */
+  async entriesByRef(userId: string, refType: string, refId: string, locale: Locale, window: Window) {
     const where = and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.refType, refType), eq(ledgerEntries.refId, refId));
     const [rows, [total]] = await Promise.all([
       this.db.select().from(ledgerEntries).where(where).orderBy(desc(ledgerEntries.accountSeq)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(ledgerEntries).where(where),
     ]);
-    return pageOf(rows.map(toEntry), total?.n ?? 0, window);
+    return pageOf(rows.map((r) => toEntry(r, locale)), total?.n ?? 0, window);
   }
 }
 
-function toEntry(row: typeof ledgerEntries.$inferSelect): LedgerEntry {
+/** An entry's reason in `locale`, and the message it comes from for a reader in another. */
+export function reasonOf(row: Pick<typeof ledgerEntries.$inferSelect, 'reasonKey' | 'reasonParams'>, locale: Locale): Pick<LedgerEntry, 'reason' | 'reasonKey' | 'reasonParams'> {
+  const message = { key: row.reasonKey, params: row.reasonParams };
+  return { reason: reasonText(message, locale), reasonKey: message.key, reasonParams: message.params };
+}
+
+function toEntry(row: typeof ledgerEntries.$inferSelect, locale: Locale): LedgerEntry {
   return {
     id: row.id,
     amount: row.amount,
     balanceAfter: row.balanceAfter,
     kind: row.kind,
-    reason: row.reason,
+    ...reasonOf(row, locale),
     refType: row.refType,
     refId: row.refId,
     createdAt: row.createdAt.toISOString(),

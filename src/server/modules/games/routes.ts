@@ -119,7 +119,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   app.get(
     '/v1/game/:id/transactions',
     { onRequest: auth, schema: { tags, summary: 'Ledger entries of this game (charges, renewals), newest first', params: IdParams, querystring: PageQuery, response: { 200: Page(LedgerEntry) } } },
-    async (request) => games.transactions(request.user!.id, request.params.id, pageWindow(request.query)),
+    async (request) => games.transactions(request.user!.id, request.params.id, request.locale, pageWindow(request.query)),
   );
 
   for (const action of ['start', 'stop', 'restart'] as const satisfies GameAction[]) {

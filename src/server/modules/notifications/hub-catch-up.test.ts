@@ -19,7 +19,7 @@ function fakeResponse() {
   return { res: res as unknown as ServerResponse, ids };
 }
 
-const delivery = (userId: string, seq: number): Delivery => ({ userId, id: `n${seq}`, seq, data: { title: 't', description: 'd', link: null } });
+const delivery = (userId: string, seq: number): Delivery => ({ userId, id: `n${seq}`, seq, data: { title: 't', description: 'd', link: null, key: 'text', params: { title: 't', description: 'd' } } });
 
 describe('StreamHub.catchUp', () => {
   it('writes the backlog in order before live deliveries that arrived while it was read', async () => {

@@ -30,8 +30,8 @@ describe('StreamHub', () => {
     const { a, b } = await twoStreams(hub);
     await a.next();
     expect(a.text()).toContain('event: heartbeat');
-    hub.deliver({ userId: 'user-b', id: 'n1', seq: 7, data: { title: 'Hi', description: 'd', link: null } });
-    hub.deliver({ userId: 'user-b', id: 'n1', seq: 7, data: { title: 'Hi', description: 'd', link: null } });
+    hub.deliver({ userId: 'user-b', id: 'n1', seq: 7, data: { title: 'Hi', description: 'd', link: null, key: 'text', params: { title: 'Hi', description: 'd' } } });
+    hub.deliver({ userId: 'user-b', id: 'n1', seq: 7, data: { title: 'Hi', description: 'd', link: null, key: 'text', params: { title: 'Hi', description: 'd' } } });
     while (!b.text().includes('basic-link-event')) await b.next();
     await new Promise((r) => setTimeout(r, 120));
     await b.next();

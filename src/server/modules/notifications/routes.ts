@@ -15,13 +15,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   app.get(
     '/v1/user/notifications',
     { onRequest: app.authenticate, schema: { tags, summary: 'All notifications, newest first', querystring: PageQuery, response: { 200: Page(Notification) } } },
-    async (request) => notifications.list(request.user!.id, pageWindow(request.query)),
+    async (request) => notifications.list(request.user!.id, request.locale, pageWindow(request.query)),
   );
 
   app.get(
     '/v1/user/notifications/unread',
     { onRequest: app.authenticate, schema: { tags, summary: 'Unread notifications, newest first', querystring: PageQuery, response: { 200: Page(Notification) } } },
-    async (request) => notifications.list(request.user!.id, pageWindow(request.query), true),
+    async (request) => notifications.list(request.user!.id, request.locale, pageWindow(request.query), true),
   );
 
   app.put(
@@ -37,11 +37,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/user/notification',
     { onRequest: app.authenticate, schema: { tags, summary: 'Send yourself a test notification', response: { 201: Notification } } },
     async (request, reply) => {
-      const sent = await notifications.notify(request.user!.id, {
-        title: 'Notification de test',
-        description: 'Les notifications arrivent en direct. / Notifications arrive live.',
-        link: '/dashboard',
-      });
+      const sent = await notifications.notify(request.user!.id, { key: 'test', params: {}, link: '/dashboard' });
       return reply.status(201).send(sent);
     },
   );

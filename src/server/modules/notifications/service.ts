@@ -3,6 +3,9 @@ import type { Database, Executor } from '../../db/client.ts';
 import { notifications } from '../../db/schema/notifications.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import type { Notification, NotificationData } from '../../../contract/notifications.ts';
+import type { Locale, Message, MessageParams } from '../../../contract/messages.ts';
+import { noticeText } from '../../lib/messages.ts';
+import type { UsersService } from '../users/service.ts';
 import { StreamHub, type Delivery, type StreamLimits } from './hub.ts';
 
 export const CHANNEL = 'notifications';
@@ -15,18 +18,30 @@ const CATCH_UP_MARGIN_MS = 10_000;
 const CATCH_UP_LIMIT = 5_000;
 type Row = typeof notifications.$inferSelect;
 
-function toNotification(row: Row): Notification {
-  return {
-    id: row.id,
-    event: row.event,
-    data: { title: row.title, description: row.description, link: row.link },
-    read: row.read,
-    createdAt: row.createdAt.toISOString(),
-  };
+/** What a notice says (a message of `notices` in locales/{fr,en}/messages.json) and where it leads. */
+export interface Notice extends Message {
+  link: string | null;
 }
 
-function toDelivery(row: Row): Delivery {
-  return { userId: row.userId, id: row.id, seq: row.seq, data: { title: row.title, description: row.description, link: row.link } };
+/** A parameter longer than this is cut: a notice stays well within NOTIFY's 8 000 bytes. */
+const PARAM_MAX = 300;
+
+function bounded(params: MessageParams): MessageParams {
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, typeof value === 'string' ? value.slice(0, PARAM_MAX) : value]));
+}
+
+/** SPEC.md's `{title, description, link}` in `locale`, with the message for clients rendering it in theirs. */
+function dataOf(row: Row, locale: Locale): NotificationData {
+  const { title, description } = noticeText({ key: row.key, params: row.params }, locale);
+  return { title: title.slice(0, 200), description: description.slice(0, 1000), link: row.link, key: row.key, params: row.params };
+}
+
+function toNotification(row: Row, locale: Locale): Notification {
+  return { id: row.id, event: row.event, data: dataOf(row, locale), read: row.read, createdAt: row.createdAt.toISOString() };
+}
+
+function toDelivery(row: Row, locale: Locale): Delivery {
+  return { userId: row.userId, id: row.id, seq: row.seq, data: dataOf(row, locale) };
 }
 
 /**
@@ -36,10 +51,12 @@ function toDelivery(row: Row): Delivery {
 export class NotificationsService {
   readonly hub: StreamHub;
   private readonly database: Database;
+  private readonly users: Pick<UsersService, 'locales'>;
   private unlisten: (() => Promise<void>) | undefined;
 
-  constructor(database: Database, limits?: StreamLimits) {
+  constructor(database: Database, users: Pick<UsersService, 'locales'>, limits?: StreamLimits) {
     this.database = database;
+    this.users = users;
     this.hub = new StreamHub(limits);
   }
 
@@ -63,15 +80,17 @@ export class NotificationsService {
   }
 
   /** Notifies a user; give the caller's transaction so the notice exists only if its cause does. */
-  async notify(userId: string, data: NotificationData, executor: Executor = this.database.db): Promise<Notification> {
+  async notify(userId: string, notice: Notice, executor: Executor = this.database.db): Promise<Notification> {
     const [row] = await executor
       .insert(notifications)
-      .values({ userId, title: data.title.slice(0, 200), description: data.description.slice(0, 1000), link: data.link?.slice(0, 500) ?? null })
+      .values({ userId, key: notice.key, params: bounded(notice.params), link: notice.link?.slice(0, 500) ?? null })
       .returning();
-    const delivery: Delivery = { userId, id: row!.id, seq: row!.seq, data: { title: row!.title, description: row!.description, link: row!.link } };
+    // The stream's text is in the language the user last read the site in.
+    const locale = (await this.users.locales([userId], executor)).get(userId) ?? 'fr';
+    const delivery = toDelivery(row!, locale);
     // pg_notify inside a transaction is sent at commit, never for a rolled-back one.
     await executor.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(delivery)})`);
-    return toNotification(row!);
+    return { id: row!.id, event: row!.event, data: delivery.data, read: row!.read, createdAt: row!.createdAt.toISOString() };
   }
 
   /** NOTIFYs sent while the LISTEN connection was down were lost: read them back for open streams. */
@@ -84,18 +103,20 @@ export class NotificationsService {
         .where(and(inArray(notifications.userId, userIds), gte(notifications.createdAt, from)))
         .orderBy(asc(notifications.seq))
         .limit(CATCH_UP_LIMIT);
-      return rows.map(toDelivery);
+      const locales = await this.users.locales([...new Set(rows.map((r) => r.userId))]);
+      return rows.map((r) => toDelivery(r, locales.get(r.userId) ?? 'fr'));
     });
   }
 
-  async list(userId: string, window: Window, onlyUnread = false) {
+  /** The user's notifications, newest first, their text in `locale`. */
+  async list(userId: string, locale: Locale, window: Window, onlyUnread = false) {
     const where = onlyUnread ? and(eq(notifications.userId, userId), eq(notifications.read, false)) : eq(notifications.userId, userId);
     const db = this.database.db;
     const [rows, [total]] = await Promise.all([
       db.select().from(notifications).where(where).orderBy(desc(notifications.seq)).limit(window.limit).offset(window.offset),
       db.select({ n: count() }).from(notifications).where(where),
     ]);
-    return pageOf(rows.map(toNotification), total?.n ?? 0, window);
+    return pageOf(rows.map((r) => toNotification(r, locale)), total?.n ?? 0, window);
   }
 
   /** Marks one of the user's notifications read; false when it is not theirs. */
@@ -122,6 +143,7 @@ export class NotificationsService {
       .where(and(eq(notifications.userId, userId), gt(notifications.seq, from.seq)))
       .orderBy(asc(notifications.seq))
       .limit(500);
-    return rows.map(toDelivery);
+    const locale = (await this.users.locales([userId])).get(userId) ?? 'fr';
+    return rows.map((r) => toDelivery(r, locale));
   }
 }

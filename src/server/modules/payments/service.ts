@@ -439,19 +439,15 @@ export class PaymentsService {
       userId: row.userId,
       amount: row.credits,
       kind: subscription ? 'SUBSCRIPTION' : 'PURCHASE',
-      reason: subscription ? `Subscription: ${row.credits} credits` : `Credit pack: ${row.credits} credits`,
+      reason: { key: subscription ? 'subscription' : 'pack', params: { credits: row.credits } },
       refType: 'payment',
       refId: row.id,
     });
     if (row.bonusCredits > 0) {
-      await this.d.credits.apply(tx, { userId: row.userId, amount: row.bonusCredits, kind: 'PROMO_BONUS', reason: `Promo code ${row.promoCode}: ${row.bonusCredits} bonus credits`, refType: 'payment', refId: row.id });
+      await this.d.credits.apply(tx, { userId: row.userId, amount: row.bonusCredits, kind: 'PROMO_BONUS', reason: { key: 'promoBonus', params: { code: row.promoCode ?? '', credits: row.bonusCredits } }, refType: 'payment', refId: row.id });
     }
     const total = row.credits + row.bonusCredits;
-    await this.d.notifications.notify(
-      row.userId,
-      { title: `${total} crédits reçus / ${total} credits received`, description: `Votre paiement est confirmé. / Your payment is confirmed.`, link: '/dashboard/account' },
-      tx,
-    );
+    await this.d.notifications.notify(row.userId, { key: 'payment.received', params: { credits: total }, link: '/dashboard/account' }, tx);
     const user = await this.d.users.get(row.userId, tx);
     // Last before the commit: the year's invoice counter stays locked until then, and every payment waits for it.
     await this.d.invoices.issue(tx, {
@@ -490,7 +486,7 @@ export class PaymentsService {
     const bought = row.credits + row.bonusCredits;
     const due = full ? bought - Math.floor((bought * row.refundedCents) / row.amountCents) : Math.floor((bought * refundedNow) / row.amountCents);
     const take = Math.min(due, await this.d.credits.balance(row.userId, tx));
-    if (take > 0) await this.d.credits.apply(tx, { userId: row.userId, amount: -take, kind: 'REFUND', reason: `Refund of a card payment: ${take} credits taken back`, refType: 'payment', refId: row.id });
+    if (take > 0) await this.d.credits.apply(tx, { userId: row.userId, amount: -take, kind: 'REFUND', reason: { key: 'refund', params: { credits: take } }, refType: 'payment', refId: row.id });
     const invoice = await this.d.invoices.ofPayment(row.id, tx);
     const user = await this.d.users.get(row.userId, tx);
     await this.d.invoices.issue(tx, {

@@ -59,7 +59,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   app.get(
     '/v1/staff/transactions',
     { onRequest: read, schema: { tags, summary: "Staff and support: every user's credit ledger, newest first", querystring: StaffTransactionsQuery, response: { 200: Page(StaffTransaction) } } },
-    async (request) => staff.transactions(request.query, pageWindow(request.query)),
+    async (request) => staff.transactions(request.query, request.locale, pageWindow(request.query)),
   );
 
   app.get(

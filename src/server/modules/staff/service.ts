@@ -14,12 +14,13 @@ import { users } from '../../db/schema/users.ts';
 import { conflict, HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import type { AuditService } from '../audit/service.ts';
-import type { CreditsService } from '../credits/service.ts';
+import { reasonOf, type CreditsService } from '../credits/service.ts';
 import type { InvoicesService, Lang } from '../invoices/service.ts';
 import { isRefundable } from '../payments/service.ts';
 import type { SubscriptionsService } from '../subscriptions/service.ts';
 import type { Page } from '../../../contract/common.ts';
 import type { UserCreditAddRequest } from '../../../contract/user.ts';
+import type { Locale } from '../../../contract/messages.ts';
 import {
   parseSort,
   type StaffInvoice,
@@ -167,7 +168,7 @@ export class StaffService {
     if (!known) throw notFound('User');
     try {
       return await this.db.transaction(async (tx) => {
-        const result = await this.d.credits.apply(tx, { userId: input.userId, amount: input.amount, kind: 'ADMIN_ADJUSTMENT', reason: input.reason, createdBy: actorId });
+        const result = await this.d.credits.apply(tx, { userId: input.userId, amount: input.amount, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'adjustment', params: { reason: input.reason } }, createdBy: actorId });
         await this.d.audit.record(tx, {
           actorId,
           action: 'user.credit',
@@ -190,7 +191,7 @@ export class StaffService {
    * Every user's ledger, newest first by default. The page's ids are read from an index alone and
    * only those rows fetched, so a deep page skips index entries rather than whole rows.
    */
-  async transactions(query: StaffTransactionsQuery, window: Window): Promise<Page<StaffTransaction>> {
+  async transactions(query: StaffTransactionsQuery, locale: Locale, window: Window): Promise<Page<StaffTransaction>> {
     const sort = parseSort<'createdAt' | 'amount'>(query.sort, { field: 'createdAt', desc: true });
     const dir = direction(sort.desc);
     const order = [dir(sort.field === 'amount' ? ledgerEntries.amount : ledgerEntries.createdAt), dir(ledgerEntries.id)];
@@ -217,7 +218,7 @@ export class StaffService {
       amount: entry.amount,
       balanceAfter: entry.balanceAfter,
       kind: entry.kind,
-      reason: entry.reason,
+      ...reasonOf(entry, locale),
       refType: entry.refType,
       refId: entry.refId,
       createdBy: entry.createdBy,

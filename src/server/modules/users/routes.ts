@@ -11,7 +11,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       const me = request.user!;
       const [row, balance] = await Promise.all([services.users.get(me.id), services.credits.balance(me.id)]);
       if (!row) throw notFound('User');
-      return { id: row.id, name: row.name, email: row.email, mcUuid: row.mcUuid, balance, roles: me.roles };
+      return { id: row.id, name: row.name, email: row.email, mcUuid: row.mcUuid, balance, roles: me.roles, locale: row.locale };
     },
   );
 };

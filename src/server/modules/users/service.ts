@@ -5,6 +5,7 @@ import { users } from '../../db/schema/users.ts';
 import type { AuthUser, Identity } from '../../plugins/auth.ts';
 import { conflict } from '../../lib/problems.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
+import type { Locale } from '../../../contract/messages.ts';
 import { NotifiedCache } from '../../lib/notified-cache.ts';
 
 /** Channel on which the users trigger names the user whose row changed. */
@@ -77,6 +78,26 @@ export class UsersService {
 
   async stop(): Promise<void> {
     await this.rows.stop();
+  }
+
+  /**
+   * The user's saved locale, first set to `chosen` (the language the web app shows, from its
+   * locale cookie) when that differs: what is rendered for them later, a notice on their stream or
+   * a list read by a client without the cookie, is in the language they last read the site in.
+   */
+  async rememberLocale(userId: string, chosen: Locale | undefined): Promise<Locale> {
+    const saved = (await this.get(userId))?.locale ?? 'fr';
+    if (!chosen || chosen === saved) return saved;
+    this.rows.markDirty(userId);
+    await this.db.update(users).set({ locale: chosen, updatedAt: sql`now()` }).where(eq(users.id, userId));
+    return chosen;
+  }
+
+  /** The saved locale of each of these users, read in the caller's transaction when given. */
+  async locales(ids: string[], executor: Executor = this.db): Promise<Map<string, Locale>> {
+    if (ids.length === 0) return new Map();
+    const rows = await executor.select({ id: users.id, locale: users.locale }).from(users).where(inArray(users.id, [...new Set(ids)]));
+    return new Map(rows.map((r) => [r.id, r.locale]));
   }
 
   /** Id, name and linked Minecraft UUID of each of these users that exists. */
