@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useLocalePath } from '../app/locale.tsx';
 import type { BellNotification } from '../app/notifications.tsx';
+import { useMessages } from '../ui/useMessages.ts';
 
 /** The bell's popup, its own chunk: loaded at the first opening, not with every signed-in page. */
 export default function NotificationList({ anchor, items, onClose }: { anchor: HTMLElement | null; items: BellNotification[]; onClose: () => void }) {
@@ -28,28 +29,38 @@ export default function NotificationList({ anchor, items, onClose }: { anchor: H
       ) : (
         <List disablePadding>
           {items.map((n) => (
-            <ListItem key={n.id} divider sx={{ gap: 1, alignItems: 'flex-start' }} data-testid="notification">
-              <Box sx={{ flex: 1, minWidth: 0 }}>
-                <Typography sx={{ fontWeight: n.read ? 500 : 700 }}>{n.data.title}</Typography>
-                <Typography variant="body2" color="text.secondary">
-                  {n.data.description}
-                </Typography>
-              </Box>
-              {n.data.link?.startsWith('/') ? (
-                <Button size="small" variant="outlined" component={RouterLink} to={to(n.data.link)} onClick={onClose}>
-                  {t('notifications.openLink')}
-                </Button>
-              ) : (
-                n.data.link && (
-                  <Button size="small" variant="outlined" href={n.data.link} target="_blank" rel="noopener noreferrer">
-                    {t('notifications.openLink')}
-                  </Button>
-                )
-              )}
-            </ListItem>
+            <NotificationItem key={n.id} n={n} onClose={onClose} />
           ))}
         </List>
       )}
     </Popover>
+  );
+}
+
+/** One notice, in the language on screen. */
+function NotificationItem({ n, onClose }: { n: BellNotification; onClose: () => void }) {
+  const { t } = useTranslation();
+  const to = useLocalePath();
+  const { title, description } = useMessages().notice(n.data);
+  return (
+    <ListItem divider sx={{ gap: 1, alignItems: 'flex-start' }} data-testid="notification">
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <Typography sx={{ fontWeight: n.read ? 500 : 700 }}>{title}</Typography>
+        <Typography variant="body2" color="text.secondary">
+          {description}
+        </Typography>
+      </Box>
+      {n.data.link?.startsWith('/') ? (
+        <Button size="small" variant="outlined" component={RouterLink} to={to(n.data.link)} onClick={onClose}>
+          {t('notifications.openLink')}
+        </Button>
+      ) : (
+        n.data.link && (
+          <Button size="small" variant="outlined" href={n.data.link} target="_blank" rel="noopener noreferrer">
+            {t('notifications.openLink')}
+          </Button>
+        )
+      )}
+    </ListItem>
   );
 }

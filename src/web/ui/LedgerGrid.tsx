@@ -2,6 +2,7 @@ import { Box, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { DataGrid, type DataGridProps, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { LedgerEntry } from '../../contract/credits.ts';
+import { useMessages } from './useMessages.ts';
 import { formatDate } from './format.ts';
 
 export interface LedgerLabels {
@@ -18,6 +19,8 @@ export interface LedgerLabels {
  */
 export function LedgerGrid({ gridProps, labels }: { gridProps: Omit<DataGridProps<LedgerEntry>, 'columns'>; labels: LedgerLabels }) {
   const { i18n } = useTranslation();
+  // In the language on screen, from each entry's message: switching language re-renders the reasons.
+  const messages = useMessages();
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const columns: GridColDef<LedgerEntry>[] = [
     { field: 'createdAt', headerName: labels.date, width: 170, valueFormatter: (value: string) => formatDate(value, i18n.language) },
@@ -28,7 +31,7 @@ export function LedgerGrid({ gridProps, labels }: { gridProps: Omit<DataGridProp
       minWidth: 140,
       renderCell: ({ row }) => (
         <Box sx={{ lineHeight: 1.4, whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
-          {row.reason}
+          {messages.reason(row)}
           <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
             {formatDate(row.createdAt, i18n.language)}
           </Typography>

@@ -4,12 +4,14 @@ import { useTranslation } from 'react-i18next';
 import type { StaffTransaction } from '../../../contract/staff.ts';
 import { formatDateTime, useGridDefaults } from '../common.tsx';
 import { ShowLink } from '../lists.tsx';
+import { useMessages } from '../../ui/useMessages.ts';
 
 /** Ledger rows of every user (or, without `showUser`, of one), as `useDataGrid` pages them. */
 export function TransactionsGrid({ gridProps, showUser = true, testId }: { gridProps: Omit<DataGridProps<StaffTransaction>, 'columns'>; showUser?: boolean; testId: string }) {
   const { t, i18n } = useTranslation('staff');
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const defaults = useGridDefaults();
+  const messages = useMessages();
   const columns: GridColDef<StaffTransaction>[] = [
     { field: 'createdAt', headerName: t('staffTransactions.fields.createdAt'), width: 170, valueFormatter: (value: string) => formatDateTime(value, i18n.language) },
     {
@@ -32,7 +34,7 @@ export function TransactionsGrid({ gridProps, showUser = true, testId }: { gridP
       sortable: false,
       renderCell: ({ row }) => (
         <Box sx={{ lineHeight: 1.4, whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
-          {row.reason}
+          {messages.reason(row)}
           {/* A phone has no room for the date, kind and user columns: they go under the reason. */}
           <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
             {[formatDateTime(row.createdAt, i18n.language), t(`staffTransactions.kinds.${row.kind}`, row.kind), showUser ? row.userName : null].filter(Boolean).join(' · ')}
