@@ -8,13 +8,11 @@ import { useGameRead, useGameWrite } from './useGameCall.ts';
 
 type Connected = Static<typeof ConnectedPlayers>;
 
-const PLAYERS_POLL_MS = 5000;
-
-/** Who plays on the server now (read while it runs), each with a kick after a confirmation. */
+/** Who plays on the server now (read while it runs, and again when someone joins or leaves), each with a kick after a confirmation. */
 export function ConnectedCard({ gameId, running }: { gameId: string; running: boolean }) {
   const { t } = useTranslation('games');
   const errorMessage = useErrorMessage();
-  const players = useGameRead<Connected>(gameId, 'minecraft/players/connected', { every: PLAYERS_POLL_MS, enabled: running });
+  const players = useGameRead<Connected>(gameId, 'minecraft/players/connected', { enabled: running });
   const send = useGameWrite(gameId);
   const { run, busy, result, dialog } = useConfirmedAction();
   const kick = (name: string) =>

@@ -9,16 +9,14 @@ import { formatDate, useFormatRam } from '../../ui/format.ts';
 import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { StatusChip } from './StatusChip.tsx';
 
-const GAMES_REFRESH_MS = 5000;
-
 /** The player's servers on the dashboard home, each linking to its control panel. */
 export function GamesList() {
   const { t, i18n } = useTranslation('games');
   const to = useLocalePath();
   const ram = useFormatRam();
   const errorMessage = useErrorMessage();
-  // Read again every few seconds: a server started or stopped elsewhere shows its new status here too.
-  const { query, result } = useList<Game, ApiError>({ resource: 'games', pagination: { pageSize: 100 }, queryOptions: { refetchInterval: GAMES_REFRESH_MS } });
+  // Read again when the server says a game changed: a server started or stopped elsewhere shows its new status here too.
+  const { query, result } = useList<Game, ApiError>({ resource: 'games', pagination: { pageSize: 100 } });
   return (
     <Box component="section" aria-labelledby="my-games-title" sx={{ mt: 4 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', alignItems: 'center', gap: 1, mb: 2 }}>

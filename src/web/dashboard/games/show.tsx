@@ -19,14 +19,13 @@ import { TransactionsCard } from './TransactionsCard.tsx';
 import { useGameRead } from './useGameCall.ts';
 import { WhitelistCard } from './WhitelistCard.tsx';
 
-const STATUS_POLL_MS = 3000;
-
 /** /dashboard/game/:id: the control panel of one of the player's servers. */
 export function GameShow() {
   const { id = '' } = useParams();
   const { t } = useTranslation('games');
   const errorMessage = useErrorMessage();
-  // The game itself (reason of a crash, period, whitelist); a refetch keeps it on screen.
+  // The game itself (reason of a crash, period, whitelist), read again by Refine when the server
+  // says it changed; a refetch keeps it on screen.
   const { query } = useOne<Game, ApiError>({ resource: 'games', id });
   if (query.isPending) return <PageLoader />;
   if (query.isError && !query.data)
@@ -38,16 +37,11 @@ function ControlPanel({ game, reload }: { game: Game; reload: () => void }) {
   const { t } = useTranslation('games');
   const to = useLocalePath();
   const ram = useFormatRam();
-  const live = useGameRead<GameStatusView>(game.id, 'status', { every: STATUS_POLL_MS });
+  // Status, address and players, read again when the server says the game changed.
+  const live = useGameRead<GameStatusView>(game.id, 'status');
   // A friend group changed a list: the lists card is read again, on that list.
   const [lists, setLists] = useState<{ version: number; type: PlayerListType }>({ version: 0, type: 'WHITELIST' });
   const status: GameStatus = live.data?.status ?? game.status;
-  // The game is read again, in place, when its status moves.
-  const [seenStatus, setSeenStatus] = useState(status);
-  if (seenStatus !== status) {
-    setSeenStatus(status);
-    reload();
-  }
   const running = status === 'RUNNING';
 
   return (

@@ -1,4 +1,4 @@
-import { useCustom, useCustomMutation, type BaseRecord } from '@refinedev/core';
+import { useCustom, useCustomMutation, useSubscription, type BaseRecord } from '@refinedev/core';
 import type { ApiError } from '../../app/api.ts';
 
 /** The `/v1/game/{id}` path of one of a game's calls (`status`, `minecraft/kick`...). */
@@ -6,15 +6,26 @@ export const gamePath = (gameId: string, call: string) => `/v1/game/${encodeURIC
 
 /**
  * A read of one of a game's own calls (its live status, who is connected, a player list) through
- * Refine; `every` polls it, `enabled: false` holds it until it makes sense.
+ * Refine, read again whenever the server says the game changed (its status, players or lists);
+ * `enabled: false` holds it until it makes sense.
  */
-export function useGameRead<T>(gameId: string, call: string, { every, enabled = true }: { every?: number; enabled?: boolean } = {}) {
+export function useGameRead<T>(gameId: string, call: string, { enabled = true }: { enabled?: boolean } = {}) {
   const { query } = useCustom<T & BaseRecord, ApiError>({
     url: gamePath(gameId, call),
     method: 'get',
-    queryOptions: { enabled, refetchInterval: every, placeholderData: (previous) => previous },
+    queryOptions: { enabled, placeholderData: (previous) => previous },
   });
-  return { data: query.data?.data as T | undefined, error: query.error, loading: query.isPending, refetch: () => void query.refetch() };
+  // Refine subscribes once, keeping this first listener: the query's refetch stays the same
+  // function for the component's life and reads the query's current options.
+  const { refetch } = query;
+  useSubscription({
+    channel: 'resources/games',
+    types: ['updated'],
+    params: { ids: [gameId] },
+    enabled,
+    onLiveEvent: () => void refetch(),
+  });
+  return { data: query.data?.data as T | undefined, error: query.error, loading: query.isPending, refetch: () => void refetch() };
 }
 
 /** A write to one of a game's calls through Refine: `send(call, method, values)` resolves to the answer. */
