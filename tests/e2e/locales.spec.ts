@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { accessToken, accounts, expect, signIn, test } from './fixtures.ts';
 
 test('each locale form of a page: unprefixed (browser language), /fr and /en', async ({ page }) => {
   await page.goto('/about');
@@ -33,4 +33,41 @@ test.describe('an English browser', () => {
     await page.goto('/about');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Qui sommes-nous ?');
   });
+});
+
+test('switching language re-renders a notification and a ledger line, and the API remembers the language', async ({ page, request }) => {
+  await signIn(page, accounts.bob);
+  const auth = { authorization: `Bearer ${await accessToken(page)}` };
+  const sent = await request.post('/v1/user/notification', { headers: auth });
+  expect(sent.status()).toBe(201);
+  // Sent in bob's saved language, French: the web app never said otherwise.
+  expect(((await sent.json()) as { data: { title: string } }).data.title).toBe('Notification de test');
+
+  await page.goto('/dashboard/account');
+  const grid = page.getByTestId('transactions-grid');
+  // The seed's welcome credits, a ledger line stored as a message.
+  await expect(grid.getByText('Crédits de bienvenue')).toBeVisible();
+  const bell = page.getByTestId('notification-bell');
+  await bell.click();
+  const list = page.getByRole('dialog', { name: 'Notifications' });
+  const notice = list.getByTestId('notification').filter({ hasText: 'Notification de test' }).first();
+  await expect(notice).toContainText('Les notifications arrivent en direct.');
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Switch to English' }).click();
+  await expect(page).toHaveURL(/\/en\/dashboard\/account$/);
+  await expect(grid.getByText('Welcome credits')).toBeVisible();
+  await expect(grid.getByText('Crédits de bienvenue')).toHaveCount(0);
+  await bell.click();
+  await expect(list.getByTestId('notification').filter({ hasText: 'Test notification' }).first()).toContainText('Notifications arrive live.');
+  await expect(list.getByText('Notification de test')).toHaveCount(0);
+
+  // The app's next calls carry the locale cookie: the API saves the language, and a client without the cookie gets English too.
+  await page.reload();
+  await expect(grid.getByText('Welcome credits')).toBeVisible();
+  await expect
+    .poll(async () => ((await (await request.get('/v1/user', { headers: auth })).json()) as { locale: string }).locale)
+    .toBe('en');
+  const again = (await (await request.post('/v1/user/notification', { headers: auth })).json()) as { data: { title: string } };
+  expect(again.data.title).toBe('Test notification');
 });
