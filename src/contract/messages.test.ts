@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import fr from '../../locales/fr/messages.json' with { type: 'json' };
+import en from '../../locales/en/messages.json' with { type: 'json' };
+import { formatMessage, renderNotice, renderReason, type Catalogue } from './messages.ts';
+
+/** Every template of a catalogue, by its path. */
+function templates(node: Catalogue, prefix = ''): Array<[string, string]> {
+  return Object.entries(node).flatMap(([k, v]) => (typeof v === 'string' ? [[`${prefix}${k}`, v] as [string, string]] : templates(v, `${prefix}${k}.`)));
+}
+const placeholders = (template: string) => [...template.matchAll(/\{\{\s*(\w+)\s*(?:,\s*(\w+)\s*)?\}\}/g)].map((m) => `${m[1]}${m[2] ? `,${m[2]}` : ''}`).sort();
+
+describe('messages', () => {
+  it('fills parameters, and dates in the reader’s words, in UTC', () => {
+    const params = { name: 'Castle', until: '2026-11-24T21:30:00.000Z' };
+    expect(formatMessage('« {{name}} » jusqu’au {{until, datetime}} UTC', params, 'fr')).toBe('« Castle » jusqu’au 24 novembre 2026 à 21:30 UTC');
+    expect(formatMessage('"{{ name }}" until {{until, datetime}} UTC', params, 'en')).toBe('"Castle" until 24 November 2026 at 21:30 UTC');
+    expect(formatMessage('{{until, date}}', params, 'en')).toBe('24 November 2026');
+    // A missing parameter is left empty, a bad date shown as given.
+    expect(formatMessage('[{{missing}}] {{name, datetime}}', params, 'en')).toBe('[] Castle');
+  });
+
+  it('renders notices and reasons, and nothing for a key the catalogue lacks', () => {
+    expect(renderNotice(en, { key: 'friendRequest.received', params: { name: 'alex' } }, 'en')).toEqual({ title: 'New friend request', description: 'alex wants to be your friend.' });
+    expect(renderNotice(fr, { key: 'text', params: { title: 'Ancien', description: 'texte' } }, 'fr')).toEqual({ title: 'Ancien', description: 'texte' });
+    expect(renderReason(fr, { key: 'pack', params: { credits: 550 } }, 'fr')).toBe('Pack de 550 crédits');
+    expect(renderNotice(en, { key: 'friendRequest', params: {} }, 'en')).toBeUndefined();
+    expect(renderNotice(en, { key: 'nope.never', params: {} }, 'en')).toBeUndefined();
+    expect(renderReason(en, { key: 'nope', params: {} }, 'en')).toBeUndefined();
+  });
+
+  it('uses the same parameters, formatted alike, in French and in English', () => {
+    const english = new Map(templates(en));
+    for (const [path, template] of templates(fr)) expect(placeholders(english.get(path) ?? ''), path).toEqual(placeholders(template));
+  });
+});
