@@ -51,6 +51,8 @@ export const resources = [
   { name: 'transactions', meta: { path: '/v1/purchase/transactions' } },
   { name: 'invoices', meta: { path: '/v1/purchase/invoices' } },
   { name: 'gamePayments', meta: { path: '/v1/game/payment' } },
+  // Read and unread; one is marked read at /v1/user/notification/{id} (a custom call).
+  { name: 'notifications', meta: { path: '/v1/user/notifications' } },
   // A definition's reviews for its players, listed by definition; the page also says whether the caller may write one.
   { name: 'gameReviews', meta: { path: '/v1/game/review', listPath: '/v1/game/review/:definitionId' } },
   staff('definitions', 'catalogue', 'definitions', { path: '/v1/definition/game', listPath: '/v1/definition/game/list' }, { show: true, create: true, edit: true }),

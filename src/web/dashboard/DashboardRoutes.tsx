@@ -16,6 +16,7 @@ import { PageLoader } from '../ui/PageLoader.tsx';
 import { DashboardLayout } from './DashboardLayout.tsx';
 import { DashboardHome } from './DashboardHome.tsx';
 import { AccountPage } from './account/AccountPage.tsx';
+import { NotificationList } from './notifications/list.tsx';
 import { GameCreate } from './games/create.tsx';
 import { GameShow } from './games/show.tsx';
 import { ProfilePage } from './profile/ProfilePage.tsx';
@@ -68,6 +69,7 @@ export default function DashboardRoutes() {
         <Route element={<DashboardLayout />}>
           <Route index element={<DashboardHome />} />
           <Route path="account" element={<AccountPage />} />
+          <Route path="notifications" element={<NotificationList />} />
           <Route path="creategame/:id" element={<GameCreate />} />
           <Route path="game/:id" element={<GameShow />} />
           <Route path="products/:id" element={<ProductShow />} />

@@ -33,6 +33,13 @@ export default function NotificationList({ anchor, items, onClose }: { anchor: H
           ))}
         </List>
       )}
+      <Divider />
+      {/* Read ones leave the bell; the notifications page keeps them all. */}
+      <Box sx={{ px: 2, py: 1, display: 'flex', justifyContent: 'flex-end' }}>
+        <Button size="small" component={RouterLink} to={to('/dashboard/notifications')} onClick={onClose}>
+          {t('notifications.seeAll')}
+        </Button>
+      </Box>
     </Popover>
   );
 }
