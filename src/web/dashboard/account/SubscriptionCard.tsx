@@ -6,7 +6,7 @@ import type { Page } from '../../../contract/common.ts';
 import type { PaymentCheckout, Subscription, SubscriptionPlan } from '../../../contract/credits.ts';
 import { errorText, type ApiError } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/currentUser.tsx';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
 import { formatMoney } from '../../checkout/money.ts';
 import { formatDate, useLocalized } from '../../ui/format.ts';
 import { LoadError } from '../../ui/states.tsx';
@@ -44,30 +44,26 @@ export function SubscriptionCard() {
 function CurrentSubscription({ subscription, onChanged }: { subscription: Subscription; onChanged: () => void }) {
   const { t, i18n } = useTranslation('credits');
   const localized = useLocalized();
-  const { mutate, mutation } = useCustomMutation<Subscription & BaseRecord, ApiError>();
-  const [confirming, setConfirming] = useState(false);
-  const [message, setMessage] = useState<{ severity: 'success' | 'error'; text: string } | null>(null);
+  const { mutateAsync } = useCustomMutation<Subscription & BaseRecord, ApiError>();
+  const { run, busy, result, dialog } = useConfirmedAction();
   const lang = i18n.language;
   const plan = subscription.plan;
   const end = subscription.currentPeriodEnd ? formatDate(subscription.currentPeriodEnd, lang) : '—';
 
-  const act = (action: 'cancel' | 'resume') => {
-    setConfirming(false);
-    setMessage(null);
-    mutate(
-      { url: `${SUBSCRIPTION}/${action}`, method: 'post', values: {} },
-      {
-        onSuccess: () => {
-          setMessage({ severity: 'success', text: action === 'cancel' ? t('account.subscription.cancelled', { date: end }) : t('account.subscription.resumed') });
-          onChanged();
-        },
-        onError: (err) => setMessage({ severity: 'error', text: `${t('account.subscription.failed')} ${errorText(err)}` }),
+  const act = (action: 'cancel' | 'resume') =>
+    void run({
+      ...(action === 'cancel' && { confirm: { title: t('account.subscription.confirmTitle'), text: t('account.subscription.confirmText', { date: end }), confirm: t('account.subscription.cancel') } }),
+      action: async () => {
+        await mutateAsync({ url: `${SUBSCRIPTION}/${action}`, method: 'post', values: {}, successNotification: false, errorNotification: false });
+        onChanged();
       },
-    );
-  };
+      success: action === 'cancel' ? t('account.subscription.cancelled', { date: end }) : t('account.subscription.resumed'),
+      failure: t('account.subscription.failed'),
+    });
 
   return (
     <>
+      {dialog}
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1 }}>
         <Typography sx={{ fontWeight: 700 }}>{localized(plan.name)}</Typography>
         <Chip size="small" color={subscription.status === 'ACTIVE' ? 'success' : 'warning'} label={t(`account.subscription.status.${subscription.status}`)} />
@@ -76,30 +72,18 @@ function CurrentSubscription({ subscription, onChanged }: { subscription: Subscr
       <Typography sx={{ mt: 1 }} data-testid="subscription-period">
         {subscription.cancelAtPeriodEnd ? t('account.subscription.ends', { date: end }) : t('account.subscription.renews', { date: end })}
       </Typography>
-      {message && (
-        <Alert severity={message.severity} sx={{ mt: 2 }}>
-          {message.text}
-        </Alert>
-      )}
+      <ActionAlert result={result} />
       <Box sx={{ mt: 2 }}>
         {subscription.cancelAtPeriodEnd ? (
-          <Button variant="contained" onClick={() => act('resume')} disabled={mutation.isPending}>
+          <Button variant="contained" onClick={() => act('resume')} disabled={busy}>
             {t('account.subscription.resume')}
           </Button>
         ) : (
-          <Button variant="outlined" color="error" onClick={() => setConfirming(true)} disabled={mutation.isPending}>
+          <Button variant="outlined" color="error" onClick={() => act('cancel')} disabled={busy}>
             {t('account.subscription.cancel')}
           </Button>
         )}
       </Box>
-      <ConfirmDialog
-        open={confirming}
-        title={t('account.subscription.confirmTitle')}
-        text={t('account.subscription.confirmText', { date: end })}
-        confirm={t('account.subscription.cancel')}
-        onConfirm={() => act('cancel')}
-        onClose={() => setConfirming(false)}
-      />
     </>
   );
 }
