@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isSupportedVersion, maxVersion, minVersion } from '../contract/games.ts';
 import { NoCapacityError, type GameDriver, type GameSpec, type Observed } from './driver.ts';
 import { syncList } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
@@ -55,24 +55,6 @@ const stderrTailBytes = 2000;
 const gameId = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /**
- * Whether flying-squid serves a Minecraft release: one minecraft-data knows, between the oldest and
- * the latest flying-squid supports (as its own check does), so 1.20.4 passes with 1.20.3's protocol.
- */
-function flyingSquidServes(): { serves(version: string): boolean; range: string } {
-  const require = createRequire(import.meta.url);
-  type Known = { version: number; releaseType?: string };
-  const known = (require('minecraft-data') as { versionsByMinecraftVersion: { pc: Record<string, Known> } }).versionsByMinecraftVersion.pc;
-  const { oldestSupportedVersion: oldest, latestSupportedVersion: latest } = require('flying-squid/src/lib/version.js') as Record<string, string>;
-  return {
-    range: `${oldest} to ${latest}`,
-    serves(version) {
-      const v = Object.hasOwn(known, version) ? known[version]! : undefined;
-      return !!v && (v.releaseType ?? 'release') === 'release' && v.version >= known[oldest!]!.version && v.version <= known[latest!]!.version;
-    },
-  };
-}
-
-/**
  * The heap a game's Node process may use, from its package's RAM: three quarters of it, leaving
  * the rest for code, buffers and the native side. flying-squid needs about 100 MiB of heap to load
  * its game data, so small packages get that floor.
@@ -106,7 +88,8 @@ export class LocalDriver implements GameDriver {
   private allocating: Promise<unknown> = Promise.resolve();
   private readonly gamesDir: string;
   private readonly stopTimeoutMs: number;
-  private readonly versions: ReturnType<typeof flyingSquidServes> | null;
+  /** A jar serves whatever it is; flying-squid only the catalogue's releases. */
+  private readonly checksVersion: boolean;
   private readonly options: LocalDriverOptions;
 
   constructor(options: LocalDriverOptions) {
@@ -117,7 +100,7 @@ export class LocalDriver implements GameDriver {
     }
     this.gamesDir = path.join(options.dataDir, 'games');
     this.stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
-    this.versions = options.serverJar ? null : flyingSquidServes();
+    this.checksVersion = !options.serverJar;
   }
 
   dir(game: Pick<GameSpec, 'id'>): string {
@@ -126,8 +109,8 @@ export class LocalDriver implements GameDriver {
   }
 
   async provision(game: GameSpec): Promise<void> {
-    if (this.versions && !this.versions.serves(game.version)) {
-      throw new Error(`Minecraft "${game.version}" is not served by flying-squid: expected a release from ${this.versions.range}`);
+    if (this.checksVersion && !isSupportedVersion(game.version)) {
+      throw new Error(`Minecraft "${game.version}" is not served by flying-squid: expected a release from ${minVersion} to ${maxVersion}`);
     }
     const dir = this.dir(game);
     fs.mkdirSync(dir, { recursive: true });
