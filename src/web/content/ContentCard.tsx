@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { ContentDoc } from '../../contract/content.ts';
 import { useLocalePath } from '../app/locale.tsx';
-import { formatDate, summary } from './summary.ts';
+import { formatDate } from '../ui/format.ts';
+import { summary } from './summary.ts';
 
 /** A content page as a card linking to it: its date when it has one, title and summary. */
 export function ContentCard({ doc, component = 'div' }: { doc: ContentDoc; component?: 'div' | 'li' }) {

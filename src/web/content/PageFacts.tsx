@@ -1,7 +1,7 @@
 import { Box, Chip, Paper, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { ContentDoc } from '../../contract/content.ts';
-import { formatDate } from './summary.ts';
+import { formatDate } from '../ui/format.ts';
 
 const facts = ['date', 'format', 'prize'] as const;
 

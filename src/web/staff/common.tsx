@@ -30,11 +30,6 @@ export function asGridProps<R extends GridValidRowModel>(props: object): Omit<Da
   return props as Omit<DataGridProps<R>, 'columns'>;
 }
 
-/** A date and time in the reader's language. */
-export function formatDateTime(iso: string | null | undefined, lang: string): string {
-  return iso ? new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'fr-FR', { dateStyle: 'medium', timeStyle: 'short' }) : '';
-}
-
 /** A call that failed, in the API's own words (a form's field errors show on the fields). */
 export function ErrorAlert({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;

@@ -1,9 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import type { LocalizedText } from '../../contract/games.ts';
 
-/** A date and time as the page's language writes them ("24 nov. 2026, 14:05"). */
-export function formatDate(iso: string, lang: string) {
-  return new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'fr-FR', { dateStyle: 'medium', timeStyle: 'short' });
+/**
+ * A date as the page's language writes it: an instant with its time ("24 nov. 2026, 14:05"), a
+ * calendar day as front matter gives it, YYYY-MM-DD, alone ("12 décembre 2026", "December 12, 2026");
+ * empty when there is none or it is not a date.
+ */
+export function formatDate(value: unknown, lang: string): string {
+  if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) return '';
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(value).toLocaleDateString(lang, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return new Date(value).toLocaleString(lang === 'en' ? 'en-GB' : 'fr-FR', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** The text of a {fr, en} pair in the current language. */

@@ -4,7 +4,8 @@ import type { CrudFilter } from '@refinedev/core';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { AuditEntry } from '../../../contract/staff.ts';
-import { formatDateTime, useGridDefaults } from '../common.tsx';
+import { useGridDefaults } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, dayBound, equalityFilters, useFilteredGrid } from '../lists.tsx';
 import { UserPicker } from '../users/UserPicker.tsx';
 import { EntityLink } from './EntityLink.tsx';
@@ -30,7 +31,7 @@ export function AuditList() {
       field: 'createdAt',
       headerName: t('audit.fields.createdAt'),
       width: 180,
-      valueFormatter: (value: string) => formatDateTime(value, lang),
+      valueFormatter: (value: string) => formatDate(value, lang),
     },
     {
       field: 'actorName',
@@ -60,7 +61,7 @@ export function AuditList() {
           {/* A phone shows only this column: the reason, who and when go under the action. */}
           {phone && (
             <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-              {[row.reason, row.actorName, formatDateTime(row.createdAt, lang)].filter(Boolean).join(' · ')}
+              {[row.reason, row.actorName, formatDate(row.createdAt, lang)].filter(Boolean).join(' · ')}
             </Typography>
           )}
         </Box>

@@ -4,7 +4,8 @@ import { Show } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import type { AuditEntry } from '../../../contract/staff.ts';
 import type { ApiError } from '../../app/api.ts';
-import { ErrorAlert, Fact, Facts, formatDateTime } from '../common.tsx';
+import { ErrorAlert, Fact, Facts } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { PageTitle, ShowLink } from '../lists.tsx';
 import { EntityLink } from './EntityLink.tsx';
 
@@ -65,7 +66,7 @@ export function AuditShow() {
                 {entry.actorName}
               </ShowLink>
             </Fact>
-            <Fact label={t('audit.fields.createdAt')}>{formatDateTime(entry.createdAt, i18n.language)}</Fact>
+            <Fact label={t('audit.fields.createdAt')}>{formatDate(entry.createdAt, i18n.language)}</Fact>
             <Fact label={t('audit.fields.action')}>
               <Typography component="span" sx={{ fontFamily: 'monospace' }}>
                 {entry.action}

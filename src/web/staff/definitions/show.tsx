@@ -4,7 +4,8 @@ import { Show } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import type { GameDefinition } from '../../../contract/games.ts';
 import type { ApiError } from '../../app/api.ts';
-import { BackButton, ErrorAlert, Fact, Facts, formatDateTime, ViewTitle } from '../common.tsx';
+import { BackButton, ErrorAlert, Fact, Facts, ViewTitle } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { useDeleteDefinition } from './useDeleteDefinition.ts';
 
 /** One definition as players would buy it, with what only staff see: drafts, both languages, every package. */
@@ -39,7 +40,7 @@ export function DefinitionShow() {
               <Fact label={t('definitions.fields.difficulty')}>{d.settings.difficulty ? t(`definitions.difficulties.${d.settings.difficulty}`) : t('definitions.fields.default')}</Fact>
               <Fact label={t('definitions.fields.motd')}>{d.settings.motd || '—'}</Fact>
               <Fact label={t('definitions.fields.seed')}>{d.settings.seed || '—'}</Fact>
-              <Fact label={t('definitions.fields.updatedAt')}>{formatDateTime(d.updatedAt, lang)}</Fact>
+              <Fact label={t('definitions.fields.updatedAt')}>{formatDate(d.updatedAt, lang)}</Fact>
             </Facts>
           </Box>
           <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, mb: 3 }}>

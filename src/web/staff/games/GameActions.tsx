@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { StaffGame } from '../../../contract/games.ts';
 import { ActionDialog, ReasonInput } from '../ActionDialog.tsx';
-import { formatDateTime } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { NumberInput } from '../fields.tsx';
 
 /** Stops a server cleanly, as its owner's stop does, after asking; the owner is told why. */
@@ -35,11 +35,11 @@ export function ExtendDialog({ game, onClose, onDone }: { game: StaffGame; onClo
       onClose={onClose}
       testId="extend-dialog"
       title={t('staffGames.extend.title', { name: game.name })}
-      text={t('staffGames.extend.text', { date: formatDateTime(game.periodEnd, i18n.language) })}
+      text={t('staffGames.extend.text', { date: formatDate(game.periodEnd, i18n.language) })}
       url={`/v1/staff/games/${encodeURIComponent(game.id)}/extend`}
       defaultValues={{ days: 7, reason: '' }}
       submitLabel={t('staffGames.extend.submit')}
-      success={(result) => t('staffGames.extend.done', { name: game.name, date: formatDateTime(result.periodEnd, i18n.language) })}
+      success={(result) => t('staffGames.extend.done', { name: game.name, date: formatDate(result.periodEnd, i18n.language) })}
       onDone={onDone}
       fields={(control) => (
         <>

@@ -3,7 +3,8 @@ import { List } from '@refinedev/mui';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import { gameStatuses, type StaffGame } from '../../../contract/games.ts';
-import { formatDateTime, useGridDefaults } from '../common.tsx';
+import { useGridDefaults } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { FilterBar, FilterSelect, LoadFailure, PageTitle, SearchField, ShowLink, useFilteredGrid } from '../lists.tsx';
 import { UserPicker } from '../users/UserPicker.tsx';
 import { GameStatusChip } from './GameStatusChip.tsx';
@@ -59,12 +60,12 @@ export function GameList() {
       width: 190,
       renderCell: ({ row }) => (
         <Box sx={{ lineHeight: 1.4 }}>
-          {formatDateTime(row.periodEnd, lang)}
+          {formatDate(row.periodEnd, lang)}
           {!row.autoRenew && <Chip size="small" variant="outlined" label={t('staffGames.noAutoRenew')} sx={{ ml: 0.5 }} />}
         </Box>
       ),
     },
-    { field: 'createdAt', headerName: t('staffGames.fields.createdAt'), width: 170, valueFormatter: (value: string) => formatDateTime(value, lang) },
+    { field: 'createdAt', headerName: t('staffGames.fields.createdAt'), width: 170, valueFormatter: (value: string) => formatDate(value, lang) },
   ];
   return (
     <List resource="staffGames" title={<PageTitle>{t('staffGames.titles.list')}</PageTitle>} breadcrumb={false}>

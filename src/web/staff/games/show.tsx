@@ -6,7 +6,8 @@ import { RefreshButton, Show } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import type { GameStatus, StaffGame } from '../../../contract/games.ts';
 import type { ApiError } from '../../app/api.ts';
-import { ErrorAlert, Fact, Facts, formatDateTime } from '../common.tsx';
+import { ErrorAlert, Fact, Facts } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { ListLink, PageTitle, ShowLink } from '../lists.tsx';
 import { ExtendDialog, StopDialog } from './GameActions.tsx';
 import { GameStatusChip } from './GameStatusChip.tsx';
@@ -76,12 +77,12 @@ export function GameShow() {
           <Divider sx={{ mb: 3 }} />
           <Facts>
             <Fact label={t('staffGames.fields.periodEnd')}>
-              <span data-testid="game-period-end">{formatDateTime(game.periodEnd, lang)}</span>
+              <span data-testid="game-period-end">{formatDate(game.periodEnd, lang)}</span>
             </Fact>
             <Fact label={t('staffGames.fields.autoRenew')}>{game.autoRenew ? t('yes') : t('no')}</Fact>
             <Fact label={t('staffGames.fields.desiredState')}>{t(`staffGames.desired.${game.desiredState}`)}</Fact>
-            <Fact label={t('staffGames.fields.createdAt')}>{formatDateTime(game.createdAt, lang)}</Fact>
-            {game.expiredAt && <Fact label={t('staffGames.fields.expiredAt')}>{formatDateTime(game.expiredAt, lang)}</Fact>}
+            <Fact label={t('staffGames.fields.createdAt')}>{formatDate(game.createdAt, lang)}</Fact>
+            {game.expiredAt && <Fact label={t('staffGames.fields.expiredAt')}>{formatDate(game.expiredAt, lang)}</Fact>}
           </Facts>
           <ListLink resource="audit" query={{ entity: 'game', entityId: game.id }}>
             {t('staffGames.audit')}

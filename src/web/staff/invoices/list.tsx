@@ -4,7 +4,8 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { StaffInvoice } from '../../../contract/staff.ts';
 import { formatMoney } from '../../checkout/money.ts';
-import { formatDateTime, useGridDefaults } from '../common.tsx';
+import { useGridDefaults } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { FilterBar, LoadFailure, PageTitle, ShowLink, equalityFilters, useFilteredGrid } from '../lists.tsx';
 import { UserPicker } from '../users/UserPicker.tsx';
 import { InvoicePdfButton } from './InvoicePdfButton.tsx';
@@ -32,7 +33,7 @@ export function InvoiceList() {
         </Box>
       ),
     },
-    { field: 'issuedAt', headerName: t('staffInvoices.fields.issuedAt'), width: 170, valueFormatter: (value: string) => formatDateTime(value, lang) },
+    { field: 'issuedAt', headerName: t('staffInvoices.fields.issuedAt'), width: 170, valueFormatter: (value: string) => formatDate(value, lang) },
     {
       field: 'userName',
       headerName: t('staffInvoices.fields.user'),

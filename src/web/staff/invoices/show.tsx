@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import type { StaffInvoice } from '../../../contract/staff.ts';
 import type { ApiError } from '../../app/api.ts';
 import { formatMoney } from '../../checkout/money.ts';
-import { ErrorAlert, Fact, Facts, formatDateTime } from '../common.tsx';
+import { ErrorAlert, Fact, Facts } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { PageTitle, ShowLink } from '../lists.tsx';
 import { InvoicePdfButton } from './InvoicePdfButton.tsx';
 
@@ -38,7 +39,7 @@ export function InvoiceShow() {
               </ShowLink>
             </Fact>
             {invoice.buyer.email && <Fact label={t('staffInvoices.fields.email')}>{invoice.buyer.email}</Fact>}
-            <Fact label={t('staffInvoices.fields.issuedAt')}>{formatDateTime(invoice.issuedAt, lang)}</Fact>
+            <Fact label={t('staffInvoices.fields.issuedAt')}>{formatDate(invoice.issuedAt, lang)}</Fact>
             <Fact label={t('staffInvoices.fields.payment')}>
               <ShowLink resource="payments" id={invoice.paymentId}>
                 {t('staffInvoices.seePayment')}

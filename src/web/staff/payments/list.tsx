@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { paymentStatuses } from '../../../contract/credits.ts';
 import type { StaffPayment } from '../../../contract/staff.ts';
 import { formatMoney } from '../../checkout/money.ts';
-import { formatDateTime, useGridDefaults } from '../common.tsx';
+import { useGridDefaults } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, equalityFilters, useFilteredGrid } from '../lists.tsx';
 import { UserPicker } from '../users/UserPicker.tsx';
 import { PaymentStatusChip } from './PaymentStatusChip.tsx';
@@ -25,7 +26,7 @@ export function PaymentList() {
       renderCell: ({ row }) => (
         <Box sx={{ lineHeight: 1.4 }}>
           <ShowLink resource="payments" id={row.id}>
-            {formatDateTime(row.createdAt, lang)}
+            {formatDate(row.createdAt, lang)}
           </ShowLink>
           <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
             {t(`payments.kinds.${row.kind}`)}

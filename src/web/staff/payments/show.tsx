@@ -8,7 +8,8 @@ import type { StaffPayment } from '../../../contract/staff.ts';
 import type { ApiError } from '../../app/api.ts';
 import { formatMoney } from '../../checkout/money.ts';
 import { ActionDialog, ReasonInput } from '../ActionDialog.tsx';
-import { ErrorAlert, Fact, Facts, formatDateTime } from '../common.tsx';
+import { ErrorAlert, Fact, Facts } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { PageTitle, ShowLink } from '../lists.tsx';
 import { PaymentStatusChip } from './PaymentStatusChip.tsx';
 
@@ -63,8 +64,8 @@ export function PaymentShow() {
                 {payment.providerId ?? '—'}
               </Typography>
             </Fact>
-            <Fact label={t('payments.fields.createdAt')}>{formatDateTime(payment.createdAt, lang)}</Fact>
-            {payment.settledAt && <Fact label={t('payments.fields.settledAt')}>{formatDateTime(payment.settledAt, lang)}</Fact>}
+            <Fact label={t('payments.fields.createdAt')}>{formatDate(payment.createdAt, lang)}</Fact>
+            {payment.settledAt && <Fact label={t('payments.fields.settledAt')}>{formatDate(payment.settledAt, lang)}</Fact>}
             {payment.refundedCents > 0 && <Fact label={t('payments.fields.refunded')}>{formatMoney(payment.refundedCents, payment.currency, lang)}</Fact>}
             {payment.invoiceId && (
               <Fact label={t('payments.fields.invoice')}>

@@ -5,7 +5,8 @@ import { EditButton, List, ShowButton, useDataGrid } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import type { PromoCode } from '../../../contract/credits.ts';
 import type { ApiError } from '../../app/api.ts';
-import { ArchiveButton, asGridProps, formatDateTime, useGridDefaults, usePhoneColumns, ViewTitle } from '../common.tsx';
+import { ArchiveButton, asGridProps, useGridDefaults, usePhoneColumns, ViewTitle } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { PromoStatus } from './PromoStatus.tsx';
 import { useDescribePromo } from './PromoForm.tsx';
 
@@ -20,7 +21,7 @@ export function PromoList() {
       { field: 'code', headerName: t('promoCodes.fields.code'), flex: 1, minWidth: 100 },
       { field: 'value', headerName: t('promoCodes.fields.gives'), width: 110, valueGetter: (_, row) => describe(row) },
       { field: 'uses', headerName: t('promoCodes.fields.uses'), width: 100, valueGetter: (_, row) => (row.maxUses ? `${row.uses} / ${row.maxUses}` : String(row.uses)) },
-      { field: 'validUntil', headerName: t('promoCodes.fields.validUntil'), width: 170, valueGetter: (_, row) => (row.validUntil ? formatDateTime(row.validUntil, lang) : t('promoCodes.fields.noLimit')) },
+      { field: 'validUntil', headerName: t('promoCodes.fields.validUntil'), width: 170, valueGetter: (_, row) => (row.validUntil ? formatDate(row.validUntil, lang) : t('promoCodes.fields.noLimit')) },
       { field: 'archived', headerName: t('archive.status'), width: 120, renderCell: ({ row }) => <PromoStatus code={row} /> },
       {
         field: 'actions',

@@ -7,7 +7,8 @@ import { useTranslation } from 'react-i18next';
 import type { PromoCode } from '../../../contract/credits.ts';
 import type { PromoCodeUse } from '../../../contract/staff.ts';
 import type { ApiError } from '../../app/api.ts';
-import { asGridProps, BackButton, ErrorAlert, Fact, Facts, formatDateTime, useGridDefaults, ViewTitle } from '../common.tsx';
+import { asGridProps, BackButton, ErrorAlert, Fact, Facts, useGridDefaults, ViewTitle } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { useDescribePromo } from './PromoForm.tsx';
 import { PromoStatus } from './PromoStatus.tsx';
 
@@ -25,7 +26,7 @@ function UsesGrid({ code }: { code: string }) {
   const columns = useMemo<GridColDef<PromoCodeUse>[]>(
     () => [
       { field: 'userName', headerName: t('promoCodes.uses.user'), flex: 1, minWidth: 140 },
-      { field: 'usedAt', headerName: t('promoCodes.uses.usedAt'), width: 180, valueGetter: (_, row) => formatDateTime(row.usedAt, i18n.language) },
+      { field: 'usedAt', headerName: t('promoCodes.uses.usedAt'), width: 180, valueGetter: (_, row) => formatDate(row.usedAt, i18n.language) },
       { field: 'paymentId', headerName: t('promoCodes.uses.on'), width: 150, valueGetter: (_, row) => (row.paymentId ? t('promoCodes.uses.payment') : row.gameId ? t('promoCodes.uses.game') : '—') },
     ],
     [t, i18n.language],
@@ -62,9 +63,9 @@ export function PromoShow() {
           </Fact>
           <Fact label={t('promoCodes.fields.gives')}>{describe(p)}</Fact>
           <Fact label={t('promoCodes.fields.uses')}>{p.maxUses ? `${p.uses} / ${p.maxUses}` : p.uses}</Fact>
-          <Fact label={t('promoCodes.fields.validFrom')}>{p.validFrom ? formatDateTime(p.validFrom, lang) : t('promoCodes.fields.noLimit')}</Fact>
-          <Fact label={t('promoCodes.fields.validUntil')}>{p.validUntil ? formatDateTime(p.validUntil, lang) : t('promoCodes.fields.noLimit')}</Fact>
-          <Fact label={t('promoCodes.fields.createdAt')}>{formatDateTime(p.createdAt, lang)}</Fact>
+          <Fact label={t('promoCodes.fields.validFrom')}>{p.validFrom ? formatDate(p.validFrom, lang) : t('promoCodes.fields.noLimit')}</Fact>
+          <Fact label={t('promoCodes.fields.validUntil')}>{p.validUntil ? formatDate(p.validUntil, lang) : t('promoCodes.fields.noLimit')}</Fact>
+          <Fact label={t('promoCodes.fields.createdAt')}>{formatDate(p.createdAt, lang)}</Fact>
         </Facts>
       )}
       <Typography variant="h4" component="h2" sx={{ mb: 1 }}>

@@ -7,7 +7,8 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { GameDefinition, StaffReview } from '../../../contract/games.ts';
 import { ActionDialog, ReasonInput } from '../ActionDialog.tsx';
-import { formatDateTime, useGridDefaults } from '../common.tsx';
+import { useGridDefaults } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, equalityFilters, useFilteredGrid } from '../lists.tsx';
 
 /** Hides a review from the public list and the average rating (asked again first), or puts it back. */
@@ -47,7 +48,7 @@ export function ReviewList() {
   const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffReview, 'definitionId' | 'hidden'>('reviews', ['definitionId', 'hidden'], equalityFilters, { field: 'createdAt', order: 'desc' });
   const { result: definitions } = useList<GameDefinition>({ resource: 'definitions', pagination: { pageSize: 100 } });
   const columns: GridColDef<StaffReview>[] = [
-    { field: 'createdAt', headerName: t('reviews.fields.createdAt'), width: 170, valueFormatter: (value: string) => formatDateTime(value, lang) },
+    { field: 'createdAt', headerName: t('reviews.fields.createdAt'), width: 170, valueFormatter: (value: string) => formatDate(value, lang) },
     {
       field: 'rating',
       headerName: t('reviews.fields.rating'),

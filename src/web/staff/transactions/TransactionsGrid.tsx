@@ -2,7 +2,8 @@ import { Box, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { DataGrid, type DataGridProps, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { StaffTransaction } from '../../../contract/staff.ts';
-import { formatDateTime, useGridDefaults } from '../common.tsx';
+import { useGridDefaults } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { ShowLink } from '../lists.tsx';
 import { useMessages } from '../../ui/useMessages.ts';
 
@@ -13,7 +14,7 @@ export function TransactionsGrid({ gridProps, showUser = true, testId }: { gridP
   const defaults = useGridDefaults();
   const messages = useMessages();
   const columns: GridColDef<StaffTransaction>[] = [
-    { field: 'createdAt', headerName: t('staffTransactions.fields.createdAt'), width: 170, valueFormatter: (value: string) => formatDateTime(value, i18n.language) },
+    { field: 'createdAt', headerName: t('staffTransactions.fields.createdAt'), width: 170, valueFormatter: (value: string) => formatDate(value, i18n.language) },
     {
       field: 'userName',
       headerName: t('staffTransactions.fields.user'),
@@ -37,7 +38,7 @@ export function TransactionsGrid({ gridProps, showUser = true, testId }: { gridP
           {messages.reason(row)}
           {/* A phone has no room for the date, kind and user columns: they go under the reason. */}
           <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
-            {[formatDateTime(row.createdAt, i18n.language), t(`staffTransactions.kinds.${row.kind}`, row.kind), showUser ? row.userName : null].filter(Boolean).join(' · ')}
+            {[formatDate(row.createdAt, i18n.language), t(`staffTransactions.kinds.${row.kind}`, row.kind), showUser ? row.userName : null].filter(Boolean).join(' · ')}
           </Typography>
         </Box>
       ),

@@ -3,7 +3,8 @@ import { List } from '@refinedev/mui';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { StaffUser } from '../../../contract/staff.ts';
-import { formatDateTime, useGridDefaults } from '../common.tsx';
+import { useGridDefaults } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { FilterBar, LoadFailure, PageTitle, SearchField, ShowLink, useFilteredGrid } from '../lists.tsx';
 
 /** Every account, found by a prefix of its name, email or Minecraft name; sorted by name, date or balance. */
@@ -49,7 +50,7 @@ export function UserList() {
       ),
     },
     { field: 'balance', headerName: t('users.fields.balance'), type: 'number', width: 110 },
-    { field: 'createdAt', headerName: t('users.fields.createdAt'), width: 170, valueFormatter: (value: string) => formatDateTime(value, i18n.language) },
+    { field: 'createdAt', headerName: t('users.fields.createdAt'), width: 170, valueFormatter: (value: string) => formatDate(value, i18n.language) },
   ];
   return (
     <List resource="users" title={<PageTitle>{t('users.titles.list')}</PageTitle>} breadcrumb={false}>

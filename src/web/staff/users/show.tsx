@@ -7,7 +7,8 @@ import { useTranslation } from 'react-i18next';
 import type { StaffTransaction, StaffUserDetail } from '../../../contract/staff.ts';
 import type { ApiError } from '../../app/api.ts';
 import { formatMoney } from '../../checkout/money.ts';
-import { ErrorAlert, Fact, Facts, asGridProps, formatDateTime } from '../common.tsx';
+import { ErrorAlert, Fact, Facts, asGridProps } from '../common.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { ListLink, LoadFailure, PageTitle, ShowLink } from '../lists.tsx';
 import { TransactionsGrid } from '../transactions/TransactionsGrid.tsx';
 import { CreditDialog } from './CreditDialog.tsx';
@@ -75,7 +76,7 @@ export function UserShow() {
                 {user.roles.length ? user.roles.map((role) => <Chip key={role} size="small" label={t(`users.roles.${role}`, role)} />) : t('users.roles.player')}
               </Stack>
             </Fact>
-            <Fact label={t('users.fields.createdAt')}>{formatDateTime(user.createdAt, lang)}</Fact>
+            <Fact label={t('users.fields.createdAt')}>{formatDate(user.createdAt, lang)}</Fact>
           </Facts>
           <Box sx={{ mb: 2 }}>
             <ListLink resource="audit" query={{ entity: 'user', entityId: user.id }}>
@@ -90,7 +91,7 @@ export function UserShow() {
                 {t('users.subscription.line', {
                   plan: user.subscription.planName[lang],
                   status: t(`users.subscription.status.${user.subscription.status}`),
-                  date: formatDateTime(user.subscription.currentPeriodEnd, lang),
+                  date: formatDate(user.subscription.currentPeriodEnd, lang),
                 })}
                 {user.subscription.cancelAtPeriodEnd && ` ${t('users.subscription.ending')}`}
               </Typography>
@@ -130,7 +131,7 @@ export function UserShow() {
                           </ShowLink>
                         </TableCell>
                         <TableCell>{t(`staffGames.status.${game.status}`, game.status)}</TableCell>
-                        <TableCell>{formatDateTime(game.periodEnd, lang)}</TableCell>
+                        <TableCell>{formatDate(game.periodEnd, lang)}</TableCell>
                       </TableRow>
                     ))}
                   </TableBody>
@@ -166,7 +167,7 @@ export function UserShow() {
                       <TableRow key={payment.id}>
                         <TableCell>
                           <ShowLink resource="payments" id={payment.id}>
-                            {formatDateTime(payment.createdAt, lang)}
+                            {formatDate(payment.createdAt, lang)}
                           </ShowLink>
                         </TableCell>
                         <TableCell>{t(`payments.status.${payment.status}`, payment.status)}</TableCell>
