@@ -17,7 +17,7 @@ export function FriendList() {
   const { mutateAsync: block } = useCreate();
   const invalidate = useInvalidate();
   // A friend removed or blocked also leaves the groups (and their counts).
-  const groupsChanged = () => invalidate({ resource: 'friendGroups', invalidates: ['list', 'detail'] });
+  const groupsChanged = () => invalidate({ resource: 'friendGroups', invalidates: ['resourceAll'] });
   return (
     <Stack spacing={2}>
       <AddFriendCard />
