@@ -9,6 +9,7 @@ import type { Player, FriendGroup, FriendGroupDetail, FriendGroupImportReport, F
 import type { BlocklistService } from '../blocklist/service.ts';
 import type { FriendsService } from '../friends/service.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
+import type { NotificationsService } from '../notifications/service.ts';
 
 const MC_NAME = new RegExp(MC_NAME_PATTERN);
 type GroupRow = typeof friendGroups.$inferSelect;
@@ -27,16 +28,24 @@ export class FriendGroupsService {
   private readonly friends: FriendsService;
   private readonly blocklist: BlocklistService;
   private readonly minecraft: MinecraftService;
-  constructor(db: Db, friends: FriendsService, blocklist: BlocklistService, minecraft: MinecraftService) {
+  private readonly notifications: NotificationsService;
+  constructor(db: Db, friends: FriendsService, blocklist: BlocklistService, minecraft: MinecraftService, notifications: NotificationsService) {
     this.db = db;
     this.friends = friends;
     this.blocklist = blocklist;
     this.minecraft = minecraft;
+    this.notifications = notifications;
+  }
+
+  /** Tells the owner's open pages (another tab, a game's whitelist by group) that a group changed. */
+  private changed(ownerId: string, ids: string[], type: 'created' | 'updated' | 'deleted' = 'updated', executor?: Tx): Promise<void> {
+    return this.notifications.changed(ownerId, { resource: 'friendGroups', ids, type }, executor);
   }
 
   async create(ownerId: string, name: string): Promise<FriendGroup> {
     const [row] = await this.db.insert(friendGroups).values({ ownerId, name }).onConflictDoNothing().returning();
     if (!row) throw conflict(`You already have a group named "${name}"`);
+    await this.changed(ownerId, [row.id], 'created');
     return toGroup(row, 0);
   }
 
@@ -71,6 +80,7 @@ export class FriendGroupsService {
       throw err;
     }
     if (!row) throw notFound('Friend group');
+    await this.changed(ownerId, [id]);
     const [members] = await this.db.select({ n: count() }).from(friendGroupMembers).where(eq(friendGroupMembers.groupId, id));
     return toGroup(row, members?.n ?? 0);
   }
@@ -78,6 +88,7 @@ export class FriendGroupsService {
   async remove(ownerId: string, id: string): Promise<void> {
     const rows = await this.db.delete(friendGroups).where(and(eq(friendGroups.id, id), eq(friendGroups.ownerId, ownerId))).returning({ id: friendGroups.id });
     if (rows.length === 0) throw notFound('Friend group');
+    await this.changed(ownerId, [id], 'deleted');
   }
 
   /** Adds a friend by account; anyone else joins by Minecraft name instead. */
@@ -87,6 +98,7 @@ export class FriendGroupsService {
     if (!(await this.friends.areFriends(ownerId, userId))) throw conflict('Only friends can be added by account; add other players by Minecraft name');
     const [row] = await this.db.insert(friendGroupMembers).values({ groupId: id, userId }).onConflictDoNothing().returning();
     if (!row) throw conflict('This friend is already in the group');
+    await this.changed(ownerId, [id]);
     return (await this.describe([row]))[0]!;
   }
 
@@ -94,6 +106,7 @@ export class FriendGroupsService {
     await this.owned(ownerId, id);
     const rows = await this.db.delete(friendGroupMembers).where(and(eq(friendGroupMembers.groupId, id), eq(friendGroupMembers.userId, userId))).returning({ id: friendGroupMembers.id });
     if (rows.length === 0) throw notFound('Group member');
+    await this.changed(ownerId, [id]);
   }
 
   async addName(ownerId: string, id: string, mcName: string): Promise<FriendGroupMember> {
@@ -101,6 +114,7 @@ export class FriendGroupsService {
     if (blocked.has(mcName.toLowerCase())) throw conflict('You blocked this player');
     const [row] = await this.db.insert(friendGroupMembers).values({ groupId: id, mcName, nameKey: mcName.toLowerCase() }).onConflictDoNothing().returning();
     if (!row) throw conflict('This Minecraft name is already in the group');
+    await this.changed(ownerId, [id]);
     return (await this.describe([row]))[0]!;
   }
 
@@ -111,6 +125,7 @@ export class FriendGroupsService {
       .where(and(eq(friendGroupMembers.groupId, id), eq(friendGroupMembers.nameKey, mcName.toLowerCase())))
       .returning({ id: friendGroupMembers.id });
     if (rows.length === 0) throw notFound('Group member');
+    await this.changed(ownerId, [id]);
   }
 
   /**
@@ -137,6 +152,7 @@ export class FriendGroupsService {
     const inserted = values.length
       ? new Set((await this.db.insert(friendGroupMembers).values(values).onConflictDoNothing().returning({ key: friendGroupMembers.nameKey })).map((r) => r.key))
       : new Set<string | null>();
+    if (inserted.size) await this.changed(ownerId, [id]);
     const results = names.map((mcName, i) => {
       const verdict = verdicts[i]!;
       return { mcName, result: verdict === 'TRY' ? (inserted.has(mcName.toLowerCase()) ? 'ADDED' : 'ALREADY_MEMBER') : verdict } as const;
@@ -170,6 +186,7 @@ export class FriendGroupsService {
     const groups = tx.select({ id: friendGroups.id }).from(friendGroups).where(eq(friendGroups.ownerId, ownerId));
     await tx.delete(friendGroupMembers).where(and(inArray(friendGroupMembers.groupId, groups), eq(friendGroupMembers.userId, userId)));
     if (mcName) await tx.delete(friendGroupMembers).where(and(inArray(friendGroupMembers.groupId, groups), eq(friendGroupMembers.nameKey, mcName.toLowerCase())));
+    await this.changed(ownerId, [], 'updated', tx);
   }
 
   private async owned(ownerId: string, id: string): Promise<GroupRow> {

@@ -4,6 +4,7 @@ import { friendRequests, friendships } from '../../db/schema/friends.ts';
 import { badRequest, conflict, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import type { Friend, FriendAddResult, FriendRequest, FriendRequestAnswer, Player } from '../../../contract/social.ts';
+import type { ResourceChange } from '../../../contract/live.ts';
 import type { BlocklistService } from '../blocklist/service.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
@@ -42,11 +43,13 @@ export class FriendsService {
       const [theirs] = await tx.delete(friendRequests).where(and(eq(friendRequests.fromId, targetId), eq(friendRequests.toId, me))).returning({ id: friendRequests.id });
       if (theirs) {
         await befriend(tx, me, targetId);
+        await this.notifications.changed([me, targetId], [requestGone(theirs.id), friendsChanged('created')], tx);
         await this.notifications.notify(targetId, { key: 'friendRequest.accepted', params: { name: myName }, link: SOCIAL_LINK }, tx);
         return { status: 'ACCEPTED', requestId: theirs.id, user: target };
       }
       const [mine] = await tx.insert(friendRequests).values({ fromId: me, toId: targetId }).onConflictDoNothing().returning({ id: friendRequests.id });
       if (!mine) throw conflict('A friend request to this user is already pending');
+      await this.notifications.changed([me, targetId], { resource: 'friendRequests', ids: [mine.id], type: 'created' }, tx);
       await this.notifications.notify(targetId, { key: 'friendRequest.received', params: { name: myName }, link: SOCIAL_LINK }, tx);
       return { status: 'PENDING', requestId: mine.id, user: target };
     });
@@ -71,6 +74,7 @@ export class FriendsService {
       const [deleted] = await tx.delete(friendRequests).where(eq(friendRequests.id, requestId)).returning({ id: friendRequests.id });
       // Answered by the other side in the meantime.
       if (!deleted) throw notFound('Friend request');
+      await this.notifications.changed([found.fromId, found.toId], accept ? [requestGone(requestId), friendsChanged('created')] : requestGone(requestId), tx);
       if (found.fromId === me) return { status: 'CANCELLED' };
       if (!accept) return { status: 'DECLINED' };
       await befriend(tx, found.fromId, me);
@@ -95,6 +99,8 @@ export class FriendsService {
 
   private async unfriended(tx: Tx, a: string, b: string): Promise<void> {
     for (const hook of this.unfriendHooks) await hook(tx, a, b);
+    // The hooks take former friends out of each other's groups.
+    await this.notifications.changed([a, b], [friendsChanged('deleted'), { resource: 'friendGroups', ids: [], type: 'updated' }], tx);
   }
 
   async list(me: string, window: Window) {
@@ -145,11 +151,17 @@ export class FriendsService {
   async sever(tx: Tx, a: string, b: string): Promise<void> {
     await lockPair(tx, a, b);
     if ((await unfriend(tx, a, b)) > 0) await this.unfriended(tx, a, b);
-    await tx
+    const requests = await tx
       .delete(friendRequests)
-      .where(or(and(eq(friendRequests.fromId, a), eq(friendRequests.toId, b)), and(eq(friendRequests.fromId, b), eq(friendRequests.toId, a))));
+      .where(or(and(eq(friendRequests.fromId, a), eq(friendRequests.toId, b)), and(eq(friendRequests.fromId, b), eq(friendRequests.toId, a))))
+      .returning({ id: friendRequests.id });
+    if (requests.length) await this.notifications.changed([a, b], { resource: 'friendRequests', ids: requests.map((r) => r.id), type: 'deleted' }, tx);
   }
 }
+
+const requestGone = (id: string): ResourceChange => ({ resource: 'friendRequests', ids: [id], type: 'deleted' });
+/** Friends are listed by the other user's id, which differs for each side: no ids. */
+const friendsChanged = (type: 'created' | 'deleted'): ResourceChange => ({ resource: 'friends', ids: [], type });
 
 /** A transaction-scoped lock on the unordered pair, taken before reading what lies between them. */
 async function lockPair(tx: Tx, a: string, b: string) {

@@ -53,6 +53,8 @@ export class Reconciler {
   private readonly mine = new Set<string>();
   /** Running games seen not answering, and since when (clock ms). */
   private readonly silentSince = new Map<string, number>();
+  /** Who was online at the last look at each running game, so their owners hear when it changes. */
+  private readonly online = new Map<string, string>();
   /** What each game this process launched was launched with, until it is seen running. */
   private readonly launchedWith = new Map<string, GameSpec>();
   private round: Promise<void> | undefined;
@@ -177,6 +179,7 @@ export class Reconciler {
       .set({ ...patch, stateVersion: game.stateVersion + 1, updatedAt: this.runtime.clock() })
       .where(and(eq(games.id, game.id), eq(games.stateVersion, game.stateVersion)))
       .returning();
+    if (row) await this.notifications.changed(row.ownerId, { resource: 'games', ids: [row.id], type: 'updated' }, executor);
     return row;
   }
 
@@ -191,6 +194,7 @@ export class Reconciler {
 
   private async stopServer(game: GameRow): Promise<GameRow | undefined> {
     this.mine.delete(game.id);
+    this.online.delete(game.id);
     try {
       await this.runtime.driver.stop(await specOf(this.db, game));
     } catch (err) {
@@ -250,9 +254,13 @@ export class Reconciler {
     }
     const now = this.runtime.clock();
     switch (observed.status) {
-      case 'RUNNING':
+      case 'RUNNING': {
         this.mine.add(game.id);
         this.silentSince.delete(game.id);
+        const online = observed.players.join('\n');
+        if ((this.online.get(game.id) ?? '') !== online) await this.notifications.changed(game.ownerId, { resource: 'games', ids: [game.id], type: 'updated' });
+        if (online) this.online.set(game.id, online);
+        else this.online.delete(game.id);
         if (game.status === 'STARTING') {
           await this.write(game, { status: 'RUNNING', statusReason: null, statusChangedAt: now });
           // Written RUNNING first: from now on the API applies list changes live, and this sends
@@ -260,6 +268,7 @@ export class Reconciler {
           await this.applyListChanges(game);
         }
         return;
+      }
       case 'STARTING': {
         if (game.status === 'RUNNING') return this.unanswered(game, now);
         // From the launch: the time a start waited for capacity is not the server's.
@@ -307,6 +316,7 @@ export class Reconciler {
   /** A crash: a restart after a back-off, unless the game already used its restarts of the window. */
   private async crashed(game: GameRow, why: string): Promise<void> {
     this.mine.delete(game.id);
+    this.online.delete(game.id);
     const reason = why.slice(0, 300);
     const now = this.runtime.clock();
     const { backoffMs, maxRestarts, restartWindowMs } = this.options;

@@ -341,6 +341,7 @@ export class RenewalsService {
             .onConflictDoNothing()
             .returning();
           if (!payment) return true;
+          await this.changed(tx, game.ownerId, game.id, payment.id);
           await this.notifications.notify(
             game.ownerId,
             {
@@ -442,6 +443,7 @@ export class RenewalsService {
         updatedAt: now,
       })
       .where(eq(games.id, game.id));
+    await this.changed(tx, game.ownerId, game.id, payment.id);
     if (payment.status === 'CANCELED') {
       await tx.update(gamePayments).set({ status: 'PENDING', canceledAt: null }).where(and(eq(gamePayments.id, payment.id), eq(gamePayments.status, 'CANCELED')));
     }
@@ -539,6 +541,7 @@ export class RenewalsService {
         await this.db.transaction(async (tx) => {
           const [deleted] = await tx.update(games).set({ worldDeletedAt: this.now, leaseOwner: null, leaseUntil: null, updatedAt: this.now }).where(mine).returning({ id: games.id });
           if (!deleted) return;
+          await this.changed(tx, game.ownerId, game.id);
           await tx
             .update(gamePayments)
             .set({ status: 'CANCELED', canceledAt: this.now })
@@ -593,6 +596,7 @@ export class RenewalsService {
       .returning(paidColumns);
     // Every payer holds the game's lock, so it is PENDING still; were it not, the throw undoes the debit.
     if (!row) throw conflict('This payment was paid or canceled meanwhile');
+    await this.changed(tx, game.ownerId, game.id, payment.id);
     return { payment: { ...payment, status: 'PAID', paidAt: now, periodStart, periodEnd }, game: row, revived: revive };
   }
 
@@ -605,6 +609,18 @@ export class RenewalsService {
     }
     // Still on its way to EXPIRED: the reconciler finishes the stop, then starts it again if wanted.
     return { ...base, ...(game.status === 'CRASHED' ? { status: 'STOPPING' as const, statusChangedAt: now, launchedAt: null } : {}) };
+  }
+
+  /** Tells the owner's open pages, at commit, that the game and its renewals changed. */
+  private changed(tx: Executor, ownerId: string, gameId: string, paymentId?: string): Promise<void> {
+    return this.notifications.changed(
+      ownerId,
+      [
+        { resource: 'games', ids: [gameId], type: 'updated' },
+        { resource: 'gamePayments', ids: paymentId ? [paymentId] : [], type: 'updated' },
+      ],
+      tx,
+    );
   }
 
   /** The owner's notice of a renewal paid for them by auto-renew. */
@@ -684,6 +700,7 @@ export class RenewalsService {
       }
       // Auto-renew would otherwise pay it once it is opened again at expiry.
       const [game] = await tx.update(games).set({ autoRenew: false, updatedAt: now }).where(eq(games.id, ref.gameId)).returning();
+      await this.changed(tx, ownerId, ref.gameId, paymentId);
       return this.result(canceled, game!);
     });
   }
@@ -780,6 +797,7 @@ export class RenewalsService {
         .where(and(eq(games.id, gameId), eq(games.ownerId, ownerId)))
         .returning();
       if (!game) throw notFound('Game');
+      await this.changed(tx, ownerId, gameId);
       if (autoRenew && this.revivable(game, now)) {
         await tx
           .update(gamePayments)

@@ -211,6 +211,7 @@ export class GamesService {
     } catch (err) {
       this.runtime.log.warn({ err, gameId: row.id }, 'provisioning failed; the first start tries again');
     }
+    await this.notifications.changed(ownerId, { resource: 'games', ids: [row.id], type: 'created' });
     return toGame(row);
   }
 
@@ -294,6 +295,7 @@ export class GamesService {
       }
       throw conflict(`The game is ${current.status}: it cannot be ${rule.verb} now`);
     }
+    await this.notifications.changed(ownerId, { resource: 'games', ids: [row.id], type: 'updated' });
     this.onAction(row.id);
     return toGame(row);
   }
@@ -324,6 +326,7 @@ export class GamesService {
         updatedAt: now,
       })
       .where(eq(games.id, id));
+    await this.notifications.changed(row.ownerId, { resource: 'games', ids: [id], type: 'updated' });
     if (stopping) this.onAction(id);
   }
 
@@ -405,6 +408,7 @@ export class GamesService {
         return added.map((r) => r.name);
       });
     }
+    if (changed.length) await this.notifications.changed(ownerId, { resource: 'games', ids: [gameId], type: 'updated' });
     if (game.status === 'RUNNING') await this.rconQuietly(game, changed.map((name) => `${listCommands[type][action]} ${name}`));
     return this.playerList(gameId, type);
   }
@@ -420,6 +424,7 @@ export class GamesService {
       .where(and(eq(games.id, id), eq(games.ownerId, ownerId)))
       .returning();
     if (!row) throw notFound('Game');
+    await this.notifications.changed(ownerId, { resource: 'games', ids: [id], type: 'updated' });
     if (row.status === 'RUNNING') await this.rconQuietly(row, [`whitelist ${enabled ? 'on' : 'off'}`]);
     return { enabled };
   }

@@ -108,6 +108,7 @@ export class StaffGamesService {
       if (!allows('stop', before.status)) throw conflict(`The game is ${before.status}: it cannot be stopped now`);
       const [after] = await tx.update(games).set(actionWrite('stop', now)).where(eq(games.id, id)).returning();
       await this.audit.record(tx, { actorId, action: 'game.stop', entity: 'game', entityId: id, reason, before: toGame(before), after: toGame(after!) });
+      await this.notifications.changed(before.ownerId, { resource: 'games', ids: [id], type: 'updated' }, tx);
       await this.notifications.notify(
         before.ownerId,
         // The staff's reason is their own words, passed on as they wrote it.
@@ -144,6 +145,14 @@ export class StaffGamesService {
           .where(eq(gamePayments.id, renewal.id));
       }
       await this.audit.record(tx, { actorId, action: 'game.extend', entity: 'game', entityId: id, reason, before: toGame(before), after: toGame(after!) });
+      await this.notifications.changed(
+        before.ownerId,
+        [
+          { resource: 'games', ids: [id], type: 'updated' },
+          { resource: 'gamePayments', ids: renewal ? [renewal.id] : [], type: 'updated' },
+        ],
+        tx,
+      );
       await this.notifications.notify(
         before.ownerId,
         { key: 'game.extendedByStaff', params: { name: before.name, days, until: periodEnd.toISOString(), reason }, link: `/dashboard/game/${id}` },

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { HEARTBEAT_EVENT, NOTIFICATION_EVENT, type NotificationData } from '../../../contract/notifications.ts';
+import { RESOURCE_CHANGE_EVENT, type ResourceChange } from '../../../contract/live.ts';
 
 export const HEARTBEAT_MS = 15_000;
 
@@ -133,6 +134,17 @@ export class StreamHub {
       if (stream.held) stream.held.push(delivery);
       else this.send(stream, delivery);
     }
+  }
+
+  /**
+   * Tells a user's open streams that a resource changed. Written at once, even to a stream still
+   * replaying its backlog: it has no id, so it neither moves Last-Event-ID nor is replayed.
+   */
+  publish(userId: string, change: ResourceChange): void {
+    const streams = this.byUser.get(userId);
+    if (!streams) return;
+    const frame = sseFrame(RESOURCE_CHANGE_EVENT, change);
+    for (const stream of streams) stream.res.write(frame);
   }
 
   /** Ends every stream (shutdown): clients see the stream close. */

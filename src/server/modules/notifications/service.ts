@@ -6,9 +6,20 @@ import type { Notification, NotificationData } from '../../../contract/notificat
 import type { Locale, Message, MessageParams } from '../../../contract/messages.ts';
 import { noticeText } from '../../lib/messages.ts';
 import type { UsersService } from '../users/service.ts';
+import type { ResourceChange } from '../../../contract/live.ts';
+import { BALANCE_CHANNEL } from '../credits/service.ts';
 import { StreamHub, type Delivery, type StreamLimits } from './hub.ts';
 
 export const CHANNEL = 'notifications';
+/** Where `changed` sends its resource changes to every replica, as `ChangeDelivery`s. */
+export const CHANGES_CHANNEL = 'resource_changes';
+
+/** Resource changes and the users whose streams hear of them. */
+interface ChangeDelivery {
+  userIds: string[];
+  changes: ResourceChange[];
+}
+
 /**
  * How far before a lost LISTEN connection was noticed to read back: `created_at` is when the
  * writing transaction began, maybe before the drop though committed after, and clocks differ.
@@ -52,7 +63,7 @@ export class NotificationsService {
   readonly hub: StreamHub;
   private readonly database: Database;
   private readonly users: Pick<UsersService, 'locales'>;
-  private unlisten: (() => Promise<void>) | undefined;
+  private unlisten: Array<() => Promise<void>> = [];
 
   constructor(database: Database, users: Pick<UsersService, 'locales'>, limits?: StreamLimits) {
     this.database = database;
@@ -61,22 +72,39 @@ export class NotificationsService {
   }
 
   async start(): Promise<void> {
-    this.unlisten = await this.database.listen(
-      CHANNEL,
-      (payload) => {
-        try {
-          this.hub.deliver(JSON.parse(payload) as Delivery);
-        } catch {
-          // A malformed payload is not ours; ignore it rather than break the listener.
-        }
-      },
-      { onReconnect: ({ since }) => this.catchUp(since) },
-    );
+    // A malformed payload is not ours: ignored rather than break the listener.
+    const parsed = <T>(payload: string, use: (value: T) => void) => {
+      try {
+        use(JSON.parse(payload) as T);
+      } catch {
+        /* ignored */
+      }
+    };
+    this.unlisten = await Promise.all([
+      this.database.listen(CHANNEL, (payload) => parsed<Delivery>(payload, (d) => this.hub.deliver(d)), { onReconnect: ({ since }) => this.catchUp(since) }),
+      // Changes are news of the moment: those lost while the connection was down are not read back.
+      this.database.listen(CHANGES_CHANNEL, (payload) =>
+        parsed<ChangeDelivery>(payload, ({ userIds, changes }) => {
+          for (const userId of userIds) for (const change of changes) this.hub.publish(userId, change);
+        }),
+      ),
+      // The credits ledger's trigger names the user at each commit that moved their balance.
+      this.database.listen(BALANCE_CHANNEL, (userId) => this.hub.publish(userId, { resource: 'transactions', ids: [], type: 'created' })),
+    ]);
   }
 
   async stop(): Promise<void> {
     this.hub.closeAll();
-    await this.unlisten?.();
+    await Promise.all(this.unlisten.splice(0).map((unlisten) => unlisten()));
+  }
+
+  /**
+   * Tells the users' open streams, on every replica, what changed. Given the caller's transaction
+   * it is sent at commit, never for a rolled-back change; outside one, right away.
+   */
+  async changed(userIds: string | string[], changes: ResourceChange | ResourceChange[], executor: Executor = this.database.db): Promise<void> {
+    const delivery: ChangeDelivery = { userIds: typeof userIds === 'string' ? [userIds] : userIds, changes: Array.isArray(changes) ? changes : [changes] };
+    await executor.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify(delivery)})`);
   }
 
   /** Notifies a user; give the caller's transaction so the notice exists only if its cause does. */
@@ -126,6 +154,8 @@ export class NotificationsService {
       .set({ read: true })
       .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
       .returning({ id: notifications.id });
+    // The user's other tabs (the bell, the notifications page) show it read too.
+    if (rows.length > 0) await this.changed(userId, { resource: 'notifications', ids: [id], type: 'updated' });
     return rows.length > 0;
   }
 
