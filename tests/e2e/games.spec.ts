@@ -159,3 +159,38 @@ test('alice buys a server from the catalogue and starts it from its control pane
   await expect(refused.getByRole('link', { name: 'Acheter des crédits' })).toHaveAttribute('href', `/credits?back=${encodeURIComponent(`/dashboard/creategame/${definitionId}`)}`);
   await page.screenshot({ path: `${shots}/create-402-desktop-light.png`, fullPage: true });
 });
+
+test("the create form shows the API's word for a field under that field, and keeps one Idempotency-Key while the same purchase is retried", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/dashboard');
+  await signInAsAlice(page);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/dashboard/store');
+  await page.getByTestId('game-card').filter({ hasText: 'Survie' }).click();
+  await page.getByTestId('create-cta').click();
+  await page.getByLabel('Nom du serveur').fill('Monde refusé');
+  await page.getByLabel('Graine du monde').fill('graine-42');
+
+  // The purchase's answer is lost once, then the API refuses a field: the API never buys here.
+  const keys: string[] = [];
+  let attempt = 0;
+  await page.route('**/v1/game/create', async (route) => {
+    keys.push((await route.request().headerValue('idempotency-key')) ?? '');
+    if (attempt++ === 0) return route.abort('connectionreset');
+    const errors = [{ field: 'settings.seed', message: 'contient un caractère refusé' }];
+    return route.fulfill({ status: 400, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid settings.seed', errors }) });
+  });
+  const pay = page.getByRole('button', { name: /^Payer .* et créer$/ });
+  await pay.click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Le serveur est injoignable' })).toBeVisible();
+  await pay.click();
+  const seed = page.getByLabel('Graine du monde');
+  await expect(seed).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('contient un caractère refusé')).toBeVisible();
+  // The same purchase sent again after a lost answer carries the same key; after a definite answer, a new one.
+  await pay.click();
+  await expect.poll(() => keys.length).toBe(3);
+  expect(keys[1]).toBe(keys[0]);
+  expect(keys[2]).not.toBe(keys[1]);
+  await expect(page).toHaveURL(/\/dashboard\/creategame\//);
+});
