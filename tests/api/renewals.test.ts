@@ -332,7 +332,13 @@ describe('game renewals', () => {
     const [first] = (await payments()).data;
     expect(first).toMatchObject({ gameId, status: 'PAID', amountCredits: 50, promoCode: 'HALF' });
     const ledger = (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/transactions` })).json();
-    expect(ledger.data[0]).toMatchObject({ amount: -50, kind: 'GAME_CHARGE', reason: 'Game "My world": Small, first 30 days (promo code HALF: 50% off)' });
+    expect(ledger.data[0]).toMatchObject({
+      amount: -50,
+      kind: 'GAME_CHARGE',
+      reason: 'Serveur « My world » : Small, 30 premiers jours (code promo HALF : -50 %)',
+      reasonKey: 'gameChargePromo',
+      reasonParams: { name: 'My world', package: 'Small', days: 30, code: 'HALF', percent: 50 },
+    });
     const codes = (await t.current.as('boss', { ...staff, method: 'GET', url: '/v1/promocode' })).json().data;
     expect(codes.find((c: { code: string }) => c.code === 'HALF').uses).toBe(1);
 
