@@ -5,23 +5,26 @@ import { Link as RouterLink } from 'react-router';
 import type { Notification } from '../../../contract/notifications.ts';
 import { useLocalePath } from '../../app/locale.tsx';
 import { formatDate } from '../../ui/format.ts';
+import { useMessages } from '../../ui/useMessages.ts';
 
 /** One notification: unread ones stand out and can be marked read; its link opens where it leads. */
 export function NotificationRow({ notification: n, onMarkRead, busy }: { notification: Notification; onMarkRead: () => void; busy: boolean }) {
   const { t, i18n } = useTranslation('notifications');
   const to = useLocalePath();
   const link = n.data.link;
+  // In the language on screen, from the notice's message.
+  const { title, description } = useMessages().notice(n.data);
   return (
     <TableRow data-testid="notification-row" data-read={n.read} sx={{ bgcolor: n.read ? undefined : 'action.hover' }}>
       <TableCell sx={{ pl: { xs: 1, sm: 2 }, maxWidth: 0, width: '100%' }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
           {!n.read && <Chip size="small" color="secondary" label={t('unread')} />}
           <Typography component="h2" variant="body1" sx={{ fontWeight: n.read ? 500 : 700, overflowWrap: 'anywhere' }}>
-            {n.data.title}
+            {title}
           </Typography>
         </Box>
         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {n.data.description}
+          {description}
         </Typography>
         <Typography variant="caption" color="text.secondary">
           {formatDate(n.createdAt, i18n.language)}
@@ -39,7 +42,7 @@ export function NotificationRow({ notification: n, onMarkRead, busy }: { notific
             )
           )}
           {!n.read && (
-            <Button size="small" startIcon={<MarkReadIcon />} onClick={onMarkRead} disabled={busy} aria-label={t('markReadOf', { title: n.data.title })}>
+            <Button size="small" startIcon={<MarkReadIcon />} onClick={onMarkRead} disabled={busy} aria-label={t('markReadOf', { title })}>
               {t('markRead')}
             </Button>
           )}
