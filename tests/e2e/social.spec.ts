@@ -38,6 +38,10 @@ test('two players link Minecraft accounts, become friends, and one groups the ot
   await linkMinecraft(bob, 'BobMC');
   await linkMinecraft(alice, 'AliceMC');
 
+  // Bob waits on his requests tab.
+  await bob.goto('/dashboard/social?tab=requests');
+  await expect(bob.getByText('Aucune demande en attente.')).toBeVisible();
+
   // Alice asks BobMC; a name nobody linked is refused with the API's detail.
   await alice.goto('/dashboard/social');
   await expect(alice.getByText("Pas encore d'amis.", { exact: false })).toBeVisible();
@@ -50,13 +54,13 @@ test('two players link Minecraft accounts, become friends, and one groups the ot
   await alice.getByRole('tab', { name: 'Demandes' }).click();
   await expect(alice.getByTestId('request-bob')).toContainText('Envoyée');
 
-  // Bob accepts (a reload stands in for the live notification).
-  await bob.goto('/dashboard/social?tab=requests');
+  // Bob sees it arrive without reloading, and accepts; Alice's pending request goes without a reload too.
   await expect(bob.getByTestId('request-alice')).toContainText('AliceMC');
   await bob.screenshot({ path: `${SHOTS}/requests-1280-light.png` });
   await bob.getByRole('button', { name: 'Accepter la demande de AliceMC' }).click();
   await expect(bob.getByTestId('notice')).toContainText('Vous êtes maintenant amis avec AliceMC.');
   await expect(bob.getByText('Aucune demande en attente.')).toBeVisible();
+  await expect(alice.getByText('Aucune demande en attente.')).toBeVisible();
   await bob.getByRole('tab', { name: 'Amis' }).click();
   await expect(bob.getByTestId('friend-alice')).toContainText('AliceMC');
 
