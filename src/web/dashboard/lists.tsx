@@ -4,9 +4,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { Alert, Box, Button, CircularProgress, Table, TableBody, TableContainer, TablePagination, Typography } from '@mui/material';
 import type { DataGridProps, GridValidRowModel } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
-import type { Page } from '../../contract/common.ts';
 import { errorText, type ApiError } from '../app/api.ts';
-import type { FetchState } from '../app/useFetch.ts';
 import type { ResourceName } from '../app/resources.ts';
 import { gridLocaleText } from '../ui/gridLocale.ts';
 
@@ -41,20 +39,17 @@ function useResourceTable<T extends BaseRecord>(resource: ResourceName, { params
   return table;
 }
 
-/** A resource's page as the tables below read it: loading, error or the page, with its pagination. */
+/** A resource's page as the tables below read it: its rows and total, loading or failed, with its pagination. */
 export function usePaged<T extends BaseRecord>(resource: ResourceName, query: ResourceQuery = {}) {
   const table = useResourceTable<T>(resource, query);
   const { tableQuery, result, currentPage, pageSize } = table;
-  const state: FetchState<Page<T>> =
-    tableQuery.isError && !tableQuery.data
-      ? { status: 'error', error: tableQuery.error }
-      : tableQuery.isPending
-        ? { status: 'loading' }
-        : { status: 'done', data: { data: result.data, totalElements: result.total ?? 0, page: currentPage - 1, size: pageSize } };
-  const reload = () => void tableQuery.refetch();
   return {
-    state,
-    reload,
+    rows: result.data,
+    total: result.total ?? 0,
+    loading: tableQuery.isPending,
+    // A failed refetch keeps showing the rows it had.
+    error: tableQuery.isError && !tableQuery.data ? tableQuery.error : null,
+    reload: () => void tableQuery.refetch(),
     pagination: {
       page: currentPage - 1,
       rowsPerPage: pageSize,
@@ -107,20 +102,19 @@ export function PagedTable<T extends BaseRecord>({
   row: (item: T) => ReactNode;
 }) {
   const { t } = useTranslation('common');
-  const { state } = paged;
-  if (state.status === 'loading')
+  if (paged.error)
+    return (
+      <Alert severity="error" action={<Button onClick={paged.reload}>{t('retry')}</Button>}>
+        {t('lists.loadError')}: {errorText(paged.error)}
+      </Alert>
+    );
+  if (paged.loading)
     return (
       <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
         <CircularProgress size={28} aria-label={t('loading')} />
       </Box>
     );
-  if (state.status === 'error')
-    return (
-      <Alert severity="error" action={<Button onClick={paged.reload}>{t('retry')}</Button>}>
-        {t('lists.loadError')}: {errorText(state.error)}
-      </Alert>
-    );
-  if (state.data.totalElements === 0)
+  if (paged.total === 0)
     return (
       <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }} data-testid="empty">
         {empty}
@@ -130,7 +124,7 @@ export function PagedTable<T extends BaseRecord>({
     <>
       <TableContainer sx={{ overflowX: 'auto' }}>
         <Table size="small" aria-label={label}>
-          <TableBody>{state.data.data.map(row)}</TableBody>
+          <TableBody>{paged.rows.map(row)}</TableBody>
         </Table>
       </TableContainer>
       <ListPagination {...paged.pagination} />
