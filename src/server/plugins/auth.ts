@@ -1,4 +1,20 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  ContextConfigDefault,
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  FastifySchema,
+  FastifyTypeProvider,
+  FastifyTypeProviderDefault,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerBase,
+  RawServerDefault,
+  RouteGenericInterface,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
+import type { FastifyRequestType, ResolveFastifyRequestType } from 'fastify/types/type-provider.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fp from 'fastify-plugin';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { forbidden, unauthorized } from '../lib/problems.ts';
@@ -22,17 +38,46 @@ export interface AuthUser {
   roles: string[];
 }
 
+/**
+ * The type provider of a signed-in scope (see `signedIn`): TypeBox's, marked so that `request.user`
+ * is an AuthUser there, where the scope's hook has set it, and `AuthUser | null` everywhere else.
+ */
+export interface SignedInTypeProvider extends TypeBoxTypeProvider {
+  readonly signedIn: true;
+}
+
+/** What the routes of a signed-in scope are registered on. */
+export type SignedInScope = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, SignedInTypeProvider>;
+
+/** Who may call a route: kept in its config by its scope, read by the OpenAPI document. */
+export type Access = { signedIn: true; roles: readonly Role[] | null } | { signedIn: false };
+
 declare module 'fastify' {
-  interface FastifyRequest {
-    user: AuthUser | null;
+  // The type parameters repeat Fastify's own, as a merged declaration must, used or not.
+  /* eslint-disable @typescript-eslint/no-unused-vars */
+  interface FastifyRequest<
+    RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+    RawServer extends RawServerBase = RawServerDefault,
+    RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+    SchemaCompiler extends FastifySchema = FastifySchema,
+    TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
+    ContextConfig = ContextConfigDefault,
+    Logger extends FastifyBaseLogger = FastifyBaseLogger,
+    RequestType extends FastifyRequestType = ResolveFastifyRequestType<TypeProvider, SchemaCompiler, RouteGeneric>,
+  > {
+    user: TypeProvider extends SignedInTypeProvider ? AuthUser : AuthUser | null;
+  }
+  /* eslint-enable @typescript-eslint/no-unused-vars */
+  interface FastifyContextConfig {
+    access?: Access;
   }
   interface FastifyInstance {
-    /** onRequest hook: 401 unless a valid bearer token; sets request.user. */
+    /** onRequest hook: 401 unless a valid bearer token; sets request.user. Routes use it through `signedIn`. */
     authenticate: preHandlerAsyncHookHandler;
     /** onRequest hook for calls that need no token: sets request.user when a valid one is given, else leaves it null. */
     identify: preHandlerAsyncHookHandler;
-    /** onRequest hook: 401 without a token, 403 unless the user has one of the roles. */
-    requireRole: (...roles: Role[]) => preHandlerAsyncHookHandler;
+    /** The platform user of a valid bearer token; 401 without one. */
+    userOf: (request: FastifyRequest) => Promise<AuthUser>;
     /** Who a valid bearer token names, or null (no token, or a bad one); never throws. Cached per token. */
     identityOf: (request: FastifyRequest) => Promise<Identity | null>;
   }
@@ -113,8 +158,9 @@ export default fp(async function auth(app: FastifyInstance, options: AuthOptions
 
   app.decorate('identityOf', (request: FastifyRequest) => (request.headers.authorization ? verify(request).catch(() => null) : Promise.resolve(null)));
   app.decorateRequest('user', null);
+  app.decorate('userOf', async (request: FastifyRequest) => options.resolveUser(await verify(request)));
   app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
-    request.user = await options.resolveUser(await verify(request));
+    request.user = await app.userOf(request);
   });
   app.decorate('identify', async function identify(request: FastifyRequest) {
     if (!request.headers.authorization) return;
@@ -122,8 +168,24 @@ export default fp(async function auth(app: FastifyInstance, options: AuthOptions
     const identity = await verify(request).catch(() => undefined);
     if (identity) request.user = await options.resolveUser(identity);
   });
-  app.decorate('requireRole', (...roles: Role[]) => async function requireRole(request: FastifyRequest) {
-    request.user ??= await options.resolveUser(await verify(request));
-    if (!roles.some((r) => request.user!.roles.includes(r))) throw forbidden();
-  });
 });
+
+/**
+ * Registers `routes` in a scope of their own with one onRequest hook: 401 without a valid bearer
+ * token, and, when `roles` are given, 403 unless the user has one of them. Inside, `request.user` is
+ * typed as set. Each route's config says who may call it, for the OpenAPI document.
+ */
+export async function signedIn(app: FastifyInstance, roles: readonly Role[] | null, routes: (scope: SignedInScope) => Promise<void> | void): Promise<void> {
+  await app.register(async (scope) => {
+    const access: Access = { signedIn: true, roles };
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, access };
+    });
+    scope.addHook('onRequest', async (request) => {
+      const user = await app.userOf(request);
+      request.user = user;
+      if (roles && !roles.some((r) => user.roles.includes(r))) throw forbidden();
+    });
+    await routes(scope.withTypeProvider<SignedInTypeProvider>());
+  });
+}

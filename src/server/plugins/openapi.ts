@@ -66,10 +66,11 @@ function errorStatuses(route: RouteOptions, authenticated: boolean, roleChecked:
 }
 
 function factsOf(route: RouteOptions, method: string): OperationFacts {
+  // A signed-in scope says so in its routes' config; the auth plugin's per-route hooks are known by their names.
+  const access = route.config?.access;
   const names = hooksOf(route).map((h) => h.name);
-  // The auth plugin's hooks, known by their names: `requireRole(...)` makes a new function per route.
-  const roleChecked = names.includes('requireRole');
-  const authenticated = roleChecked || names.includes('authenticate');
+  const roleChecked = !!(access?.signedIn && access.roles);
+  const authenticated = !!access?.signedIn || names.includes('authenticate');
   const optional = names.includes('identify');
   const declared = route.schema?.security as OperationFacts['security'] | undefined;
   const security = declared ?? (authenticated ? [{ bearer: [] }] : optional ? [{}, { bearer: [] }] : []);
@@ -108,11 +109,12 @@ function complete(document: Json, facts: Map<string, OperationFacts>): Json {
 /** OpenAPI 3.1 at /v1/openapi.json, from the same TypeBox schemas that validate requests. */
 export default fp(async function openapi(app: FastifyInstance, { version }: { version: string }) {
   for (const schema of namedBodies) app.addSchema(schema);
-  const facts = new Map<string, OperationFacts>();
-  // Registered before the API modules, so it sees every route they add.
+  const routes = new Map<string, { route: RouteOptions; method: string }>();
+  // Registered before the API modules, so it sees every route they add. A scope's own onRoute hooks
+  // run after this one (its access goes into the route's config), so the facts are read once the document is made.
   app.addHook('onRoute', (route) => {
     if (route.schema?.hide) return;
-    for (const method of [route.method].flat()) facts.set(`${method} ${openapiPath(route.url)}`, factsOf(route, method));
+    for (const method of [route.method].flat()) routes.set(`${method} ${openapiPath(route.url)}`, { route, method });
   });
   await app.register(swagger, {
     openapi: {
@@ -133,7 +135,10 @@ export default fp(async function openapi(app: FastifyInstance, { version }: { ve
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     hideUntagged: false,
-    transformObject: (document) => complete((document as { openapiObject: Json }).openapiObject, facts),
+    transformObject: (document) => {
+      const facts = new Map([...routes].map(([key, { route, method }]) => [key, factsOf(route, method)]));
+      return complete((document as { openapiObject: Json }).openapiObject, facts);
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/v1/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger());

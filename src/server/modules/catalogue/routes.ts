@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
@@ -7,6 +7,7 @@ import { named } from '../../lib/schema.ts';
 import { badRequest, HttpProblem, notFound } from '../../lib/problems.ts';
 import { IMAGE_URL_PREFIX, MAX_IMAGE_BYTES } from './images.ts';
 import { pageWindow } from '../../lib/paging.ts';
+import { signedIn, type SignedInTypeProvider } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
 /** Staff and support see unpublished definitions too (support reads what staff edit). */
@@ -15,7 +16,6 @@ const seesDrafts = (roles: string[] | undefined) => !!roles?.some((r) => r === '
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const catalogue = services.catalogue;
   const tags = ['catalogue'];
-  const staff = app.requireRole('staff');
 
   app.get(
     '/v1/definition/game/list',
@@ -32,94 +32,6 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     async (request) => catalogue.get(request.params.id, seesDrafts(request.user?.roles)),
   );
 
-  app.post(
-    '/v1/definition/game',
-    { onRequest: staff, schema: { tags, summary: 'Staff: add a game definition', body: named(gameDefCreate), response: { 201: GameDefinition } } },
-    async (request, reply) => reply.status(201).send(await catalogue.createDefinition(request.body, request.user!.id)),
-  );
-
-  app.put(
-    '/v1/definition/game/:id',
-    { onRequest: staff, schema: { tags, summary: 'Staff: replace a game definition', params: IdParams, body: named(gameDefCreate), response: { 200: GameDefinition } } },
-    async (request) => catalogue.updateDefinition(request.params.id, request.body, request.user!.id),
-  );
-
-  app.delete(
-    '/v1/definition/game/:id',
-    { onRequest: staff, schema: { tags, summary: 'Staff: delete a definition and its packages (409 when games use it)', params: IdParams, response: { 204: Type.Null() } } },
-    async (request, reply) => {
-      await catalogue.deleteDefinition(request.params.id, request.user!.id);
-      return reply.status(204).send(null);
-    },
-  );
-
-  app.post(
-    '/v1/definition/game/package',
-    { onRequest: staff, schema: { problems: [404], tags, summary: 'Staff: add a package to a definition', body: named(gamePackageCreate), response: { 201: GamePackage } } },
-    async (request, reply) => reply.status(201).send(await catalogue.createPackage(request.body, request.user!.id)),
-  );
-
-  // The package is named in the query, as SPEC.md's DELETE names it: a path `/package/:id` would read
-  // the same as `/:id/image` to a client (`/v1/definition/game/package/image`).
-  app.put(
-    '/v1/definition/game/package',
-    {
-      onRequest: staff,
-      schema: { problems: [404], tags, summary: 'Staff: change a package (games bought keep what they bought)', querystring: PackageQuery, body: GamePackageUpdate, response: { 200: GamePackage } },
-    },
-    async (request) => catalogue.updatePackage(request.query.id, request.body, request.user!.id),
-  );
-
-  app.delete(
-    '/v1/definition/game/package',
-    { onRequest: staff, schema: { problems: [404], tags, summary: 'Staff: delete a package (409 when games use it)', querystring: PackageQuery, response: { 204: Type.Null() } } },
-    async (request, reply) => {
-      await catalogue.deletePackage(request.query.id, request.user!.id);
-      return reply.status(204).send(null);
-    },
-  );
-
-  // Multipart is parsed on this route only, one file of at most MAX_IMAGE_BYTES.
-  await app.register(async (scope) => {
-    const upload = scope.withTypeProvider<TypeBoxTypeProvider>();
-    await upload.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1 } });
-    upload.post(
-      '/v1/definition/game/:id/image',
-      {
-        onRequest: staff,
-        schema: {
-          problems: [413, 415, 422],
-          tags,
-          summary: 'Staff: upload a definition’s image (multipart/form-data, field `image`: PNG, JPEG or WebP up to 5 MB; 415 other bytes, 413 bigger, 422 unreadable), stored as 16:9 WebP at 1x and 2x',
-          params: IdParams,
-          consumes: ['multipart/form-data'],
-          body: {
-            // Documents the form; the parts are read by the handler (the parsed body stays empty, hence nullable).
-            content: {
-              'multipart/form-data': {
-                schema: { type: 'object', nullable: true, required: ['image'], properties: { image: { type: 'string', contentMediaType: 'application/octet-stream', description: 'PNG, JPEG or WebP, up to 5 MB' } } },
-              },
-            },
-          },
-          response: { 200: GameDefinition },
-        },
-      },
-      async (request) => {
-        if (!request.isMultipart()) throw new HttpProblem(415, 'Send the image as multipart/form-data, in the field "image"');
-        const file = await request.file();
-        if (!file || file.fieldname !== 'image') throw badRequest('Send the image in the field "image"', [{ field: 'image', message: 'is required' }]);
-        let bytes: Buffer;
-        try {
-          bytes = await file.toBuffer();
-        } catch (err) {
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpProblem(413, `The image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
-          throw err;
-        }
-        return catalogue.setImage(request.params.id, bytes, request.user!.id);
-      },
-    );
-  });
-
   // Content-hashed names never change content: browsers and proxies keep them for a year.
   app.get(
     `${IMAGE_URL_PREFIX}:file`,
@@ -130,6 +42,94 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       return reply.header('cache-control', 'public, max-age=31536000, immutable').type('image/webp').send(bytes);
     },
   );
+
+  await signedIn(app, ['staff'], async (staffOnly) => {
+    staffOnly.post(
+      '/v1/definition/game',
+      { schema: { tags, summary: 'Staff: add a game definition', body: named(gameDefCreate), response: { 201: GameDefinition } } },
+      async (request, reply) => reply.status(201).send(await catalogue.createDefinition(request.body, request.user.id)),
+    );
+
+    staffOnly.put(
+      '/v1/definition/game/:id',
+      { schema: { tags, summary: 'Staff: replace a game definition', params: IdParams, body: named(gameDefCreate), response: { 200: GameDefinition } } },
+      async (request) => catalogue.updateDefinition(request.params.id, request.body, request.user.id),
+    );
+
+    staffOnly.delete(
+      '/v1/definition/game/:id',
+      { schema: { tags, summary: 'Staff: delete a definition and its packages (409 when games use it)', params: IdParams, response: { 204: Type.Null() } } },
+      async (request, reply) => {
+        await catalogue.deleteDefinition(request.params.id, request.user.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    staffOnly.post(
+      '/v1/definition/game/package',
+      { schema: { problems: [404], tags, summary: 'Staff: add a package to a definition', body: named(gamePackageCreate), response: { 201: GamePackage } } },
+      async (request, reply) => reply.status(201).send(await catalogue.createPackage(request.body, request.user.id)),
+    );
+
+    // The package is named in the query, as SPEC.md's DELETE names it: a path `/package/:id` would read
+    // the same as `/:id/image` to a client (`/v1/definition/game/package/image`).
+    staffOnly.put(
+      '/v1/definition/game/package',
+      {
+        schema: { problems: [404], tags, summary: 'Staff: change a package (games bought keep what they bought)', querystring: PackageQuery, body: GamePackageUpdate, response: { 200: GamePackage } },
+      },
+      async (request) => catalogue.updatePackage(request.query.id, request.body, request.user.id),
+    );
+
+    staffOnly.delete(
+      '/v1/definition/game/package',
+      { schema: { problems: [404], tags, summary: 'Staff: delete a package (409 when games use it)', querystring: PackageQuery, response: { 204: Type.Null() } } },
+      async (request, reply) => {
+        await catalogue.deletePackage(request.query.id, request.user.id);
+        return reply.status(204).send(null);
+      },
+    );
+
+    // Multipart is parsed on this route only, one file of at most MAX_IMAGE_BYTES.
+    await staffOnly.register(async (scope) => {
+      const upload = scope.withTypeProvider<SignedInTypeProvider>();
+      await upload.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1 } });
+      upload.post(
+        '/v1/definition/game/:id/image',
+        {
+          schema: {
+            problems: [413, 415, 422],
+            tags,
+            summary: 'Staff: upload a definition’s image (multipart/form-data, field `image`: PNG, JPEG or WebP up to 5 MB; 415 other bytes, 413 bigger, 422 unreadable), stored as 16:9 WebP at 1x and 2x',
+            params: IdParams,
+            consumes: ['multipart/form-data'],
+            body: {
+              // Documents the form; the parts are read by the handler (the parsed body stays empty, hence nullable).
+              content: {
+                'multipart/form-data': {
+                  schema: { type: 'object', nullable: true, required: ['image'], properties: { image: { type: 'string', contentMediaType: 'application/octet-stream', description: 'PNG, JPEG or WebP, up to 5 MB' } } },
+                },
+              },
+            },
+            response: { 200: GameDefinition },
+          },
+        },
+        async (request) => {
+          if (!request.isMultipart()) throw new HttpProblem(415, 'Send the image as multipart/form-data, in the field "image"');
+          const file = await request.file();
+          if (!file || file.fieldname !== 'image') throw badRequest('Send the image in the field "image"', [{ field: 'image', message: 'is required' }]);
+          let bytes: Buffer;
+          try {
+            bytes = await file.toBuffer();
+          } catch (err) {
+            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpProblem(413, `The image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+            throw err;
+          }
+          return catalogue.setImage(request.params.id, bytes, request.user.id);
+        },
+      );
+    });
+  });
 };
 
 export default routes;

@@ -27,6 +27,7 @@ import {
 import { named } from '../../lib/schema.ts';
 import { forbidden, HttpProblem } from '../../lib/problems.ts';
 import { pageWindow } from '../../lib/paging.ts';
+import { signedIn } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 import type { GameAction } from './service.ts';
 
@@ -34,194 +35,6 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   const games = services.games;
   const renewals = services.renewals;
   const tags = ['games'];
-  const auth = app.authenticate;
-
-  app.post(
-    '/v1/game/create',
-    { onRequest: auth, schema: { problems: [402, 404], tags, summary: 'Buy a game: the first period is charged from the balance (402 when short)', body: named(gameCreate), response: { 201: Game } } },
-    async (request, reply) => reply.status(201).send(await games.create(request.user!.id, request.body)),
-  );
-
-  app.get(
-    '/v1/game',
-    { onRequest: auth, schema: { tags, summary: "The caller's games, newest first; status and ignoredStatus may be repeated or comma lists", querystring: GameListQuery, response: { 200: Page(Game) } } },
-    async (request) => {
-      const { status, ignoredStatus, ...paging } = request.query;
-      return games.list(request.user!.id, { status, ignoredStatus }, pageWindow(paging));
-    },
-  );
-
-  app.get('/v1/game/:id', { onRequest: auth, schema: { tags, summary: 'One of the caller’s games, with its renewal waiting to be paid', params: IdParams, response: { 200: Game } } }, async (request) =>
-    games.get(request.user!.id, request.params.id),
-  );
-
-  app.patch(
-    '/v1/game/:id',
-    {
-      onRequest: auth,
-      schema: { tags, summary: 'Turn auto-renew on or off; turned on, a renewal due or expired is paid at once when the balance covers it', params: IdParams, body: gameUpdate, response: { 200: Game } },
-    },
-    async (request) => renewals.setAutoRenew(request.user!.id, request.params.id, request.body.autoRenew),
-  );
-
-  // Static paths: find-my-way prefers them to /v1/game/:id whatever the order.
-  app.get(
-    '/v1/game/payment',
-    {
-      onRequest: auth,
-      schema: {
-        tags,
-        summary: "The caller's game payments (each period of each game: PAID, PENDING renewals, CANCELED), newest first; filter by status. A PENDING one is due at its periodStart",
-        querystring: GamePaymentQuery,
-        response: { 200: Page(GamePayment) },
-      },
-    },
-    async (request) => {
-      const { status, ...paging } = request.query;
-      return renewals.list(request.user!.id, status, pageWindow(paging));
-    },
-  );
-
-  app.get(
-    '/v1/game/payment/invoice',
-    { onRequest: auth, schema: { tags, summary: "The caller's paid game payments (their receipts: first periods and renewals), newest first", querystring: GamePaymentQuery, response: { 200: Page(GamePayment) } } },
-    async (request) => {
-      const { status, ...paging } = request.query;
-      return renewals.list(request.user!.id, status, pageWindow(paging), true);
-    },
-  );
-
-  app.post(
-    '/v1/game/payment',
-    {
-      onRequest: auth,
-      schema: {
-        problems: [402, 404],
-        tags,
-        summary:
-          'PAY a PENDING renewal from the balance (402 when short; moves periodEnd on and revives an expired game) or CANCEL it (the game expires at periodEnd); 409 when it is not PENDING, also for a PAY another PAY beat',
-        body: named(gamePaymentRequestUpdate),
-        response: { 200: GamePaymentResult },
-      },
-    },
-    async (request) => {
-      const { paymentId, action } = request.body;
-      return action === 'PAY' ? renewals.pay(request.user!.id, paymentId) : renewals.cancel(request.user!.id, paymentId);
-    },
-  );
-
-  app.get(
-    '/v1/game/:id/status',
-    { onRequest: auth, schema: { tags, summary: 'Live status: players, version, MOTD and the address to connect to', params: IdParams, response: { 200: GameStatusView } } },
-    async (request) => games.status(request.user!.id, request.params.id),
-  );
-
-  app.get(
-    '/v1/game/:id/transactions',
-    { onRequest: auth, schema: { tags, summary: 'Ledger entries of this game (charges, renewals), newest first', params: IdParams, querystring: PageQuery, response: { 200: Page(LedgerEntry) } } },
-    async (request) => games.transactions(request.user!.id, request.params.id, request.locale, pageWindow(request.query)),
-  );
-
-  for (const action of ['start', 'stop', 'restart'] as const satisfies GameAction[]) {
-    app.post(
-      `/v1/game/:id/${action}`,
-      {
-        onRequest: auth,
-        schema: {
-          tags,
-          summary:
-            action === 'stop'
-              ? 'Ask for the server to stop (409 with the current status when it cannot)'
-              : `Ask for the server to ${action} (409 with the current status when it cannot; 503 with Retry-After when the host has no room for one more server)`,
-          params: IdParams,
-          response: { 200: Game },
-          problems: action === 'stop' ? [] : [503],
-        },
-      },
-      async (request) => games.act(request.user!.id, request.params.id, action),
-    );
-  }
-
-  app.get(
-    '/v1/game/:id/minecraft/players/connected',
-    { onRequest: auth, schema: { tags, summary: 'Players online now (none unless RUNNING)', params: IdParams, response: { 200: ConnectedPlayers } } },
-    async (request) => games.connectedPlayers(request.user!.id, request.params.id),
-  );
-
-  app.get(
-    '/v1/game/:id/minecraft/players',
-    { onRequest: auth, schema: { tags, summary: 'One of the player lists: WHITELIST, OPS or BANNED', params: IdParams, querystring: PlayerListQuery, response: { 200: PlayerList } } },
-    async (request) => games.players(request.user!.id, request.params.id, request.query.type),
-  );
-
-  app.post(
-    '/v1/game/:id/minecraft/player',
-    {
-      onRequest: auth,
-      schema: { tags, summary: 'Add a name to, or remove it from, a player list; applied live when running', params: IdParams, body: named(playerPatchRequest), response: { 200: PlayerList } },
-    },
-    async (request) => {
-      const { name, type, action } = request.body;
-      return games.patchPlayers(request.user!.id, request.params.id, [name], type, action);
-    },
-  );
-
-  app.post(
-    '/v1/game/:id/minecraft/players',
-    {
-      onRequest: auth,
-      schema: {
-        tags,
-        summary: 'Add every member of one of your friend groups to, or remove them from, a player list; applied live when running',
-        params: IdParams,
-        body: named(playerGroupIdPatchRequest),
-        response: { 200: PlayerList },
-      },
-    },
-    async (request) => {
-      const { groupId, type, action } = request.body;
-      const ownerId = request.user!.id;
-      // The game first: another user's game answers 404 before their group is looked at.
-      await games.get(ownerId, request.params.id);
-      const names = await services.friendGroups.memberNames(ownerId, groupId);
-      return games.patchPlayers(ownerId, request.params.id, names, type, action);
-    },
-  );
-
-  app.post(
-    '/v1/game/:id/announce',
-    {
-      onRequest: auth,
-      schema: {
-        problems: [503],
-        tags,
-        summary: 'Tell your friends the server is open, with its address (409 unless RUNNING; 429 with Retry-After within 10 minutes of the last one)',
-        params: IdParams,
-        response: { 200: AnnounceResult },
-      },
-    },
-    async (request) => {
-      return games.announce(request.user!.id, request.params.id, request.user!.name);
-    },
-  );
-
-  app.post(
-    '/v1/game/:id/minecraft/kick',
-    { onRequest: auth, schema: { problems: [503], tags, summary: 'Kick a player (409 unless RUNNING)', params: IdParams, body: named(playerRequest), response: { 200: RconAnswer } } },
-    async (request) => games.kick(request.user!.id, request.params.id, request.body.name, request.body.reason),
-  );
-
-  app.get(
-    '/v1/game/:id/minecraft/whitelist/status',
-    { onRequest: auth, schema: { tags, summary: 'Whether only whitelisted players may join', params: IdParams, response: { 200: WhitelistStatus } } },
-    async (request) => games.whitelistEnabled(request.user!.id, request.params.id),
-  );
-
-  app.put(
-    '/v1/game/:id/minecraft/whitelist/status',
-    { onRequest: auth, schema: { tags, summary: 'Turn the whitelist on or off (applied live when running)', params: IdParams, querystring: WhitelistQuery, response: { 200: WhitelistStatus } } },
-    async (request) => games.setWhitelist(request.user!.id, request.params.id, request.query.enabled),
-  );
 
   app.delete(
     '/v1/internal/game/stop/:id',
@@ -237,6 +50,188 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       return reply.status(204).send(null);
     },
   );
+
+  await signedIn(app, null, (player) => {
+    player.post(
+      '/v1/game/create',
+      { schema: { problems: [402, 404], tags, summary: 'Buy a game: the first period is charged from the balance (402 when short)', body: named(gameCreate), response: { 201: Game } } },
+      async (request, reply) => reply.status(201).send(await games.create(request.user.id, request.body)),
+    );
+
+    player.get(
+      '/v1/game',
+      { schema: { tags, summary: "The caller's games, newest first; status and ignoredStatus may be repeated or comma lists", querystring: GameListQuery, response: { 200: Page(Game) } } },
+      async (request) => {
+        const { status, ignoredStatus, ...paging } = request.query;
+        return games.list(request.user.id, { status, ignoredStatus }, pageWindow(paging));
+      },
+    );
+
+    player.get('/v1/game/:id', { schema: { tags, summary: 'One of the caller’s games, with its renewal waiting to be paid', params: IdParams, response: { 200: Game } } }, async (request) =>
+      games.get(request.user.id, request.params.id),
+    );
+
+    player.patch(
+      '/v1/game/:id',
+      {
+        schema: { tags, summary: 'Turn auto-renew on or off; turned on, a renewal due or expired is paid at once when the balance covers it', params: IdParams, body: gameUpdate, response: { 200: Game } },
+      },
+      async (request) => renewals.setAutoRenew(request.user.id, request.params.id, request.body.autoRenew),
+    );
+
+    // Static paths: find-my-way prefers them to /v1/game/:id whatever the order.
+    player.get(
+      '/v1/game/payment',
+      {
+        schema: {
+          tags,
+          summary: "The caller's game payments (each period of each game: PAID, PENDING renewals, CANCELED), newest first; filter by status. A PENDING one is due at its periodStart",
+          querystring: GamePaymentQuery,
+          response: { 200: Page(GamePayment) },
+        },
+      },
+      async (request) => {
+        const { status, ...paging } = request.query;
+        return renewals.list(request.user.id, status, pageWindow(paging));
+      },
+    );
+
+    player.get(
+      '/v1/game/payment/invoice',
+      { schema: { tags, summary: "The caller's paid game payments (their receipts: first periods and renewals), newest first", querystring: GamePaymentQuery, response: { 200: Page(GamePayment) } } },
+      async (request) => {
+        const { status, ...paging } = request.query;
+        return renewals.list(request.user.id, status, pageWindow(paging), true);
+      },
+    );
+
+    player.post(
+      '/v1/game/payment',
+      {
+        schema: {
+          problems: [402, 404],
+          tags,
+          summary:
+            'PAY a PENDING renewal from the balance (402 when short; moves periodEnd on and revives an expired game) or CANCEL it (the game expires at periodEnd); 409 when it is not PENDING, also for a PAY another PAY beat',
+          body: named(gamePaymentRequestUpdate),
+          response: { 200: GamePaymentResult },
+        },
+      },
+      async (request) => {
+        const { paymentId, action } = request.body;
+        return action === 'PAY' ? renewals.pay(request.user.id, paymentId) : renewals.cancel(request.user.id, paymentId);
+      },
+    );
+
+    player.get(
+      '/v1/game/:id/status',
+      { schema: { tags, summary: 'Live status: players, version, MOTD and the address to connect to', params: IdParams, response: { 200: GameStatusView } } },
+      async (request) => games.status(request.user.id, request.params.id),
+    );
+
+    player.get(
+      '/v1/game/:id/transactions',
+      { schema: { tags, summary: 'Ledger entries of this game (charges, renewals), newest first', params: IdParams, querystring: PageQuery, response: { 200: Page(LedgerEntry) } } },
+      async (request) => games.transactions(request.user.id, request.params.id, request.locale, pageWindow(request.query)),
+    );
+
+    for (const action of ['start', 'stop', 'restart'] as const satisfies GameAction[]) {
+      player.post(
+        `/v1/game/:id/${action}`,
+        {
+          schema: {
+            tags,
+            summary:
+              action === 'stop'
+                ? 'Ask for the server to stop (409 with the current status when it cannot)'
+                : `Ask for the server to ${action} (409 with the current status when it cannot; 503 with Retry-After when the host has no room for one more server)`,
+            params: IdParams,
+            response: { 200: Game },
+            problems: action === 'stop' ? [] : [503],
+          },
+        },
+        async (request) => games.act(request.user.id, request.params.id, action),
+      );
+    }
+
+    player.get(
+      '/v1/game/:id/minecraft/players/connected',
+      { schema: { tags, summary: 'Players online now (none unless RUNNING)', params: IdParams, response: { 200: ConnectedPlayers } } },
+      async (request) => games.connectedPlayers(request.user.id, request.params.id),
+    );
+
+    player.get(
+      '/v1/game/:id/minecraft/players',
+      { schema: { tags, summary: 'One of the player lists: WHITELIST, OPS or BANNED', params: IdParams, querystring: PlayerListQuery, response: { 200: PlayerList } } },
+      async (request) => games.players(request.user.id, request.params.id, request.query.type),
+    );
+
+    player.post(
+      '/v1/game/:id/minecraft/player',
+      {
+        schema: { tags, summary: 'Add a name to, or remove it from, a player list; applied live when running', params: IdParams, body: named(playerPatchRequest), response: { 200: PlayerList } },
+      },
+      async (request) => {
+        const { name, type, action } = request.body;
+        return games.patchPlayers(request.user.id, request.params.id, [name], type, action);
+      },
+    );
+
+    player.post(
+      '/v1/game/:id/minecraft/players',
+      {
+        schema: {
+          tags,
+          summary: 'Add every member of one of your friend groups to, or remove them from, a player list; applied live when running',
+          params: IdParams,
+          body: named(playerGroupIdPatchRequest),
+          response: { 200: PlayerList },
+        },
+      },
+      async (request) => {
+        const { groupId, type, action } = request.body;
+        const ownerId = request.user.id;
+        // The game first: another user's game answers 404 before their group is looked at.
+        await games.get(ownerId, request.params.id);
+        const names = await services.friendGroups.memberNames(ownerId, groupId);
+        return games.patchPlayers(ownerId, request.params.id, names, type, action);
+      },
+    );
+
+    player.post(
+      '/v1/game/:id/announce',
+      {
+        schema: {
+          problems: [503],
+          tags,
+          summary: 'Tell your friends the server is open, with its address (409 unless RUNNING; 429 with Retry-After within 10 minutes of the last one)',
+          params: IdParams,
+          response: { 200: AnnounceResult },
+        },
+      },
+      async (request) => {
+        return games.announce(request.user.id, request.params.id, request.user.name);
+      },
+    );
+
+    player.post(
+      '/v1/game/:id/minecraft/kick',
+      { schema: { problems: [503], tags, summary: 'Kick a player (409 unless RUNNING)', params: IdParams, body: named(playerRequest), response: { 200: RconAnswer } } },
+      async (request) => games.kick(request.user.id, request.params.id, request.body.name, request.body.reason),
+    );
+
+    player.get(
+      '/v1/game/:id/minecraft/whitelist/status',
+      { schema: { tags, summary: 'Whether only whitelisted players may join', params: IdParams, response: { 200: WhitelistStatus } } },
+      async (request) => games.whitelistEnabled(request.user.id, request.params.id),
+    );
+
+    player.put(
+      '/v1/game/:id/minecraft/whitelist/status',
+      { schema: { tags, summary: 'Turn the whitelist on or off (applied live when running)', params: IdParams, querystring: WhitelistQuery, response: { 200: WhitelistStatus } } },
+      async (request) => games.setWhitelist(request.user.id, request.params.id, request.query.enabled),
+    );
+  });
 };
 
 /** Constant-time comparison, so response times do not reveal the token. */

@@ -3,38 +3,40 @@ import { Bytes, IdParams, Media, Page, PageQuery } from '../../../contract/commo
 import { Invoice } from '../../../contract/credits.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { langOf, wantsPdf } from '../../lib/negotiation.ts';
+import { signedIn } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const invoices = services.invoices;
   const tags = ['invoices'];
 
-  app.get(
-    '/v1/purchase/invoices',
-    { onRequest: app.authenticate, schema: { tags, summary: 'Your invoices and credit notes, newest first', querystring: PageQuery, response: { 200: Page(Invoice) } } },
-    async (request) => invoices.list(request.user!.id, pageWindow(request.query), langOf(request)),
-  );
+  await signedIn(app, null, (player) => {
+    player.get(
+      '/v1/purchase/invoices',
+      { schema: { tags, summary: 'Your invoices and credit notes, newest first', querystring: PageQuery, response: { 200: Page(Invoice) } } },
+      async (request) => invoices.list(request.user.id, pageWindow(request.query), langOf(request)),
+    );
 
-  app.get(
-    '/v1/purchase/invoice/:id',
-    {
-      onRequest: app.authenticate,
-      schema: { tags, summary: 'One of your invoices: JSON, or a PDF with Accept: application/pdf (French or English by the Accept-Language)', params: IdParams, response: { 200: Media('The invoice', { 'application/json': Invoice, 'application/pdf': Bytes('application/pdf') }) } },
-    },
-    async (request, reply) => {
-      const row = await invoices.get(request.user!.id, request.params.id);
-      const lang = langOf(request);
-      if (wantsPdf(request.headers.accept)) {
-        const corrects = row.creditedInvoiceId ? (await invoices.byId(row.creditedInvoiceId))?.number : undefined;
-        return reply
-          .type('application/pdf')
-          .header('content-disposition', `inline; filename="${row.number}.pdf"`)
-          // A PDF goes out as bytes; the response schema describes the JSON form.
-          .send((await invoices.pdf(row, lang, corrects)) as never);
-      }
-      return invoices.view(row, lang);
-    },
-  );
+    player.get(
+      '/v1/purchase/invoice/:id',
+      {
+        schema: { tags, summary: 'One of your invoices: JSON, or a PDF with Accept: application/pdf (French or English by the Accept-Language)', params: IdParams, response: { 200: Media('The invoice', { 'application/json': Invoice, 'application/pdf': Bytes('application/pdf') }) } },
+      },
+      async (request, reply) => {
+        const row = await invoices.get(request.user.id, request.params.id);
+        const lang = langOf(request);
+        if (wantsPdf(request.headers.accept)) {
+          const corrects = row.creditedInvoiceId ? (await invoices.byId(row.creditedInvoiceId))?.number : undefined;
+          return reply
+            .type('application/pdf')
+            .header('content-disposition', `inline; filename="${row.number}.pdf"`)
+            // A PDF goes out as bytes; the response schema describes the JSON form.
+            .send((await invoices.pdf(row, lang, corrects)) as never);
+        }
+        return invoices.view(row, lang);
+      },
+    );
+  });
 };
 
 export default routes;

@@ -6,6 +6,7 @@ import { badRequest } from '../../lib/problems.ts';
 import { named } from '../../lib/schema.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { WebhookSignatureError } from '../../payments/provider.ts';
+import { signedIn } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
 /** The key of the call, or one made for it: creating calls always reach the provider with one. */
@@ -14,83 +15,6 @@ const keyOf = (header: unknown, fallback: string) => (typeof header === 'string'
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const payments = services.payments;
   const tags = ['payments'];
-  const auth = app.authenticate;
-
-  app.post(
-    '/v1/payment/stripe',
-    {
-      onRequest: auth,
-      schema: {
-        problems: [404],
-        tags,
-        summary: 'Buy a credit pack by card: the payment (after the promo code) and what the web needs to collect the card (Stripe client secret and key, or the sandbox payment id)',
-        body: named(stripePaymentCreate),
-        response: { 201: PaymentCheckout },
-      },
-    },
-    async (request, reply) => reply.status(201).send(await payments.buyPack(request.user!.id, request.body, keyOf(request.headers['idempotency-key'], request.id))),
-  );
-
-  app.get(
-    '/v1/payment/:id',
-    { onRequest: auth, schema: { tags, summary: 'One of your card payments: the result page follows it until the provider settles it', params: IdParams, response: { 200: Payment } } },
-    async (request) => payments.get(request.user!.id, request.params.id),
-  );
-
-  app.get(
-    '/v1/purchase/payments',
-    { onRequest: auth, schema: { tags, summary: 'Your card payments, newest first', querystring: PageQuery, response: { 200: Page(Payment) } } },
-    async (request) => payments.list(request.user!.id, pageWindow(request.query)),
-  );
-
-  app.post(
-    '/v1/payment/stripe/subscription',
-    {
-      onRequest: auth,
-      schema: { problems: [404], tags, summary: 'Subscribe to a plan (409 when you have one): INCOMPLETE until its first period is paid by card', body: named(stripeSubscriptionRequest), response: { 201: Type.Intersect([PaymentCheckout, Type.Object({ subscription: Subscription })]) } },
-    },
-    async (request, reply) => reply.status(201).send(await payments.subscribe(request.user!.id, request.body.subscriptionId, keyOf(request.headers['idempotency-key'], request.id))),
-  );
-
-  app.get(
-    '/v1/payment/stripe/subscription',
-    { onRequest: auth, schema: { tags, summary: 'Your current subscription, or null', response: { 200: Type.Union([Subscription, Type.Null()]) } } },
-    async (request) => payments.mySubscription(request.user!.id),
-  );
-
-  app.post(
-    '/v1/payment/stripe/subscription/cancel',
-    { onRequest: auth, schema: { problems: [404], tags, summary: 'Cancel your subscription at the end of the paid period (currentPeriodEnd says until when)', response: { 200: Subscription } } },
-    async (request) => payments.cancelSubscription(request.user!.id, keyOf(request.headers['idempotency-key'], request.id)),
-  );
-
-  app.post(
-    '/v1/payment/stripe/subscription/resume',
-    { onRequest: auth, schema: { problems: [404], tags, summary: 'Keep a subscription you cancelled, before its period ends', response: { 200: Subscription } } },
-    async (request) => payments.resumeSubscription(request.user!.id, keyOf(request.headers['idempotency-key'], request.id)),
-  );
-
-  app.post(
-    '/v1/payment/sandbox/:id/confirm',
-    {
-      onRequest: auth,
-      schema: {
-        problems: [402],
-        tags,
-        summary: 'Sandbox (no money): settle a payment with a test card: 4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds (402 with the reason)',
-        params: IdParams,
-        body: named(sandboxConfirmRequest),
-        response: { 200: Payment },
-      },
-    },
-    async (request) => payments.confirmSandbox(request.user!.id, request.params.id, request.body.cardNumber),
-  );
-
-  app.post(
-    '/v1/payment/sandbox/subscription/:id/renew',
-    { onRequest: auth, schema: { tags, summary: 'Sandbox (no money): bill your subscription’s next period now, so a test can pass a billing period', params: IdParams, response: { 200: Subscription } } },
-    async (request) => payments.renewSandbox(request.user!.id, request.params.id),
-  );
 
   // Stripe signs the exact bytes it sent: the body is kept raw for the check.
   await app.register(async (webhook) => {
@@ -118,6 +42,81 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         }
         return { received: true };
       },
+    );
+  });
+
+  await signedIn(app, null, (player) => {
+    player.post(
+      '/v1/payment/stripe',
+      {
+        schema: {
+          problems: [404],
+          tags,
+          summary: 'Buy a credit pack by card: the payment (after the promo code) and what the web needs to collect the card (Stripe client secret and key, or the sandbox payment id)',
+          body: named(stripePaymentCreate),
+          response: { 201: PaymentCheckout },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await payments.buyPack(request.user.id, request.body, keyOf(request.headers['idempotency-key'], request.id))),
+    );
+
+    player.get(
+      '/v1/payment/:id',
+      { schema: { tags, summary: 'One of your card payments: the result page follows it until the provider settles it', params: IdParams, response: { 200: Payment } } },
+      async (request) => payments.get(request.user.id, request.params.id),
+    );
+
+    player.get(
+      '/v1/purchase/payments',
+      { schema: { tags, summary: 'Your card payments, newest first', querystring: PageQuery, response: { 200: Page(Payment) } } },
+      async (request) => payments.list(request.user.id, pageWindow(request.query)),
+    );
+
+    player.post(
+      '/v1/payment/stripe/subscription',
+      {
+        schema: { problems: [404], tags, summary: 'Subscribe to a plan (409 when you have one): INCOMPLETE until its first period is paid by card', body: named(stripeSubscriptionRequest), response: { 201: Type.Intersect([PaymentCheckout, Type.Object({ subscription: Subscription })]) } },
+      },
+      async (request, reply) => reply.status(201).send(await payments.subscribe(request.user.id, request.body.subscriptionId, keyOf(request.headers['idempotency-key'], request.id))),
+    );
+
+    player.get(
+      '/v1/payment/stripe/subscription',
+      { schema: { tags, summary: 'Your current subscription, or null', response: { 200: Type.Union([Subscription, Type.Null()]) } } },
+      async (request) => payments.mySubscription(request.user.id),
+    );
+
+    player.post(
+      '/v1/payment/stripe/subscription/cancel',
+      { schema: { problems: [404], tags, summary: 'Cancel your subscription at the end of the paid period (currentPeriodEnd says until when)', response: { 200: Subscription } } },
+      async (request) => payments.cancelSubscription(request.user.id, keyOf(request.headers['idempotency-key'], request.id)),
+    );
+
+    player.post(
+      '/v1/payment/stripe/subscription/resume',
+      { schema: { problems: [404], tags, summary: 'Keep a subscription you cancelled, before its period ends', response: { 200: Subscription } } },
+      async (request) => payments.resumeSubscription(request.user.id, keyOf(request.headers['idempotency-key'], request.id)),
+    );
+
+    player.post(
+      '/v1/payment/sandbox/:id/confirm',
+      {
+        schema: {
+          problems: [402],
+          tags,
+          summary: 'Sandbox (no money): settle a payment with a test card: 4242424242424242 succeeds, 4000000000000002 is declined, 4000000000009995 has insufficient funds (402 with the reason)',
+          params: IdParams,
+          body: named(sandboxConfirmRequest),
+          response: { 200: Payment },
+        },
+      },
+      async (request) => payments.confirmSandbox(request.user.id, request.params.id, request.body.cardNumber),
+    );
+
+    player.post(
+      '/v1/payment/sandbox/subscription/:id/renew',
+      { schema: { tags, summary: 'Sandbox (no money): bill your subscription’s next period now, so a test can pass a billing period', params: IdParams, response: { 200: Subscription } } },
+      async (request) => payments.renewSandbox(request.user.id, request.params.id),
     );
   });
 };

@@ -4,60 +4,63 @@ import { GameReview, gameReviewCreate, ReviewPage, StaffReview, StaffReviewQuery
 import { named } from '../../lib/schema.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { StaffReason } from '../../../contract/staff.ts';
+import { signedIn } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const tags = ['reviews'];
 
-  app.post(
-    '/v1/game/review',
-    {
-      onRequest: app.authenticate,
-      schema: { problems: [403, 404], tags, summary: 'Review a game definition (once; only after creating a game of it)', body: named(gameReviewCreate), response: { 201: GameReview } },
-    },
-    async (request, reply) => reply.status(201).send(await services.reviews.create(request.user!, request.body)),
-  );
-
-  app.get(
-    '/v1/game/review/:id',
-    {
-      onRequest: app.authenticate,
-      schema: { tags, summary: 'Reviews of the game definition `id`, newest first; the caller’s own, and whether they may write one', params: IdParams, querystring: PageQuery, response: { 200: ReviewPage } },
-    },
-    async (request) => services.reviews.list(request.params.id, pageWindow(request.query), request.user!),
-  );
-
-  app.get(
-    '/v1/staff/reviews',
-    {
-      onRequest: app.requireRole('staff', 'support'),
-      schema: { tags: ['staff'], summary: 'Staff and support: every review, hidden ones too, newest first; by definition and hidden or not', querystring: StaffReviewQuery, response: { 200: Page(StaffReview) } },
-    },
-    async (request) => {
-      const { page, size, offset, ...query } = request.query;
-      return services.reviews.listForStaff(query, pageWindow({ page, size, offset }));
-    },
-  );
-
-  for (const action of ['hide', 'restore'] as const) {
-    app.post(
-      `/v1/staff/reviews/:id/${action}`,
+  await signedIn(app, null, (player) => {
+    player.post(
+      '/v1/game/review',
       {
-        onRequest: app.requireRole('staff'),
-        schema: {
-          tags: ['staff'],
-          summary:
-            action === 'hide'
-              ? 'Staff: hide a review from the public list and the average rating (its author still sees it); 409 when it is hidden already'
-              : 'Staff: put a hidden review back in the public list and the average rating; 409 when it is not hidden',
-          params: IdParams,
-          body: StaffReason,
-          response: { 200: StaffReview },
-        },
+        schema: { problems: [403, 404], tags, summary: 'Review a game definition (once; only after creating a game of it)', body: named(gameReviewCreate), response: { 201: GameReview } },
       },
-      async (request) => services.reviews.moderate(request.user!.id, request.params.id, action, request.body.reason),
+      async (request, reply) => reply.status(201).send(await services.reviews.create(request.user, request.body)),
     );
-  }
+
+    player.get(
+      '/v1/game/review/:id',
+      {
+        schema: { tags, summary: 'Reviews of the game definition `id`, newest first; the caller’s own, and whether they may write one', params: IdParams, querystring: PageQuery, response: { 200: ReviewPage } },
+      },
+      async (request) => services.reviews.list(request.params.id, pageWindow(request.query), request.user),
+    );
+  });
+
+  await signedIn(app, ['staff', 'support'], (staffAndSupport) => {
+    staffAndSupport.get(
+      '/v1/staff/reviews',
+      {
+        schema: { tags: ['staff'], summary: 'Staff and support: every review, hidden ones too, newest first; by definition and hidden or not', querystring: StaffReviewQuery, response: { 200: Page(StaffReview) } },
+      },
+      async (request) => {
+        const { page, size, offset, ...query } = request.query;
+        return services.reviews.listForStaff(query, pageWindow({ page, size, offset }));
+      },
+    );
+  });
+
+  await signedIn(app, ['staff'], (staffOnly) => {
+    for (const action of ['hide', 'restore'] as const) {
+      staffOnly.post(
+        `/v1/staff/reviews/:id/${action}`,
+        {
+          schema: {
+            tags: ['staff'],
+            summary:
+              action === 'hide'
+                ? 'Staff: hide a review from the public list and the average rating (its author still sees it); 409 when it is hidden already'
+                : 'Staff: put a hidden review back in the public list and the average rating; 409 when it is not hidden',
+            params: IdParams,
+            body: StaffReason,
+            response: { 200: StaffReview },
+          },
+        },
+        async (request) => services.reviews.moderate(request.user.id, request.params.id, action, request.body.reason),
+      );
+    }
+  });
 };
 
 export default routes;

@@ -4,6 +4,7 @@ import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
 import { SubscriptionPlan, subscriptionCreateRequest } from '../../../contract/credits.ts';
 import { named } from '../../lib/schema.ts';
 import { pageWindow } from '../../lib/paging.ts';
+import { signedIn } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
 const PlanWithSubscribers = Type.Intersect([SubscriptionPlan, Type.Object({ subscriberCount: Type.Optional(Type.Integer({ description: 'Subscriptions paid or being retried (ACTIVE, PAST_DUE); staff and support only' })) })]);
@@ -11,12 +12,6 @@ const PlanWithSubscribers = Type.Intersect([SubscriptionPlan, Type.Object({ subs
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const subscriptions = services.subscriptions;
   const tags = ['subscriptions'];
-
-  app.post(
-    '/v1/subscription',
-    { onRequest: app.requireRole('staff'), schema: { tags, summary: 'Staff: offer a subscription plan', body: named(subscriptionCreateRequest), response: { 201: SubscriptionPlan } } },
-    async (request, reply) => reply.status(201).send(await subscriptions.createPlan(request.user!.id, request.body)),
-  );
 
   app.get(
     '/v1/subscription',
@@ -27,23 +22,30 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     async (request) => subscriptions.listPlans(pageWindow(request.query), !!request.user?.roles.some((r) => r === 'staff' || r === 'support')),
   );
 
-  app.put(
-    '/v1/subscription/:id',
-    {
-      onRequest: app.requireRole('staff'),
-      schema: { tags, summary: 'Staff: change a plan (subscribers pay the new price from their next period)', params: IdParams, body: named(subscriptionCreateRequest), response: { 200: SubscriptionPlan } },
-    },
-    async (request) => subscriptions.updatePlan(request.user!.id, request.params.id, request.body),
-  );
+  await signedIn(app, ['staff'], (staffOnly) => {
+    staffOnly.post(
+      '/v1/subscription',
+      { schema: { tags, summary: 'Staff: offer a subscription plan', body: named(subscriptionCreateRequest), response: { 201: SubscriptionPlan } } },
+      async (request, reply) => reply.status(201).send(await subscriptions.createPlan(request.user.id, request.body)),
+    );
 
-  app.delete(
-    '/v1/subscription/:id',
-    { onRequest: app.requireRole('staff'), schema: { tags, summary: 'Staff: archive a plan (current subscribers keep it until they cancel)', params: IdParams, response: { 204: Type.Null() } } },
-    async (request, reply) => {
-      await subscriptions.archivePlan(request.user!.id, request.params.id);
-      return reply.status(204).send(null);
-    },
-  );
+    staffOnly.put(
+      '/v1/subscription/:id',
+      {
+        schema: { tags, summary: 'Staff: change a plan (subscribers pay the new price from their next period)', params: IdParams, body: named(subscriptionCreateRequest), response: { 200: SubscriptionPlan } },
+      },
+      async (request) => subscriptions.updatePlan(request.user.id, request.params.id, request.body),
+    );
+
+    staffOnly.delete(
+      '/v1/subscription/:id',
+      { schema: { tags, summary: 'Staff: archive a plan (current subscribers keep it until they cancel)', params: IdParams, response: { 204: Type.Null() } } },
+      async (request, reply) => {
+        await subscriptions.archivePlan(request.user.id, request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  });
 };
 
 export default routes;
