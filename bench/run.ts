@@ -10,6 +10,7 @@ import { soakBench } from './soak.ts';
 import { webhookBench } from './payments.ts';
 import { renewalsBench } from './renewals.ts';
 import { STAFF_TARGETS_MS, staffListsBench } from './staff.ts';
+import { liveBench } from './live.ts';
 
 /**
  * `npm run bench [-- spine|games|social ...]`: figures from runs against the real server (PGlite, or
@@ -23,10 +24,11 @@ import { STAFF_TARGETS_MS, staffListsBench } from './staff.ts';
  *   1 000 game renewals coming due at the same instant;
  * - soak: 10 minutes (SOAK_MINUTES) of mixed player traffic with real game servers: errors and memory;
  * - staff: the back office's ledger and user lists over 1 000 000 ledger rows and 100 000 users, on
- *   PostgreSQL (STAFF_BENCH_DATABASE_URL, default the local `test` database's server).
+ *   PostgreSQL (STAFF_BENCH_DATABASE_URL, default the local `test` database's server);
+ * - live: a game's status change, from its commit to the change event on its owner's open stream.
  * Without a section name, all of them but the soak and staff, which are asked by name. Figures are written to bench/results/latest.json.
  */
-const sections = ['spine', 'games', 'social', 'web', 'payments', 'soak', 'staff'] as const;
+const sections = ['spine', 'games', 'social', 'web', 'payments', 'live', 'soak', 'staff'] as const;
 type Section = (typeof sections)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 const unknown = asked.filter((a) => !(sections as readonly string[]).includes(a));
@@ -160,6 +162,14 @@ async function payments() {
   row('  outcomes', `${r.paid} PAID, ${r.expired} EXPIRED, ${r.unsettled} unsettled; ${r.problems.length ? `${r.problems.length} wrong (${r.problems[0]})` : 'each as expected'}`, '', r.problems.length === 0 && r.unsettled === 0);
 }
 
+async function live() {
+  console.log(`bench live: game status changes to the owner's stream (database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`);
+  const f = await liveBench();
+  Object.assign(results, { liveChanges: f });
+  row(`game status change → its owner's stream (${f.changes} changes)`, `p50 ${ms(f.p50Ms)}, max ${ms(f.maxMs)}`, '', null);
+  row('  p99', ms(f.p99Ms), '≤ 500 ms', f.p99Ms <= 500);
+}
+
 async function soak() {
   const server = await startServer(gameServerEnv());
   try {
@@ -198,7 +208,7 @@ async function staff() {
   }
 }
 
-const run: Record<Section, () => Promise<void>> = { spine, games, social, web, payments, soak, staff };
+const run: Record<Section, () => Promise<void>> = { spine, games, social, web, payments, live, soak, staff };
 for (const section of sections) if (chosen.has(section)) await run[section]();
 console.log('');
 
