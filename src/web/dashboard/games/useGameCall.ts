@@ -2,7 +2,7 @@ import { useCustom, useCustomMutation, useSubscription, type BaseRecord } from '
 import type { ApiError } from '../../app/api.ts';
 
 /** The `/v1/game/{id}` path of one of a game's calls (`status`, `minecraft/kick`...). */
-export const gamePath = (gameId: string, call: string) => `/v1/game/${encodeURIComponent(gameId)}/${call}`;
+const gamePath = (gameId: string, call: string) => `/v1/game/${encodeURIComponent(gameId)}/${call}`;
 
 /**
  * A read of one of a game's own calls (its live status, who is connected, a player list) through

@@ -10,7 +10,7 @@ import { useLocalePath } from '../../app/locale.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { useConfirmedAction, type Confirmation } from '../../ui/useConfirmedAction.tsx';
 
-export type GamePaymentAction = 'PAY' | 'CANCEL';
+type GamePaymentAction = 'PAY' | 'CANCEL';
 
 /**
  * Pays or cancels a game's renewal through Refine, after a confirmation when given one; the balance

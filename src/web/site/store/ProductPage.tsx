@@ -7,7 +7,7 @@ import { ApiError } from '../../app/api.ts';
 import { useSession } from '../../app/auth.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
 import { useFetch } from '../../app/useFetch.ts';
-import { PageFrame } from '../../catalogue/PageFrame.tsx';
+import { StoreFrame } from './StoreFrame.tsx';
 import { ProductView } from '../../catalogue/ProductView.tsx';
 import { REVIEWS_PER_PAGE, ReviewList } from '../../catalogue/ReviewList.tsx';
 import { PageLoader } from '../../ui/PageLoader.tsx';
@@ -30,12 +30,12 @@ export function ProductPage() {
   if (def.status === 'loading') return <PageLoader />;
   if (def.status === 'error')
     return (
-      <PageFrame inDashboard={false}>
+      <StoreFrame>
         <LoadError message={def.error instanceof ApiError && def.error.status === 404 ? t('product.notFound') : `${t('product.loadError')} ${errorMessage(def.error)}`} onRetry={def.reload} />
         <Button component={RouterLink} to={to('/store')} sx={{ mt: 2 }}>
           {t('product.back')}
         </Button>
-      </PageFrame>
+      </StoreFrame>
     );
   const cta = signedIn ? (
     <Button component={RouterLink} to={createPath} variant="contained" size="large" data-testid="create-cta">
@@ -61,9 +61,9 @@ export function ProductPage() {
     </Alert>
   );
   return (
-    <PageFrame inDashboard={false}>
+    <StoreFrame>
       <ProductView definition={def.data} back={to('/store')} cta={cta} reviews={reviews} />
-    </PageFrame>
+    </StoreFrame>
   );
 }
 

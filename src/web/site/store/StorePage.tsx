@@ -1,7 +1,7 @@
 import type { Page } from '../../../contract/common.ts';
 import type { GameDefinition } from '../../../contract/games.ts';
 import { useFetch } from '../../app/useFetch.ts';
-import { PageFrame } from '../../catalogue/PageFrame.tsx';
+import { StoreFrame } from './StoreFrame.tsx';
 import { StoreView } from '../../catalogue/StoreView.tsx';
 import { useErrorMessage } from '../../ui/states.tsx';
 
@@ -10,8 +10,8 @@ export function StorePage() {
   const errorMessage = useErrorMessage();
   const list = useFetch<Page<GameDefinition>>('/v1/definition/game/list?size=100');
   return (
-    <PageFrame inDashboard={false}>
+    <StoreFrame>
       <StoreView definitions={list.status === 'done' ? list.data.data : undefined} error={list.status === 'error' ? errorMessage(list.error) : null} onRetry={list.reload} base="" />
-    </PageFrame>
+    </StoreFrame>
   );
 }
