@@ -226,7 +226,7 @@ describe('back office: credits and the ledger', () => {
     ]);
     // The ledger row says who made it; the player sees the reason in their history.
     const rows = (await ok(staff('GET', `/v1/staff/transactions?userId=${alice}`))).data;
-    expect(rows[0]).toMatchObject({ id: removed.entryId, userId: alice, userName: 'alice', amount: -50, balanceAfter: 100, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Correction: double grant' } }, createdBy: boss });
+    expect(rows[0]).toMatchObject({ id: removed.entryId, userId: alice, userName: 'alice', amount: -50, balanceAfter: 100, kind: 'ADMIN_ADJUSTMENT', reason: 'Correction: double grant', reasonKey: 'adjustment', reasonParams: { reason: 'Correction: double grant' }, createdBy: boss });
     expect((await ok(player('alice')('GET', '/v1/purchase/transactions'))).data[0]).toMatchObject({ amount: -50, reason: 'Correction: double grant' });
   });
 
