@@ -19,10 +19,10 @@ export function PlayerListsCard({ gameId, initialType }: { gameId: string; initi
   const list = useGameRead<PlayerList>(gameId, `minecraft/players?type=${type}`);
   const send = useGameWrite<PlayerList>(gameId);
   const { run, busy, result, dismiss, dialog } = useConfirmedAction();
-  // The list as the last change answered it, until the list is read again.
-  const [answered, setAnswered] = useState<PlayerList | null>(null);
+  // The list as the last change answered it, until the list is read again (after a change here or elsewhere).
+  const [answered, setAnswered] = useState<{ list: PlayerList; over: PlayerList | undefined } | null>(null);
   const [name, setName] = useState('');
-  const shown = answered?.type === type ? answered : list.data?.type === type ? list.data : null;
+  const shown = answered?.list.type === type && answered.over === list.data ? answered.list : list.data?.type === type ? list.data : null;
   const nameInvalid = name !== '' && !namePattern.test(name);
 
   const patch = (player: string, action: 'ADD' | 'REMOVE') =>
@@ -30,7 +30,7 @@ export function PlayerListsCard({ gameId, initialType }: { gameId: string; initi
       ...(action === 'REMOVE' && {
         confirm: { title: t('lists.removeTitle'), text: t('lists.removeText', { name: player, list: t(`lists.${type}`) }), confirm: t('lists.removeConfirm'), danger: true },
       }),
-      action: async () => setAnswered(await send('minecraft/player', 'post', { name: player, type, action })),
+      action: async () => setAnswered({ list: await send('minecraft/player', 'post', { name: player, type, action }), over: list.data }),
       failure: t('actionFailed'),
     });
 

@@ -16,12 +16,12 @@ export function WhitelistCard({ gameId, initial }: { gameId: string; initial: bo
   const current = useGameRead<Whitelist>(gameId, 'minecraft/whitelist/status');
   const send = useGameWrite<Whitelist>(gameId);
   const { run, busy, result } = useConfirmedAction();
-  // What the server answered to the last change, until the status is read again.
-  const [answered, setAnswered] = useState<boolean | null>(null);
-  const enabled = answered ?? current.data?.enabled ?? initial;
+  // What the server answered to the last change, until the status is read again (after a change here or elsewhere).
+  const [answered, setAnswered] = useState<{ enabled: boolean; over: Whitelist | undefined } | null>(null);
+  const enabled = answered && answered.over === current.data ? answered.enabled : (current.data?.enabled ?? initial);
   const toggle = (next: boolean) =>
     void run({
-      action: async () => setAnswered((await send(`minecraft/whitelist/status?enabled=${next}`, 'put')).enabled),
+      action: async () => setAnswered({ enabled: (await send(`minecraft/whitelist/status?enabled=${next}`, 'put')).enabled, over: current.data }),
       failure: t('actionFailed'),
     });
   return (
