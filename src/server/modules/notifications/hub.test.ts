@@ -36,7 +36,7 @@ describe('StreamHub', () => {
     await new Promise((r) => setTimeout(r, 120));
     await b.next();
     expect(b.text().match(/event: basic-link-event/g)).toHaveLength(1);
-    expect(b.text()).toContain('id: n1\nevent: basic-link-event\ndata: {"title":"Hi","description":"d","link":null}');
+    expect(b.text()).toContain('id: n1\nevent: basic-link-event\ndata: {"title":"Hi","description":"d","link":null,"key":"text","params":{"title":"Hi","description":"d"}}');
     expect(a.text()).not.toContain('basic-link-event');
     await a.cancel();
     await b.cancel();
