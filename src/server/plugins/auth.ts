@@ -49,8 +49,10 @@ export interface SignedInTypeProvider extends TypeBoxTypeProvider {
 /** What the routes of a signed-in scope are registered on. */
 export type SignedInScope = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, SignedInTypeProvider>;
 
-/** Who may call a route: kept in its config by its scope, read by the OpenAPI document. */
-export type Access = { signedIn: true; roles: readonly Role[] | null } | { signedIn: false };
+/** Who may call a route of a signed-in scope (any user, or one with these roles): kept in its config, read by the OpenAPI document. */
+export interface Access {
+  roles: readonly Role[] | null;
+}
 
 declare module 'fastify' {
   // The type parameters repeat Fastify's own, as a merged declaration must, used or not.
@@ -72,8 +74,6 @@ declare module 'fastify' {
     access?: Access;
   }
   interface FastifyInstance {
-    /** onRequest hook: 401 unless a valid bearer token; sets request.user. Routes use it through `signedIn`. */
-    authenticate: preHandlerAsyncHookHandler;
     /** onRequest hook for calls that need no token: sets request.user when a valid one is given, else leaves it null. */
     identify: preHandlerAsyncHookHandler;
     /** The platform user of a valid bearer token; 401 without one. */
@@ -159,9 +159,6 @@ export default fp(async function auth(app: FastifyInstance, options: AuthOptions
   app.decorate('identityOf', (request: FastifyRequest) => (request.headers.authorization ? verify(request).catch(() => null) : Promise.resolve(null)));
   app.decorateRequest('user', null);
   app.decorate('userOf', async (request: FastifyRequest) => options.resolveUser(await verify(request)));
-  app.decorate('authenticate', async function authenticate(request: FastifyRequest) {
-    request.user = await app.userOf(request);
-  });
   app.decorate('identify', async function identify(request: FastifyRequest) {
     if (!request.headers.authorization) return;
     // A stale token on a public page must not break it: the caller is then simply anonymous.
@@ -177,7 +174,7 @@ export default fp(async function auth(app: FastifyInstance, options: AuthOptions
  */
 export async function signedIn(app: FastifyInstance, roles: readonly Role[] | null, routes: (scope: SignedInScope) => Promise<void> | void): Promise<void> {
   await app.register(async (scope) => {
-    const access: Access = { signedIn: true, roles };
+    const access: Access = { roles };
     scope.addHook('onRoute', (route) => {
       route.config = { ...route.config, access };
     });

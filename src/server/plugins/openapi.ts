@@ -66,12 +66,11 @@ function errorStatuses(route: RouteOptions, authenticated: boolean, roleChecked:
 }
 
 function factsOf(route: RouteOptions, method: string): OperationFacts {
-  // A signed-in scope says so in its routes' config; the auth plugin's per-route hooks are known by their names.
+  // A signed-in scope says so in its routes' config; the optional sign-in is a per-route hook, known by its name.
   const access = route.config?.access;
-  const names = hooksOf(route).map((h) => h.name);
-  const roleChecked = !!(access?.signedIn && access.roles);
-  const authenticated = !!access?.signedIn || names.includes('authenticate');
-  const optional = names.includes('identify');
+  const authenticated = !!access;
+  const roleChecked = !!access?.roles;
+  const optional = hooksOf(route).some((h) => h.name === 'identify');
   const declared = route.schema?.security as OperationFacts['security'] | undefined;
   const security = declared ?? (authenticated ? [{ bearer: [] }] : optional ? [{}, { bearer: [] }] : []);
   return { operationId: (route.schema?.operationId as string | undefined) ?? operationIdOf(method, route.url), security, errors: errorStatuses(route, authenticated, roleChecked) };

@@ -4,6 +4,7 @@ import { Media, Page, PageQuery } from '../../../contract/common.ts';
 import { Notification, NotificationParams } from '../../../contract/notifications.ts';
 import { HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageWindow } from '../../lib/paging.ts';
+import { signedIn } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -12,66 +13,67 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   const notifications = services.notifications;
   const tags = ['notifications'];
 
-  app.get(
-    '/v1/user/notifications',
-    { onRequest: app.authenticate, schema: { tags, summary: 'All notifications, newest first', querystring: PageQuery, response: { 200: Page(Notification) } } },
-    async (request) => notifications.list(request.user!.id, request.locale, pageWindow(request.query)),
-  );
+  await signedIn(app, null, (player) => {
+    player.get(
+      '/v1/user/notifications',
+      { schema: { tags, summary: 'All notifications, newest first', querystring: PageQuery, response: { 200: Page(Notification) } } },
+      async (request) => notifications.list(request.user.id, request.locale, pageWindow(request.query)),
+    );
 
-  app.get(
-    '/v1/user/notifications/unread',
-    { onRequest: app.authenticate, schema: { tags, summary: 'Unread notifications, newest first', querystring: PageQuery, response: { 200: Page(Notification) } } },
-    async (request) => notifications.list(request.user!.id, request.locale, pageWindow(request.query), true),
-  );
+    player.get(
+      '/v1/user/notifications/unread',
+      { schema: { tags, summary: 'Unread notifications, newest first', querystring: PageQuery, response: { 200: Page(Notification) } } },
+      async (request) => notifications.list(request.user.id, request.locale, pageWindow(request.query), true),
+    );
 
-  app.put(
-    '/v1/user/notification/:uuid',
-    { onRequest: app.authenticate, schema: { tags, summary: 'Mark a notification read', params: NotificationParams, response: { 204: Type.Null() } } },
-    async (request, reply) => {
-      if (!(await notifications.markRead(request.user!.id, request.params.uuid))) throw notFound('Notification');
-      return reply.status(204).send(null);
-    },
-  );
+    player.put(
+      '/v1/user/notification/:uuid',
+      { schema: { tags, summary: 'Mark a notification read', params: NotificationParams, response: { 204: Type.Null() } } },
+      async (request, reply) => {
+        if (!(await notifications.markRead(request.user.id, request.params.uuid))) throw notFound('Notification');
+        return reply.status(204).send(null);
+      },
+    );
 
-  app.post(
-    '/v1/user/notification',
-    { onRequest: app.authenticate, schema: { tags, summary: 'Send yourself a test notification', response: { 201: Notification } } },
-    async (request, reply) => {
-      const sent = await notifications.notify(request.user!.id, { key: 'test', params: {}, link: '/dashboard' });
-      return reply.status(201).send(sent);
-    },
-  );
+    player.post(
+      '/v1/user/notification',
+      { schema: { tags, summary: 'Send yourself a test notification', response: { 201: Notification } } },
+      async (request, reply) => {
+        const sent = await notifications.notify(request.user.id, { key: 'test', params: {}, link: '/dashboard' });
+        return reply.status(201).send(sent);
+      },
+    );
 
-  app.get(
-    '/v1/user/notifications/stream',
-    {
-      onRequest: app.authenticate,
-      // Streams are long-lived; they do not count against the API rate limit once open.
-      config: { rateLimit: false },
-      schema: { tags, summary: 'Server-sent events: basic-link-event (id = notification id) and heartbeat every 15 s; replays after Last-Event-ID', response: { 200: Media('The event stream', { 'text/event-stream': Type.String() }) }, problems: [429] },
-    },
-    async (request, reply) => {
-      const userId = request.user!.id;
-      if (!notifications.hub.admits(request.ip)) {
-        throw new HttpProblem(429, 'Too many notification streams are open from this address: close one first', { headers: { 'retry-after': '60' } });
-      }
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        // The socket is this stream's alone: when the stream ends, so does the connection.
-        connection: 'close',
-        'x-accel-buffering': 'no',
-      });
-      res.write(': connected\n\n');
-      const lastEventId = request.headers['last-event-id'];
-      const replay = typeof lastEventId === 'string' && UUID.test(lastEventId);
-      // Subscribe before reading the backlog, so nothing sent in between is lost.
-      const stream = notifications.hub.open(userId, res, replay, request.ip);
-      if (replay) notifications.hub.replayed(stream, await notifications.missedSince(userId, lastEventId));
-    },
-  );
+    player.get(
+      '/v1/user/notifications/stream',
+      {
+        // Streams are long-lived; they do not count against the API rate limit once open.
+        config: { rateLimit: false },
+        schema: { tags, summary: 'Server-sent events: basic-link-event (id = notification id) and heartbeat every 15 s; replays after Last-Event-ID', response: { 200: Media('The event stream', { 'text/event-stream': Type.String() }) }, problems: [429] },
+      },
+      async (request, reply) => {
+        const userId = request.user.id;
+        if (!notifications.hub.admits(request.ip)) {
+          throw new HttpProblem(429, 'Too many notification streams are open from this address: close one first', { headers: { 'retry-after': '60' } });
+        }
+        reply.hijack();
+        const res = reply.raw;
+        res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          // The socket is this stream's alone: when the stream ends, so does the connection.
+          connection: 'close',
+          'x-accel-buffering': 'no',
+        });
+        res.write(': connected\n\n');
+        const lastEventId = request.headers['last-event-id'];
+        const replay = typeof lastEventId === 'string' && UUID.test(lastEventId);
+        // Subscribe before reading the backlog, so nothing sent in between is lost.
+        const stream = notifications.hub.open(userId, res, replay, request.ip);
+        if (replay) notifications.hub.replayed(stream, await notifications.missedSince(userId, lastEventId));
+      },
+    );
+  });
 };
 
 export default routes;
