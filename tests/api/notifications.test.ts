@@ -3,6 +3,8 @@ import { buildApp } from '../../src/server/app.ts';
 import { openDatabase } from '../../src/server/db/client.ts';
 import { startListeningApp, useTestApp, type TestApp } from '../fixtures/app.ts';
 import { openStream } from '../fixtures/sse.ts';
+import { buyGame, fund, userId } from '../fixtures/games.ts';
+import { RESOURCE_CHANGE_EVENT, type ResourceChange } from '../../src/contract/live.ts';
 
 describe('notifications', () => {
   const t = useTestApp();
@@ -184,5 +186,114 @@ describe('notification stream limits', () => {
       for (const s of opened) s.close();
       await t.close();
     }
+  });
+});
+
+describe('resource changes on the stream', () => {
+  let t: TestApp & { origin: string };
+  beforeEach(async () => {
+    t = await startListeningApp();
+  });
+  afterEach(() => t.close());
+
+  const stream = async (name: string) => openStream(`${t.origin}/v1/user/notifications/stream`, await t.token(name));
+  type Stream = Awaited<ReturnType<typeof stream>>;
+  const changes = (s: Stream): ResourceChange[] => s.events.filter((e) => e.event === RESOURCE_CHANGE_EVENT).map((e) => JSON.parse(e.data) as ResourceChange);
+  /** Waits for a change like `like` on `s`. */
+  async function seen(s: Stream, like: Partial<ResourceChange>) {
+    const deadline = Date.now() + 5000;
+    while (!changes(s).some((c) => Object.entries(like).every(([k, v]) => JSON.stringify(c[k as keyof ResourceChange]) === JSON.stringify(v)))) {
+      if (Date.now() > deadline) throw new Error(`no change like ${JSON.stringify(like)}; got ${JSON.stringify(changes(s))}`);
+      await s.waitFor(RESOURCE_CHANGE_EVENT, changes(s).length + 1, 5000).catch(() => {});
+    }
+  }
+
+  it("tells a game's owner of its status, player lists and balance, and never another user", async () => {
+    const { gameId } = await buyGame(t);
+    const alice = await stream('alice');
+    const bob = await stream('bob');
+    const game: ResourceChange = { resource: 'games', ids: [gameId], type: 'updated' };
+
+    expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` })).statusCode).toBe(200);
+    await seen(alice, game);
+    const beforeRunning = changes(alice).length;
+    await t.app.services.reconciler.tick();
+    await t.app.services.reconciler.tick();
+    expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json().status).toBe('RUNNING');
+    await alice.waitFor(RESOURCE_CHANGE_EVENT, beforeRunning + 1);
+
+    // A player joining is seen at the reconciler's next look.
+    const beforeJoin = changes(alice).length;
+    t.driver.join(gameId, 'Steve');
+    await t.app.services.reconciler.tick();
+    await alice.waitFor(RESOURCE_CHANGE_EVENT, beforeJoin + 1);
+    expect(changes(alice).slice(beforeJoin)).toContainEqual(game);
+
+    const beforeList = changes(alice).length;
+    const added = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/minecraft/player`, payload: { name: 'Alex', type: 'WHITELIST', action: 'ADD' } });
+    expect(added.statusCode).toBe(200);
+    await alice.waitFor(RESOURCE_CHANGE_EVENT, beforeList + 1);
+    expect(changes(alice)[beforeList]).toEqual(game);
+
+    await fund(t, 'alice', 50);
+    await seen(alice, { resource: 'transactions', type: 'created' });
+
+    // Bob's own change comes after all of alice's: had any of hers reached him, it would be here by now.
+    await fund(t, 'bob', 5);
+    await seen(bob, { resource: 'transactions' });
+    expect(changes(bob)).toEqual([{ resource: 'transactions', ids: [], type: 'created' }]);
+    // Changes carry no id: the bell's Last-Event-ID stays the last notification's.
+    expect(alice.events.filter((e) => e.event === RESOURCE_CHANGE_EVENT && e.id !== undefined)).toEqual([]);
+    alice.close();
+    bob.close();
+  });
+
+  it('tells both sides of a friend request when it arrives and when it is answered, and nobody else', async () => {
+    const bobId = await userId(t, 'bob');
+    const alice = await stream('alice');
+    const bob = await stream('bob');
+    const carol = await stream('carol');
+    const sent = await t.as('alice', { method: 'POST', url: '/v1/friend', payload: { userId: bobId } });
+    expect(sent.statusCode).toBe(201);
+    const requestId = sent.json().requestId as string;
+    const arrived: ResourceChange = { resource: 'friendRequests', ids: [requestId], type: 'created' };
+    await seen(bob, arrived);
+    await seen(alice, arrived);
+
+    const answer = await t.as('bob', { method: 'PUT', url: '/v1/friend/request', payload: { requestId, accept: true } });
+    expect(answer.statusCode).toBe(200);
+    for (const s of [alice, bob]) {
+      await seen(s, { resource: 'friendRequests', ids: [requestId], type: 'deleted' });
+      await seen(s, { resource: 'friends', type: 'created' });
+    }
+
+    const group = (await t.as('alice', { method: 'POST', url: '/v1/friend/group', payload: { name: 'Builders' } })).json();
+    await seen(alice, { resource: 'friendGroups', ids: [group.id], type: 'created' });
+    expect((await t.as('alice', { method: 'POST', url: `/v1/friend/group/${group.id}/member`, payload: { userId: bobId } })).statusCode).toBe(201);
+    await seen(alice, { resource: 'friendGroups', ids: [group.id], type: 'updated' });
+
+    await fund(t, 'carol', 5);
+    await seen(carol, { resource: 'transactions' });
+    expect(changes(carol)).toEqual([{ resource: 'transactions', ids: [], type: 'created' }]);
+    expect(changes(bob).filter((c) => c.resource === 'friendGroups')).toEqual([]);
+    for (const s of [alice, bob, carol]) s.close();
+  });
+
+  it('is sent at commit only, and a notification read on one tab is told to the others', async () => {
+    const id = await userId(t, 'alice');
+    const alice = await stream('alice');
+    const { db, notifications } = t.app.services;
+    const ghost = '00000000-0000-4000-8000-000000000000';
+    await db
+      .transaction(async (tx) => {
+        await notifications.changed(id, { resource: 'games', ids: [ghost], type: 'updated' }, tx);
+        throw new Error('rollback');
+      })
+      .catch(() => {});
+    const sent = (await t.as('alice', { method: 'POST', url: '/v1/user/notification' })).json();
+    expect((await t.as('alice', { method: 'PUT', url: `/v1/user/notification/${sent.id}` })).statusCode).toBe(204);
+    await seen(alice, { resource: 'notifications', ids: [sent.id], type: 'updated' });
+    expect(changes(alice)).toEqual([{ resource: 'notifications', ids: [sent.id], type: 'updated' }]);
+    alice.close();
   });
 });

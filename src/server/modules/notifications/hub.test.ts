@@ -43,4 +43,22 @@ describe('StreamHub', () => {
     hub.closeAll();
     expect(hub.count).toBe(0);
   });
+
+  it("writes a resource change to its user's streams only, with no id", async () => {
+    const hub = new StreamHub(undefined, 50);
+    const { a, b } = await twoStreams(hub);
+    hub.publish('user-a', { resource: 'games', ids: ['g1'], type: 'updated' });
+    hub.publish('user-b', { resource: 'friends', ids: [], type: 'created' });
+    // Written after b's: once a has it, a would have had b's too.
+    hub.publish('user-a', { resource: 'notifications', ids: ['n1'], type: 'updated' });
+    while (!a.text().includes('"notifications"')) await a.next();
+    while (!b.text().includes('"friends"')) await b.next();
+    expect(a.text()).toContain('event: resource-change\ndata: {"resource":"games","ids":["g1"],"type":"updated"}\n\n');
+    expect(a.text()).not.toMatch(/^id:/m);
+    expect(a.text()).not.toContain('"friends"');
+    expect(b.text()).not.toContain('"games"');
+    await a.cancel();
+    await b.cancel();
+    hub.closeAll();
+  });
 });

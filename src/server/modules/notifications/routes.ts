@@ -49,7 +49,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       {
         // Streams are long-lived; they do not count against the API rate limit once open.
         config: { rateLimit: false },
-        schema: { tags, summary: 'Server-sent events: basic-link-event (id = notification id) and heartbeat every 15 s; replays after Last-Event-ID', response: { 200: Media('The event stream', { 'text/event-stream': Type.String() }) }, problems: [429] },
+        schema: { tags, summary: 'Server-sent events: basic-link-event (id = notification id), heartbeat every 15 s, resource-change (no id, not replayed: what of yours changed); replays after Last-Event-ID', response: { 200: Media('The event stream', { 'text/event-stream': Type.String() }) }, problems: [429] },
       },
       async (request, reply) => {
         const userId = request.user.id;
