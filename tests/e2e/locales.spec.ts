@@ -36,11 +36,11 @@ test.describe('an English browser', () => {
 });
 
 test('switching language re-renders a notification and a ledger line, and the API remembers the language', async ({ page, request }) => {
-  await signIn(page, accounts.bob);
+  await signIn(page, accounts.alice);
   const auth = { authorization: `Bearer ${await accessToken(page)}` };
   const sent = await request.post('/v1/user/notification', { headers: auth });
   expect(sent.status()).toBe(201);
-  // Sent in bob's saved language, French: the web app never said otherwise.
+  // Sent in alice's saved language, French: the web app never said otherwise.
   expect(((await sent.json()) as { data: { title: string } }).data.title).toBe('Notification de test');
 
   await page.goto('/dashboard/account');
@@ -70,4 +70,12 @@ test('switching language re-renders a notification and a ledger line, and the AP
     .toBe('en');
   const again = (await (await request.post('/v1/user/notification', { headers: auth })).json()) as { data: { title: string } };
   expect(again.data.title).toBe('Test notification');
+
+  // Back to French, as the other specs expect alice.
+  await page.getByRole('button', { name: 'Passer en français' }).click();
+  await expect(grid.getByText('Crédits de bienvenue')).toBeVisible();
+  await page.reload();
+  await expect
+    .poll(async () => ((await (await request.get('/v1/user', { headers: auth })).json()) as { locale: string }).locale)
+    .toBe('fr');
 });
