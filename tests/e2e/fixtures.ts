@@ -1,4 +1,4 @@
-import { expect, test as base, type APIResponse, type Browser, type Page } from '@playwright/test';
+import { expect, test as base, type APIResponse, type Browser, type Locator, type Page, type Request } from '@playwright/test';
 
 /** The seeded accounts (README). */
 export const accounts = {
@@ -59,6 +59,32 @@ export async function accessToken(page: Page): Promise<string> {
 /** Picks the theme before the page's own scripts run, as a returning visitor's saved choice. */
 export async function useTheme(page: Page, mode: 'light' | 'dark') {
   await page.addInitScript((m) => localStorage.setItem('preferredTheme', m), mode);
+}
+
+/**
+ * Follows the scripts a page asks for from now on. `settled()` waits until the page is idle and each
+ * of them has arrived: signed in, the notification stream keeps the network busy, so the network
+ * never goes idle, and lazy chunks are asked for by the code that runs after a render.
+ */
+export function followScripts(page: Page) {
+  const pending = new Set<Request>();
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') pending.add(r);
+  });
+  const done = (r: Request) => pending.delete(r);
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return {
+    settled: async () => {
+      await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => resolve(null))));
+      await expect.poll(() => pending.size).toBe(0);
+    },
+  };
+}
+
+/** Waits for the CSS transitions and animations under the element to end (a drawer sliding in). */
+export async function transitionsEnded(locator: Locator) {
+  await locator.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
 }
 
 export const test = base;
