@@ -102,10 +102,10 @@ export async function renewalsBench(total = 1000, { timeoutMs = 120_000 } = {}):
     const done = new Promise<void>((resolve) => (allSettled = resolve));
     unlisten = await database.listen(CHANNEL, (payload) => {
       const at = performance.now();
-      const { data } = JSON.parse(payload) as { data: { title: string; link: string | null } };
-      const renewed = /^\/dashboard\/game\/(.+)$/.exec(data.link ?? '');
-      const expired = /Server "(.+)" expired$/.exec(data.title);
-      const id = renewed && data.title.endsWith('renewed') ? renewed[1]! : expired ? idOfName.get(expired[1]!) : undefined;
+      const { data } = JSON.parse(payload) as { data: { key: string; params: { name?: string }; link: string | null } };
+      const renewed = data.key.startsWith('renewal.paid') ? /^\/dashboard\/game\/(.+)$/.exec(data.link ?? '') : null;
+      const expired = data.key === 'renewal.expired' ? data.params.name : undefined;
+      const id = renewed ? renewed[1]! : expired ? idOfName.get(expired) : undefined;
       if (!id || settled.has(id)) return;
       settled.set(id, { outcome: renewed ? 'PAID' : 'EXPIRED', at });
       if (settled.size === total) allSettled();
