@@ -1,4 +1,4 @@
-import { expect, test as base, type APIResponse, type Browser, type Locator, type Page, type Request } from '@playwright/test';
+import { expect, test as base, type APIResponse, type Browser, type Page, type Request } from '@playwright/test';
 
 /** The seeded accounts (README). */
 export const accounts = {
@@ -82,9 +82,16 @@ export function followScripts(page: Page) {
   };
 }
 
-/** Waits for the CSS transitions and animations under the element to end (a drawer sliding in). */
-export async function transitionsEnded(locator: Locator) {
-  await locator.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
+/** Waits for the page's CSS transitions and finite animations to end (a drawer sliding in); endless ones (a spinner) are left running. */
+export async function transitionsEnded(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => null)),
+    ),
+  );
 }
 
 export const test = base;

@@ -1,4 +1,4 @@
-import { accounts, expect, signIn, test, useTheme } from './fixtures.ts';
+import { accounts, expect, signIn, test, transitionsEnded, useTheme } from './fixtures.ts';
 
 /** Screenshots of the main screens, for people to look at: test-results/screenshots/. */
 const dir = 'test-results/screenshots';
@@ -28,7 +28,7 @@ for (const mode of ['light', 'dark'] as const) {
       if (device === 'phone') {
         await page.getByTestId('drawer-button').click();
         await expect(page.getByTestId('nav-drawer')).toBeVisible();
-        await page.waitForTimeout(400);
+        await transitionsEnded(page);
         await shot('drawer', false);
         await page.keyboard.press('Escape');
       }
@@ -41,7 +41,8 @@ for (const mode of ['light', 'dark'] as const) {
       await shot('social');
       if (device === 'phone') {
         await page.getByTestId('drawer-button').click();
-        await page.waitForTimeout(400);
+        await expect(page.getByTestId('nav-drawer')).toBeVisible();
+        await transitionsEnded(page);
         await shot('drawer-signed-in', false);
       }
     });

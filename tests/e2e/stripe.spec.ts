@@ -6,7 +6,7 @@ import path from 'node:path';
 import Stripe from 'stripe';
 import type { BrowserContext, Page } from '@playwright/test';
 import { startFakeStripe, type FakeStripe, type StripeEvent } from '../fixtures/stripe.ts';
-import { accessToken, test as base, expect, signIn } from './fixtures.ts';
+import { accessToken, test as base, expect, followScripts, signIn } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/stripe';
@@ -169,11 +169,11 @@ test('a player pays a pack through Stripe’s Payment Element; the result page w
   const before = await balance(page);
 
   // Until the card step, no page asks for Stripe's script.
+  const scripts = followScripts(page);
   for (const p of ['/', '/credits', '/dashboard']) {
     await page.goto(p);
     await expect(page.locator('main h1').first()).toBeVisible();
-    // Signed in, the notification stream keeps the network busy: give late scripts a moment instead.
-    await page.waitForTimeout(1000);
+    await scripts.settled();
   }
   await page.goto('/credits');
   await page.getByTestId('credit-pack').filter({ hasText: 'Découverte' }).getByRole('button', { name: 'Choisir ce pack' }).click();
@@ -199,8 +199,10 @@ test('a player pays a pack through Stripe’s Payment Element; the result page w
     await page.goto(resultUrl);
     await expect(page.getByTestId('payment-processing')).toBeVisible();
   });
-  // The redirect alone credits nothing.
-  await page.waitForTimeout(2500);
+  // The redirect alone credits nothing: the page reads the payment again and it is still processing.
+  const paymentPath = `/v1/payment/${new URL(page.url()).searchParams.get('paymentId')}`;
+  const reread = await page.waitForResponse((r) => new URL(r.url()).pathname === paymentPath);
+  expect((await reread.json()).status).toBe('PENDING');
   await expect(page.getByTestId('payment-processing')).toBeVisible();
   expect(await balance(page)).toBe(before);
 
