@@ -5,7 +5,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { loadConfig } from '../../src/server/config.ts';
 import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
 import { signAccessToken } from '../../src/server/identity/tokens.ts';
-import { accessToken, accounts, expect, signIn, test } from './fixtures.ts';
+import { accessToken, accounts, expect, followScripts, signIn, test } from './fixtures.ts';
 
 const SHOTS = 'test-results/staff-people';
 const run = Date.now().toString(36);
@@ -342,10 +342,11 @@ test('support browses the transactions and a user’s page with no write button 
 
   // No write anywhere: credits, stop, free days, refund, hide, restore, create.
   const writes = /^(Crédits|Arrêter|Jours offerts|Rembourser|Masquer|Rétablir|Créer)$/;
+  // The access checks run in the page, without a request: once it is idle with its code loaded, they have answered.
+  const scripts = followScripts(page);
   const noWrites = async () => {
     await expect(page.locator('main h1').first()).toBeVisible();
-    // The notification stream keeps the network busy: the access checks get a moment instead.
-    await page.waitForTimeout(1000);
+    await scripts.settled();
     await expect(page.getByRole('button', { name: writes })).toHaveCount(0);
   };
   await noWrites();
