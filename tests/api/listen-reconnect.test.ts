@@ -5,6 +5,7 @@ import type { Tx } from '../../src/server/db/client.ts';
 import { creditAccounts } from '../../src/server/db/schema/credits.ts';
 import { startListeningApp, type TestApp } from '../fixtures/app.ts';
 import { openStream } from '../fixtures/sse.ts';
+import { liveResources, RESOURCE_CHANGE_EVENT } from '../../src/contract/live.ts';
 
 /**
  * The LISTEN connection of a replica can drop (failover, idle timeout, a killed backend): it must
@@ -59,6 +60,18 @@ describe.runIf(process.env.TEST_DB_ENGINE === 'postgres')('LISTEN connection los
       sql`select count(*)::int as n from pg_stat_activity where application_name = ${listenerName}`,
     )) as unknown as { rows: Array<{ n: number }> };
     expect(rows[0]!.n).toBe(1);
+    s.close();
+  });
+
+  it('tells every open stream that anything may have changed, since the changes notified while it was down are lost', async () => {
+    const userId = (await t.as('alice', { method: 'GET', url: '/v1/user' })).json().id as string;
+    const s = await openStream(`${t.origin}/v1/user/notifications/stream`, await t.token('alice'));
+    await t.database.db.transaction(async (tx) => {
+      await killListener(tx);
+      await t.app.services.notifications.changed(userId, { resource: 'games', ids: ['00000000-0000-4000-8000-000000000000'], type: 'updated' }, tx);
+    });
+    const events = await s.waitFor(RESOURCE_CHANGE_EVENT, liveResources.length);
+    expect(events.map((e) => JSON.parse(e.data))).toEqual(liveResources.map((resource) => ({ resource, ids: [], type: 'updated' })));
     s.close();
   });
 

@@ -147,6 +147,11 @@ export class StreamHub {
     for (const stream of streams) stream.res.write(frame);
   }
 
+  /** Tells every open stream, whoever its user, of `changes`. */
+  publishToAll(changes: ResourceChange[]): void {
+    for (const userId of this.byUser.keys()) for (const change of changes) this.publish(userId, change);
+  }
+
   /** Ends every stream (shutdown): clients see the stream close. */
   closeAll(): void {
     for (const set of this.byUser.values()) for (const s of set) s.res.end();

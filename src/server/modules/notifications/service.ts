@@ -6,7 +6,7 @@ import type { Notification, NotificationData } from '../../../contract/notificat
 import type { Locale, Message, MessageParams } from '../../../contract/messages.ts';
 import { noticeText } from '../../lib/messages.ts';
 import type { UsersService } from '../users/service.ts';
-import type { ResourceChange } from '../../../contract/live.ts';
+import { liveResources, type ResourceChange } from '../../../contract/live.ts';
 import { BALANCE_CHANNEL } from '../credits/service.ts';
 import { StreamHub, type Delivery, type StreamLimits } from './hub.ts';
 
@@ -82,11 +82,15 @@ export class NotificationsService {
     };
     this.unlisten = await Promise.all([
       this.database.listen(CHANNEL, (payload) => parsed<Delivery>(payload, (d) => this.hub.deliver(d)), { onReconnect: ({ since }) => this.catchUp(since) }),
-      // Changes are news of the moment: those lost while the connection was down are not read back.
-      this.database.listen(CHANGES_CHANNEL, (payload) =>
-        parsed<ChangeDelivery>(payload, ({ userIds, changes }) => {
-          for (const userId of userIds) for (const change of changes) this.hub.publish(userId, change);
-        }),
+      this.database.listen(
+        CHANGES_CHANNEL,
+        (payload) =>
+          parsed<ChangeDelivery>(payload, ({ userIds, changes }) => {
+            for (const userId of userIds) for (const change of changes) this.hub.publish(userId, change);
+          }),
+        // Changes are not stored, so those lost while the connection was down cannot be read back:
+        // every open stream is told that anything may have changed, and its pages read again.
+        { onReconnect: () => this.hub.publishToAll(liveResources.map((resource) => ({ resource, ids: [], type: 'updated' }))) },
       ),
       // The credits ledger's trigger names the user at each commit that moved their balance.
       this.database.listen(BALANCE_CHANNEL, (userId) => this.hub.publish(userId, { resource: 'transactions', ids: [], type: 'created' })),
