@@ -1,12 +1,14 @@
 import http from 'node:http';
+import { createParser } from 'eventsource-parser';
+import { NOTIFICATION_EVENT } from '../src/contract/events.ts';
 
 export interface OpenStream {
   close(): void;
 }
 
 /**
- * Opens a notification stream with as little client-side cost as possible (one socket, no parser
- * beyond finding event ids), calling `onEvent(id)` for each basic-link-event.
+ * Opens a notification stream with as little client-side cost as possible (one socket, the same
+ * parser as the web app and no more), calling `onEvent(id)` for each basic-link-event.
  */
 export function openStream(origin: string, token: string, onEvent: (id: string) => void): Promise<OpenStream> {
   const url = new URL('/v1/user/notifications/stream', origin);
@@ -14,17 +16,8 @@ export function openStream(origin: string, token: string, onEvent: (id: string) 
     const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, headers: { authorization: `Bearer ${token}` }, agent: false }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
       res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const id = /^id: (.+)$/m.exec(frame)?.[1];
-          if (id && frame.includes('event: basic-link-event')) onEvent(id);
-        }
-      });
+      const parser = createParser({ onEvent: ({ event, id }) => event === NOTIFICATION_EVENT && id && onEvent(id) });
+      res.on('data', (chunk: string) => parser.feed(chunk));
       res.on('error', () => {});
       resolve({ close: () => req.destroy() });
     });
