@@ -69,7 +69,7 @@ test('a friend group goes on the whitelist from the control panel, its member jo
   await expect(alice.getByTestId('add-friend-result')).toContainText(`Demande d'ami envoyée à ${bobMc}.`);
   await expect.poll(() => unread(bell), { timeout: 15_000 }).toBe(before + 1);
   await bell.click();
-  await expect(bob.getByRole('dialog', { name: 'Notifications' }).getByTestId('notification').first()).toContainText(`alice_${run} wants to be your friend.`);
+  await expect(bob.getByRole('dialog', { name: 'Notifications' }).getByTestId('notification').first()).toContainText(`alice_${run} veut devenir votre ami.`);
   await bob.keyboard.press('Escape');
 
   await bob.goto('/dashboard/social?tab=requests');
