@@ -161,7 +161,7 @@ test('a player subscribes to the monthly plan with a sandbox card, cancels it af
   const page = await signUp(browser, `subscriber_${run.toLowerCase()}`);
   await page.goto('/dashboard/account');
   const card = page.getByTestId('subscription-card');
-  await expect(card).toContainText('Abonnement mensuel : 7,99 € par mois, 1000 crédits');
+  await expect(card).toContainText('Abonnement mensuel : 7,99 € par mois, 1\u202f000 crédits');
   await card.getByRole('button', { name: 'S’abonner' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByTestId('sandbox-notice')).toBeVisible();
@@ -170,7 +170,7 @@ test('a player subscribes to the monthly plan with a sandbox card, cancels it af
   await expect(dialog).toHaveCount(0);
   await expect(card).toContainText('Actif');
   await expect(card.getByTestId('subscription-period')).toContainText('Prochain renouvellement le');
-  await expect(page.getByTestId('site-header').getByTestId('credit-button')).toHaveAttribute('aria-label', 'Solde : 1000 crédits');
+  await expect(page.getByTestId('site-header').getByTestId('credit-button')).toHaveAttribute('aria-label', 'Solde : 1\u202f000 crédits');
 
   await card.getByRole('button', { name: 'Résilier' }).click();
   await expect(page.getByRole('dialog')).toContainText('Il reste actif jusqu’au');

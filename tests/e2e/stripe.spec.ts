@@ -208,8 +208,8 @@ test('a player pays a pack through Stripe’s Payment Element; the result page w
 
   expect(await stripeApp.deliver(stripeApp.stripe.succeedPaymentIntent(intentOf(page)))).toBe(200);
   await expect(page.getByTestId('credits-received')).toContainText('500 crédits ont été ajoutés à votre compte.');
-  await expect(page.getByTestId('new-balance')).toHaveText(`Nouveau solde : ${before + 500} crédits`);
-  await expect(page.getByTestId('credit-button')).toHaveAttribute('aria-label', `Solde : ${before + 500} crédits`);
+  await expect(page.getByTestId('new-balance')).toHaveText(`Nouveau solde : ${(before + 500).toLocaleString("fr")} crédits`);
+  await expect(page.getByTestId('credit-button')).toHaveAttribute('aria-label', `Solde : ${(before + 500).toLocaleString("fr")} crédits`);
   await screenshots(page, 'stripe-result-success', async () => {
     await page.goto(resultUrl);
     await expect(page.getByTestId('new-balance')).toBeVisible();

@@ -7,7 +7,7 @@ import { LeafCoin } from '../ui/LeafCoin.tsx';
 
 /** The balance in leaf-coins, linking to /credits. */
 export function CreditButton() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const to = useLocalePath();
   const user = useCurrentUser();
   const balance = user.status === 'done' ? user.data.balance : null;
@@ -21,7 +21,8 @@ export function CreditButton() {
       data-testid="credit-button"
       sx={{ borderRadius: 5, px: 1.5, border: 1, borderColor: 'currentColor', minWidth: 0, flexShrink: 0, whiteSpace: 'nowrap' }}
     >
-      {balance === null ? '…' : balance.toLocaleString()}
+      {/* Grouped as the page's language writes it, like every credit amount in its strings ({{count, number}}). */}
+      {balance === null ? '…' : balance.toLocaleString(i18n.language)}
     </Button>
   );
 }
