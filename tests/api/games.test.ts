@@ -175,7 +175,7 @@ describe('lifecycle actions', () => {
     expect(started.json()).toMatchObject({ status: 'STARTING', desiredState: 'running' });
     expect((await act('start')).json().detail).toBe('The game is STARTING: it cannot be started now');
     await tick();
-    expect(t.current.driver.servers.get(gameId)?.status).toBe('STARTING');
+    expect((await get()).status).toBe('STARTING');
     await tick();
     expect(await get()).toMatchObject({ status: 'RUNNING' });
 
@@ -185,8 +185,8 @@ describe('lifecycle actions', () => {
 
     const restarted = await act('restart');
     expect(restarted.json()).toMatchObject({ status: 'STOPPING', desiredState: 'running' });
-    await tick(); // stops (world saved), then launches again
-    expect(t.current.driver.saves.get(gameId)).toBe(1);
+    // Stops, then launches again; that a stop saves the world is the runtime's to prove (tests/real: a block outlives it).
+    await tick();
     expect((await get()).status).toBe('STARTING');
     await tick();
     expect((await get()).status).toBe('RUNNING');
@@ -196,8 +196,6 @@ describe('lifecycle actions', () => {
     expect((await act('start')).json().detail).toBe('The game is STOPPING: it cannot be started now');
     await tick();
     expect(await get()).toMatchObject({ status: 'STOPPED', desiredState: 'stopped' });
-    expect(t.current.driver.servers.get(gameId)?.status).toBe('STOPPED');
-    expect(t.current.driver.saves.get(gameId)).toBe(2);
     const stopped = (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/status` })).json();
     expect(stopped).toEqual({ status: 'STOPPED', playersOnline: 0, maxPlayers: 10, version: '1.21.4', motd: 'My world', address: null });
     await tick();

@@ -275,7 +275,7 @@ describe('staff: games', () => {
     expect(res.json()).toMatchObject({ id: gameId, status: 'STOPPING', desiredState: 'stopped', ownerName: 'alice' });
     await t.current.app.services.reconciler.tick();
     expect((await as(t.current, 'alice', 'GET', `/v1/game/${gameId}`)).json()).toMatchObject({ status: 'STOPPED', desiredState: 'stopped' });
-    expect(t.current.driver.saves.get(gameId)).toBe(1);
+    expect((await as(t.current, 'alice', 'GET', `/v1/game/${gameId}/status`)).json()).toMatchObject({ status: 'STOPPED', address: null });
 
     const [audit] = await auditOf(t.current, 'game', gameId);
     expect(audit).toMatchObject({ action: 'game.stop', actorName: 'boss', reason: 'Lag on the host', before: { status: 'RUNNING', desiredState: 'running' }, after: { status: 'STOPPING', desiredState: 'stopped' } });
