@@ -101,6 +101,10 @@ test('staff create a definition with an image and two packages, publish it, play
   await rows.nth(1).getByRole('button', { name: 'Enregistrer l’offre' }).click();
   await expect(staff.getByText('Offre Équipe enregistrée')).toBeVisible();
   await expect(rows.nth(1).getByRole('button', { name: 'Enregistrer l’offre' })).toBeDisabled();
+  // A saved package changes in place.
+  await rows.nth(0).getByLabel('Prix (crédits)').fill('45');
+  await rows.nth(0).getByRole('button', { name: 'Enregistrer l’offre' }).click();
+  await expect(rows.nth(0).getByRole('button', { name: 'Enregistrer l’offre' })).toBeDisabled();
 
   // Nobody sees a draft in the store; published, it is there with its image and price.
   const visitor = await (await browser.newContext()).newPage();
@@ -112,6 +116,7 @@ test('staff create a definition with an image and two packages, publish it, play
   await expect(staff).toHaveURL(new RegExp(`/dashboard/staff/definitions/show/${id}$`));
   await expect(staff.getByRole('heading', { name: name.fr }).first()).toBeVisible();
   await expect(staff.getByRole('row', { name: /Équipe/ })).toContainText('90');
+  await expect(staff.getByRole('row', { name: /Solo/ })).toContainText('45');
   await visitor.goto('/store');
   const card = visitor.locator('.MuiCard-root', { hasText: name.fr });
   await expect(card).toBeVisible();
