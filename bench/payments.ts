@@ -5,15 +5,22 @@ import { startServer } from './server.ts';
 import { startFakeStripe } from '../tests/fixtures/stripe.ts';
 
 /**
- * Stripe webhook events applied per second: the real server with the stripe provider pointed at
- * the local fake Stripe API (loopback), `count` credit packs bought through the API, then each
- * pack's payment_intent.succeeded signed with the SDK's helper and posted by `concurrency` clients
- * at once. Each event is one transaction: the event row, the payment, the ledger, the invoice and
- * the notification. Then a replay of all of them, which must change nothing.
+ * Stripe webhook events applied: the real server with the stripe provider pointed at the local fake
+ * Stripe API (loopback), credit packs bought through the API, then each pack's
+ * payment_intent.succeeded signed with the SDK's helper and posted. Each event is one transaction:
+ * the event row, the payment, the ledger, the invoice and the notification.
+ * - Throughput: `count` events posted by `concurrency` clients at once, as fast as they are answered.
+ * - Latency: `count` other events arriving at a steady `rate` per second, as Stripe sends them, each
+ *   timed from the instant it was due to be sent (a late send counts against the server, not lost).
+ *   Closed-loop clients would measure their own queue instead: 20 at once at 270/s wait 74 ms on
+ *   average whatever the server's speed.
+ * Then a replay of the first `count`, which must change nothing.
  */
 export interface WebhookFigures {
   events: number;
   perSecond: number;
+  /** Latency at `rate` events per second. */
+  rate: number;
   p50Ms: number;
   p99Ms: number;
   replayPerSecond: number;
@@ -34,7 +41,7 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-export async function webhookBench(count = 1000, concurrency = 20): Promise<WebhookFigures> {
+export async function webhookBench(count = 1000, concurrency = 20, rate = 200): Promise<WebhookFigures> {
   const stripe = await startFakeStripe();
   const server = await startServer({ STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY: 'pk_test_bench', STRIPE_API_URL: stripe.url });
   const signer = new Stripe('sk_test_signer');
@@ -42,15 +49,17 @@ export async function webhookBench(count = 1000, concurrency = 20): Promise<Webh
     const pack = await server.call('staff_bench', 'POST', '/v1/pricing', { credits: 100, priceCents: 199, currency: 'EUR' }, ['staff']);
     const buyers = Array.from({ length: 20 }, (_, i) => `webhook_buyer_${i}`);
     const intents: string[] = [];
-    for (let i = 0; i < count; i += concurrency) {
+    for (let i = 0; i < 2 * count; i += concurrency) {
       await Promise.all(
-        Array.from({ length: Math.min(concurrency, count - i) }, async (_, j) => {
+        Array.from({ length: Math.min(concurrency, 2 * count - i) }, async (_, j) => {
           await server.call(buyers[(i + j) % buyers.length]!, 'POST', '/v1/payment/stripe', { pricingId: pack.id });
         }),
       );
     }
     for (const intent of stripe.paymentIntents.values()) intents.push(intent.id);
-    const bodies = intents.map((id) => JSON.stringify(stripe.succeedPaymentIntent(id)));
+    const all = intents.map((id) => JSON.stringify(stripe.succeedPaymentIntent(id)));
+    const bodies = all.slice(0, count);
+    const paced = all.slice(count);
 
     let errors = 0;
     const post = async (payload: string) => {
@@ -75,23 +84,41 @@ export async function webhookBench(count = 1000, concurrency = 20): Promise<Webh
       );
       return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
     };
+    /** Event i is due at start + i / rate; its latency runs from then to its answer. */
+    const steady = async (list: string[]) => {
+      const latencies: number[] = [];
+      const start = performance.now() + 50;
+      await Promise.all(
+        list.map(async (payload, i) => {
+          const due = start + (i * 1000) / rate;
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+          const sent = performance.now();
+          latencies.push((await post(payload)) + (sent - due));
+        }),
+      );
+      return latencies.sort((a, b) => a - b);
+    };
     const cpuBefore = cpuMs(server.pid);
     const first = await run(bodies);
     const cpuUsed = cpuMs(server.pid) - cpuBefore;
+    const atRate = await steady(paced);
+    const replayBefore = cpuMs(server.pid);
     const replay = await run(bodies);
-    const replayCpu = cpuMs(server.pid) - cpuBefore - cpuUsed;
+    const replayCpu = cpuMs(server.pid) - replayBefore;
     const balances = await Promise.all(buyers.map((b) => server.call<{ balance: number }>(b, 'GET', '/v1/user')));
     const credited = balances.reduce((sum, b) => sum + b.balance, 0);
+    const applied = bodies.length + paced.length;
     return {
       events: bodies.length,
       perSecond: bodies.length / first.seconds,
-      p50Ms: percentile(first.latencies, 50),
-      p99Ms: percentile(first.latencies, 99),
+      rate,
+      p50Ms: percentile(atRate, 50),
+      p99Ms: percentile(atRate, 99),
       replayPerSecond: bodies.length / replay.seconds,
       serverCpuMsPerEvent: cpuUsed / bodies.length,
       replayCpuMsPerEvent: replayCpu / bodies.length,
       errors,
-      creditedOnce: credited === bodies.length * 100,
+      creditedOnce: credited === applied * 100,
     };
   } finally {
     await server.stop();

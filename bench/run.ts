@@ -152,8 +152,8 @@ async function payments() {
   console.log(`bench payments: server with the stripe provider on a local fake Stripe (database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`);
   const f = await webhookBench();
   Object.assign(results, { webhooks: f });
-  row('Stripe webhook events applied', `${f.perSecond.toFixed(0)}/s, p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)} (${f.events} events, 20 at once)`, '≥ 200/s', f.perSecond >= 200);
-  row('  p99', ms(f.p99Ms), '≤ 50 ms', f.p99Ms <= 50);
+  row('Stripe webhook events applied', `${f.perSecond.toFixed(0)}/s (${f.events} events, 20 at once)`, '≥ 200/s', f.perSecond >= 200);
+  row(`  latency at a steady ${f.rate}/s`, `p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)} (${f.events} other events)`, '≤ 50 ms', f.p99Ms <= 50);
   row('  server CPU per event', ms(f.serverCpuMsPerEvent), '', null);
   row('  the same events replayed', `${f.replayPerSecond.toFixed(0)}/s, server CPU ${ms(f.replayCpuMsPerEvent)} each; credited once: ${f.creditedOnce ? 'yes' : 'NO'}; errors ${f.errors}`, '', f.creditedOnce && f.errors === 0);
   const r = await renewalsBench();
