@@ -124,7 +124,6 @@ function pathId(ids: Record<string, string>, path: string, name: string): string
   if (name === 'uuid') return path.includes('minecraft') ? ids.minecraft! : ids.notification!;
   if (path.startsWith('/v1/friend/group')) return ids.group!;
   if (path.startsWith('/v1/blocklist')) return ids.friend!;
-  if (path.includes('/definition/game/package')) return ids.package!;
   if (path.startsWith('/v1/definition') || path.startsWith('/v1/game/review')) return ids.definition!;
   return ids.game!;
 }
