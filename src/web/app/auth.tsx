@@ -1,8 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { AppConfig } from './config.ts';
 import { setAccessTokenSource } from './api.ts';
-import { LOGOUT_DELAY_MS, SESSION_REFRESH_MS } from './constants.ts';
-import { SessionContext, type Session } from './session.ts';
+import { SESSION_REFRESH_MS } from './constants.ts';
+import { logoutThenSignOut, SessionContext, type Session } from './session.ts';
 import { msLeft, readStoredSession, type StoredSession } from './storedSession.ts';
 
 export { useSession } from './session.ts';
@@ -34,10 +34,7 @@ function storedSession(config: AppConfig, stored: StoredSession): Session {
     logout: (goHome) => {
       // Fetched now, so the provider's sign-out can start when the delay is over.
       const client = loadClient();
-      goHome();
-      setTimeout(() => {
-        client.then((c) => c.signOutRedirect(config)).catch((err: unknown) => console.error('logout failed', err));
-      }, LOGOUT_DELAY_MS);
+      logoutThenSignOut(goHome, () => client.then((c) => c.signOutRedirect(config)));
     },
   };
 }

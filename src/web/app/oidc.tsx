@@ -3,8 +3,8 @@ import { AuthProvider, useAuth } from 'react-oidc-context';
 import { UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
 import type { AppConfig } from './config.ts';
 import { setAccessTokenSource } from './api.ts';
-import { LOGOUT_DELAY_MS, SESSION_REFRESH_MS } from './constants.ts';
-import type { Session, SessionStatus } from './session.ts';
+import { SESSION_REFRESH_MS } from './constants.ts';
+import { logoutThenSignOut, type Session, type SessionStatus } from './session.ts';
 import { profileName } from './storedSession.ts';
 
 interface SignInState {
@@ -85,12 +85,7 @@ function SessionReporter({ onSession }: { onSession: (s: Session) => void }) {
       accessToken: user?.access_token,
       error: error ?? undefined,
       signIn: (returnTo = '/dashboard') => signinRedirect({ state: { returnTo } satisfies SignInState }),
-      logout: (goHome) => {
-        goHome();
-        setTimeout(() => {
-          signoutRedirect().catch((err: unknown) => console.error('logout failed', err));
-        }, LOGOUT_DELAY_MS);
-      },
+      logout: (goHome) => logoutThenSignOut(goHome, () => signoutRedirect()),
     };
   }, [status, user, error, signinRedirect, signoutRedirect]);
   useEffect(() => onSession(session), [session, onSession]);

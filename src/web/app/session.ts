@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import { LOGOUT_DELAY_MS } from './constants.ts';
 
 export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';
 
@@ -12,6 +13,18 @@ export interface Session {
   signIn: (returnTo?: string) => Promise<void>;
   /** SPEC.md: go home, then sign out 250 ms later; a failure is only logged. */
   logout: (goHome: () => void) => void;
+}
+
+/** The window event sent when the provider's sign-out starts: a trace, or a test, sees it was not early. */
+export const LOGOUT_EVENT = 'blockhost:logout-redirect';
+
+/** SPEC.md §3's logout, for either sign-in client: home at once, the provider's sign-out LOGOUT_DELAY_MS later. */
+export function logoutThenSignOut(goHome: () => void, signOut: () => Promise<unknown>): void {
+  goHome();
+  setTimeout(() => {
+    dispatchEvent(new Event(LOGOUT_EVENT));
+    signOut().catch((err: unknown) => console.error('logout failed', err));
+  }, LOGOUT_DELAY_MS);
 }
 
 export const SessionContext = createContext<Session | null>(null);
