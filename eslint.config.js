@@ -23,7 +23,12 @@ export default tseslint.config(
     },
   },
   // Module boundaries (DESIGN.md §3).
-  { files: ['src/web/**'], languageOptions: { globals: { ...globals.browser } }, plugins: { 'react-hooks': reactHooks }, rules: { ...reactHooks.configs.recommended.rules, ...forbid('The web app talks to the server only over HTTP: share types through src/contract.', 'server', 'runtime') } },
+  {
+    files: ['src/web/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules, ...forbid('The web app talks to the server only over HTTP: share types through src/contract.', 'server', 'runtime') },
+  },
   { files: ['src/server/**'], rules: forbid('The server never imports the web app.', 'web') },
   { files: ['src/runtime/**'], rules: forbid('The game runtime stands alone: no web app, no API server.', 'web', 'server') },
   { files: ['src/contract/**'], rules: forbid('The contract is shared by API and web: it imports neither.', 'web', 'server', 'runtime') },

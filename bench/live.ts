@@ -63,7 +63,9 @@ export async function liveBench(changes = 200, { timeoutMs = 180_000 } = {}): Pr
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
-    const definition = await as('bench_staff', 'POST', '/v1/definition/game', { name: { fr: 'Banc', en: 'Bench' }, description: { fr: 'Banc', en: 'Bench' }, version: '1.21.4', published: true }, ['staff']);
+    const definition = await as('bench_staff', 'POST', '/v1/definition/game', { name: { fr: 'Banc', en: 'Bench' }, description: { fr: 'Banc', en: 'Bench' }, version: '1.21.4', published: true }, [
+      'staff',
+    ]);
     const pkg = await as('bench_staff', 'POST', '/v1/definition/game/package', { definitionId: definition.id, name: 'Month', ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: 0 }, ['staff']);
     gameId = (await as('live_owner', 'POST', '/v1/game/create', { definitionId: definition.id, packageId: pkg.id, name: 'Live bench' })).id;
 

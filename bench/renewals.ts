@@ -68,8 +68,12 @@ export async function renewalsBench(total = 1000, { timeoutMs = 120_000 } = {}):
   };
   let unlisten: (() => Promise<void>) | undefined;
   try {
-    const definition = await as('bench_staff', 'POST', '/v1/definition/game', { name: { fr: 'Banc', en: 'Bench' }, description: { fr: 'Banc', en: 'Bench' }, version: '1.21.4', published: true }, ['staff']);
-    const pkg = await as('bench_staff', 'POST', '/v1/definition/game/package', { definitionId: definition.id, name: 'Month', ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: PRICE }, ['staff']);
+    const definition = await as('bench_staff', 'POST', '/v1/definition/game', { name: { fr: 'Banc', en: 'Bench' }, description: { fr: 'Banc', en: 'Bench' }, version: '1.21.4', published: true }, [
+      'staff',
+    ]);
+    const pkg = await as('bench_staff', 'POST', '/v1/definition/game/package', { definitionId: definition.id, name: 'Month', ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: PRICE }, [
+      'staff',
+    ]);
 
     const owners = Array.from({ length: Math.ceil(total / 2) }, (_, i) => ({ name: `renewal_owner_${i}`, kind: KINDS[i % KINDS.length]!, id: '', games: 0 }));
     const gameOf = new Map<string, { owner: (typeof owners)[number]; name: string }>();
@@ -93,7 +97,8 @@ export async function renewalsBench(total = 1000, { timeoutMs = 120_000 } = {}):
     const pending = async () => (await services.db.select({ n: count() }).from(gamePayments).where(eq(gamePayments.status, 'PENDING')))[0]!.n;
     while ((await pending()) < total) await services.renewals.tick();
     for (const owner of owners) {
-      if (owner.kind.funds > 0) await services.credits.apply(services.db, { userId: owner.id, amount: owner.kind.funds, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Bench: renewals' } } });
+      if (owner.kind.funds > 0)
+        await services.credits.apply(services.db, { userId: owner.id, amount: owner.kind.funds, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Bench: renewals' } } });
     }
 
     // Each game's outcome as its owner hears of it: the notice is written in the same transaction.
@@ -174,8 +179,10 @@ async function check(
     const debit = debitOf.get(game.id);
     const outcome = settled.get(game.id)?.outcome;
     if (renewed === 1) paidPerOwner.set(owner.id, (paidPerOwner.get(owner.id) ?? 0) + 1);
-    if (renewed === 1 && (game.expiredAt !== null || debit?.n !== 1 || debit.total !== -PRICE || outcome !== 'PAID')) problems.push(`game ${game.id}: paid, but ${game.status}, ${debit?.n ?? 0} debits, told ${outcome}`);
-    if (renewed === 0 && (game.status !== 'EXPIRED' || debit !== undefined || outcome !== 'EXPIRED')) problems.push(`game ${game.id}: unpaid, but ${game.status}, ${debit?.n ?? 0} debits, told ${outcome}`);
+    if (renewed === 1 && (game.expiredAt !== null || debit?.n !== 1 || debit.total !== -PRICE || outcome !== 'PAID'))
+      problems.push(`game ${game.id}: paid, but ${game.status}, ${debit?.n ?? 0} debits, told ${outcome}`);
+    if (renewed === 0 && (game.status !== 'EXPIRED' || debit !== undefined || outcome !== 'EXPIRED'))
+      problems.push(`game ${game.id}: unpaid, but ${game.status}, ${debit?.n ?? 0} debits, told ${outcome}`);
     if (renewed !== 0 && renewed !== 1) problems.push(`game ${game.id}: ${renewed} renewals paid`);
   }
   for (const owner of owners) {

@@ -115,7 +115,7 @@ export async function soakBench(server: BenchServer, minutes = Number(process.en
   }
 
   async function waitFor(owner: string, gameId: string, status: string) {
-    for (const deadline = Date.now() + 180_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 180_000; Date.now() < deadline;) {
       const game = await call<{ status: string }>(owner, 'GET', `/v1/game/${gameId}`);
       if (game?.status === status) return true;
       if (game?.status === 'CRASHED') break;

@@ -53,7 +53,9 @@ async function fill(url: string): Promise<void> {
       select ('10000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, name, lower(name), now() + interval '1 day'
       from (select i, initcap((${syllables})[1 + (i / 7) % ${n}]) || (${syllables})[1 + (i / 3) % ${n}] || '_' || i as name
             from generate_series(2, ${USERS}, 2) i) p`);
-    await client.query(`update users set mc_uuid = ('10000000-0000-4000-8000-' || substr(id::text, 25))::uuid where subject like 'bench|%' and right(id::text, 1) in ('0','2','4','6','8','a','c','e')`);
+    await client.query(
+      `update users set mc_uuid = ('10000000-0000-4000-8000-' || substr(id::text, 25))::uuid where subject like 'bench|%' and right(id::text, 1) in ('0','2','4','6','8','a','c','e')`,
+    );
     const perUser = LEDGER_ROWS / USERS;
     await client.query(`
       insert into ledger_entries (user_id, amount, balance_after, account_seq, kind, reason_key, reason_params, created_at)

@@ -10,7 +10,7 @@ export interface OpenStream {
  * Opens a notification stream with as little client-side cost as possible (one socket, the same
  * parser as the web app and no more), calling `onEvent(id)` for each basic-link-event.
  */
-export function openStream(origin: string, token: string, onEvent: (id: string) => void): Promise<OpenStream> {
+function openStream(origin: string, token: string, onEvent: (id: string) => void): Promise<OpenStream> {
   const url = new URL('/v1/user/notifications/stream', origin);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, headers: { authorization: `Bearer ${token}` }, agent: false }, (res) => {
@@ -30,9 +30,7 @@ export function openStream(origin: string, token: string, onEvent: (id: string) 
 export async function openMany(origin: string, tokens: string[], count: number, onEvent: (stream: number, id: string) => void, batch = 200): Promise<OpenStream[]> {
   const streams: OpenStream[] = [];
   for (let i = 0; i < count; i += batch) {
-    const opened = await Promise.all(
-      Array.from({ length: Math.min(batch, count - i) }, (_, j) => openStream(origin, tokens[(i + j) % tokens.length]!, (id) => onEvent(i + j, id))),
-    );
+    const opened = await Promise.all(Array.from({ length: Math.min(batch, count - i) }, (_, j) => openStream(origin, tokens[(i + j) % tokens.length]!, (id) => onEvent(i + j, id))));
     streams.push(...opened);
   }
   return streams;

@@ -27,7 +27,7 @@ export async function freeOffer(server: BenchServer): Promise<{ definitionId: st
 
 /** Polls a game's status every 50 ms until it is RUNNING with an address, and answers the address. */
 export async function runningAddress(server: BenchServer, owner: string, gameId: string): Promise<string> {
-  for (const until = Date.now() + 180_000; ; ) {
+  for (const until = Date.now() + 180_000; ;) {
     const status = await server.call<{ status: string; address: string | null }>(owner, 'GET', `/v1/game/${gameId}/status`);
     if (status.status === 'RUNNING' && status.address) return status.address;
     if (status.status === 'CRASHED' || Date.now() > until) throw new Error(`game not running: ${JSON.stringify(status)}`);
@@ -91,7 +91,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const server = await startServer(gameServerEnv());
   try {
     const f = await groupWhitelistBench(server);
-    console.log(`200-member group → running server's whitelist, end to end (${f.runs} runs): p50 ${f.addP50Ms.toFixed(0)} ms, max ${f.addMaxMs.toFixed(0)} ms; removing it: p50 ${f.removeP50Ms.toFixed(0)} ms`);
+    console.log(
+      `200-member group → running server's whitelist, end to end (${f.runs} runs): p50 ${f.addP50Ms.toFixed(0)} ms, max ${f.addMaxMs.toFixed(0)} ms; removing it: p50 ${f.removeP50Ms.toFixed(0)} ms`,
+    );
   } finally {
     await server.stop();
   }

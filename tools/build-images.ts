@@ -14,7 +14,7 @@ function heroSvg(width: number, height: number): string {
   const rows = Math.ceil(height / size);
   // A fixed seed: the same picture on every build.
   let seed = 7;
-  const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   const blocks: string[] = [];
   for (let c = 0; c < cols; c++) {
     const ground = Math.round(rows * 0.62 + Math.sin(c / 5) * 2.2 + Math.sin(c / 2.3) * 0.8);
@@ -27,7 +27,8 @@ function heroSvg(width: number, height: number): string {
     if (rand() < 0.12 && c > 1 && c < cols - 2) {
       const top = ground - 4;
       for (let r = top + 2; r < ground; r++) blocks.push(`<rect x="${c * size}" y="${r * size}" width="${size}" height="${size}" fill="#6d4c41" stroke="#000" stroke-opacity=".2"/>`);
-      for (let dc = -1; dc <= 1; dc++) for (let r = top; r < top + 2; r++) blocks.push(`<rect x="${(c + dc) * size}" y="${r * size}" width="${size}" height="${size}" fill="#2e7d32" stroke="#000" stroke-opacity=".2"/>`);
+      for (let dc = -1; dc <= 1; dc++)
+        for (let r = top; r < top + 2; r++) blocks.push(`<rect x="${(c + dc) * size}" y="${r * size}" width="${size}" height="${size}" fill="#2e7d32" stroke="#000" stroke-opacity=".2"/>`);
     }
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">

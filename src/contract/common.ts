@@ -4,8 +4,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 export const MC_NAME_PATTERN = '^[A-Za-z0-9_]{3,16}$';
 export const McName = Type.String({ pattern: MC_NAME_PATTERN, minLength: 3, maxLength: 16, description: 'Minecraft name' });
 export const Id = Type.String({ format: 'uuid', maxLength: 36 });
-export const Localized = (max: number) =>
-  Type.Object({ fr: Type.String({ minLength: 1, maxLength: max }), en: Type.String({ minLength: 1, maxLength: max }) }, { additionalProperties: false });
+export const Localized = (max: number) => Type.Object({ fr: Type.String({ minLength: 1, maxLength: max }), en: Type.String({ minLength: 1, maxLength: max }) }, { additionalProperties: false });
 
 /** Paging of every list: 0-based `page`, `size` up to 100, and `offset` (items to skip) that wins over `page`. */
 export const PageQuery = Type.Object(
@@ -18,8 +17,7 @@ export const PageQuery = Type.Object(
 );
 export type PageQuery = Static<typeof PageQuery>;
 
-export const Page = <T extends TSchema>(item: T) =>
-  Type.Object({ data: Type.Array(item), totalElements: Type.Integer(), page: Type.Integer(), size: Type.Integer() });
+export const Page = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), totalElements: Type.Integer(), page: Type.Integer(), size: Type.Integer() });
 export interface Page<T> {
   data: T[];
   totalElements: number;

@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 export const locales = ['fr', 'en'] as const;
 export type Locale = (typeof locales)[number];
 
-export const TocEntry = Type.Object({ id: Type.String(), depth: Type.Integer(), text: Type.String() });
+const TocEntry = Type.Object({ id: Type.String(), depth: Type.Integer(), text: Type.String() });
 
 /** A content page as `GET /_content/query/{locale}/{path}` answers it (SPEC.md §2's fields). */
 export const ContentDoc = Type.Object({

@@ -177,12 +177,14 @@ export const Payment = Type.Object({
 });
 export type Payment = Static<typeof Payment>;
 
-export const sandboxConfirmRequest = Type.Object(
-  { cardNumber: Type.String({ pattern: '^[0-9 ]{12,23}$', maxLength: 23 }) },
-  { $id: 'sandboxConfirmRequest', additionalProperties: false },
-);
+export const sandboxConfirmRequest = Type.Object({ cardNumber: Type.String({ pattern: '^[0-9 ]{12,23}$', maxLength: 23 }) }, { $id: 'sandboxConfirmRequest', additionalProperties: false });
 
-const InvoiceParty = Type.Object({ name: Type.String(), address: Type.Optional(Nullable(Type.String())), email: Type.Optional(Nullable(Type.String())), vatId: Type.Optional(Nullable(Type.String())) });
+const InvoiceParty = Type.Object({
+  name: Type.String(),
+  address: Type.Optional(Nullable(Type.String())),
+  email: Type.Optional(Nullable(Type.String())),
+  vatId: Type.Optional(Nullable(Type.String())),
+});
 export const Invoice = Type.Object({
   id: Id,
   number: Type.String(),

@@ -7,10 +7,9 @@ export const gameStatuses = ['CREATED', 'STARTING', 'RUNNING', 'STOPPING', 'STOP
 export type GameStatus = (typeof gameStatuses)[number];
 /** What the owner wants; the reconciler drives the observed status toward it. */
 export const desiredStates = ['running', 'stopped'] as const;
-export type DesiredState = (typeof desiredStates)[number];
 export const playerListTypes = ['WHITELIST', 'OPS', 'BANNED'] as const;
 export type PlayerListType = (typeof playerListTypes)[number];
-export const playerActions = ['ADD', 'REMOVE'] as const;
+const playerActions = ['ADD', 'REMOVE'] as const;
 export type PlayerAction = (typeof playerActions)[number];
 
 /** One of a fixed list of strings (Type.Enum keeps the literal types, a mapped Union would not). */
@@ -30,11 +29,61 @@ export interface LocalizedText {
  * Named one by one: a number inside the range that was never released (1.9.5, 1.21.0) is refused.
  */
 export const minecraftVersions = [
-  '1.8.8', '1.8.9', '1.9', '1.9.1', '1.9.2', '1.9.3', '1.9.4', '1.10', '1.10.1', '1.10.2', '1.11', '1.11.1', '1.11.2',
-  '1.12', '1.12.1', '1.12.2', '1.13', '1.13.1', '1.13.2', '1.14', '1.14.1', '1.14.2', '1.14.3', '1.14.4', '1.15',
-  '1.15.1', '1.15.2', '1.16', '1.16.1', '1.16.2', '1.16.3', '1.16.4', '1.16.5', '1.17', '1.17.1', '1.18', '1.18.1',
-  '1.18.2', '1.19', '1.19.1', '1.19.2', '1.19.3', '1.19.4', '1.20', '1.20.1', '1.20.2', '1.20.3', '1.20.4', '1.20.5',
-  '1.20.6', '1.21', '1.21.1', '1.21.2', '1.21.3', '1.21.4',
+  '1.8.8',
+  '1.8.9',
+  '1.9',
+  '1.9.1',
+  '1.9.2',
+  '1.9.3',
+  '1.9.4',
+  '1.10',
+  '1.10.1',
+  '1.10.2',
+  '1.11',
+  '1.11.1',
+  '1.11.2',
+  '1.12',
+  '1.12.1',
+  '1.12.2',
+  '1.13',
+  '1.13.1',
+  '1.13.2',
+  '1.14',
+  '1.14.1',
+  '1.14.2',
+  '1.14.3',
+  '1.14.4',
+  '1.15',
+  '1.15.1',
+  '1.15.2',
+  '1.16',
+  '1.16.1',
+  '1.16.2',
+  '1.16.3',
+  '1.16.4',
+  '1.16.5',
+  '1.17',
+  '1.17.1',
+  '1.18',
+  '1.18.1',
+  '1.18.2',
+  '1.19',
+  '1.19.1',
+  '1.19.2',
+  '1.19.3',
+  '1.19.4',
+  '1.20',
+  '1.20.1',
+  '1.20.2',
+  '1.20.3',
+  '1.20.4',
+  '1.20.5',
+  '1.20.6',
+  '1.21',
+  '1.21.1',
+  '1.21.2',
+  '1.21.3',
+  '1.21.4',
 ] as const;
 export const minVersion = minecraftVersions[0];
 export const maxVersion = minecraftVersions[minecraftVersions.length - 1];
@@ -93,7 +142,7 @@ export type GamePackageUpdate = Static<typeof GamePackageUpdate>;
 export const GamePackage = Type.Object({ id: Id, definitionId: Id, ...packageFields, createdAt: DateTime, updatedAt: DateTime });
 export type GamePackage = Static<typeof GamePackage>;
 
-export const Rating = Type.Object({ average: Nullable(Type.Number()), count: Type.Integer() });
+const Rating = Type.Object({ average: Nullable(Type.Number()), count: Type.Integer() });
 
 export const GameDefinition = Type.Object({
   id: Id,
@@ -129,7 +178,7 @@ export const gameCreate = Type.Object(
 );
 export type GameCreate = Static<typeof gameCreate>;
 
-export const gamePaymentStatuses = ['PAID', 'PENDING', 'CANCELED'] as const;
+const gamePaymentStatuses = ['PAID', 'PENDING', 'CANCELED'] as const;
 /**
  * One period of a game: the first is PAID at creation; each next one is created PENDING
  * RENEWAL_NOTICE_DAYS before the game's periodEnd. PENDING stays PENDING after its due date (the
@@ -180,7 +229,6 @@ export const Game = Type.Object({
 });
 export type Game = Static<typeof Game>;
 
-
 /** One status, or several: repeated (`status=A&status=B`) or comma-separated (`status=A,B`). */
 const StatusFilter = Type.Array(Type.String({ maxLength: 120, pattern: `^(${gameStatuses.join('|')})(,(${gameStatuses.join('|')}))*$` }), { maxItems: 10 });
 export const GameListQuery = Type.Object(
@@ -204,7 +252,7 @@ export const StaffGame = Type.Object({
 });
 export type StaffGame = Static<typeof StaffGame>;
 
-export const staffGameSortFields = ['createdAt', 'periodEnd', 'name'] as const;
+const staffGameSortFields = ['createdAt', 'periodEnd', 'name'] as const;
 export const StaffGameQuery = StaffListQuery(staffGameSortFields, {
   ownerId: Type.Optional(Id),
   status: Type.Optional(StatusFilter),
@@ -228,18 +276,9 @@ export const GameStatusView = Type.Object({
 });
 export type GameStatusView = Static<typeof GameStatusView>;
 
-export const playerRequest = Type.Object(
-  { name: McName, reason: Type.Optional(Type.String({ maxLength: 200 })) },
-  { $id: 'playerRequest', additionalProperties: false },
-);
-export const playerPatchRequest = Type.Object(
-  { name: McName, type: PlayerListType, action: PlayerAction },
-  { $id: 'playerPatchRequest', additionalProperties: false },
-);
-export const playerGroupIdPatchRequest = Type.Object(
-  { groupId: Id, type: PlayerListType, action: PlayerAction },
-  { $id: 'playerGroupIdPatchRequest', additionalProperties: false },
-);
+export const playerRequest = Type.Object({ name: McName, reason: Type.Optional(Type.String({ maxLength: 200 })) }, { $id: 'playerRequest', additionalProperties: false });
+export const playerPatchRequest = Type.Object({ name: McName, type: PlayerListType, action: PlayerAction }, { $id: 'playerPatchRequest', additionalProperties: false });
+export const playerGroupIdPatchRequest = Type.Object({ groupId: Id, type: PlayerListType, action: PlayerAction }, { $id: 'playerGroupIdPatchRequest', additionalProperties: false });
 
 export const PlayerListQuery = Type.Object({ type: PlayerListType }, { additionalProperties: false });
 export const PlayerList = Type.Object({ type: PlayerListType, players: Type.Array(Type.Object({ name: Type.String(), addedAt: DateTime })) });
@@ -284,7 +323,7 @@ export const StaffReview = Type.Object({
 });
 export type StaffReview = Static<typeof StaffReview>;
 
-export const staffReviewSortFields = ['createdAt', 'rating'] as const;
+const staffReviewSortFields = ['createdAt', 'rating'] as const;
 export const StaffReviewQuery = StaffListQuery(staffReviewSortFields, {
   definitionId: Type.Optional(Id),
   hidden: Type.Optional(Type.Boolean()),
@@ -316,4 +355,3 @@ export type GamePaymentResult = Static<typeof GamePaymentResult>;
 
 /** PATCH /v1/game/{id}: what the owner may change after buying. */
 export const gameUpdate = Type.Object({ autoRenew: Type.Boolean() }, { additionalProperties: false });
-export type GameUpdate = Static<typeof gameUpdate>;

@@ -19,12 +19,6 @@ export interface Message {
 /** One language's messages.json: nested objects whose leaves are templates. */
 export type Catalogue = { [name: string]: string | Catalogue };
 
-/**
- * Text with no message of its own, shown as it was written: rows from before messages had keys
- * (notices `{title, description}`, reasons `{text}`).
- */
-export const TEXT_KEY = 'text';
-
 const intlLocale = { fr: 'fr-FR', en: 'en-GB' } as const;
 
 /**

@@ -4,7 +4,7 @@
  */
 export const localePrefixes = ['', '/fr', '/en'] as const;
 
-export const publicRoutes = [
+const publicRoutes = [
   '/',
   '/about',
   '/cgu',
@@ -22,7 +22,7 @@ export const publicRoutes = [
   '/auth/callback',
 ] as const;
 
-export const dashboardRoutes = [
+const dashboardRoutes = [
   '/dashboard',
   '/dashboard/account',
   '/dashboard/creategame/:id',

@@ -3,7 +3,6 @@ import { Id, McName } from './common.ts';
 import { locales } from './messages.ts';
 
 export const userMcUUIDRequest = Type.Object({ mcName: McName }, { $id: 'userMcUUIDRequest', additionalProperties: false });
-export type UserMcUUIDRequest = Static<typeof userMcUUIDRequest>;
 
 export const userCreditAddRequest = Type.Object(
   {
@@ -27,8 +26,7 @@ export const User = Type.Object({
 });
 export type User = Static<typeof User>;
 
-export const roles = ['staff', 'support'] as const;
-export type Role = (typeof roles)[number];
+export type Role = 'staff' | 'support';
 
 export const McUuidParams = Type.Object({ uuid: Id }, { additionalProperties: false });
 

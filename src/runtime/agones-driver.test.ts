@@ -33,13 +33,20 @@ describe('AgonesDriver', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const driverFor = (rconPort = 25575) =>
-    new AgonesDriver({ apiUrl: kube.url, token: kube.token, namespace: 'games', image: 'itzg/minecraft-server:java21', rconPort, stopTimeoutMs: 20_000 });
+  const driverFor = (rconPort = 25575) => new AgonesDriver({ apiUrl: kube.url, token: kube.token, namespace: 'games', image: 'itzg/minecraft-server:java21', rconPort, stopTimeoutMs: 20_000 });
 
   /** Plays the Agones controller: the GameServer turns Ready at a real server's address. */
   function markReady(port: number) {
     const gs = kube.objects.get(gsPath)!;
-    gs.status = { state: 'Ready', address: '127.0.0.1', addresses: [{ type: 'InternalIP', address: '127.0.0.1' }, { type: 'PodIP', address: '127.0.0.1' }], ports: [{ name: 'minecraft', port }] };
+    gs.status = {
+      state: 'Ready',
+      address: '127.0.0.1',
+      addresses: [
+        { type: 'InternalIP', address: '127.0.0.1' },
+        { type: 'PodIP', address: '127.0.0.1' },
+      ],
+      ports: [{ name: 'minecraft', port }],
+    };
   }
 
   it('creates the game objects and a GameServer for the itzg image', async () => {
@@ -54,11 +61,26 @@ describe('AgonesDriver', () => {
     expect(JSON.parse(lists.data['whitelist.json']!)).toEqual([{ uuid: offlineUuid('Alex'), name: 'Alex' }]);
     expect(JSON.parse(lists.data['banned-players.json']!)).toEqual([expect.objectContaining({ name: 'Griefer', expires: 'forever' })]);
 
-    const gs = kube.objects.get(gsPath) as { spec: { ports: unknown[]; template: { spec: { containers: Array<{ name: string; env: Array<{ name: string; value?: string; valueFrom?: unknown }> }>; volumes: unknown[] } } } };
+    const gs = kube.objects.get(gsPath) as {
+      spec: { ports: unknown[]; template: { spec: { containers: Array<{ name: string; env: Array<{ name: string; value?: string; valueFrom?: unknown }> }>; volumes: unknown[] } } };
+    };
     expect(gs.spec.ports).toEqual([{ name: 'minecraft', portPolicy: 'Dynamic', containerPort: 25565, protocol: 'TCP', container: 'minecraft' }]);
     const env = Object.fromEntries(gs.spec.template.spec.containers[0]!.env.map((e) => [e.name, e.value ?? e.valueFrom]));
-    expect(env).toMatchObject({ EULA: 'TRUE', VERSION: '1.21.4', MEMORY: '768M', MODE: 'creative', SEED: 'hello', ENABLE_WHITELIST: 'TRUE', ENABLE_RCON: 'TRUE', ONLINE_MODE: 'FALSE', RCON_PASSWORD: { secretKeyRef: { name: 'blockhost-g1-rcon', key: 'password' } } });
-    expect(gs.spec.template.spec.volumes).toEqual([{ name: 'world', persistentVolumeClaim: { claimName: 'blockhost-g1-world' } }, { name: 'lists', configMap: { name: 'blockhost-g1-lists' } }]);
+    expect(env).toMatchObject({
+      EULA: 'TRUE',
+      VERSION: '1.21.4',
+      MEMORY: '768M',
+      MODE: 'creative',
+      SEED: 'hello',
+      ENABLE_WHITELIST: 'TRUE',
+      ENABLE_RCON: 'TRUE',
+      ONLINE_MODE: 'FALSE',
+      RCON_PASSWORD: { secretKeyRef: { name: 'blockhost-g1-rcon', key: 'password' } },
+    });
+    expect(gs.spec.template.spec.volumes).toEqual([
+      { name: 'world', persistentVolumeClaim: { claimName: 'blockhost-g1-world' } },
+      { name: 'lists', configMap: { name: 'blockhost-g1-lists' } },
+    ]);
     expect(await driver.observe(game)).toMatchObject({ status: 'STARTING', address: null });
 
     // Starting again changes nothing; provisioning again replaces the lists, keeps the password.
@@ -129,9 +151,9 @@ describe('AgonesDriver', () => {
     const driver = new AgonesDriver({ apiUrl: kube.url, token: 'wrong', namespace: 'games', image: 'itzg/minecraft-server' });
     await expect(driver.observe(gameSpec('g2'))).rejects.toThrow(`Kubernetes GET ${gsPath.replace('g1', 'g2')}: 401 Unauthorized`);
     await expect(driverFor().start(gameSpec('no/slash'))).rejects.toThrow('game id "no/slash" is invalid');
-    expect(() => createDriver({ driver: 'docker' as 'local', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { apiUrl: kube.url, token: 't', namespace: 'n', image: 'i' } })).toThrow(
-      'game driver "docker" is unknown: expected one of local, agones',
-    );
+    expect(() =>
+      createDriver({ driver: 'docker' as 'local', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { apiUrl: kube.url, token: 't', namespace: 'n', image: 'i' } }),
+    ).toThrow('game driver "docker" is unknown: expected one of local, agones');
     expect(createDriver({ driver: 'agones', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { apiUrl: kube.url, token: 't', namespace: 'n', image: 'i' } }).name).toBe('agones');
   });
 });

@@ -56,7 +56,7 @@ interface GameServer {
 }
 
 /** Kubernetes' answer to a failed call, with its `Status` body. */
-export class KubernetesError extends Error {
+class KubernetesError extends Error {
   readonly status: number;
   constructor(status: number, message: string) {
     super(message);
@@ -199,7 +199,12 @@ export class AgonesDriver implements GameDriver {
       metadata: { name: n.world, labels },
       spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: this.options.worldSize ?? '2Gi' } } },
     } as { metadata: ObjectMeta });
-    const file = (list: ListName, names: string[]) => `${JSON.stringify(names.map((name) => newEntry(list, name)), null, 2)}\n`;
+    const file = (list: ListName, names: string[]) =>
+      `${JSON.stringify(
+        names.map((name) => newEntry(list, name)),
+        null,
+        2,
+      )}\n`;
     const lists = {
       metadata: { name: n.lists, labels },
       data: { 'whitelist.json': file('whitelist', game.whitelist), 'ops.json': file('ops', game.ops), 'banned-players.json': file('banned', game.banned) },
@@ -254,7 +259,10 @@ export class AgonesDriver implements GameDriver {
                 name: 'player-lists',
                 image,
                 command: ['sh', '-c', 'cp /lists/*.json /data/'],
-                volumeMounts: [{ name: 'world', mountPath: '/data' }, { name: 'lists', mountPath: '/lists' }],
+                volumeMounts: [
+                  { name: 'world', mountPath: '/data' },
+                  { name: 'lists', mountPath: '/lists' },
+                ],
               },
             ],
             containers: [
@@ -322,10 +330,7 @@ export class AgonesDriver implements GameDriver {
     if (!readyStates.has(state ?? '')) return { ...base, status: 'STARTING' };
     const address = this.publicAddress(gs);
     if (!address) return { ...base, status: 'STARTING' };
-    const [status, list] = await Promise.allSettled([
-      pingServer(address.host, address.port),
-      this.rconTarget(game, gs).then((t) => rconCommands(t, ['list'])),
-    ]);
+    const [status, list] = await Promise.allSettled([pingServer(address.host, address.port), this.rconTarget(game, gs).then((t) => rconCommands(t, ['list']))]);
     if (status.status === 'rejected' || list.status === 'rejected') return { ...base, status: 'STARTING' };
     const players = parseList(list.value[0] ?? '');
     return {

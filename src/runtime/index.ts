@@ -2,9 +2,7 @@ import { AgonesDriver, type KubernetesOptions } from './agones-driver.ts';
 import { gameDrivers, type GameDriver, type GameDriverName } from './driver.ts';
 import { LocalDriver } from './local-driver.ts';
 
-export { gameDrivers, type GameDriver, type GameDriverName, type GameSpec, type Observed, type ObservedStatus } from './driver.ts';
-export { AgonesDriver, type KubernetesOptions } from './agones-driver.ts';
-export { LocalDriver, type LocalDriverOptions } from './local-driver.ts';
+export { type GameDriver } from './driver.ts';
 
 /** Everything a driver may need; the server's config (GAME_* and KUBERNETES_* settings) fills it. */
 export interface DriverConfig {

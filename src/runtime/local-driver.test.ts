@@ -104,7 +104,10 @@ describe('LocalDriver with flying-squid', () => {
     expect(await driver.rcon(game, 'ban Builder Griefing')).toBe('Banned Builder: Griefing');
     expect(await banKick).toBe('You are banned from this server.\nReason: Griefing');
     expect(await refused(port, 'Builder', version)).toBe('You are banned from this server.\nReason: Griefing');
-    expect(readList(driver.dir(game), 'banned').map((e) => [e.name, e.reason])).toEqual([['Intruder', 'Banned by an operator.'], ['Builder', 'Griefing']]);
+    expect(readList(driver.dir(game), 'banned').map((e) => [e.name, e.reason])).toEqual([
+      ['Intruder', 'Banned by an operator.'],
+      ['Builder', 'Griefing'],
+    ]);
 
     expect(await driver.rcon(game, 'pardon Builder')).toBe('Unbanned Builder');
     expect(await driver.rcon(game, 'op Builder')).toBe('Made Builder a server operator');
@@ -213,7 +216,12 @@ describe('LocalDriver with flying-squid', () => {
 
       // A port something else listens on is not handed out.
       const squatter = net.createServer();
-      await new Promise<void>((resolve) => squatter.listen(range.find((p) => !bHad.includes(p))!, resolve));
+      await new Promise<void>((resolve) =>
+        squatter.listen(
+          range.find((p) => !bHad.includes(p))!,
+          resolve,
+        ),
+      );
       try {
         expect(await tiny.hasCapacity()).toBe(false);
         await expect(tiny.start(a)).rejects.toThrow(NoCapacityError);

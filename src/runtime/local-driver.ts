@@ -301,10 +301,7 @@ export class LocalDriver implements GameDriver {
       const reason = this.crashes.get(game.id);
       return reason === undefined ? { ...base, status: 'STOPPED' } : { ...base, status: 'CRASHED', reason };
     }
-    const [status, list] = await Promise.allSettled([
-      pingServer('127.0.0.1', child.port),
-      rconCommands(child.rconTarget, ['list']).then(([answer]) => parseList(answer ?? '')),
-    ]);
+    const [status, list] = await Promise.allSettled([pingServer('127.0.0.1', child.port), rconCommands(child.rconTarget, ['list']).then(([answer]) => parseList(answer ?? ''))]);
     if (status.status === 'rejected' || list.status === 'rejected' || this.children.get(game.id) !== child) return { ...base, status: 'STARTING' };
     return {
       status: 'RUNNING',

@@ -118,7 +118,27 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await app.register(idempotency, { db: services.db });
 
   if (keys) await app.register(identity, { config, database, keys });
-  for (const module of [healthRoutes, usersRoutes, creditsRoutes, notificationsRoutes, contentRoutes, minecraftRoutes, blocklistRoutes, friendsRoutes, friendGroupsRoutes, catalogueRoutes, gamesRoutes, staffGamesRoutes, reviewsRoutes, promoCodesRoutes, pricingRoutes, subscriptionsRoutes, paymentsRoutes, invoicesRoutes, staffRoutes]) {
+  for (const module of [
+    healthRoutes,
+    usersRoutes,
+    creditsRoutes,
+    notificationsRoutes,
+    contentRoutes,
+    minecraftRoutes,
+    blocklistRoutes,
+    friendsRoutes,
+    friendGroupsRoutes,
+    catalogueRoutes,
+    gamesRoutes,
+    staffGamesRoutes,
+    reviewsRoutes,
+    promoCodesRoutes,
+    pricingRoutes,
+    subscriptionsRoutes,
+    paymentsRoutes,
+    invoicesRoutes,
+    staffRoutes,
+  ]) {
     await app.register(module, { services });
   }
   await app.register(web, { config, isContentPage: (path: string) => services.content.has(path) });

@@ -32,8 +32,20 @@ describe('loadConfig', () => {
       portRange: { from: 25565, to: 25664 },
       kubernetes: expect.objectContaining({ apiUrl: 'https://kubernetes.default.svc', namespace: 'default', image: 'itzg/minecraft-server' }),
     });
-    const agones = loadConfig({ GAME_DRIVER: 'agones', KUBERNETES_API_URL: 'https://k8s.example.com:6443', KUBERNETES_TOKEN: 'abc.def', KUBERNETES_NAMESPACE: 'games', GAME_HOST: 'play.example.com', GAME_PORT_RANGE: '30000-30099' });
-    expect(agones.game).toMatchObject({ driver: 'agones', host: 'play.example.com', portRange: { from: 30000, to: 30099 }, kubernetes: { apiUrl: 'https://k8s.example.com:6443', token: 'abc.def', namespace: 'games' } });
+    const agones = loadConfig({
+      GAME_DRIVER: 'agones',
+      KUBERNETES_API_URL: 'https://k8s.example.com:6443',
+      KUBERNETES_TOKEN: 'abc.def',
+      KUBERNETES_NAMESPACE: 'games',
+      GAME_HOST: 'play.example.com',
+      GAME_PORT_RANGE: '30000-30099',
+    });
+    expect(agones.game).toMatchObject({
+      driver: 'agones',
+      host: 'play.example.com',
+      portRange: { from: 30000, to: 30099 },
+      kubernetes: { apiUrl: 'https://k8s.example.com:6443', token: 'abc.def', namespace: 'games' },
+    });
   });
 
   it('trusts the Kubernetes API certificate from KUBERNETES_CA_FILE, checked at start', () => {

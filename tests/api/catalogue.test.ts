@@ -52,7 +52,12 @@ describe('catalogue', () => {
     expect(long.json().errors.map((e: { field: string }) => e.field)).toContain('name.fr');
 
     const { definitionId, smallId } = await catalogue(t.current);
-    const put = await t.current.as('boss', { ...staff, method: 'PUT', url: `/v1/definition/game/${definitionId}`, payload: { ...definition, version: '1.8.8', image: '/images/games/minigames.svg', published: true } });
+    const put = await t.current.as('boss', {
+      ...staff,
+      method: 'PUT',
+      url: `/v1/definition/game/${definitionId}`,
+      payload: { ...definition, version: '1.8.8', image: '/images/games/minigames.svg', published: true },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toMatchObject({ version: '1.8.8', image: '/images/games/minigames.svg', packages: [{ id: smallId }, {}] });
     const edited = await t.current.as('boss', { ...staff, method: 'PUT', url: `/v1/definition/game/${definitionId}`, payload: { ...definition, description: { fr: 'Nouveau', en: 'New' } } });
@@ -66,7 +71,9 @@ describe('catalogue', () => {
     expect((await app.inject({ url: `/v1/definition/game/${definitionId}` })).json().priceFrom).toBe(50);
     const badPkg = await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/definition/game/package', payload: { ...pkg, definitionId, ramMb: 64 } });
     expect(badPkg.json().errors.map((e: { field: string }) => e.field)).toEqual(['ramMb']);
-    expect((await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/definition/game/package', payload: { ...pkg, definitionId: '00000000-0000-4000-8000-000000000000' } })).statusCode).toBe(404);
+    expect((await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/definition/game/package', payload: { ...pkg, definitionId: '00000000-0000-4000-8000-000000000000' } })).statusCode).toBe(
+      404,
+    );
     expect((await t.current.as('alice', { method: 'POST', url: '/v1/definition/game/package', payload: { ...pkg, definitionId } })).statusCode).toBe(403);
   });
 

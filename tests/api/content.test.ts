@@ -13,7 +13,10 @@ describe('content pages', () => {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       fs.writeFileSync(path.join(dir, file), text);
     };
-    write('fr/about.md', '---\ntitle: Qui sommes-nous ?\ndescription: L’équipe\ntoc: true\nnavigation:\n  order: 2\n---\nIntro courte.\n<!--more-->\n## Notre histoire\nTexte.\n### Les débuts\nEncore.\n```\n## pas un titre\n```\n');
+    write(
+      'fr/about.md',
+      '---\ntitle: Qui sommes-nous ?\ndescription: L’équipe\ntoc: true\nnavigation:\n  order: 2\n---\nIntro courte.\n<!--more-->\n## Notre histoire\nTexte.\n### Les débuts\nEncore.\n```\n## pas un titre\n```\n',
+    );
     write('en/about.md', '---\ntitle: Who we are\nnavigation: true\n---\nHello.\n');
     write('fr/old.md', '---\ntitle: Ancienne page\nredirect: /about\n---\n');
     write('fr/ranked/index.md', '---\ntitle: Compétitions\n---\nListe.\n');

@@ -180,13 +180,10 @@ function cases(doc: Document, path: string, op: Operation, ids: Record<string, s
   const params = op.parameters ?? [];
   const pathParams = params.filter((p) => p.in === 'path');
   const queryParams = params.filter((p) => p.in === 'query');
-  const fill = (override: Record<string, string> = {}) =>
-    path.replace(/\{([^}]+)\}/g, (_m, name: string) => override[name] ?? encodeURIComponent(pathId(ids, path, name)).replaceAll('%2F', '/'));
+  const fill = (override: Record<string, string> = {}) => path.replace(/\{([^}]+)\}/g, (_m, name: string) => override[name] ?? encodeURIComponent(pathId(ids, path, name)).replaceAll('%2F', '/'));
   // A valid query for the other parameters, so each bad one is the only reason to refuse.
   const validQuery = (except: string) =>
-    queryParams
-      .filter((p) => p.name !== except && (p as { required?: boolean }).required)
-      .map((p) => `${p.name}=${encodeURIComponent(String(validValue(doc, p.schema, p.name, ids)))}`);
+    queryParams.filter((p) => p.name !== except && (p as { required?: boolean }).required).map((p) => `${p.name}=${encodeURIComponent(String(validValue(doc, p.schema, p.name, ids)))}`);
   const schema = op.requestBody?.content['application/json']?.schema;
   const base = schema ? validValue(doc, schema, 'body', ids) : undefined;
   const withBody = (value: unknown) => (schema ? JSON.stringify(value).replace(`"${HUGE_NUMBER}"`, '1e400') : undefined);

@@ -32,7 +32,12 @@ describe('games and friend groups', () => {
     // Stopped: stored only, handed to the server at its start.
     const stored = await patch(builders, 'WHITELIST', 'ADD');
     expect(stored.statusCode).toBe(200);
-    expect(stored.json().players.map((p: { name: string }) => p.name).sort()).toEqual(['Alex_2', 'Notch', 'Steve']);
+    expect(
+      stored
+        .json()
+        .players.map((p: { name: string }) => p.name)
+        .sort(),
+    ).toEqual(['Alex_2', 'Notch', 'Steve']);
     await runGame(t.current, gameId);
     expect(t.current.driver.servers.get(gameId)!.spec.whitelist.sort()).toEqual(['Alex_2', 'Notch', 'Steve']);
     expect(t.current.driver.commands(gameId)).toEqual([]);
@@ -88,7 +93,12 @@ describe('games and friend groups', () => {
     const extra = await patch('alice', gameId, { groupId: mine, type: 'OPS', action: 'ADD', name: 'Steve' });
     expect(extra.statusCode).toBe(400);
     const noAction = await patch('alice', gameId, { groupId: mine, type: 'OPS' });
-    expect(noAction.json().errors.map((e: { field: string }) => e.field).join(' ')).toContain('action');
+    expect(
+      noAction
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .join(' '),
+    ).toContain('action');
   });
 });
 

@@ -61,7 +61,12 @@ describe('buying a game', () => {
     expect((await t.current.app.inject({ method: 'POST', url: '/v1/game/create', payload: body })).statusCode).toBe(401);
     const bad = await t.current.as('alice', { method: 'POST', url: '/v1/game/create', payload: { ...body, name: '', settings: { difficulty: 'insane' }, owner: 'x' } });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(['name', 'owner', 'settings.difficulty']);
+    expect(
+      bad
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['name', 'owner', 'settings.difficulty']);
     const motd = await t.current.as('alice', { method: 'POST', url: '/v1/game/create', payload: { ...body, settings: { motd: 'm'.repeat(60) } } });
     expect(motd.json().errors[0].field).toBe('settings.motd');
     // A package of another definition is not on offer here.

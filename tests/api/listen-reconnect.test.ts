@@ -29,9 +29,7 @@ describe.runIf(process.env.TEST_DB_ENGINE === 'postgres')('LISTEN connection los
    * pg_terminate_backend's wait: it polls every 100 ms, as late as that attempt.)
    */
   async function killListener(tx: Tx) {
-    const { rows } = (await tx.execute(
-      sql`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = ${listenerName}`,
-    )) as unknown as { rows: Array<{ ok: boolean }> };
+    const { rows } = (await tx.execute(sql`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = ${listenerName}`)) as unknown as { rows: Array<{ ok: boolean }> };
     expect(rows).toEqual([{ ok: true }]);
   }
 
@@ -56,9 +54,7 @@ describe.runIf(process.env.TEST_DB_ENGINE === 'postgres')('LISTEN connection los
     const events = await s.waitFor('basic-link-event', 3);
     expect(events.map((e) => e.id)).toEqual([before.id, missed.id, after.id]);
     // Visible again in pg_stat_activity under its name.
-    const { rows } = (await t.database.db.execute(
-      sql`select count(*)::int as n from pg_stat_activity where application_name = ${listenerName}`,
-    )) as unknown as { rows: Array<{ n: number }> };
+    const { rows } = (await t.database.db.execute(sql`select count(*)::int as n from pg_stat_activity where application_name = ${listenerName}`)) as unknown as { rows: Array<{ n: number }> };
     expect(rows[0]!.n).toBe(1);
     s.close();
   });

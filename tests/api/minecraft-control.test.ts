@@ -31,15 +31,7 @@ describe('Minecraft control', () => {
     await player('Griefer', 'BANNED', 'REMOVE');
     await player('Troll', 'BANNED', 'ADD');
     await as('PUT', `/v1/game/${gameId}/minecraft/whitelist/status?enabled=false`);
-    expect(t.current.driver.commands(gameId)).toEqual([
-      'whitelist add Notch',
-      'whitelist remove Steve',
-      'deop Alex_2',
-      'op Herobrine',
-      'pardon Griefer',
-      'ban Troll',
-      'whitelist off',
-    ]);
+    expect(t.current.driver.commands(gameId)).toEqual(['whitelist add Notch', 'whitelist remove Steve', 'deop Alex_2', 'op Herobrine', 'pardon Griefer', 'ban Troll', 'whitelist off']);
     // Removing a name that is not there sends nothing.
     await player('Nobody', 'OPS', 'REMOVE');
     expect(t.current.driver.commands(gameId)).toHaveLength(7);

@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app.ts';
 import { OpenapiCheck } from '../fixtures/openapi-check.ts';
 
-type Operation = { operationId?: string; security?: unknown[]; parameters?: Array<{ in: string; name: string }>; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> };
+type Operation = {
+  operationId?: string;
+  security?: unknown[];
+  parameters?: Array<{ in: string; name: string }>;
+  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+};
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
 
 /** openapi-fetch's default path serializer: each `{name}` filled with its encoded value. */
@@ -119,7 +124,13 @@ describe('the OpenAPI document', () => {
     expect(statuses('GET /v1/user')).toEqual([200, 400, 401, 429, 500]);
     expect(statuses('POST /v1/promocode')).toEqual([201, 400, 401, 403, 409, 413, 415, 422, 429, 500]);
     expect(statuses('POST /v1/game/create')).toEqual(expect.arrayContaining([201, 402, 404]));
-    for (const key of ['DELETE /v1/blocklist/{id}', 'DELETE /v1/friend/{friendId}', 'DELETE /v1/friend/group/{id}', 'DELETE /v1/friend/group/{id}/member', 'DELETE /v1/friend/group/{id}/member/pseudo']) {
+    for (const key of [
+      'DELETE /v1/blocklist/{id}',
+      'DELETE /v1/friend/{friendId}',
+      'DELETE /v1/friend/group/{id}',
+      'DELETE /v1/friend/group/{id}/member',
+      'DELETE /v1/friend/group/{id}/member/pseudo',
+    ]) {
       expect(statuses(key), key).toContain(204);
       expect(statuses(key), key).not.toContain(200);
     }

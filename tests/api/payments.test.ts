@@ -24,7 +24,11 @@ describe('credit packs, sandbox payments and invoices', () => {
     const listed = (await t.current.app.inject({ url: '/v1/pricing' })).json();
     expect(listed).toMatchObject({ totalElements: 1, data: [{ id, credits: 500, bonusCredits: 50, priceCents: 499, currency: 'EUR', label: 'Starter', archived: false }] });
     expect((await t.current.as('alice', { method: 'POST', url: '/v1/pricing', payload: { credits: 1, priceCents: 100, currency: 'EUR' } })).statusCode).toBe(403);
-    for (const bad of [{ credits: -5, priceCents: 100, currency: 'EUR' }, { credits: 5, priceCents: 100, currency: 'euro' }, { credits: 5, priceCents: 1e12, currency: 'EUR' }]) {
+    for (const bad of [
+      { credits: -5, priceCents: 100, currency: 'EUR' },
+      { credits: 5, priceCents: 100, currency: 'euro' },
+      { credits: 5, priceCents: 1e12, currency: 'EUR' },
+    ]) {
       expect((await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/pricing', payload: bad })).statusCode, JSON.stringify(bad)).toBe(400);
     }
     const changed = await t.current.as('boss', { ...staff, method: 'PUT', url: `/v1/pricing/${id}`, payload: { credits: 600, priceCents: 599, currency: 'EUR' } });
@@ -104,12 +108,22 @@ describe('credit packs, sandbox payments and invoices', () => {
     expect((await t.current.as('alice', { method: 'GET', url: '/v1/purchase/payments' })).json().totalElements).toBe(1);
     expect((await t.current.app.inject({ method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId } })).statusCode).toBe(401);
     // The sandbox has no webhook: nothing is accepted there.
-    const hook = await t.current.app.inject({ method: 'POST', url: '/v1/payment/stripe/webhook', payload: { id: 'evt_1', type: 'payment_intent.succeeded' }, headers: { 'stripe-signature': 't=1,v1=abc' } });
+    const hook = await t.current.app.inject({
+      method: 'POST',
+      url: '/v1/payment/stripe/webhook',
+      payload: { id: 'evt_1', type: 'payment_intent.succeeded' },
+      headers: { 'stripe-signature': 't=1,v1=abc' },
+    });
     expect(hook.statusCode).toBe(400);
   });
 
   it('runs a subscription: the first period paid by card grants its credits, a renewal grants them again, a cancellation ends it at period end', async () => {
-    const plan = await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/subscription', payload: { name: { fr: 'Mensuel', en: 'Monthly' }, priceCents: 999, currency: 'EUR', interval: 'MONTH', credits: 1000 } });
+    const plan = await t.current.as('boss', {
+      ...staff,
+      method: 'POST',
+      url: '/v1/subscription',
+      payload: { name: { fr: 'Mensuel', en: 'Monthly' }, priceCents: 999, currency: 'EUR', interval: 'MONTH', credits: 1000 },
+    });
     expect(plan.statusCode).toBe(201);
     const planId = plan.json().id;
     expect((await t.current.app.inject({ url: '/v1/subscription' })).json().data[0]).toMatchObject({ id: planId, credits: 1000 });
@@ -208,7 +222,9 @@ describe('Stripe payments through the webhook', () => {
   });
 
   it('grants a plan’s credits for each paid period and follows a cancellation to its end', async () => {
-    const planId = (await t.as('boss', { ...staff, method: 'POST', url: '/v1/subscription', payload: { name: { fr: 'Annuel', en: 'Yearly' }, priceCents: 9900, currency: 'EUR', interval: 'YEAR', credits: 12000 } })).json().id;
+    const planId = (
+      await t.as('boss', { ...staff, method: 'POST', url: '/v1/subscription', payload: { name: { fr: 'Annuel', en: 'Yearly' }, priceCents: 9900, currency: 'EUR', interval: 'YEAR', credits: 12000 } })
+    ).json().id;
     const started = await t.as('alice', { method: 'POST', url: '/v1/payment/stripe/subscription', payload: { subscriptionId: planId } });
     expect(started.statusCode).toBe(201);
     expect(started.json().clientSecret).toBeTruthy();

@@ -50,7 +50,7 @@ describe('the server process', () => {
         const timer = setTimeout(() => reject(new Error('server did not start')), 60_000);
         const poll = async () => {
           try {
-            if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return clearTimeout(timer), resolve();
+            if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return (clearTimeout(timer), resolve());
           } catch {
             // not yet listening
           }
@@ -72,7 +72,10 @@ describe('the server process', () => {
       const stream = await openStream(`http://127.0.0.1:${port}/v1/user/notifications/stream`, token);
 
       const inFlight = Array.from({ length: 20 }, () =>
-        fetch(`http://127.0.0.1:${port}/v1/user/notification`, { method: 'POST', headers: auth }).then((r) => r.status, () => 0),
+        fetch(`http://127.0.0.1:${port}/v1/user/notification`, { method: 'POST', headers: auth }).then(
+          (r) => r.status,
+          () => 0,
+        ),
       );
       await new Promise((r) => setTimeout(r, 20));
       first.child.kill('SIGTERM');

@@ -13,7 +13,10 @@ describe('promo codes', () => {
     expect(made.json()).toMatchObject({ code: 'SUMMER-26', kind: 'PERCENT_OFF', value: 20, maxUses: 100, uses: 0, archived: false });
     expect((await staff('POST', '/v1/promocode', { code: 'SUMMER-26', kind: 'BONUS_CREDITS', value: 5 })).statusCode).toBe(409);
     expect((await staff('POST', '/v1/promocode', { code: 'TOO-MUCH', kind: 'PERCENT_OFF', value: 150 })).statusCode).toBe(400);
-    expect((await staff('POST', '/v1/promocode', { code: 'BACKWARDS', kind: 'BONUS_CREDITS', value: 5, validFrom: new Date().toISOString(), validUntil: new Date(Date.now() - day).toISOString() })).statusCode).toBe(400);
+    expect(
+      (await staff('POST', '/v1/promocode', { code: 'BACKWARDS', kind: 'BONUS_CREDITS', value: 5, validFrom: new Date().toISOString(), validUntil: new Date(Date.now() - day).toISOString() }))
+        .statusCode,
+    ).toBe(400);
 
     const asSupport = await t.current.as('helper', { method: 'GET', url: '/v1/promocode', roles: ['support'] });
     expect(asSupport.json()).toMatchObject({ totalElements: 1, data: [{ code: 'SUMMER-26' }] });
@@ -53,9 +56,7 @@ describe('promo codes', () => {
     await staff('POST', '/v1/promocode', { code: 'RUSH', kind: 'PERCENT_OFF', value: 50, maxUses: 5 });
     const { promoCodes, db } = t.current.app.services;
     const players = await Promise.all(Array.from({ length: 20 }, (_, i) => userId(t.current, `rusher_${i}`)));
-    const results = await Promise.allSettled(
-      players.map((id, i) => db.transaction((tx) => promoCodes.redeem(tx, { code: 'rush', userId: id, target: 'PACK', refType: 'payment', refId: `p${i}` }))),
-    );
+    const results = await Promise.allSettled(players.map((id, i) => db.transaction((tx) => promoCodes.redeem(tx, { code: 'rush', userId: id, target: 'PACK', refType: 'payment', refId: `p${i}` }))));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
     expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason.status === 422)).toBe(true);
     const listed = (await staff('GET', '/v1/promocode')).json();

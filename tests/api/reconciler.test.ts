@@ -13,7 +13,9 @@ describe('reconciler', () => {
   const tick = () => t.current.app.services.reconciler.tick();
   const game = async (id: string) => (await t.current.as('alice', { method: 'GET', url: `/v1/game/${id}` })).json();
   const notices = async () =>
-    (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications?size=100', headers: { cookie: 'locale=en' } })).json().data.map((n: { data: { description: string } }) => n.data.description);
+    (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications?size=100', headers: { cookie: 'locale=en' } }))
+      .json()
+      .data.map((n: { data: { description: string } }) => n.data.description);
 
   it('restarts a crash after a back-off and tells the owner', async () => {
     const { gameId } = await buyGame(t.current);
@@ -46,8 +48,7 @@ describe('reconciler', () => {
 
   it('sends the list changes made while the server started once it runs', async () => {
     const { gameId } = await buyGame(t.current);
-    const patch = (name: string, type: string, action: string) =>
-      t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/minecraft/player`, payload: { name, type, action } });
+    const patch = (name: string, type: string, action: string) => t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/minecraft/player`, payload: { name, type, action } });
     await patch('Early_1', 'WHITELIST', 'ADD');
     t.current.driver.startupObservations = 1;
     await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` });

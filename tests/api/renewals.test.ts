@@ -25,8 +25,7 @@ describe('game renewals', () => {
   const balance = async (user = 'alice') => (await t.current.as(user, { method: 'GET', url: '/v1/user' })).json().balance as number;
   const payments = async (query = '', user = 'alice') => (await t.current.as(user, { method: 'GET', url: `/v1/game/payment${query}` })).json();
   /** The user's notices, read in English (their locale cookie). */
-  const notices = async (user = 'alice'): Promise<Notice[]> =>
-    (await t.current.as(user, { method: 'GET', url: '/v1/user/notifications?size=100', headers: { cookie: 'locale=en' } })).json().data;
+  const notices = async (user = 'alice'): Promise<Notice[]> => (await t.current.as(user, { method: 'GET', url: '/v1/user/notifications?size=100', headers: { cookie: 'locale=en' } })).json().data;
   const act = (paymentId: string, action: string, user = 'alice') => t.current.as(user, { method: 'POST', url: '/v1/game/payment', payload: { paymentId, action } });
   const pending = async () => {
     const list = await payments('?status=PENDING');
@@ -72,7 +71,14 @@ describe('game renewals', () => {
     expect(await notices()).toHaveLength(0);
 
     const renewal = await toNotice(periodEnd);
-    expect(renewal).toMatchObject({ gameId, status: 'PENDING', amountCredits: 100, periodStart: new Date(periodEnd).toISOString(), periodEnd: new Date(periodEnd + 30 * DAY).toISOString(), paidAt: null });
+    expect(renewal).toMatchObject({
+      gameId,
+      status: 'PENDING',
+      amountCredits: 100,
+      periodStart: new Date(periodEnd).toISOString(),
+      periodEnd: new Date(periodEnd + 30 * DAY).toISOString(),
+      paidAt: null,
+    });
     const [notice] = await notices();
     expect(notice!.data).toEqual({
       title: '"My world" renewal',

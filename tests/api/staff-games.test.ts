@@ -67,8 +67,15 @@ describe('staff: roles on the catalogue, games and reviews calls', () => {
       expect(res.statusCode, who).toBe(403);
     }
     // Nothing a player or support tried was done or audited.
-    expect((await as(t.current, 'boss', 'GET', `/v1/staff/games/${gameId}`)).json()).toMatchObject({ status: 'CREATED', periodEnd: (await as(t.current, 'alice', 'GET', `/v1/game/${gameId}`)).json().periodEnd });
-    expect((await t.current.app.inject({ url: `/v1/definition/game/${definitionId}` })).json()).toMatchObject({ name: { en: 'Survival' }, image: null, packages: [{ priceCredits: 100 }, { priceCredits: 300 }] });
+    expect((await as(t.current, 'boss', 'GET', `/v1/staff/games/${gameId}`)).json()).toMatchObject({
+      status: 'CREATED',
+      periodEnd: (await as(t.current, 'alice', 'GET', `/v1/game/${gameId}`)).json().periodEnd,
+    });
+    expect((await t.current.app.inject({ url: `/v1/definition/game/${definitionId}` })).json()).toMatchObject({
+      name: { en: 'Survival' },
+      image: null,
+      packages: [{ priceCredits: 100 }, { priceCredits: 300 }],
+    });
     const audited = await t.current.app.services.audit.list({}, { limit: 100, offset: 0, page: 0, size: 100 });
     // Only the fixture's own staff writes: one definition and two packages.
     expect(audited.data.map((a) => a.action).sort()).toEqual(['definition.create', 'package.create', 'package.create']);
@@ -85,7 +92,13 @@ describe('staff: the catalogue', () => {
     expect(put.statusCode).toBe(200);
     expect(put.json()).toMatchObject({ name: { en: 'Survival+' }, published: false });
     const [edit] = await auditOf(t.current, 'definition', definitionId);
-    expect(edit).toMatchObject({ actorId: boss, actorName: 'boss', action: 'definition.update', before: { name: { en: 'Survival' }, published: true }, after: { name: { en: 'Survival+' }, published: false } });
+    expect(edit).toMatchObject({
+      actorId: boss,
+      actorName: 'boss',
+      action: 'definition.update',
+      before: { name: { en: 'Survival' }, published: true },
+      after: { name: { en: 'Survival+' }, published: false },
+    });
 
     // Unpublished: gone for visitors and players, still there for staff and support.
     expect((await t.current.app.inject({ url: `/v1/definition/game/${definitionId}` })).statusCode).toBe(404);
@@ -278,9 +291,20 @@ describe('staff: games', () => {
     expect((await as(t.current, 'alice', 'GET', `/v1/game/${gameId}/status`)).json()).toMatchObject({ status: 'STOPPED', address: null });
 
     const [audit] = await auditOf(t.current, 'game', gameId);
-    expect(audit).toMatchObject({ action: 'game.stop', actorName: 'boss', reason: 'Lag on the host', before: { status: 'RUNNING', desiredState: 'running' }, after: { status: 'STOPPING', desiredState: 'stopped' } });
+    expect(audit).toMatchObject({
+      action: 'game.stop',
+      actorName: 'boss',
+      reason: 'Lag on the host',
+      before: { status: 'RUNNING', desiredState: 'running' },
+      after: { status: 'STOPPING', desiredState: 'stopped' },
+    });
     const notices = (await as(t.current, 'alice', 'GET', '/v1/user/notifications/unread')).json();
-    expect(notices.data[0].data).toMatchObject({ title: 'Serveur « My world » arrêté', key: 'game.stoppedByStaff', description: expect.stringContaining('Lag on the host'), link: `/dashboard/game/${gameId}` });
+    expect(notices.data[0].data).toMatchObject({
+      title: 'Serveur « My world » arrêté',
+      key: 'game.stoppedByStaff',
+      description: expect.stringContaining('Lag on the host'),
+      link: `/dashboard/game/${gameId}`,
+    });
 
     const again = await stop();
     expect(again.statusCode).toBe(409);

@@ -11,8 +11,10 @@ type Json = Record<string, unknown>;
 
 /** Calls as staff, support or a player, and the setup the back office's tests share. */
 function actors(get: () => TestApp) {
-  const call = (user: string, roles: string[]) => (method: string, url: string, payload?: object, headers: Record<string, string> = {}) =>
-    get().as(user, { method: method as 'GET', url, roles, headers, ...(payload ? { payload } : {}) });
+  const call =
+    (user: string, roles: string[]) =>
+    (method: string, url: string, payload?: object, headers: Record<string, string> = {}) =>
+      get().as(user, { method: method as 'GET', url, roles, headers, ...(payload ? { payload } : {}) });
   const staff = call('boss', ['staff']);
   const support = call('helper', ['support']);
   // With the email signIn gives by default: a token without one would clear the user's email.
@@ -226,7 +228,18 @@ describe('back office: credits and the ledger', () => {
     ]);
     // The ledger row says who made it; the player sees the reason in their history.
     const rows = (await ok(staff('GET', `/v1/staff/transactions?userId=${alice}`))).data;
-    expect(rows[0]).toMatchObject({ id: removed.entryId, userId: alice, userName: 'alice', amount: -50, balanceAfter: 100, kind: 'ADMIN_ADJUSTMENT', reason: 'Correction: double grant', reasonKey: 'adjustment', reasonParams: { reason: 'Correction: double grant' }, createdBy: boss });
+    expect(rows[0]).toMatchObject({
+      id: removed.entryId,
+      userId: alice,
+      userName: 'alice',
+      amount: -50,
+      balanceAfter: 100,
+      kind: 'ADMIN_ADJUSTMENT',
+      reason: 'Correction: double grant',
+      reasonKey: 'adjustment',
+      reasonParams: { reason: 'Correction: double grant' },
+      createdBy: boss,
+    });
     expect((await ok(player('alice')('GET', '/v1/purchase/transactions'))).data[0]).toMatchObject({ amount: -50, reason: 'Correction: double grant' });
   });
 

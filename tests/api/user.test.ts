@@ -70,12 +70,32 @@ describe('platform', () => {
     expect(doc.openapi).toBe('3.1.0');
     const names = Object.keys(doc.components.schemas);
     for (const name of [
-      'blockListAdd', 'friendGroupCreateRequest', 'friendGroupUpdate', 'friendGroupMemberUpdate', 'friendGroupMemberPseudoAdd',
-      'friendGroupMemberImport', 'friendAdd', 'friendMinecraftAdd', 'friendRequestUpdate', 'gameCreate', 'gameDefCreate',
-      'gamePackageCreate', 'playerRequest', 'playerPatchRequest', 'playerGroupIdPatchRequest', 'gamePaymentRequestUpdate',
-      'gameReviewCreate', 'pricingRequest', 'promoCodeCreateRequest', 'stripePaymentCreate', 'stripeSubscriptionRequest',
-      'subscriptionCreateRequest', 'userCreditAddRequest', 'userMcUUIDRequest',
-    ]) expect(names).toContain(name);
+      'blockListAdd',
+      'friendGroupCreateRequest',
+      'friendGroupUpdate',
+      'friendGroupMemberUpdate',
+      'friendGroupMemberPseudoAdd',
+      'friendGroupMemberImport',
+      'friendAdd',
+      'friendMinecraftAdd',
+      'friendRequestUpdate',
+      'gameCreate',
+      'gameDefCreate',
+      'gamePackageCreate',
+      'playerRequest',
+      'playerPatchRequest',
+      'playerGroupIdPatchRequest',
+      'gamePaymentRequestUpdate',
+      'gameReviewCreate',
+      'pricingRequest',
+      'promoCodeCreateRequest',
+      'stripePaymentCreate',
+      'stripeSubscriptionRequest',
+      'subscriptionCreateRequest',
+      'userCreditAddRequest',
+      'userMcUUIDRequest',
+    ])
+      expect(names).toContain(name);
     expect(doc.paths['/v1/user/credit'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/userCreditAddRequest');
     const ui = await t.current.app.inject({ url: '/docs/' });
     expect(ui.statusCode).toBe(200);

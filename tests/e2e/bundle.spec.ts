@@ -41,7 +41,10 @@ function recordScripts(page: Page) {
 /** The code of every chunk of the build the server serves. */
 function builtChunks(): string[] {
   const assets = path.join(process.env.WEB_DIR ?? 'dist/web', 'assets');
-  return fs.readdirSync(assets).filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(path.join(assets, f), 'utf8'));
+  return fs
+    .readdirSync(assets)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => fs.readFileSync(path.join(assets, f), 'utf8'));
 }
 
 /** gzip size (level 9, as bench/webBundle.ts measures) of the scripts, in kB. */
@@ -60,7 +63,11 @@ test('the public pages do not download the dashboard, the sign-in client or a pa
   expect(await scripts.libraries({ ...markers, ...signedInMarkers })).toEqual([]);
   // The markers are in the build: their absence above means something.
   const chunks = builtChunks();
-  for (const marker of Object.values(signedInMarkers)) expect(chunks.some((code) => code.includes(marker)), marker).toBe(true);
+  for (const marker of Object.values(signedInMarkers))
+    expect(
+      chunks.some((code) => code.includes(marker)),
+      marker,
+    ).toBe(true);
 });
 
 test('/credits stays under 200 kB of gzip JavaScript before the card step, for a visitor and for a signed-in player; the sandbox card step loads no Stripe', async ({ page: visitor }) => {
@@ -122,5 +129,9 @@ test("a player's /dashboard downloads no back-office code and stays within 5 % o
   expect(weight).toBeLessThan(PLAYER_DASHBOARD_KB * 1.05);
   // The markers are in the build, in the back office's chunk: their absence above means something.
   const chunks = builtChunks();
-  for (const marker of Object.values(backOfficeMarkers)) expect(chunks.some((code) => code.includes(marker)), marker).toBe(true);
+  for (const marker of Object.values(backOfficeMarkers))
+    expect(
+      chunks.some((code) => code.includes(marker)),
+      marker,
+    ).toBe(true);
 });

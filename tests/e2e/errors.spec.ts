@@ -17,7 +17,9 @@ test('known pages answer 200', async ({ request }) => {
 });
 
 test('a failing page shows the error page, with a way back home', async ({ page }) => {
-  await page.route('**/_content/query/**', (route) => route.fulfill({ status: 500, contentType: 'application/problem+json', body: JSON.stringify({ title: 'Internal Server Error', status: 500, detail: 'Something broke' }) }));
+  await page.route('**/_content/query/**', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/problem+json', body: JSON.stringify({ title: 'Internal Server Error', status: 500, detail: 'Something broke' }) }),
+  );
   await page.goto('/about');
   await expect(page.getByTestId('error-status')).toHaveText('500');
   await expect(page.getByTestId('error-message')).toHaveText('Something broke');

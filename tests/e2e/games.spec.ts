@@ -178,7 +178,11 @@ test("the create form shows the API's word for a field under that field, and kee
     keys.push((await route.request().headerValue('idempotency-key')) ?? '');
     if (attempt++ === 0) return route.abort('connectionreset');
     const errors = [{ field: 'settings.seed', message: 'contient un caractère refusé' }];
-    return route.fulfill({ status: 400, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid settings.seed', errors }) });
+    return route.fulfill({
+      status: 400,
+      contentType: 'application/problem+json',
+      body: JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid settings.seed', errors }),
+    });
   });
   const pay = page.getByRole('button', { name: /^Payer .* et créer$/ });
   await pay.click();

@@ -65,9 +65,7 @@ test('switching language re-renders a notification and a ledger line, and the AP
   // The app's next calls carry the locale cookie: the API saves the language, and a client without the cookie gets English too.
   await page.reload();
   await expect(grid.getByText('Welcome credits')).toBeVisible();
-  await expect
-    .poll(async () => ((await (await request.get('/v1/user', { headers: auth })).json()) as { locale: string }).locale)
-    .toBe('en');
+  await expect.poll(async () => ((await (await request.get('/v1/user', { headers: auth })).json()) as { locale: string }).locale).toBe('en');
   const again = (await (await request.post('/v1/user/notification', { headers: auth })).json()) as { data: { title: string } };
   expect(again.data.title).toBe('Test notification');
 
@@ -75,7 +73,5 @@ test('switching language re-renders a notification and a ledger line, and the AP
   await page.getByRole('button', { name: 'Passer en français' }).click();
   await expect(grid.getByText('Crédits de bienvenue')).toBeVisible();
   await page.reload();
-  await expect
-    .poll(async () => ((await (await request.get('/v1/user', { headers: auth })).json()) as { locale: string }).locale)
-    .toBe('fr');
+  await expect.poll(async () => ((await (await request.get('/v1/user', { headers: auth })).json()) as { locale: string }).locale).toBe('fr');
 });

@@ -29,9 +29,7 @@ test('a notification sent while the page is open rings the bell, and opening it 
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(list).toBeHidden();
   await expect(bell).toHaveAccessibleName('Notifications, 0 non lue');
-  await expect
-    .poll(async () => ((await (await request.get('/v1/user/notifications/unread', { headers: auth })).json()) as { totalElements: number }).totalElements)
-    .toBe(0);
+  await expect.poll(async () => ((await (await request.get('/v1/user/notifications/unread', { headers: auth })).json()) as { totalElements: number }).totalElements).toBe(0);
 
   // The unread list feeds the bell at start too.
   await request.post('/v1/user/notification', { headers: auth });
@@ -74,7 +72,10 @@ test('the notifications page keeps read ones, marks one read, shows new ones liv
   await expect(bell).toHaveAccessibleName('Notifications, 1 non lue');
 
   // Marked read here: it stays on the page, and the bell hears of it.
-  await rows.nth(0).getByRole('button', { name: /comme lue/ }).click();
+  await rows
+    .nth(0)
+    .getByRole('button', { name: /comme lue/ })
+    .click();
   await expect(rows.nth(0)).toHaveAttribute('data-read', 'true');
   await expect(rows).toHaveCount(2);
   await expect(bell).toHaveAccessibleName('Notifications, 0 non lue');

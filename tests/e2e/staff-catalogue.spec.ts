@@ -127,7 +127,10 @@ test('staff create a definition with an image and two packages, publish it, play
   const alice = await signedIn(browser, accounts.alice);
   const definition = (await (await alice.request.get(`/v1/definition/game/${id}`)).json()) as { packages: Array<{ id: string; name: string }> };
   const solo = definition.packages.find((p) => p.name === 'Solo')!;
-  const made = await alice.request.post('/v1/game/create', { headers: { authorization: `Bearer ${await accessToken(alice)}` }, data: { definitionId: id, packageId: solo.id, name: `parkour-${run.toLowerCase()}` } });
+  const made = await alice.request.post('/v1/game/create', {
+    headers: { authorization: `Bearer ${await accessToken(alice)}` },
+    data: { definitionId: id, packageId: solo.id, name: `parkour-${run.toLowerCase()}` },
+  });
   expect(made.status()).toBe(201);
   await alice.context().close();
   await staff.getByRole('button', { name: 'Supprimer' }).click();
@@ -270,7 +273,10 @@ test('staff offer a subscription plan players can see, change it and archive it;
     await expect(reader.getByRole('button', { name: 'Archiver' })).toHaveCount(0);
   }
   await reader.goto('/dashboard/staff/promocodes');
-  await reader.getByRole('row', { name: new RegExp(`LIRE${run}`) }).getByRole('link', { name: 'Voir' }).click();
+  await reader
+    .getByRole('row', { name: new RegExp(`LIRE${run}`) })
+    .getByRole('link', { name: 'Voir' })
+    .click();
   await expect(reader.getByRole('heading', { name: 'Qui l’a utilisé' })).toBeVisible();
   await expect(reader.getByText('Personne n’a encore utilisé ce code.')).toBeVisible();
   await reader.goto('/dashboard/staff/definitions');

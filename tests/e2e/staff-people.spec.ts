@@ -135,7 +135,9 @@ async function makeCustomer(request: APIRequestContext, name: string) {
   const packs = (await (await request.get('/v1/pricing')).json()) as { data: Array<{ id: string; credits: number }> };
   const checkout = (await (await player.api.post('/v1/payment/stripe', { pricingId: packs.data[0]!.id })).json()) as { paymentId: string };
   expect((await player.api.post(`/v1/payment/sandbox/${checkout.paymentId}/confirm`, { cardNumber: '4242424242424242' })).status()).toBe(200);
-  const definitions = (await (await request.get('/v1/definition/game/list?size=100')).json()) as { data: Array<{ id: string; name: { fr: string }; packages: Array<{ id: string; priceCredits: number }> }> };
+  const definitions = (await (await request.get('/v1/definition/game/list?size=100')).json()) as {
+    data: Array<{ id: string; name: { fr: string }; packages: Array<{ id: string; priceCredits: number }> }>;
+  };
   const definition = definitions.data.find((d) => d.packages.length > 0)!;
   const pack = [...definition.packages].sort((a, b) => a.priceCredits - b.priceCredits)[0]!;
   const created = await player.api.post('/v1/game/create', { definitionId: definition.id, packageId: pack.id, name: `Monde ${name}`, autoRenew: false });
@@ -185,7 +187,10 @@ test('staff refund a card payment after saying why and a confirmation; its invoi
   await expect(rows(page, 'invoices-grid').first()).toContainText('Avoir');
   await screenshots(page, 'invoices', async (p) => expect(rows(p, 'invoices-grid')).toHaveCount(2));
   const popup = page.waitForEvent('popup');
-  await rows(page, 'invoices-grid').last().getByRole('button', { name: /Télécharger BH-/ }).click();
+  await rows(page, 'invoices-grid')
+    .last()
+    .getByRole('button', { name: /Télécharger BH-/ })
+    .click();
   await expect(await popup).toHaveURL(/^blob:/);
 
   await page.goto('/dashboard/staff/audit');
@@ -368,7 +373,8 @@ test('support browses the transactions and a user’s page with no write button 
   const token = await accessToken(page);
   const forged = await page.evaluate(
     async ({ token, userId, gameId, paymentId }) => {
-      const post = (url: string, body: object) => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.status);
+      const post = (url: string, body: object) =>
+        fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.status);
       return [
         await post('/v1/user/credit', { userId, amount: 1000, reason: 'Forged' }),
         await post(`/v1/staff/games/${gameId}/extend`, { days: 30, reason: 'Forged' }),

@@ -60,7 +60,10 @@ async function startStripeApp(): Promise<StripeApp & { close: () => Promise<void
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`the Stripe test server exited with ${server.exitCode}:\n${output}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) throw new Error(`the Stripe test server did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -158,8 +161,7 @@ function pageErrors(page: Page): string[] {
 /** The payment intent the result page came back with, as Stripe put it in the return address. */
 const intentOf = (page: Page) => new URL(page.url()).searchParams.get('payment_intent')!;
 
-const balance = async (page: Page) =>
-  ((await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${await accessToken(page)}` } })).json()) as { balance: number }).balance;
+const balance = async (page: Page) => ((await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${await accessToken(page)}` } })).json()) as { balance: number }).balance;
 
 test('a player pays a pack through Stripe’s Payment Element; the result page waits for the webhook, then shows the credits and new balance', async ({ page, stripeApp }) => {
   test.setTimeout(180_000);
@@ -208,8 +210,8 @@ test('a player pays a pack through Stripe’s Payment Element; the result page w
 
   expect(await stripeApp.deliver(stripeApp.stripe.succeedPaymentIntent(intentOf(page)))).toBe(200);
   await expect(page.getByTestId('credits-received')).toContainText('500 crédits ont été ajoutés à votre compte.');
-  await expect(page.getByTestId('new-balance')).toHaveText(`Nouveau solde : ${(before + 500).toLocaleString("fr")} crédits`);
-  await expect(page.getByTestId('credit-button')).toHaveAttribute('aria-label', `Solde : ${(before + 500).toLocaleString("fr")} crédits`);
+  await expect(page.getByTestId('new-balance')).toHaveText(`Nouveau solde : ${(before + 500).toLocaleString('fr')} crédits`);
+  await expect(page.getByTestId('credit-button')).toHaveAttribute('aria-label', `Solde : ${(before + 500).toLocaleString('fr')} crédits`);
   await screenshots(page, 'stripe-result-success', async () => {
     await page.goto(resultUrl);
     await expect(page.getByTestId('new-balance')).toBeVisible();

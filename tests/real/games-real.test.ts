@@ -120,9 +120,19 @@ describe('games for real: API, reconciler, local driver and a Minecraft client',
 
   it('creates and starts a game; a player joins, is kicked, whitelisted, banned; the world survives a stop', async () => {
     const staff = { roles: ['staff'] };
-    const def = await as('boss', { ...staff, method: 'POST', url: '/v1/definition/game', payload: { name: { fr: 'Créatif', en: 'Creative' }, description: { fr: 'Bâtir', en: 'Build' }, version: VERSION, published: true } });
+    const def = await as('boss', {
+      ...staff,
+      method: 'POST',
+      url: '/v1/definition/game',
+      payload: { name: { fr: 'Créatif', en: 'Creative' }, description: { fr: 'Bâtir', en: 'Build' }, version: VERSION, published: true },
+    });
     expect(def.statusCode).toBe(201);
-    const pack = await as('boss', { ...staff, method: 'POST', url: '/v1/definition/game/package', payload: { definitionId: def.json().id, name: 'Small', ramMb: 512, maxPlayers: 5, periodDays: 30, priceCredits: 100 } });
+    const pack = await as('boss', {
+      ...staff,
+      method: 'POST',
+      url: '/v1/definition/game/package',
+      payload: { definitionId: def.json().id, name: 'Small', ramMb: 512, maxPlayers: 5, periodDays: 30, priceCredits: 100 },
+    });
     expect(pack.statusCode).toBe(201);
     const aliceId = (await alice('GET', '/v1/user')).json().id as string;
     await app.services.credits.apply(app.services.db, { userId: aliceId, amount: 100, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Test credits' } } });

@@ -23,8 +23,14 @@ describe('locales', () => {
       const read = (lang: string) => new Set(keys(JSON.parse(fs.readFileSync(path.join(root, lang, file), 'utf8'))).map(base));
       const fr = read('fr');
       const en = read('en');
-      expect([...fr].filter((k) => !en.has(k)), 'missing in en').toEqual([]);
-      expect([...en].filter((k) => !fr.has(k)), 'missing in fr').toEqual([]);
+      expect(
+        [...fr].filter((k) => !en.has(k)),
+        'missing in en',
+      ).toEqual([]);
+      expect(
+        [...en].filter((k) => !fr.has(k)),
+        'missing in fr',
+      ).toEqual([]);
     });
   }
 });

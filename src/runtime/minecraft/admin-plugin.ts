@@ -52,7 +52,7 @@ export interface AdminOptions {
   onWhitelistChange(enabled: boolean): void;
 }
 
-export const messages = {
+const messages = {
   notWhitelisted: 'You are not white-listed on this server!',
   banned: (reason: string) => `You are banned from this server.\nReason: ${reason}`,
   kickedDefault: 'Kicked by an operator',

@@ -97,7 +97,10 @@ function runFlyingSquid(config: ServerConfig): (code?: number) => void {
   let rcon: { close(): void } | undefined;
   // The world exists once flying-squid is ready, and no player may join before.
   // A server never ready is reported by installAdmin below, which waits for the same.
-  serv.waitForReady(60_000).then(() => keepChangesWhileSaving(serv.overworld), () => {});
+  serv.waitForReady(60_000).then(
+    () => keepChangesWhileSaving(serv.overworld),
+    () => {},
+  );
   serv.on('error', (err) => {
     console.error(`server error: ${err.message}`);
     process.exit(1);

@@ -7,22 +7,22 @@ import { MC_NAME_PATTERN } from '../../contract/common.ts';
  * The three player lists of a game, in vanilla's file formats (`whitelist.json`, `ops.json`,
  * `banned-players.json`), so a vanilla or Paper jar started on the same folder reads them as its own.
  */
-export interface PlayerEntry {
+interface PlayerEntry {
   uuid: string;
   name: string;
 }
-export interface OpEntry extends PlayerEntry {
+interface OpEntry extends PlayerEntry {
   level: number;
   bypassesPlayerLimit: boolean;
 }
-export interface BanEntry extends PlayerEntry {
+interface BanEntry extends PlayerEntry {
   created: string;
   source: string;
   expires: string;
   reason: string;
 }
 
-export const listFiles = { whitelist: 'whitelist.json', ops: 'ops.json', banned: 'banned-players.json' } as const;
+const listFiles = { whitelist: 'whitelist.json', ops: 'ops.json', banned: 'banned-players.json' } as const;
 export type ListName = keyof typeof listFiles;
 type EntryOf<L extends ListName> = L extends 'ops' ? OpEntry : L extends 'banned' ? BanEntry : PlayerEntry;
 
@@ -80,5 +80,9 @@ export function writeList<L extends ListName>(dir: string, list: L, entries: Arr
 export function syncList(dir: string, list: ListName, names: string[]): void {
   const known = new Map(readList(dir, list).map((e) => [e.name.toLowerCase(), e]));
   const unique = [...new Map(names.map((n) => [n.toLowerCase(), n])).values()];
-  writeList(dir, list, unique.map((n) => known.get(n.toLowerCase()) ?? newEntry(list, n)));
+  writeList(
+    dir,
+    list,
+    unique.map((n) => known.get(n.toLowerCase()) ?? newEntry(list, n)),
+  );
 }

@@ -66,6 +66,12 @@ export async function rconCommands(target: RconTarget, commands: string[], timeo
 export function parseList(answer: string): { online: number; max: number; players: string[] } | null {
   const m = /There are (\d+) of a max(?: of)? (\d+) players online:?\s*(.*)$/s.exec(answer.trim());
   if (!m) return null;
-  const players = m[3]!.trim() === '' ? [] : m[3]!.split(',').map((s) => s.trim()).filter(Boolean);
+  const players =
+    m[3]!.trim() === ''
+      ? []
+      : m[3]!
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   return { online: Number(m[1]), max: Number(m[2]), players };
 }

@@ -18,10 +18,13 @@ describe('RCON server', () => {
     const received: Packet[] = [];
     await new Promise<void>((resolve, reject) => {
       socket.on('error', reject);
-      socket.on('data', packetReader((p) => {
-        received.push(p);
-        if (received.length === answers) resolve();
-      }));
+      socket.on(
+        'data',
+        packetReader((p) => {
+          received.push(p);
+          if (received.length === answers) resolve();
+        }),
+      );
       // Sent in one write, split mid-packet on purpose: the server must reassemble.
       const bytes = Buffer.concat(packets.map(encodePacket));
       socket.write(bytes.subarray(0, 7));
@@ -33,13 +36,30 @@ describe('RCON server', () => {
 
   it('logs in with type 3, answers commands of type 2 with type 0 and the same id', async () => {
     const port = await start(async (command) => `ran ${command}`);
-    const answers = await exchange(port, [{ id: 7, type: 3, body: 'right horse' }, { id: 8, type: 2, body: 'list' }], 2);
-    expect(answers).toEqual([{ id: 7, type: 2, body: '' }, { id: 8, type: 0, body: 'ran list' }]);
+    const answers = await exchange(
+      port,
+      [
+        { id: 7, type: 3, body: 'right horse' },
+        { id: 8, type: 2, body: 'list' },
+      ],
+      2,
+    );
+    expect(answers).toEqual([
+      { id: 7, type: 2, body: '' },
+      { id: 8, type: 0, body: 'ran list' },
+    ]);
   });
 
   it('answers a wrong password with id -1 and refuses commands before login', async () => {
     const port = await start(async () => 'never');
-    const answers = await exchange(port, [{ id: 1, type: 3, body: 'wrong' }, { id: 2, type: 2, body: 'stop' }], 2);
+    const answers = await exchange(
+      port,
+      [
+        { id: 1, type: 3, body: 'wrong' },
+        { id: 2, type: 2, body: 'stop' },
+      ],
+      2,
+    );
     expect(answers.map((a) => a.id)).toEqual([-1, -1]);
     await expect(rconCommands({ host: '127.0.0.1', port, password: 'wrong' }, ['list'])).rejects.toThrow('Authentication failed');
   });

@@ -7,7 +7,7 @@ import net from 'node:net';
  * gets back a type 2 packet with its id (or id -1 when the password is wrong); then each type 2
  * packet is a command, answered by a type 0 packet with the same id.
  */
-export const PacketType = { response: 0, command: 2, authResponse: 2, login: 3 } as const;
+const PacketType = { response: 0, command: 2, authResponse: 2, login: 3 } as const;
 
 export interface Packet {
   id: number;

@@ -14,8 +14,16 @@ describe('server settings', () => {
 
   it('writes server.properties for a jar, RCON on', () => {
     const config: ServerConfig = {
-      version: '1.21.4', port: 25565, rconPort: 25566, rconPassword: 's3cret', motd: 'Hello\\world', maxPlayers: 8,
-      gameMode: 'creative', difficulty: 'hard', whitelistEnabled: true, ramMb: 1024,
+      version: '1.21.4',
+      port: 25565,
+      rconPort: 25566,
+      rconPassword: 's3cret',
+      motd: 'Hello\\world',
+      maxPlayers: 8,
+      gameMode: 'creative',
+      difficulty: 'hard',
+      whitelistEnabled: true,
+      ramMb: 1024,
     };
     const props = serverProperties(config);
     expect(props).toContain('enable-rcon=true\nrcon.port=25566\nrcon.password=s3cret\n');

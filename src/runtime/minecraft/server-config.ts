@@ -87,5 +87,7 @@ export function serverProperties(config: ServerConfig): string {
   };
   // Java properties escape backslashes and line breaks; a motd is one line anyway.
   const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
-  return `${Object.entries(props).map(([k, v]) => `${k}=${escape(String(v))}`).join('\n')}\n`;
+  return `${Object.entries(props)
+    .map(([k, v]) => `${k}=${escape(String(v))}`)
+    .join('\n')}\n`;
 }

@@ -20,12 +20,12 @@ export type Executor = Db | Tx;
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Where the database reports trouble it recovers from on its own (the app's logger). */
-export interface DatabaseLog {
+interface DatabaseLog {
   warn(obj: object, msg: string): void;
   info?(obj: object, msg: string): void;
 }
 
-export interface ListenOptions {
+interface ListenOptions {
   /**
    * Called once the LISTEN connection is back after a drop: NOTIFYs sent meanwhile were lost, so
    * catch up from the tables. `since` is when the drop was noticed (this process's clock).
@@ -290,4 +290,3 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     },
   };
 }
-

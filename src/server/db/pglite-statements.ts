@@ -71,12 +71,10 @@ export function withPreparedStatements(client: PGlite): PGlite {
           const serialize = options?.serializers?.[type] ?? client.serializers[type];
           return serialize ? serialize(value) : String(value);
         });
-        const messages = await call([
-          protocol.serialize.bind({ statement: statement.name, values: values as string[] }),
-          protocol.serialize.describe({ type: 'P' }),
-          protocol.serialize.execute({}),
-          protocol.serialize.sync(),
-        ], options);
+        const messages = await call(
+          [protocol.serialize.bind({ statement: statement.name, values: values as string[] }), protocol.serialize.describe({ type: 'P' }), protocol.serialize.execute({}), protocol.serialize.sync()],
+          options,
+        );
         // PGlite would copy its 300 parsers into a new object for each query given its own (drizzle gives
         // some): a few keys over them in a chain read the same.
         const parsers = options?.parsers ? Object.assign(Object.create(client.parsers) as typeof client.parsers, options.parsers) : client.parsers;

@@ -77,7 +77,7 @@ export const SEED_PACKS: PricingRequest[] = [
   { credits: 1200, bonusCredits: 100, priceCents: 999, currency: 'EUR', label: 'Aventurier' },
   { credits: 3000, bonusCredits: 500, priceCents: 1999, currency: 'EUR', label: 'Bâtisseur' },
 ];
-export const SEED_PLANS: SubscriptionCreateRequest[] = [{ name: { fr: 'Abonnement mensuel', en: 'Monthly plan' }, priceCents: 799, currency: 'EUR', interval: 'MONTH', credits: 1000 }];
+const SEED_PLANS: SubscriptionCreateRequest[] = [{ name: { fr: 'Abonnement mensuel', en: 'Monthly plan' }, priceCents: 799, currency: 'EUR', interval: 'MONTH', credits: 1000 }];
 
 /** True when nothing has been seeded or signed up yet. */
 export async function isEmpty(database: Database): Promise<boolean> {

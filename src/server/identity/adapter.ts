@@ -28,7 +28,10 @@ export function databaseAdapter(db: Db) {
     }
 
     private async findWhere(where: ReturnType<typeof eq>): Promise<AdapterPayload | undefined> {
-      const [row] = await db.select().from(oidcPayloads).where(and(eq(oidcPayloads.model, this.model), where));
+      const [row] = await db
+        .select()
+        .from(oidcPayloads)
+        .where(and(eq(oidcPayloads.model, this.model), where));
       if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
       return { ...(row.payload as AdapterPayload), ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}) };
     }

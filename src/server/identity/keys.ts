@@ -12,9 +12,7 @@ export interface IdentityKeys {
 
 export function publicJwks(keys: IdentityKeys): { keys: JWK[] } {
   return {
-    keys: keys.jwks.keys.map(({ kty, n, e, crv, x, y, kid, alg, use }) =>
-      Object.fromEntries(Object.entries({ kty, n, e, crv, x, y, kid, alg, use }).filter(([, v]) => v !== undefined)),
-    ),
+    keys: keys.jwks.keys.map(({ kty, n, e, crv, x, y, kid, alg, use }) => Object.fromEntries(Object.entries({ kty, n, e, crv, x, y, kid, alg, use }).filter(([, v]) => v !== undefined))),
   };
 }
 

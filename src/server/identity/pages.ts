@@ -10,7 +10,10 @@ export type PageError = keyof Strings['errors'];
 export function pickLang(cookieHeader: string | undefined, acceptLanguage: string | undefined): Lang {
   const cookie = /(?:^|;\s*)locale=(fr|en)\b/.exec(cookieHeader ?? '')?.[1];
   if (cookie === 'fr' || cookie === 'en') return cookie;
-  const first = (acceptLanguage ?? '').split(',').map((l) => l.trim().slice(0, 2).toLowerCase()).find((l) => l === 'fr' || l === 'en');
+  const first = (acceptLanguage ?? '')
+    .split(',')
+    .map((l) => l.trim().slice(0, 2).toLowerCase())
+    .find((l) => l === 'fr' || l === 'en');
   return first === 'en' ? 'en' : 'fr';
 }
 
@@ -84,6 +87,10 @@ export const LOGOUT_SCRIPT_BODY = "document.getElementById('op.logoutForm').subm
 export function renderLogout(lang: Lang, form: string): string {
   const t = strings[lang];
   const auto = form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>');
-  return layout(lang, t.signOut, `<h1>${esc(t.signingOut)}</h1>${auto}<button type="submit" form="op.logoutForm">${esc(t.signOut)}</button>
-<script src="${LOGOUT_SCRIPT}"></script>`);
+  return layout(
+    lang,
+    t.signOut,
+    `<h1>${esc(t.signingOut)}</h1>${auto}<button type="submit" form="op.logoutForm">${esc(t.signOut)}</button>
+<script src="${LOGOUT_SCRIPT}"></script>`,
+  );
 }

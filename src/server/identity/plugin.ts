@@ -12,7 +12,7 @@ import { TtlCache } from '../lib/ttl-cache.ts';
 const MOUNT = '/oidc';
 type Form = Record<string, string | undefined>;
 
-export interface IdentityOptions {
+interface IdentityOptions {
   config: Config;
   database: Database;
   keys: IdentityKeys;

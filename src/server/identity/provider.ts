@@ -6,11 +6,11 @@ import { databaseAdapter } from './adapter.ts';
 import type { IdentityKeys } from './keys.ts';
 import { pickLang, renderLogout, renderMessage, strings } from './pages.ts';
 
-export const ACCESS_TOKEN_TTL = 300;
+const ACCESS_TOKEN_TTL = 300;
 const DAY = 24 * 3600;
 
 /** The resource indicator of our API; tokens for it carry the configured audience. */
-export const apiResource = (config: Config) => `${config.publicUrl}/v1`;
+const apiResource = (config: Config) => `${config.publicUrl}/v1`;
 
 function langOf(ctx: KoaContextWithOIDC) {
   return pickLang(ctx.get('cookie'), ctx.get('accept-language'));

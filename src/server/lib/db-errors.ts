@@ -7,10 +7,10 @@ export function pgErrorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-export const UNIQUE_VIOLATION = '23505';
+const UNIQUE_VIOLATION = '23505';
 export const FOREIGN_KEY_VIOLATION = '23503';
 /** What an ON DELETE RESTRICT foreign key raises. */
-export const RESTRICT_VIOLATION = '23001';
+const RESTRICT_VIOLATION = '23001';
 
 /** True when a delete failed because other rows still refer to the row. */
 export function isStillReferenced(err: unknown): boolean {

@@ -3,8 +3,6 @@ import { SandboxProvider } from './sandbox.ts';
 import { StripeProvider } from './stripe.ts';
 
 export * from './provider.ts';
-export { SandboxProvider, sandboxCards } from './sandbox.ts';
-export { StripeProvider, type StripeProviderOptions } from './stripe.ts';
 
 /** The STRIPE_* settings; all unset means the sandbox. */
 export interface PaymentConfig {

@@ -6,7 +6,7 @@
  * applies once each (by `id`), whether they came from Stripe's webhook or the sandbox's confirm.
  */
 
-export type ProviderName = 'stripe' | 'sandbox';
+type ProviderName = 'stripe' | 'sandbox';
 
 /** A one-off card payment of a credit pack. */
 export interface PaymentIntentInput {
@@ -34,7 +34,7 @@ export interface PaymentIntentCreated {
 }
 
 /** A plan as the provider bills it. */
-export interface PlanInput {
+interface PlanInput {
   planId: string;
   name: string;
   priceCents: number;

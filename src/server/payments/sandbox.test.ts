@@ -74,7 +74,16 @@ describe('SandboxProvider', () => {
   it("pays a subscription's first period and the next on renewal", () => {
     const first = sandbox.confirmSubscription('sbx_sub_1', sandboxCards.success, 999, 'EUR', may1, june1);
     expect(first).toEqual([
-      { id: expect.any(String), type: 'invoice.paid', providerSubscriptionId: 'sbx_sub_1', providerInvoiceId: expect.stringMatching(new RegExp(`^sbx_in_${uuid}$`)), amountCents: 999, currency: 'EUR', periodStart: may1, periodEnd: june1 },
+      {
+        id: expect.any(String),
+        type: 'invoice.paid',
+        providerSubscriptionId: 'sbx_sub_1',
+        providerInvoiceId: expect.stringMatching(new RegExp(`^sbx_in_${uuid}$`)),
+        amountCents: 999,
+        currency: 'EUR',
+        periodStart: may1,
+        periodEnd: june1,
+      },
       { id: expect.any(String), type: 'subscription.updated', providerSubscriptionId: 'sbx_sub_1', status: 'ACTIVE', currentPeriodEnd: june1, cancelAtPeriodEnd: false },
     ]);
     const second = sandbox.renew('sbx_sub_1', sandboxCards.success, 999, 'EUR', june1, july1);

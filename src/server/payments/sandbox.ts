@@ -115,15 +115,7 @@ export class SandboxProvider implements PaymentProvider {
     return { id: eventId(`${providerPaymentId}:refunded:${amountRefundedCents}`), type: 'charge.refunded', providerPaymentId, amountRefundedCents, currency };
   }
 
-  private invoice(
-    providerSubscriptionId: string,
-    cardNumber: string,
-    amountCents: number,
-    currency: string,
-    periodStart: Date,
-    periodEnd: Date,
-    renewal: boolean,
-  ): ProviderEvent[] {
+  private invoice(providerSubscriptionId: string, cardNumber: string, amountCents: number, currency: string, periodStart: Date, periodEnd: Date, renewal: boolean): ProviderEvent[] {
     const outcome = cardOutcome(cardNumber);
     // One invoice per period, whatever the attempts to pay it.
     const providerInvoiceId = `sbx_in_${namedUuid(`invoice:${providerSubscriptionId}:${periodStart.toISOString()}`)}`;

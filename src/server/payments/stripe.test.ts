@@ -243,7 +243,17 @@ describe('StripeProvider', () => {
     });
 
     it('reads the places of API versions before 2025-03-31', () => {
-      const event = (type: string, object: Record<string, unknown>) => ({ id: `evt_${type}`, object: 'event', api_version: '2024-06-20', created: 1, livemode: false, pending_webhooks: 1, request: null, type, data: { object } });
+      const event = (type: string, object: Record<string, unknown>) => ({
+        id: `evt_${type}`,
+        object: 'event',
+        api_version: '2024-06-20',
+        created: 1,
+        livemode: false,
+        pending_webhooks: 1,
+        request: null,
+        type,
+        data: { object },
+      });
       const invoice = {
         id: 'in_legacy',
         object: 'invoice',
@@ -264,10 +274,16 @@ describe('StripeProvider', () => {
         periodStart: new Date(1_000_000),
         periodEnd: new Date(2_000_000),
       });
-      const subscription = { id: 'sub_legacy', object: 'subscription', status: 'past_due', cancel_at_period_end: false, current_period_end: 2000, metadata: { subscriptionId: 's' }, items: { object: 'list', data: [] } };
-      expect(deliver(event('customer.subscription.updated', subscription))).toEqual(
-        expect.objectContaining({ status: 'PAST_DUE', currentPeriodEnd: new Date(2_000_000) }),
-      );
+      const subscription = {
+        id: 'sub_legacy',
+        object: 'subscription',
+        status: 'past_due',
+        cancel_at_period_end: false,
+        current_period_end: 2000,
+        metadata: { subscriptionId: 's' },
+        items: { object: 'list', data: [] },
+      };
+      expect(deliver(event('customer.subscription.updated', subscription))).toEqual(expect.objectContaining({ status: 'PAST_DUE', currentPeriodEnd: new Date(2_000_000) }));
     });
   });
 

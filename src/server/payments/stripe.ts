@@ -91,9 +91,7 @@ export class StripeProvider implements PaymentProvider {
   }
 
   async refund(providerPaymentId: string, amountCents: number | null, idempotencyKey: string): Promise<void> {
-    await call(() =>
-      this.stripe.refunds.create({ payment_intent: providerPaymentId, ...(amountCents === null ? {} : { amount: amountCents }) }, { idempotencyKey }),
-    );
+    await call(() => this.stripe.refunds.create({ payment_intent: providerPaymentId, ...(amountCents === null ? {} : { amount: amountCents }) }, { idempotencyKey }));
   }
 
   parseWebhook(rawBody: Buffer, signature: string | undefined): ProviderEvent {
@@ -153,14 +151,7 @@ async function call<T>(request: () => Promise<T>): Promise<T> {
 }
 
 /** Resource states a request cannot move from, which answer 409 rather than 400. */
-const conflictCodes = new Set([
-  'charge_already_refunded',
-  'charge_disputed',
-  'intent_invalid_state',
-  'payment_intent_unexpected_state',
-  'resource_already_exists',
-  'status_transition_invalid',
-]);
+const conflictCodes = new Set(['charge_already_refunded', 'charge_disputed', 'intent_invalid_state', 'payment_intent_unexpected_state', 'resource_already_exists', 'status_transition_invalid']);
 
 function providerError(error: unknown): unknown {
   const errors = Stripe.errors;
@@ -169,19 +160,17 @@ function providerError(error: unknown): unknown {
   if (error instanceof errors.StripeCardError) failure = new PaymentProviderError(402, error.message);
   else if (error instanceof errors.StripeIdempotencyError) failure = new PaymentProviderError(409, error.message);
   else if (error instanceof errors.StripeRateLimitError) failure = new PaymentProviderError(503, error.message);
-  else if (error instanceof errors.StripeInvalidRequestError)
-    failure = new PaymentProviderError(error.code && conflictCodes.has(error.code) ? 409 : 400, error.message);
+  else if (error instanceof errors.StripeInvalidRequestError) failure = new PaymentProviderError(error.code && conflictCodes.has(error.code) ? 409 : 400, error.message);
   // A wrong or unauthorised key is our configuration, not the player's business: Stripe's message
   // (which names the key) stays in `cause` for the logs.
-  else if (error instanceof errors.StripeAuthenticationError || error instanceof errors.StripePermissionError)
-    failure = new PaymentProviderError(503, 'The payment provider refused our credentials');
+  else if (error instanceof errors.StripeAuthenticationError || error instanceof errors.StripePermissionError) failure = new PaymentProviderError(503, 'The payment provider refused our credentials');
   else failure = new PaymentProviderError(503, error.message || 'The payment provider is unavailable');
   failure.cause = error;
   return failure;
 }
 
 /** Stripe's events, in our words; anything we did not create, or do not act on, is `ignored`. */
-export function toProviderEvent(event: Stripe.Event): ProviderEvent {
+function toProviderEvent(event: Stripe.Event): ProviderEvent {
   const ignored: ProviderEvent = { id: event.id, type: 'ignored', providerType: event.type };
   switch (event.type) {
     case 'payment_intent.succeeded': {

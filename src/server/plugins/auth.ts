@@ -50,7 +50,7 @@ export interface SignedInTypeProvider extends TypeBoxTypeProvider {
 export type SignedInScope = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, SignedInTypeProvider>;
 
 /** Who may call a route of a signed-in scope (any user, or one with these roles): kept in its config, read by the OpenAPI document. */
-export interface Access {
+interface Access {
   roles: readonly Role[] | null;
 }
 
@@ -83,7 +83,7 @@ declare module 'fastify' {
   }
 }
 
-export interface AuthOptions {
+interface AuthOptions {
   issuer: string;
   audience: string;
   /** The embedded provider's public keys, checked without a network round trip. */
@@ -111,7 +111,7 @@ function remoteKeys(issuer: string): JWTVerifyGetKey {
   };
 }
 
-export function identityFromClaims(issuer: string, claims: JWTPayload): Identity {
+function identityFromClaims(issuer: string, claims: JWTPayload): Identity {
   const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
   const realm = claims.realm_access as { roles?: unknown } | undefined;
   const roles = Array.isArray(realm?.roles) ? realm.roles.filter((r): r is string => typeof r === 'string') : [];

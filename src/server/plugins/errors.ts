@@ -3,7 +3,10 @@ import fp from 'fastify-plugin';
 import { HttpProblem, problemBody, type FieldError } from '../lib/problems.ts';
 
 export function sendProblem(reply: FastifyReply, status: number, detail?: string, errors?: FieldError[]) {
-  return reply.status(status).type('application/problem+json').send(problemBody(status, detail, errors));
+  return reply
+    .status(status)
+    .type('application/problem+json')
+    .send(problemBody(status, detail, errors));
 }
 
 /** Turns ajv's errors into `{ field, message }` with a dotted field path ("settings.motd"). */

@@ -7,7 +7,7 @@ import { idempotencyKeys } from '../db/schema/idempotency.ts';
 import { badRequest, conflict, HttpProblem } from '../lib/problems.ts';
 
 /** How long a key's answer is kept and replayed. */
-export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** A first call that has not finished after this long died half-way: its key may be used again. */
 const ABANDONED_MS = 60_000;
 /** How long a repeated call waits for the first one to finish before answering 409. */
@@ -55,12 +55,7 @@ export default fp(async function idempotency(app: FastifyInstance, { db }: { db:
       const now = Date.now();
       await db
         .delete(idempotencyKeys)
-        .where(
-          and(
-            mine,
-            or(lt(idempotencyKeys.createdAt, new Date(now - IDEMPOTENCY_TTL_MS)), and(isNull(idempotencyKeys.status), lt(idempotencyKeys.createdAt, new Date(now - ABANDONED_MS)))),
-          ),
-        );
+        .where(and(mine, or(lt(idempotencyKeys.createdAt, new Date(now - IDEMPOTENCY_TTL_MS)), and(isNull(idempotencyKeys.status), lt(idempotencyKeys.createdAt, new Date(now - ABANDONED_MS))))));
       const [claimed] = await db.insert(idempotencyKeys).values({ userId, key: header, requestHash: hash }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
       if (claimed) {
         request.idempotencyKey = { userId, key: header };

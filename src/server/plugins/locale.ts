@@ -10,7 +10,7 @@ declare module 'fastify' {
   }
 }
 
-export interface LocaleOptions {
+interface LocaleOptions {
   /** Saves the language the caller's locale cookie names, when it changed, and answers the saved one. */
   remember: (userId: string, chosen: Locale | undefined) => Promise<Locale>;
 }

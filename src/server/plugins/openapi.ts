@@ -17,10 +17,10 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'patch', 'delete']);
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** `/v1/game/:id/status` → `/v1/game/{id}/status`; Fastify's `*` becomes a named `{path}` that clients can fill. */
-export const openapiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{path}');
+const openapiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{path}');
 
 /** A stable name from the method and the path: `GET /v1/game/:id/status` → `getGameByIdStatus`. */
-export function operationIdOf(method: string, url: string): string {
+function operationIdOf(method: string, url: string): string {
   const words = url
     .split('/')
     .filter((s) => s && s !== 'v1')

@@ -4,7 +4,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { HttpProblem } from '../lib/problems.ts';
 
-export interface SecurityOptions {
+interface SecurityOptions {
   apiPerMinute: number;
   /** Origins besides our own that the browser talks to (an external issuer). */
   connectOrigins: string[];

@@ -8,16 +8,14 @@ import { isAppRoute, splitLocale } from '../../contract/routes.ts';
 import { sendProblem } from './errors.ts';
 
 /** What the browser app reads at start, so one build runs against any issuer or payment provider. */
-export function appConfig(config: Config) {
+function appConfig(config: Config) {
   return {
     version: config.version,
     auth: {
       audience: config.oidc.audience,
       providers: [{ id: config.oidc.embedded ? 'embedded' : 'keycloak', issuer: config.oidc.issuer, clientId: config.oidc.clientId }],
     },
-    stripe: config.stripe.secretKey
-      ? { mode: 'stripe' as const, publishableKey: config.stripe.publishableKey ?? null }
-      : { mode: 'sandbox' as const, publishableKey: null },
+    stripe: config.stripe.secretKey ? { mode: 'stripe' as const, publishableKey: config.stripe.publishableKey ?? null } : { mode: 'sandbox' as const, publishableKey: null },
     social: config.social,
   };
 }
@@ -50,9 +48,7 @@ export default fp(async function web(app: FastifyInstance, { config, isContentPa
     if (page && hostOf(request.host) !== publicHost) return reply.redirect(`${publicOrigin.origin}${request.url}`, 302);
   });
   app.get('/app-config.json', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-cache').send(settings));
-  app.get('/builds/latest.json', { schema: { hide: true } }, async (_request, reply) =>
-    reply.header('cache-control', 'no-cache').send({ version: config.version }),
-  );
+  app.get('/builds/latest.json', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-cache').send({ version: config.version }));
 
   const indexFile = path.join(config.webDir, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
@@ -74,7 +70,10 @@ export default fp(async function web(app: FastifyInstance, { config, isContentPa
       // Signed-in players read the competitions (content pages under /ranked) inside the dashboard.
       const page = splitLocale(pathname).path.replace(/^\/dashboard(?=\/ranked(\/|$))/, '');
       const known = isAppRoute(pathname) || isContentPage(page);
-      return reply.code(known ? 200 : 404).header('cache-control', 'no-cache').sendFile('index.html');
+      return reply
+        .code(known ? 200 : 404)
+        .header('cache-control', 'no-cache')
+        .sendFile('index.html');
     }
     return sendProblem(reply, 404, `Not found: ${request.method} ${request.url.split('?')[0]}`);
   });

@@ -46,7 +46,9 @@ describe('the data provider', () => {
   });
 
   it("passes a page's own fields along with its rows, and buys a game where games are bought, with the caller's Idempotency-Key", async () => {
-    const calls = stubApi((url) => (url.pathname === '/v1/game/create' ? { status: 201, body: { id: 'g' } } : { status: 200, body: { data: [], totalElements: 0, page: 0, size: 5, canReview: true, mine: null } }));
+    const calls = stubApi((url) =>
+      url.pathname === '/v1/game/create' ? { status: 201, body: { id: 'g' } } : { status: 200, body: { data: [], totalElements: 0, page: 0, size: 5, canReview: true, mine: null } },
+    );
     const reviews = await dataProvider.getList({ resource: 'gameReviews', meta: { params: { definitionId: 'd1' } } });
     expect(reviews).toEqual({ data: [], total: 0, canReview: true, mine: null });
     expect(calls[0]!.pathname).toBe('/v1/game/review/d1');
@@ -72,7 +74,16 @@ describe('the data provider', () => {
   it('turns the API problem into an HttpError whose errors are keyed by field, as forms show them', async () => {
     stubApi(() => ({
       status: 400,
-      body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid name.fr, priceCents', errors: [{ field: 'name.fr', message: 'must NOT have fewer than 1 characters' }, { field: 'priceCents', message: 'must be >= 50' }] },
+      body: {
+        type: 'about:blank',
+        title: 'Bad Request',
+        status: 400,
+        detail: 'Invalid name.fr, priceCents',
+        errors: [
+          { field: 'name.fr', message: 'must NOT have fewer than 1 characters' },
+          { field: 'priceCents', message: 'must be >= 50' },
+        ],
+      },
     }));
     const failed = await dataProvider.create({ resource: 'plans', variables: {} }).catch((err: unknown) => err);
     expect(failed).toBeInstanceOf(ApiError);

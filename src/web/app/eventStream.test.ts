@@ -24,7 +24,13 @@ describe('openEventStream', () => {
   it('sends the bearer header and parses events split across chunks, CRLF lines and comments', async () => {
     const s = await sseServer((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunks = [': hello\n\n', 'id: 7\nevent: basic-link-event\nda', 'ta: {"title":"Hi"}\n\n', 'event: heartbeat\r\ndata: {}\r\n\r\n', 'id: 8\nevent: basic-link-event\ndata: line one\ndata: line two\n\n'];
+      const chunks = [
+        ': hello\n\n',
+        'id: 7\nevent: basic-link-event\nda',
+        'ta: {"title":"Hi"}\n\n',
+        'event: heartbeat\r\ndata: {}\r\n\r\n',
+        'id: 8\nevent: basic-link-event\ndata: line one\ndata: line two\n\n',
+      ];
       let i = 0;
       const next = () => {
         if (i < chunks.length) {

@@ -58,16 +58,19 @@ export function setLanguage(lang: Language) {
   document.documentElement.lang = lang;
 }
 
-void i18n.use(lazyNamespaces).use(initReactI18next).init({
-  resources,
-  partialBundledLanguages: true,
-  ns: ['common', 'site'],
-  lng: detectLanguage(),
-  fallbackLng: 'fr',
-  defaultNS: 'common',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+void i18n
+  .use(lazyNamespaces)
+  .use(initReactI18next)
+  .init({
+    resources,
+    partialBundledLanguages: true,
+    ns: ['common', 'site'],
+    lng: detectLanguage(),
+    fallbackLng: 'fr',
+    defaultNS: 'common',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
 document.documentElement.lang = i18n.language;
 
 export default i18n;

@@ -14,9 +14,8 @@ export interface ResourcePaths {
   createPath?: string;
 }
 
-/** The back office's menu groups (`meta.parent` of each staff resource), in menu order. */
-export const staffGroups = ['catalogue', 'sales', 'players', 'support'] as const;
-export type StaffGroup = (typeof staffGroups)[number];
+/** The back office's menu groups (`meta.parent` of each staff resource). */
+export type StaffGroup = 'catalogue' | 'sales' | 'players' | 'support';
 
 const STAFF = '/dashboard/staff';
 

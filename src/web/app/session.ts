@@ -16,7 +16,7 @@ export interface Session {
 }
 
 /** The window event sent when the provider's sign-out starts: a trace, or a test, sees it was not early. */
-export const LOGOUT_EVENT = 'blockhost:logout-redirect';
+const LOGOUT_EVENT = 'blockhost:logout-redirect';
 
 /** SPEC.md §3's logout, for either sign-in client: home at once, the provider's sign-out LOGOUT_DELAY_MS later. */
 export function logoutThenSignOut(goHome: () => void, signOut: () => Promise<unknown>): void {

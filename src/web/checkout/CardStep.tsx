@@ -17,7 +17,8 @@ export interface CardStepProps {
 /** Collects the card of a payment: Stripe's form with a publishable key, the sandbox's otherwise. */
 export default function CardStep(props: CardStepProps) {
   const { checkout } = props;
-  if (checkout.provider === 'stripe' && checkout.publishableKey && checkout.clientSecret) return <StripeCardForm {...props} publishableKey={checkout.publishableKey} clientSecret={checkout.clientSecret} />;
+  if (checkout.provider === 'stripe' && checkout.publishableKey && checkout.clientSecret)
+    return <StripeCardForm {...props} publishableKey={checkout.publishableKey} clientSecret={checkout.clientSecret} />;
   return <SandboxCardForm {...props} />;
 }
 

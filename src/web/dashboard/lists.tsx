@@ -90,17 +90,7 @@ export function useResourceGrid<T extends GridValidRowModel & BaseRecord>(resour
 }
 
 /** Loading, error (with retry) and empty states around a server-paged table of rows. */
-export function PagedTable<T extends BaseRecord>({
-  paged,
-  empty,
-  label,
-  row,
-}: {
-  paged: ReturnType<typeof usePaged<T>>;
-  empty: string;
-  label: string;
-  row: (item: T) => ReactNode;
-}) {
+export function PagedTable<T extends BaseRecord>({ paged, empty, label, row }: { paged: ReturnType<typeof usePaged<T>>; empty: string; label: string; row: (item: T) => ReactNode }) {
   const { t } = useTranslation('common');
   if (paged.error)
     return (

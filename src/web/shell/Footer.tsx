@@ -36,7 +36,16 @@ export function Footer() {
           <Brand to={to('/')} />
           <Box sx={{ display: 'flex', gap: 0.5 }}>
             {external.map(([key, href, icon]) => (
-              <IconButton key={key} component="a" href={href} target="_blank" rel="noopener noreferrer" aria-label={t(`footer.social.${key}`)} title={t(`footer.social.${key}`)} data-testid={`social-${key}`}>
+              <IconButton
+                key={key}
+                component="a"
+                href={href}
+                target="_blank"
+                rel="noopener noreferrer"
+                aria-label={t(`footer.social.${key}`)}
+                title={t(`footer.social.${key}`)}
+                data-testid={`social-${key}`}
+              >
                 {icon}
               </IconButton>
             ))}

@@ -61,7 +61,14 @@ export function Header() {
           <Box component="nav" aria-label={t('nav.label')} sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, ml: 3 }}>
             {navItems.map((item) =>
               item.path ? (
-                <Button key={item.key} component={RouterLink} to={to(item.path)} color="inherit" aria-current={here === item.path ? 'page' : undefined} sx={{ fontWeight: here === item.path ? 800 : 600 }}>
+                <Button
+                  key={item.key}
+                  component={RouterLink}
+                  to={to(item.path)}
+                  color="inherit"
+                  aria-current={here === item.path ? 'page' : undefined}
+                  sx={{ fontWeight: here === item.path ? 800 : 600 }}
+                >
                   {t(item.key)}
                 </Button>
               ) : (

@@ -37,7 +37,13 @@ export default function NavDrawer({ open, onClose }: { open: boolean; onClose: (
         </List>
         <Divider />
         {session.status === 'authenticated' ? (
-          <List subheader={<ListSubheader disableSticky sx={{ bgcolor: 'transparent' }} data-testid="drawer-user">{session.user?.name.toUpperCase()}</ListSubheader>}>
+          <List
+            subheader={
+              <ListSubheader disableSticky sx={{ bgcolor: 'transparent' }} data-testid="drawer-user">
+                {session.user?.name.toUpperCase()}
+              </ListSubheader>
+            }
+          >
             {actions.map((a) =>
               'to' in a ? (
                 <ListItemButton key={a.key} component={RouterLink} to={a.to}>
@@ -57,7 +63,13 @@ export default function NavDrawer({ open, onClose }: { open: boolean; onClose: (
             )}
           </List>
         ) : (
-          <List subheader={<ListSubheader disableSticky sx={{ bgcolor: 'transparent' }}>{t('nav.authSection')}</ListSubheader>}>
+          <List
+            subheader={
+              <ListSubheader disableSticky sx={{ bgcolor: 'transparent' }}>
+                {t('nav.authSection')}
+              </ListSubheader>
+            }
+          >
             <Box sx={{ px: 2, display: 'grid', gap: 1 }}>
               <SignInButtons fullWidth />
             </Box>

@@ -9,7 +9,11 @@ export function usePopupOnDemand<P extends object>(load: () => Promise<{ default
   const [Popup, setPopup] = useState<ComponentType<P> | null>(null);
   const open = () => {
     // A stale chunk after a deploy is handled by the app's preload error handler (a reload).
-    if (!Popup) load().then((m) => setPopup(() => m.default), (err: unknown) => console.error('popup failed to load', err));
+    if (!Popup)
+      load().then(
+        (m) => setPopup(() => m.default),
+        (err: unknown) => console.error('popup failed to load', err),
+      );
   };
   return [Popup, open];
 }

@@ -32,12 +32,7 @@ export default function JwtPage() {
               {JSON.stringify(claimsOf(session.accessToken), null, 2)}
             </Box>
           </Paper>
-          <Button
-            sx={{ mt: 2 }}
-            variant="outlined"
-            startIcon={<ContentCopyIcon />}
-            onClick={() => void navigator.clipboard.writeText(session.accessToken!).then(() => setCopied(true))}
-          >
+          <Button sx={{ mt: 2 }} variant="outlined" startIcon={<ContentCopyIcon />} onClick={() => void navigator.clipboard.writeText(session.accessToken!).then(() => setCopied(true))}>
             {copied ? t('jwt.copied') : t('jwt.copy')}
           </Button>
         </>

@@ -130,5 +130,16 @@ export function ActionDialog<T extends FieldValues, R extends BaseRecord = BaseR
 /** Why the staff member acts: required, kept in the audit log (and told to the player where it concerns them). */
 export function ReasonInput<T extends FieldValues & { reason: string }>({ control }: { control: Control<T> }) {
   const { t } = useTranslation('staff');
-  return <TextInput control={control} name={'reason' as Path<T>} label={t('actions.reason')} help={t('actions.reasonHelp')} required multiline minRows={2} slotProps={{ htmlInput: { maxLength: 500, 'data-testid': 'action-reason' } }} />;
+  return (
+    <TextInput
+      control={control}
+      name={'reason' as Path<T>}
+      label={t('actions.reason')}
+      help={t('actions.reasonHelp')}
+      required
+      multiline
+      minRows={2}
+      slotProps={{ htmlInput: { maxLength: 500, 'data-testid': 'action-reason' } }}
+    />
+  );
 }

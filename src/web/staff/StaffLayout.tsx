@@ -41,7 +41,15 @@ function StaffMenu({ onPick }: { onPick?: () => void }) {
     <Box component="nav" aria-label={t('menu.label')} data-testid="staff-menu">
       {menuItems.map((group) =>
         group.children.length ? (
-          <List key={group.key} dense subheader={<ListSubheader disableSticky sx={{ bgcolor: 'transparent', lineHeight: 2.5, fontWeight: 700 }}>{t(`menu.${group.name}`)}</ListSubheader>}>
+          <List
+            key={group.key}
+            dense
+            subheader={
+              <ListSubheader disableSticky sx={{ bgcolor: 'transparent', lineHeight: 2.5, fontWeight: 700 }}>
+                {t(`menu.${group.name}`)}
+              </ListSubheader>
+            }
+          >
             {group.children.map(entry)}
           </List>
         ) : (

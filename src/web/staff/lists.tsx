@@ -12,7 +12,7 @@ import { asGridProps } from './common.tsx';
  * A list's filters kept in the address (`?userId=…&kind=…`): a link can open a list already
  * filtered (a user's payments), a reload keeps them.
  */
-export function useUrlFilters<F extends string>(fields: readonly F[]) {
+function useUrlFilters<F extends string>(fields: readonly F[]) {
   const [params, setParams] = useSearchParams();
   const values = Object.fromEntries(fields.map((f) => [f, params.get(f) ?? ''])) as Record<F, string>;
   const set = useCallback(
@@ -36,7 +36,12 @@ export function useUrlFilters<F extends string>(fields: readonly F[]) {
  * A back-office grid paged, sorted and filtered by the API: `useDataGrid` with the list's filters
  * from the address; a new filter goes back to the first page.
  */
-export function useFilteredGrid<T extends BaseRecord & GridValidRowModel, F extends string>(resource: string, fields: readonly F[], toFilters: (values: Record<F, string>) => CrudFilter[], sort: CrudSort) {
+export function useFilteredGrid<T extends BaseRecord & GridValidRowModel, F extends string>(
+  resource: string,
+  fields: readonly F[],
+  toFilters: (values: Record<F, string>) => CrudFilter[],
+  sort: CrudSort,
+) {
   const { values, set } = useUrlFilters(fields);
   const grid = useDataGrid<T, ApiError>({
     resource,
@@ -97,7 +102,19 @@ export function SearchField({ value, onSearch, label, testId }: { value: string;
 }
 
 /** A filter picked from a list, "all" when empty. */
-export function FilterSelect({ label, value, onChange, options, testId }: { label: string; value: string; onChange: (value: string) => void; options: Array<{ value: string; label: string }>; testId?: string }) {
+export function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+  testId,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: Array<{ value: string; label: string }>;
+  testId?: string;
+}) {
   const { t } = useTranslation('staff');
   return (
     <TextField

@@ -36,13 +36,5 @@ export function McHead({ uuid, name, size = 32 }: { uuid: string | null | undefi
     };
   }, [uuid]);
   const src = uuid && loaded?.uuid === uuid ? loaded.src : FALLBACK_HEAD;
-  return (
-    <Avatar
-      variant="rounded"
-      src={src}
-      alt={name ?? FALLBACK_NAME}
-      data-testid="mc-head"
-      sx={{ width: size, height: size, borderRadius: 1, '& img': { imageRendering: 'pixelated' } }}
-    />
-  );
+  return <Avatar variant="rounded" src={src} alt={name ?? FALLBACK_NAME} data-testid="mc-head" sx={{ width: size, height: size, borderRadius: 1, '& img': { imageRendering: 'pixelated' } }} />;
 }

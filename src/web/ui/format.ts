@@ -22,6 +22,5 @@ export function useLocalized() {
 /** RAM in the current language's units (Go/Mo, GB/MB). */
 export function useFormatRam() {
   const { t, i18n } = useTranslation('games');
-  return (mb: number) =>
-    mb >= 1024 ? t('units.gb', { value: (mb / 1024).toLocaleString(i18n.language, { maximumFractionDigits: 1 }) }) : t('units.mb', { value: mb });
+  return (mb: number) => (mb >= 1024 ? t('units.gb', { value: (mb / 1024).toLocaleString(i18n.language, { maximumFractionDigits: 1 }) }) : t('units.mb', { value: mb }));
 }

@@ -9,7 +9,9 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    actorId: uuid('actor_id').notNull().references(() => users.id),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => users.id),
     /** What was done, as `entity.verb`: `pricing.update`, `user.credit`, `review.hide`… */
     action: text('action').notNull(),
     /** The kind of thing changed (`pricing`, `user`, `game`…) and its id. */

@@ -23,7 +23,9 @@ export const gamePackages = pgTable(
   'game_packages',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    definitionId: uuid('definition_id').notNull().references(() => gameDefinitions.id, { onDelete: 'cascade' }),
+    definitionId: uuid('definition_id')
+      .notNull()
+      .references(() => gameDefinitions.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     ramMb: integer('ram_mb').notNull(),
     maxPlayers: integer('max_players').notNull(),

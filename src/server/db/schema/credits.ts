@@ -10,7 +10,9 @@ export { ledgerKinds, type LedgerKind };
 export const creditAccounts = pgTable(
   'credit_accounts',
   {
-    userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
     balance: integer('balance').notNull().default(0),
     /** How many ledger entries the account has: the next entry's `accountSeq`, taken under the row lock. */
     entries: integer('entries').notNull().default(0),
@@ -24,7 +26,9 @@ export const ledgerEntries = pgTable(
   'ledger_entries',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     amount: integer('amount').notNull(),
     balanceAfter: integer('balance_after').notNull(),
     /**

@@ -6,7 +6,9 @@ export const friendGroups = pgTable(
   'friend_groups',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    ownerId: uuid('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -22,7 +24,9 @@ export const friendGroupMembers = pgTable(
   'friend_group_members',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    groupId: uuid('group_id').notNull().references(() => friendGroups.id, { onDelete: 'cascade' }),
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => friendGroups.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     mcName: text('mc_name'),
     /** Lower-cased mcName: "Steve" and "steve" are one player. */

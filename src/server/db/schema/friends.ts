@@ -6,8 +6,12 @@ export const friendRequests = pgTable(
   'friend_requests',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    fromId: uuid('from_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    toId: uuid('to_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    fromId: uuid('from_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    toId: uuid('to_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [unique('friend_requests_from_to_key').on(t.fromId, t.toId), index('friend_requests_to_idx').on(t.toId)],
@@ -17,8 +21,12 @@ export const friendRequests = pgTable(
 export const friendships = pgTable(
   'friendships',
   {
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    friendId: uuid('friend_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    friendId: uuid('friend_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.friendId] })],

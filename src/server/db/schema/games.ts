@@ -11,10 +11,16 @@ export const games = pgTable(
   'games',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    ownerId: uuid('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     // Restrict: a definition or package that games use cannot be deleted (the catalogue answers 409).
-    definitionId: uuid('definition_id').notNull().references(() => gameDefinitions.id, { onDelete: 'restrict' }),
-    packageId: uuid('package_id').notNull().references(() => gamePackages.id, { onDelete: 'restrict' }),
+    definitionId: uuid('definition_id')
+      .notNull()
+      .references(() => gameDefinitions.id, { onDelete: 'restrict' }),
+    packageId: uuid('package_id')
+      .notNull()
+      .references(() => gamePackages.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),
     /** What was bought, copied from the package so a later catalogue change does not alter it. */
     version: text('version').notNull(),
@@ -28,7 +34,10 @@ export const games = pgTable(
     /** When the driver was asked to start in the current STARTING phase; null until it is. */
     launchedAt: timestamp('launched_at', { withTimezone: true }),
     /** Restarts after crashes, for the limit of 3 in 10 minutes. */
-    crashRestarts: timestamp('crash_restarts', { withTimezone: true }).array().notNull().default(sql`'{}'`),
+    crashRestarts: timestamp('crash_restarts', { withTimezone: true })
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     /** A crashed game is restarted at this time; null when none is planned (gave up or not wanted). */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     /** Bumped by every state change: the reconciler writes only over the state it read. */
@@ -64,7 +73,9 @@ export const games = pgTable(
 export const gamePlayers = pgTable(
   'game_players',
   {
-    gameId: uuid('game_id').notNull().references(() => games.id, { onDelete: 'cascade' }),
+    gameId: uuid('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
     type: text('type', { enum: playerListTypes }).notNull(),
     name: text('name').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -99,9 +110,5 @@ export const gamePayments = pgTable(
     canceledAt: timestamp('canceled_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex('game_payments_period_idx').on(t.gameId, t.periodStart),
-    index('game_payments_owner_idx').on(t.ownerId, t.createdAt),
-    index('game_payments_status_idx').on(t.status),
-  ],
+  (t) => [uniqueIndex('game_payments_period_idx').on(t.gameId, t.periodStart), index('game_payments_owner_idx').on(t.ownerId, t.createdAt), index('game_payments_status_idx').on(t.status)],
 );

@@ -9,7 +9,9 @@ import { users } from './users.ts';
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
     /** sha256 of the method, path and body: the same key with another request is refused. */
     requestHash: text('request_hash').notNull(),

@@ -24,10 +24,5 @@ export const oidcPayloads = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
   },
-  (t) => [
-    primaryKey({ columns: [t.model, t.id] }),
-    index('oidc_payloads_grant_idx').on(t.grantId),
-    index('oidc_payloads_uid_idx').on(t.uid),
-    index('oidc_payloads_user_code_idx').on(t.userCode),
-  ],
+  (t) => [primaryKey({ columns: [t.model, t.id] }), index('oidc_payloads_grant_idx').on(t.grantId), index('oidc_payloads_uid_idx').on(t.uid), index('oidc_payloads_user_code_idx').on(t.userCode)],
 );

@@ -8,7 +8,9 @@ export const notifications = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     /** Total order for replay after Last-Event-ID. */
     seq: bigserial('seq', { mode: 'number' }).notNull().unique(),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     event: text('event').notNull().default('basic-link-event'),
     /** A message of locales/{fr,en}/messages.json and its parameters: rendered in the reader's language. */
     key: text('key').notNull(),

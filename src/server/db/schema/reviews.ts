@@ -6,8 +6,12 @@ export const gameReviews = pgTable(
   'game_reviews',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    definitionId: uuid('definition_id').notNull().references(() => gameDefinitions.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    definitionId: uuid('definition_id')
+      .notNull()
+      .references(() => gameDefinitions.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     rating: integer('rating').notNull(),
     comment: text('comment'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

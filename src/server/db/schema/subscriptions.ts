@@ -45,7 +45,9 @@ export const subscriptions = pgTable(
   },
   (t) => [
     // One subscription at a time that is not over, per player.
-    uniqueIndex('subscriptions_one_live_idx').on(t.userId).where(sql`${t.status} <> 'CANCELED'`),
+    uniqueIndex('subscriptions_one_live_idx')
+      .on(t.userId)
+      .where(sql`${t.status} <> 'CANCELED'`),
     index('subscriptions_plan_idx').on(t.planId),
   ],
 );

@@ -55,13 +55,7 @@ export class AuditService {
     const where = conditions.length ? and(...conditions) : undefined;
     const dir = parseSort(query.sort, { field: 'createdAt', desc: true }).desc ? desc : asc;
     const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(auditLog)
-        .where(where)
-        .orderBy(dir(auditLog.createdAt), dir(auditLog.id))
-        .limit(window.limit)
-        .offset(window.offset),
+      this.db.select().from(auditLog).where(where).orderBy(dir(auditLog.createdAt), dir(auditLog.id)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(auditLog).where(where),
     ]);
     const names = await this.users.names(rows.map((entry) => entry.actorId));

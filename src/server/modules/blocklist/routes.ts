@@ -19,19 +19,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       async (request, reply) => reply.status(201).send(await services.blocklist.block(request.user.id, request.body.userId)),
     );
 
-    player.delete(
-      '/v1/blocklist/:id',
-      { schema: { tags, summary: 'Unblock, by block id or blocked user id', params: IdParams, response: { 204: Type.Null() } } },
-      async (request, reply) => {
-        await services.blocklist.unblock(request.user.id, request.params.id);
-        return reply.status(204).send(null);
-      },
-    );
+    player.delete('/v1/blocklist/:id', { schema: { tags, summary: 'Unblock, by block id or blocked user id', params: IdParams, response: { 204: Type.Null() } } }, async (request, reply) => {
+      await services.blocklist.unblock(request.user.id, request.params.id);
+      return reply.status(204).send(null);
+    });
 
-    player.get(
-      '/v1/blocklist',
-      { schema: { tags, summary: 'Users you blocked, newest first', querystring: PageQuery, response: { 200: Page(BlockedUser) } } },
-      async (request) => services.blocklist.list(request.user.id, pageWindow(request.query)),
+    player.get('/v1/blocklist', { schema: { tags, summary: 'Users you blocked, newest first', querystring: PageQuery, response: { 200: Page(BlockedUser) } } }, async (request) =>
+      services.blocklist.list(request.user.id, pageWindow(request.query)),
     );
   });
 };

@@ -9,7 +9,7 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Where uploaded definition images are served; the stored name is the hash of their content. */
 export const IMAGE_URL_PREFIX = '/media/definitions/';
 /** A stored image's file name: content hash, density. */
-export const IMAGE_FILE = /^[0-9a-f]{32}-[12]x\.webp$/;
+const IMAGE_FILE = /^[0-9a-f]{32}-[12]x\.webp$/;
 /** Cards and the product page show images at 16:9; 1x fits a card column, 2x the same on a dense screen. */
 const SIZES = [
   { density: 1, width: 640, height: 360 },
@@ -21,7 +21,7 @@ const MAX_INPUT_PIXELS = 40_000_000;
 type Kind = 'png' | 'jpeg' | 'webp';
 
 /** What the bytes are, by their signature: the declared type of an upload is not trusted. */
-export function sniffImage(bytes: Buffer): Kind | null {
+function sniffImage(bytes: Buffer): Kind | null {
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';

@@ -33,21 +33,15 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   );
 
   // Content-hashed names never change content: browsers and proxies keep them for a year.
-  app.get(
-    `${IMAGE_URL_PREFIX}:file`,
-    { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } },
-    async (request, reply) => {
-      const bytes = await catalogue.readImage(request.params.file);
-      if (!bytes) throw notFound('Image');
-      return reply.header('cache-control', 'public, max-age=31536000, immutable').type('image/webp').send(bytes);
-    },
-  );
+  app.get(`${IMAGE_URL_PREFIX}:file`, { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } }, async (request, reply) => {
+    const bytes = await catalogue.readImage(request.params.file);
+    if (!bytes) throw notFound('Image');
+    return reply.header('cache-control', 'public, max-age=31536000, immutable').type('image/webp').send(bytes);
+  });
 
   await signedIn(app, ['staff'], async (staffOnly) => {
-    staffOnly.post(
-      '/v1/definition/game',
-      { schema: { tags, summary: 'Staff: add a game definition', body: named(gameDefCreate), response: { 201: GameDefinition } } },
-      async (request, reply) => reply.status(201).send(await catalogue.createDefinition(request.body, request.user.id)),
+    staffOnly.post('/v1/definition/game', { schema: { tags, summary: 'Staff: add a game definition', body: named(gameDefCreate), response: { 201: GameDefinition } } }, async (request, reply) =>
+      reply.status(201).send(await catalogue.createDefinition(request.body, request.user.id)),
     );
 
     staffOnly.put(
@@ -100,14 +94,20 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           schema: {
             problems: [413, 415, 422],
             tags,
-            summary: 'Staff: upload a definition’s image (multipart/form-data, field `image`: PNG, JPEG or WebP up to 5 MB; 415 other bytes, 413 bigger, 422 unreadable), stored as 16:9 WebP at 1x and 2x',
+            summary:
+              'Staff: upload a definition’s image (multipart/form-data, field `image`: PNG, JPEG or WebP up to 5 MB; 415 other bytes, 413 bigger, 422 unreadable), stored as 16:9 WebP at 1x and 2x',
             params: IdParams,
             consumes: ['multipart/form-data'],
             body: {
               // Documents the form; the parts are read by the handler (the parsed body stays empty, hence nullable).
               content: {
                 'multipart/form-data': {
-                  schema: { type: 'object', nullable: true, required: ['image'], properties: { image: { type: 'string', contentMediaType: 'application/octet-stream', description: 'PNG, JPEG or WebP, up to 5 MB' } } },
+                  schema: {
+                    type: 'object',
+                    nullable: true,
+                    required: ['image'],
+                    properties: { image: { type: 'string', contentMediaType: 'application/octet-stream', description: 'PNG, JPEG or WebP, up to 5 MB' } },
+                  },
                 },
               },
             },

@@ -62,9 +62,7 @@ function toDefinition(row: DefinitionRow, packages: PackageRow[]): GameDefinitio
 
 function checkVersion(version: string) {
   if (!isSupportedVersion(version)) {
-    throw badRequest(`Minecraft ${version} is not served: choose a version from ${minVersion} to ${maxVersion}`, [
-      { field: 'version', message: `must be from ${minVersion} to ${maxVersion}` },
-    ]);
+    throw badRequest(`Minecraft ${version} is not served: choose a version from ${minVersion} to ${maxVersion}`, [{ field: 'version', message: `must be from ${minVersion} to ${maxVersion}` }]);
   }
 }
 
@@ -88,9 +86,19 @@ export class CatalogueService {
     const packages = await executor
       .select()
       .from(gamePackages)
-      .where(inArray(gamePackages.definitionId, rows.map((r) => r.id)))
+      .where(
+        inArray(
+          gamePackages.definitionId,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(asc(gamePackages.priceCredits), asc(gamePackages.createdAt));
-    return rows.map((r) => toDefinition(r, packages.filter((p) => p.definitionId === r.id)));
+    return rows.map((r) =>
+      toDefinition(
+        r,
+        packages.filter((p) => p.definitionId === r.id),
+      ),
+    );
   }
 
   async list(window: Window, includeUnpublished: boolean) {
@@ -176,7 +184,11 @@ export class CatalogueService {
     const image = await this.images.store(bytes);
     return this.db.transaction(async (tx) => {
       const before = await this.locked(tx, id);
-      const [row] = await tx.update(gameDefinitions).set({ image, updatedAt: sql`now()` }).where(eq(gameDefinitions.id, id)).returning();
+      const [row] = await tx
+        .update(gameDefinitions)
+        .set({ image, updatedAt: sql`now()` })
+        .where(eq(gameDefinitions.id, id))
+        .returning();
       const after = (await this.withPackages([row!], tx))[0]!;
       await this.audit.record(tx, { actorId, action: 'definition.image', entity: 'definition', entityId: id, before: { image: before.image }, after: { image: after.image } });
       return after;
@@ -203,7 +215,10 @@ export class CatalogueService {
       // Locked: a definition deleted meanwhile cannot end up with a package.
       const [definition] = await tx.select({ id: gameDefinitions.id }).from(gameDefinitions).where(eq(gameDefinitions.id, definitionId)).for('update');
       if (!definition) throw notFound('Game definition');
-      const [row] = await tx.insert(gamePackages).values({ definitionId, ...fields }).returning();
+      const [row] = await tx
+        .insert(gamePackages)
+        .values({ definitionId, ...fields })
+        .returning();
       const created = toPackage(row!);
       if (actorId) await this.audit.record(tx, { actorId, action: 'package.create', entity: 'package', entityId: created.id, after: created });
       return created;
@@ -215,7 +230,11 @@ export class CatalogueService {
     return this.db.transaction(async (tx) => {
       const [old] = await tx.select().from(gamePackages).where(eq(gamePackages.id, id)).for('update');
       if (!old) throw notFound('Game package');
-      const [row] = await tx.update(gamePackages).set({ ...input, updatedAt: sql`now()` }).where(eq(gamePackages.id, id)).returning();
+      const [row] = await tx
+        .update(gamePackages)
+        .set({ ...input, updatedAt: sql`now()` })
+        .where(eq(gamePackages.id, id))
+        .returning();
       const after = toPackage(row!);
       if (actorId) await this.audit.record(tx, { actorId, action: 'package.update', entity: 'package', entityId: id, before: toPackage(old), after });
       return after;
@@ -258,8 +277,18 @@ export class CatalogueService {
   /** Names of definitions and packages (published or not), for the back office's lists. */
   async labels(definitionIds: string[], packageIds: string[] = []): Promise<{ definitions: Map<string, LocalizedText>; packages: Map<string, string> }> {
     const [definitions, packages] = await Promise.all([
-      definitionIds.length ? this.db.select({ id: gameDefinitions.id, name: gameDefinitions.name }).from(gameDefinitions).where(inArray(gameDefinitions.id, [...new Set(definitionIds)])) : [],
-      packageIds.length ? this.db.select({ id: gamePackages.id, name: gamePackages.name }).from(gamePackages).where(inArray(gamePackages.id, [...new Set(packageIds)])) : [],
+      definitionIds.length
+        ? this.db
+            .select({ id: gameDefinitions.id, name: gameDefinitions.name })
+            .from(gameDefinitions)
+            .where(inArray(gameDefinitions.id, [...new Set(definitionIds)]))
+        : [],
+      packageIds.length
+        ? this.db
+            .select({ id: gamePackages.id, name: gamePackages.name })
+            .from(gamePackages)
+            .where(inArray(gamePackages.id, [...new Set(packageIds)]))
+        : [],
     ]);
     return { definitions: new Map(definitions.map((d) => [d.id, d.name])), packages: new Map(packages.map((p) => [p.id, p.name])) };
   }

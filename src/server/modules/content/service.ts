@@ -29,7 +29,7 @@ function fillOperator(markdown: string, operator: Record<string, string>): strin
   return markdown.replace(/\{\{\s*operator\.(\w+)\s*\}\}/g, (whole, field: string) => operator[field] ?? whole);
 }
 
-export function parseDoc(locale: Locale, docPath: string, source: string, operator: Record<string, string> = {}): ContentDoc {
+function parseDoc(locale: Locale, docPath: string, source: string, operator: Record<string, string> = {}): ContentDoc {
   const { data, body: raw } = splitFrontMatter(source);
   const body = fillOperator(raw, operator);
   const { title, description, layout, toc, navigation, redirect, ...meta } = data;

@@ -106,16 +106,14 @@ export class CreditsService {
   /** The user's ledger, newest first, its reasons in `locale`. */
   async entries(userId: string, locale: Locale, window: Window) {
     const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(ledgerEntries)
-        .where(eq(ledgerEntries.userId, userId))
-        .orderBy(desc(ledgerEntries.accountSeq))
-        .limit(window.limit)
-        .offset(window.offset),
+      this.db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, userId)).orderBy(desc(ledgerEntries.accountSeq)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(ledgerEntries).where(eq(ledgerEntries.userId, userId)),
     ]);
-    return pageOf(rows.map((r) => toEntry(r, locale)), total?.n ?? 0, window);
+    return pageOf(
+      rows.map((r) => toEntry(r, locale)),
+      total?.n ?? 0,
+      window,
+    );
   }
 
   /** The user's entries caused by one thing (a game, a payment...), newest first, their reasons in `locale`. */
@@ -125,7 +123,11 @@ export class CreditsService {
       this.db.select().from(ledgerEntries).where(where).orderBy(desc(ledgerEntries.accountSeq)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(ledgerEntries).where(where),
     ]);
-    return pageOf(rows.map((r) => toEntry(r, locale)), total?.n ?? 0, window);
+    return pageOf(
+      rows.map((r) => toEntry(r, locale)),
+      total?.n ?? 0,
+      window,
+    );
   }
 }
 

@@ -22,28 +22,20 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   const groups = services.friendGroups;
 
   await signedIn(app, null, (player) => {
-    player.post(
-      '/v1/friend/group',
-      { schema: { tags, summary: 'Create a friend group', body: named(friendGroupCreateRequest), response: { 201: FriendGroup } } },
-      async (request, reply) => reply.status(201).send(await groups.create(request.user.id, request.body.name)),
+    player.post('/v1/friend/group', { schema: { tags, summary: 'Create a friend group', body: named(friendGroupCreateRequest), response: { 201: FriendGroup } } }, async (request, reply) =>
+      reply.status(201).send(await groups.create(request.user.id, request.body.name)),
     );
 
-    player.get(
-      '/v1/friend/group',
-      { schema: { tags, summary: 'Your friend groups by name, with member counts', querystring: PageQuery, response: { 200: Page(FriendGroup) } } },
-      async (request) => groups.list(request.user.id, pageWindow(request.query)),
+    player.get('/v1/friend/group', { schema: { tags, summary: 'Your friend groups by name, with member counts', querystring: PageQuery, response: { 200: Page(FriendGroup) } } }, async (request) =>
+      groups.list(request.user.id, pageWindow(request.query)),
     );
 
-    player.get(
-      '/v1/friend/group/:id',
-      { schema: { tags, summary: 'A friend group with its members', params: IdParams, response: { 200: FriendGroupDetail } } },
-      async (request) => groups.get(request.user.id, request.params.id),
+    player.get('/v1/friend/group/:id', { schema: { tags, summary: 'A friend group with its members', params: IdParams, response: { 200: FriendGroupDetail } } }, async (request) =>
+      groups.get(request.user.id, request.params.id),
     );
 
-    player.put(
-      '/v1/friend/group/:id',
-      { schema: { tags, summary: 'Rename a friend group', params: IdParams, body: named(friendGroupUpdate), response: { 200: FriendGroup } } },
-      async (request) => groups.rename(request.user.id, request.params.id, request.body.name),
+    player.put('/v1/friend/group/:id', { schema: { tags, summary: 'Rename a friend group', params: IdParams, body: named(friendGroupUpdate), response: { 200: FriendGroup } } }, async (request) =>
+      groups.rename(request.user.id, request.params.id, request.body.name),
     );
 
     player.delete('/v1/friend/group/:id', { schema: { tags, summary: 'Delete a friend group', params: IdParams, response: { 204: Type.Null() } } }, async (request, reply) => {

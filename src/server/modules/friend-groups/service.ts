@@ -63,18 +63,29 @@ export class FriendGroupsService {
         .offset(window.offset),
       this.db.select({ n: count() }).from(friendGroups).where(where),
     ]);
-    return pageOf(rows.map((r) => toGroup(r.group, r.memberCount)), total?.n ?? 0, window);
+    return pageOf(
+      rows.map((r) => toGroup(r.group, r.memberCount)),
+      total?.n ?? 0,
+      window,
+    );
   }
 
   async get(ownerId: string, id: string): Promise<FriendGroupDetail> {
-    const [group, rows] = await Promise.all([this.owned(ownerId, id), this.db.select().from(friendGroupMembers).where(eq(friendGroupMembers.groupId, id)).orderBy(desc(friendGroupMembers.createdAt), asc(friendGroupMembers.id))]);
+    const [group, rows] = await Promise.all([
+      this.owned(ownerId, id),
+      this.db.select().from(friendGroupMembers).where(eq(friendGroupMembers.groupId, id)).orderBy(desc(friendGroupMembers.createdAt), asc(friendGroupMembers.id)),
+    ]);
     return { ...toGroup(group, rows.length), members: await this.describe(rows) };
   }
 
   async rename(ownerId: string, id: string, name: string): Promise<FriendGroup> {
     let row: GroupRow | undefined;
     try {
-      [row] = await this.db.update(friendGroups).set({ name, updatedAt: sql`now()` }).where(and(eq(friendGroups.id, id), eq(friendGroups.ownerId, ownerId))).returning();
+      [row] = await this.db
+        .update(friendGroups)
+        .set({ name, updatedAt: sql`now()` })
+        .where(and(eq(friendGroups.id, id), eq(friendGroups.ownerId, ownerId)))
+        .returning();
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(`You already have a group named "${name}"`);
       throw err;
@@ -86,7 +97,10 @@ export class FriendGroupsService {
   }
 
   async remove(ownerId: string, id: string): Promise<void> {
-    const rows = await this.db.delete(friendGroups).where(and(eq(friendGroups.id, id), eq(friendGroups.ownerId, ownerId))).returning({ id: friendGroups.id });
+    const rows = await this.db
+      .delete(friendGroups)
+      .where(and(eq(friendGroups.id, id), eq(friendGroups.ownerId, ownerId)))
+      .returning({ id: friendGroups.id });
     if (rows.length === 0) throw notFound('Friend group');
     await this.changed(ownerId, [id], 'deleted');
   }
@@ -104,7 +118,10 @@ export class FriendGroupsService {
 
   async removeFriend(ownerId: string, id: string, userId: string): Promise<void> {
     await this.owned(ownerId, id);
-    const rows = await this.db.delete(friendGroupMembers).where(and(eq(friendGroupMembers.groupId, id), eq(friendGroupMembers.userId, userId))).returning({ id: friendGroupMembers.id });
+    const rows = await this.db
+      .delete(friendGroupMembers)
+      .where(and(eq(friendGroupMembers.groupId, id), eq(friendGroupMembers.userId, userId)))
+      .returning({ id: friendGroupMembers.id });
     if (rows.length === 0) throw notFound('Group member');
     await this.changed(ownerId, [id]);
   }
@@ -175,7 +192,10 @@ export class FriendGroupsService {
 
   /** Groups hold friends: when two users stop being friends, each leaves the other's groups (names added by hand stay). */
   async removeFormerFriends(tx: Tx, a: string, b: string): Promise<void> {
-    for (const [ownerId, userId] of [[a, b], [b, a]] as const) {
+    for (const [ownerId, userId] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       const groups = tx.select({ id: friendGroups.id }).from(friendGroups).where(eq(friendGroups.ownerId, ownerId));
       await tx.delete(friendGroupMembers).where(and(inArray(friendGroupMembers.groupId, groups), eq(friendGroupMembers.userId, userId)));
     }
@@ -190,7 +210,10 @@ export class FriendGroupsService {
   }
 
   private async owned(ownerId: string, id: string): Promise<GroupRow> {
-    const [row] = await this.db.select().from(friendGroups).where(and(eq(friendGroups.id, id), eq(friendGroups.ownerId, ownerId)));
+    const [row] = await this.db
+      .select()
+      .from(friendGroups)
+      .where(and(eq(friendGroups.id, id), eq(friendGroups.ownerId, ownerId)));
     if (!row) throw notFound('Friend group');
     return row;
   }

@@ -27,25 +27,17 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       async (request, reply) => reply.status(201).send(await services.friends.requestByName(request.user.id, request.body.mcName)),
     );
 
-    player.get(
-      '/v1/friend',
-      { schema: { tags, summary: 'Your friends, newest first', querystring: PageQuery, response: { 200: Page(Friend) } } },
-      async (request) => services.friends.list(request.user.id, pageWindow(request.query)),
+    player.get('/v1/friend', { schema: { tags, summary: 'Your friends, newest first', querystring: PageQuery, response: { 200: Page(Friend) } } }, async (request) =>
+      services.friends.list(request.user.id, pageWindow(request.query)),
     );
 
-    player.delete(
-      '/v1/friend/:friendId',
-      { schema: { tags, summary: 'End a friendship', params: FriendParams, response: { 204: Type.Null() } } },
-      async (request, reply) => {
-        await services.friends.remove(request.user.id, request.params.friendId);
-        return reply.status(204).send(null);
-      },
-    );
+    player.delete('/v1/friend/:friendId', { schema: { tags, summary: 'End a friendship', params: FriendParams, response: { 204: Type.Null() } } }, async (request, reply) => {
+      await services.friends.remove(request.user.id, request.params.friendId);
+      return reply.status(204).send(null);
+    });
 
-    player.get(
-      '/v1/friend/request',
-      { schema: { tags, summary: 'Pending friend requests, incoming and outgoing', querystring: PageQuery, response: { 200: Page(FriendRequest) } } },
-      async (request) => services.friends.requests(request.user.id, pageWindow(request.query)),
+    player.get('/v1/friend/request', { schema: { tags, summary: 'Pending friend requests, incoming and outgoing', querystring: PageQuery, response: { 200: Page(FriendRequest) } } }, async (request) =>
+      services.friends.requests(request.user.id, pageWindow(request.query)),
     );
 
     player.put(

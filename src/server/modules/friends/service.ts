@@ -40,7 +40,10 @@ export class FriendsService {
       await lockPair(tx, me, targetId);
       if (await this.blocklist.eitherWay(me, targetId, tx)) throw notFound('User');
       if (await this.areFriends(me, targetId, tx)) throw conflict('You are already friends');
-      const [theirs] = await tx.delete(friendRequests).where(and(eq(friendRequests.fromId, targetId), eq(friendRequests.toId, me))).returning({ id: friendRequests.id });
+      const [theirs] = await tx
+        .delete(friendRequests)
+        .where(and(eq(friendRequests.fromId, targetId), eq(friendRequests.toId, me)))
+        .returning({ id: friendRequests.id });
       if (theirs) {
         await befriend(tx, me, targetId);
         await this.notifications.changed([me, targetId], [requestGone(theirs.id), friendsChanged('created')], tx);

@@ -278,11 +278,7 @@ export class Reconciler {
         await this.runtime.driver.stop(await specOf(this.db, game)).catch((err: unknown) => this.runtime.log.warn({ err, gameId: game.id }, 'stop after start timeout failed'));
         this.mine.delete(game.id);
         const reason = `The server was not ready ${seconds} s after its start`;
-        return this.writeAndTell(
-          game,
-          { status: 'CRASHED', statusReason: reason, statusChangedAt: now, nextAttemptAt: null },
-          { key: 'game.startTimeout', params: { name: game.name, seconds } },
-        );
+        return this.writeAndTell(game, { status: 'CRASHED', statusReason: reason, statusChangedAt: now, nextAttemptAt: null }, { key: 'game.startTimeout', params: { name: game.name, seconds } });
       }
       case 'CRASHED':
         return this.crashed(game, observed.reason ?? 'The server stopped unexpectedly');

@@ -47,7 +47,7 @@ export interface RenewalOptions {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The owner is told this long before an expired game's world is deleted, whatever happened before. */
-export const DELETION_NOTICE_MS = 7 * DAY_MS;
+const DELETION_NOTICE_MS = 7 * DAY_MS;
 /** How many games one step of a round takes; the rest wait for the next round. */
 const BATCH = 100;
 /**
@@ -56,7 +56,7 @@ const BATCH = 100;
  */
 const SETTLING_AT_ONCE = 4;
 /** The account page lists the pending game payments, each with its Pay button. */
-export const PAY_LINK = '/dashboard/account';
+const PAY_LINK = '/dashboard/account';
 /** Statuses in which a server may be up: an expiring game goes through STOPPING so the reconciler stops it cleanly. */
 const LIVE: readonly GameStatus[] = ['STARTING', 'RUNNING', 'CRASHED', 'STOPPING'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -78,13 +78,12 @@ export function toGamePayment(row: PaymentRow, gameName: string): GamePayment {
 }
 
 /** A date as the notices give it: to the minute, in UTC. */
-export function when(date: Date): string {
+function when(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** The payment for the period after the game's current one: its renewal (at most one per game). */
-const renewalOf = (status?: PaymentStatus[]) =>
-  and(eq(gamePayments.gameId, games.id), eq(gamePayments.periodStart, games.periodEnd), status ? inArray(gamePayments.status, status) : undefined);
+const renewalOf = (status?: PaymentStatus[]) => and(eq(gamePayments.gameId, games.id), eq(gamePayments.periodStart, games.periodEnd), status ? inArray(gamePayments.status, status) : undefined);
 
 /**
  * Game renewals: each period of a game is a game payment. RENEWAL_NOTICE_DAYS before periodEnd the
@@ -317,7 +316,11 @@ export class RenewalsService {
    * where to pay. The unique (game, periodStart) index keeps it to one even past the row lock.
    */
   private async openRenewals(now: Date): Promise<boolean> {
-    const still = and(isNull(games.expiredAt), lte(games.periodEnd, new Date(now.getTime() + this.options.noticeDays * DAY_MS)), notExists(this.db.select({ id: gamePayments.id }).from(gamePayments).where(renewalOf())));
+    const still = and(
+      isNull(games.expiredAt),
+      lte(games.periodEnd, new Date(now.getTime() + this.options.noticeDays * DAY_MS)),
+      notExists(this.db.select({ id: gamePayments.id }).from(gamePayments).where(renewalOf())),
+    );
     const due = await this.db.select({ id: games.id, definitionId: games.definitionId, packageId: games.packageId }).from(games).where(still).orderBy(asc(games.periodEnd)).limit(BATCH);
     const packages = new Map<string, { priceCredits: number; periodDays: number }>();
     const opened = await this.each(
@@ -369,7 +372,12 @@ export class RenewalsService {
       lte(games.periodEnd, now),
       isNull(games.worldDeletedAt),
       or(isNull(games.expiredAt), notInArray(games.status, ['EXPIRED', 'STOPPING'])),
-      exists(this.db.select({ id: gamePayments.id }).from(gamePayments).where(renewalOf(['PENDING', 'CANCELED']))),
+      exists(
+        this.db
+          .select({ id: gamePayments.id })
+          .from(gamePayments)
+          .where(renewalOf(['PENDING', 'CANCELED'])),
+      ),
     );
     const due = await this.db.select({ id: games.id }).from(games).where(still).orderBy(asc(games.periodEnd)).limit(BATCH);
     const settled = await this.each(
@@ -445,15 +453,14 @@ export class RenewalsService {
       .where(eq(games.id, game.id));
     await this.changed(tx, game.ownerId, game.id, payment.id);
     if (payment.status === 'CANCELED') {
-      await tx.update(gamePayments).set({ status: 'PENDING', canceledAt: null }).where(and(eq(gamePayments.id, payment.id), eq(gamePayments.status, 'CANCELED')));
+      await tx
+        .update(gamePayments)
+        .set({ status: 'PENDING', canceledAt: null })
+        .where(and(eq(gamePayments.id, payment.id), eq(gamePayments.status, 'CANCELED')));
     }
     if (first) {
       const kept = new Date(expiredAt.getTime() + this.options.retentionDays * DAY_MS);
-      await this.notifications.notify(
-        game.ownerId,
-        { key: 'renewal.expired', params: { name: game.name, amount: payment.amountCredits, kept: kept.toISOString() }, link: PAY_LINK },
-        tx,
-      );
+      await this.notifications.notify(game.ownerId, { key: 'renewal.expired', params: { name: game.name, amount: payment.amountCredits, kept: kept.toISOString() }, link: PAY_LINK }, tx);
     }
     return live;
   }
@@ -579,15 +586,13 @@ export class RenewalsService {
     };
     if (payment.amountCredits > 0 && !(await this.credits.tryApply(tx, debit))) return null;
     // One statement marks it PAID, only if PENDING still, and moves the game's period on.
-    const paid = tx
-      .$with('paid')
-      .as(
-        tx
-          .update(gamePayments)
-          .set({ status: 'PAID', paidAt: now, periodStart, periodEnd })
-          .where(and(eq(gamePayments.id, payment.id), eq(gamePayments.status, 'PENDING')))
-          .returning({ id: gamePayments.id }),
-      );
+    const paid = tx.$with('paid').as(
+      tx
+        .update(gamePayments)
+        .set({ status: 'PAID', paidAt: now, periodStart, periodEnd })
+        .where(and(eq(gamePayments.id, payment.id), eq(gamePayments.status, 'PENDING')))
+        .returning({ id: gamePayments.id }),
+    );
     const [row] = await tx
       .with(paid)
       .update(games)
@@ -778,9 +783,7 @@ export class RenewalsService {
   }
 
   private track(work: Promise<unknown>): void {
-    const tracked: Promise<unknown> = work
-      .catch((err: unknown) => this.runtime.log.error({ err }, 'paying waiting renewals failed'))
-      .finally(() => this.inFlight.delete(tracked));
+    const tracked: Promise<unknown> = work.catch((err: unknown) => this.runtime.log.error({ err }, 'paying waiting renewals failed')).finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
   }
 

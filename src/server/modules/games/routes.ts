@@ -39,7 +39,15 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   app.delete(
     '/v1/internal/game/stop/:id',
     {
-      schema: { tags: ['internal'], summary: 'Stop a game (X-Internal-Token; off unless INTERNAL_TOKEN is set)', security: [{ internalToken: [] }], params: IdParams, headers: InternalHeaders, response: { 204: Type.Null() }, problems: [403] },
+      schema: {
+        tags: ['internal'],
+        summary: 'Stop a game (X-Internal-Token; off unless INTERNAL_TOKEN is set)',
+        security: [{ internalToken: [] }],
+        params: IdParams,
+        headers: InternalHeaders,
+        response: { 204: Type.Null() },
+        problems: [403],
+      },
     },
     async (request, reply) => {
       const expected = services.config.internalToken;
@@ -74,7 +82,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.patch(
       '/v1/game/:id',
       {
-        schema: { tags, summary: 'Turn auto-renew on or off; turned on, a renewal due or expired is paid at once when the balance covers it', params: IdParams, body: gameUpdate, response: { 200: Game } },
+        schema: {
+          tags,
+          summary: 'Turn auto-renew on or off; turned on, a renewal due or expired is paid at once when the balance covers it',
+          params: IdParams,
+          body: gameUpdate,
+          response: { 200: Game },
+        },
       },
       async (request) => renewals.setAutoRenew(request.user.id, request.params.id, request.body.autoRenew),
     );

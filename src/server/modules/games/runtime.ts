@@ -72,9 +72,5 @@ export function listChanges(launched: GameSpec | undefined, now: GameSpec): stri
  * the lease column keeps other replicas off them without a transaction held across driver calls.
  */
 export function leaseGames(executor: Executor, due: SQLWrapper, replica: string, until: Date): Promise<GameRow[]> {
-  return executor
-    .update(games)
-    .set({ leaseOwner: replica, leaseUntil: until })
-    .where(inArray(games.id, due))
-    .returning();
+  return executor.update(games).set({ leaseOwner: replica, leaseUntil: until }).where(inArray(games.id, due)).returning();
 }

@@ -30,10 +30,9 @@ const MC_NAME = /^[A-Za-z0-9_]{3,16}$/;
 const MAX_LIST_NAMES = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** An owner may announce a game to their friends at most once in this time. */
-export const ANNOUNCE_INTERVAL_MS = 10 * 60 * 1000;
+const ANNOUNCE_INTERVAL_MS = 10 * 60 * 1000;
 /** When to try a start again after the host had no room for it (Retry-After). */
-export const NO_CAPACITY_RETRY_SECONDS = 30;
-
+const NO_CAPACITY_RETRY_SECONDS = 30;
 
 /** The owner's lifecycle actions: the statuses each may start from, and the state it asks for. */
 const actions = {
@@ -131,7 +130,10 @@ export class GamesService {
   }
 
   private async row(ownerId: string, id: string): Promise<GameRow> {
-    const [row] = await this.db.select().from(games).where(and(eq(games.id, id), eq(games.ownerId, ownerId)));
+    const [row] = await this.db
+      .select()
+      .from(games)
+      .where(and(eq(games.id, id), eq(games.ownerId, ownerId)));
     if (!row) throw notFound('Game');
     return row;
   }
@@ -152,60 +154,62 @@ export class GamesService {
       seed: input.settings?.seed ?? defaults.seed ?? null,
     };
     const now = this.runtime.clock();
-    const row = await this.db.transaction(async (tx) => {
-      const [game] = await tx
-        .insert(games)
-        .values({
+    const row = await this.db
+      .transaction(async (tx) => {
+        const [game] = await tx
+          .insert(games)
+          .values({
+            ownerId,
+            definitionId: definition.id,
+            packageId: pkg.id,
+            name: input.name,
+            version: definition.version,
+            ramMb: pkg.ramMb,
+            maxPlayers: pkg.maxPlayers,
+            settings,
+            autoRenew: input.autoRenew ?? false,
+            statusChangedAt: now,
+            periodEnd: new Date(now.getTime() + pkg.periodDays * DAY_MS),
+          })
+          .returning();
+        let price = pkg.priceCredits;
+        let promo: { code: string; percent: number } | undefined;
+        let promoCode: string | null = null;
+        if (input.promoCode !== undefined) {
+          // A percentage off the first period only: renewals are at the package's price.
+          const code = await this.promoCodes.redeem(tx, { code: input.promoCode, userId: ownerId, target: 'GAME', refType: 'game', refId: game!.id });
+          price = discounted(code, price).amount;
+          promoCode = code.code;
+          promo = { code: code.code, percent: code.value };
+        }
+        if (price > 0) {
+          await this.credits.apply(tx, {
+            userId: ownerId,
+            amount: -price,
+            kind: 'GAME_CHARGE',
+            reason: { key: promo ? 'gameChargePromo' : 'gameCharge', params: { name: input.name, package: pkg.name, days: pkg.periodDays, ...promo } },
+            refType: 'game',
+            refId: game!.id,
+          });
+        }
+        await tx.insert(gamePayments).values({
+          gameId: game!.id,
           ownerId,
-          definitionId: definition.id,
-          packageId: pkg.id,
-          name: input.name,
-          version: definition.version,
-          ramMb: pkg.ramMb,
-          maxPlayers: pkg.maxPlayers,
-          settings,
-          autoRenew: input.autoRenew ?? false,
-          statusChangedAt: now,
-          periodEnd: new Date(now.getTime() + pkg.periodDays * DAY_MS),
-        })
-        .returning();
-      let price = pkg.priceCredits;
-      let promo: { code: string; percent: number } | undefined;
-      let promoCode: string | null = null;
-      if (input.promoCode !== undefined) {
-        // A percentage off the first period only: renewals are at the package's price.
-        const code = await this.promoCodes.redeem(tx, { code: input.promoCode, userId: ownerId, target: 'GAME', refType: 'game', refId: game!.id });
-        price = discounted(code, price).amount;
-        promoCode = code.code;
-        promo = { code: code.code, percent: code.value };
-      }
-      if (price > 0) {
-        await this.credits.apply(tx, {
-          userId: ownerId,
-          amount: -price,
-          kind: 'GAME_CHARGE',
-          reason: { key: promo ? 'gameChargePromo' : 'gameCharge', params: { name: input.name, package: pkg.name, days: pkg.periodDays, ...promo } },
-          refType: 'game',
-          refId: game!.id,
+          status: 'PAID',
+          amountCredits: price,
+          periodStart: now,
+          periodEnd: game!.periodEnd,
+          promoCode,
+          paidAt: now,
+          createdAt: now,
         });
-      }
-      await tx.insert(gamePayments).values({
-        gameId: game!.id,
-        ownerId,
-        status: 'PAID',
-        amountCredits: price,
-        periodStart: now,
-        periodEnd: game!.periodEnd,
-        promoCode,
-        paidAt: now,
-        createdAt: now,
+        return game!;
+      })
+      .catch((err: unknown) => {
+        // Staff deleted the package between the look-up and the purchase.
+        if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw notFound('Game package');
+        throw err;
       });
-      return game!;
-    }).catch((err: unknown) => {
-      // Staff deleted the package between the look-up and the purchase.
-      if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw notFound('Game package');
-      throw err;
-    });
     try {
       await this.runtime.driver.provision(await specOf(this.db, row));
     } catch (err) {
@@ -230,7 +234,15 @@ export class GamesService {
       ? await this.db
           .select()
           .from(gamePayments)
-          .where(and(inArray(gamePayments.gameId, rows.map((r) => r.id)), eq(gamePayments.status, 'PENDING')))
+          .where(
+            and(
+              inArray(
+                gamePayments.gameId,
+                rows.map((r) => r.id),
+              ),
+              eq(gamePayments.status, 'PENDING'),
+            ),
+          )
       : [];
     return rows.map((row) => {
       const renewal = pending.find((p) => p.gameId === row.id);
@@ -256,7 +268,11 @@ export class GamesService {
 
   /** True when the user has ever bought a game of the definition (who may review it). */
   async hasCreatedGameOf(userId: string, definitionId: string): Promise<boolean> {
-    const [row] = await this.db.select({ id: games.id }).from(games).where(and(eq(games.ownerId, userId), eq(games.definitionId, definitionId))).limit(1);
+    const [row] = await this.db
+      .select({ id: games.id })
+      .from(games)
+      .where(and(eq(games.ownerId, userId), eq(games.definitionId, definitionId)))
+      .limit(1);
     return !!row;
   }
 
@@ -340,7 +356,14 @@ export class GamesService {
       // Recorded RUNNING but not answering now (the API just restarted and the reconciler has yet
       // to relaunch it, or it hangs): say what the player would find, until the reconciler acts.
       if (observed.status !== 'RUNNING') return { ...view, status: observed.status === 'CRASHED' ? 'CRASHED' : 'STARTING' };
-      return { ...view, playersOnline: observed.playersOnline, maxPlayers: observed.maxPlayers, version: observed.version ?? view.version, motd: observed.motd ?? view.motd, address: observed.address };
+      return {
+        ...view,
+        playersOnline: observed.playersOnline,
+        maxPlayers: observed.maxPlayers,
+        version: observed.version ?? view.version,
+        motd: observed.motd ?? view.motd,
+        address: observed.address,
+      };
     } catch (err) {
       this.runtime.log.warn({ err, gameId: id }, 'observe failed');
       return view;
@@ -395,7 +418,10 @@ export class GamesService {
         const lower = unique.map((n) => n.toLowerCase());
         const sameList = and(eq(gamePlayers.gameId, gameId), eq(gamePlayers.type, type));
         if (action === 'REMOVE') {
-          const removed = await tx.delete(gamePlayers).where(and(sameList, inArray(sql`lower(${gamePlayers.name})`, lower))).returning({ name: gamePlayers.name });
+          const removed = await tx
+            .delete(gamePlayers)
+            .where(and(sameList, inArray(sql`lower(${gamePlayers.name})`, lower)))
+            .returning({ name: gamePlayers.name });
           return removed.map((r) => r.name);
         }
         const added = await tx
@@ -409,7 +435,11 @@ export class GamesService {
       });
     }
     if (changed.length) await this.notifications.changed(ownerId, { resource: 'games', ids: [gameId], type: 'updated' });
-    if (game.status === 'RUNNING') await this.rconQuietly(game, changed.map((name) => `${listCommands[type][action]} ${name}`));
+    if (game.status === 'RUNNING')
+      await this.rconQuietly(
+        game,
+        changed.map((name) => `${listCommands[type][action]} ${name}`),
+      );
     return this.playerList(gameId, type);
   }
 

@@ -28,10 +28,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
     );
 
-    staffAndSupport.get(
-      '/v1/staff/games/:id',
-      { schema: { tags, summary: 'Staff and support: one game with its owner', params: IdParams, response: { 200: StaffGame } } },
-      async (request) => staffGames.get(request.params.id),
+    staffAndSupport.get('/v1/staff/games/:id', { schema: { tags, summary: 'Staff and support: one game with its owner', params: IdParams, response: { 200: StaffGame } } }, async (request) =>
+      staffGames.get(request.params.id),
     );
   });
 
@@ -39,7 +37,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     staffOnly.post(
       '/v1/staff/games/:id/stop',
       {
-        schema: { tags, summary: 'Staff: stop a game cleanly, as its owner would, telling the owner why (409 with the current status when it cannot stop)', params: IdParams, body: StaffReason, response: { 200: StaffGame } },
+        schema: {
+          tags,
+          summary: 'Staff: stop a game cleanly, as its owner would, telling the owner why (409 with the current status when it cannot stop)',
+          params: IdParams,
+          body: StaffReason,
+          response: { 200: StaffGame },
+        },
       },
       async (request) => staffGames.stop(request.user.id, request.params.id, request.body.reason),
     );
@@ -49,7 +53,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       {
         schema: {
           tags,
-          summary: "Staff: give a game 1 to 366 free days (its period end and its opened renewal move on), telling the owner why; 409 for an expired game",
+          summary: 'Staff: give a game 1 to 366 free days (its period end and its opened renewal move on), telling the owner why; 409 for an expired game',
           params: IdParams,
           body: StaffGameExtend,
           response: { 200: StaffGame },

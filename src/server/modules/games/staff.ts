@@ -33,10 +33,7 @@ export class StaffGamesService {
   private readonly audit: AuditService;
   private readonly runtime: GameRuntime;
 
-  constructor(
-    db: Db,
-    deps: { games: GamesService; catalogue: CatalogueService; users: UsersService; notifications: NotificationsService; audit: AuditService; runtime: GameRuntime },
-  ) {
+  constructor(db: Db, deps: { games: GamesService; catalogue: CatalogueService; users: UsersService; notifications: NotificationsService; audit: AuditService; runtime: GameRuntime }) {
     this.db = db;
     this.games = deps.games;
     this.catalogue = deps.catalogue;
@@ -81,13 +78,7 @@ export class StaffGamesService {
     const sort = parseSort<keyof typeof sortColumns>(query.sort, { field: 'createdAt', desc: true });
     const order = sort.desc ? desc : asc;
     const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(games)
-        .where(where)
-        .orderBy(order(sortColumns[sort.field]), order(games.id))
-        .limit(window.limit)
-        .offset(window.offset),
+      this.db.select().from(games).where(where).orderBy(order(sortColumns[sort.field]), order(games.id)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(games).where(where),
     ]);
     return pageOf(await this.views(rows), total?.n ?? 0, window);
@@ -153,11 +144,7 @@ export class StaffGamesService {
         ],
         tx,
       );
-      await this.notifications.notify(
-        before.ownerId,
-        { key: 'game.extendedByStaff', params: { name: before.name, days, until: periodEnd.toISOString(), reason }, link: `/dashboard/game/${id}` },
-        tx,
-      );
+      await this.notifications.notify(before.ownerId, { key: 'game.extendedByStaff', params: { name: before.name, days, until: periodEnd.toISOString(), reason }, link: `/dashboard/game/${id}` }, tx);
     });
     return this.get(id);
   }

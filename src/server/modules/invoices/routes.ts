@@ -11,27 +11,32 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   const tags = ['invoices'];
 
   await signedIn(app, null, (player) => {
-    player.get(
-      '/v1/purchase/invoices',
-      { schema: { tags, summary: 'Your invoices and credit notes, newest first', querystring: PageQuery, response: { 200: Page(Invoice) } } },
-      async (request) => invoices.list(request.user.id, pageWindow(request.query), langOf(request)),
+    player.get('/v1/purchase/invoices', { schema: { tags, summary: 'Your invoices and credit notes, newest first', querystring: PageQuery, response: { 200: Page(Invoice) } } }, async (request) =>
+      invoices.list(request.user.id, pageWindow(request.query), langOf(request)),
     );
 
     player.get(
       '/v1/purchase/invoice/:id',
       {
-        schema: { tags, summary: 'One of your invoices: JSON, or a PDF with Accept: application/pdf (French or English by the Accept-Language)', params: IdParams, response: { 200: Media('The invoice', { 'application/json': Invoice, 'application/pdf': Bytes('application/pdf') }) } },
+        schema: {
+          tags,
+          summary: 'One of your invoices: JSON, or a PDF with Accept: application/pdf (French or English by the Accept-Language)',
+          params: IdParams,
+          response: { 200: Media('The invoice', { 'application/json': Invoice, 'application/pdf': Bytes('application/pdf') }) },
+        },
       },
       async (request, reply) => {
         const row = await invoices.get(request.user.id, request.params.id);
         const lang = langOf(request);
         if (wantsPdf(request.headers.accept)) {
           const corrects = row.creditedInvoiceId ? (await invoices.byId(row.creditedInvoiceId))?.number : undefined;
-          return reply
-            .type('application/pdf')
-            .header('content-disposition', `inline; filename="${row.number}.pdf"`)
-            // A PDF goes out as bytes; the response schema describes the JSON form.
-            .send((await invoices.pdf(row, lang, corrects)) as never);
+          return (
+            reply
+              .type('application/pdf')
+              .header('content-disposition', `inline; filename="${row.number}.pdf"`)
+              // A PDF goes out as bytes; the response schema describes the JSON form.
+              .send((await invoices.pdf(row, lang, corrects)) as never)
+          );
         }
         return invoices.view(row, lang);
       },

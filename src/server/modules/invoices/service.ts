@@ -37,7 +37,7 @@ function fill(template: string, params: Record<string, string | number>): string
   return template.replace(/\{\{(\w+)\}\}/g, (_m, key: string) => String(params[key] ?? ''));
 }
 
-export function money(cents: number, currency: string, lang: Lang): string {
+function money(cents: number, currency: string, lang: Lang): string {
   return new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { style: 'currency', currency }).format(cents / 100);
 }
 
@@ -107,7 +107,11 @@ export class InvoicesService {
       this.db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.issuedAt), desc(invoices.seq)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(invoices).where(eq(invoices.userId, userId)),
     ]);
-    return pageOf(rows.map((r) => this.view(r, lang)), total?.n ?? 0, window);
+    return pageOf(
+      rows.map((r) => this.view(r, lang)),
+      total?.n ?? 0,
+      window,
+    );
   }
 
   /** One of the user's invoices; 404 for anyone else's. */
@@ -159,8 +163,14 @@ export class InvoicesService {
     doc.on('data', (c: Buffer) => chunks.push(c));
     const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
 
-    doc.font('Helvetica-Bold').fontSize(20).text(`${row.kind === 'INVOICE' ? t.invoice : t.creditNote} ${row.number}`);
-    doc.font('Helvetica').fontSize(10).text(`${t.issuedAt} : ${date(row.issuedAt)}`);
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(20)
+      .text(`${row.kind === 'INVOICE' ? t.invoice : t.creditNote} ${row.number}`);
+    doc
+      .font('Helvetica')
+      .fontSize(10)
+      .text(`${t.issuedAt} : ${date(row.issuedAt)}`);
     if (corrects) doc.text(fill(t.corrects, { number: corrects }));
     doc.moveDown();
     const top = doc.y;

@@ -22,7 +22,7 @@ export interface MinecraftResolver {
   profile(uuid: string, knownName: string | undefined): Promise<MinecraftProfile | null>;
 }
 
-export function dashed(hex: string): string {
+function dashed(hex: string): string {
   const h = hex.replaceAll('-', '').toLowerCase();
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

@@ -11,8 +11,7 @@ import { ResolverUnavailable, type MinecraftAccount, type MinecraftProfile, type
 const NAME_TTL_MS = 24 * 3600_000;
 const SKIN_TTL_MS = 3600_000;
 
-const unavailable = () =>
-  new HttpProblem(503, 'Minecraft profiles cannot be reached right now; try again in a minute', { headers: { 'retry-after': '60' } });
+const unavailable = () => new HttpProblem(503, 'Minecraft profiles cannot be reached right now; try again in a minute', { headers: { 'retry-after': '60' } });
 
 /**
  * Minecraft accounts through the configured resolver, with every answer kept in the database: a
@@ -30,12 +29,7 @@ export class MinecraftService {
 
   /** The account of a name (valid per the contract); 404 when none, 503 when unknown and unreachable. */
   async account(name: string): Promise<MinecraftAccount> {
-    const [cached] = await this.db
-      .select()
-      .from(minecraftProfiles)
-      .where(eq(minecraftProfiles.nameKey, name.toLowerCase()))
-      .orderBy(desc(minecraftProfiles.nameExpiresAt))
-      .limit(1);
+    const [cached] = await this.db.select().from(minecraftProfiles).where(eq(minecraftProfiles.nameKey, name.toLowerCase())).orderBy(desc(minecraftProfiles.nameExpiresAt)).limit(1);
     if (cached && cached.nameExpiresAt > new Date()) return { uuid: cached.uuid, name: cached.name };
     let found: MinecraftAccount | null;
     try {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { decodePng, encodePng, type Image } from './png.ts';
 
 /** Heads are the skin's 8x8 face scaled up by whole pixels, so they stay sharp. */
-export const HEAD_SIZE = 64;
+const HEAD_SIZE = 64;
 
 type Rgb = [number, number, number];
 
@@ -16,7 +16,13 @@ function fill(image: Image, x0: number, y0: number, w: number, h: number, [r, g,
  */
 export function generatedSkin(name: string): Buffer {
   const h = createHash('md5').update(name.toLowerCase()).digest();
-  const tones: Rgb[] = [[245, 208, 170], [224, 172, 125], [198, 134, 66], [141, 85, 36], [255, 224, 196]];
+  const tones: Rgb[] = [
+    [245, 208, 170],
+    [224, 172, 125],
+    [198, 134, 66],
+    [141, 85, 36],
+    [255, 224, 196],
+  ];
   const skin = tones[h[0]! % tones.length]!;
   const hair: Rgb = [h[1]! >> 1, h[2]! >> 1, h[3]! >> 2];
   const eyes: Rgb = [h[4]! >> 1, h[5]! >> 1, 128 + (h[6]! >> 1)];

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { HEARTBEAT_EVENT, NOTIFICATION_EVENT, type NotificationData } from '../../../contract/notifications.ts';
 import { RESOURCE_CHANGE_EVENT, type ResourceChange } from '../../../contract/live.ts';
 
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 
 /** What crosses replicas on the `notifications` channel: small enough for NOTIFY's 8 000 bytes. */
 export interface Delivery {
@@ -21,7 +21,7 @@ interface Stream {
   held: Delivery[] | null;
 }
 
-export function sseFrame(event: string, data: unknown, id?: string): string {
+function sseFrame(event: string, data: unknown, id?: string): string {
   return `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 

@@ -12,7 +12,7 @@ import { StreamHub, type Delivery, type StreamLimits } from './hub.ts';
 
 export const CHANNEL = 'notifications';
 /** Where `changed` sends its resource changes to every replica, as `ChangeDelivery`s. */
-export const CHANGES_CHANNEL = 'resource_changes';
+const CHANGES_CHANNEL = 'resource_changes';
 
 /** Resource changes and the users whose streams hear of them. */
 interface ChangeDelivery {
@@ -148,7 +148,11 @@ export class NotificationsService {
       db.select().from(notifications).where(where).orderBy(desc(notifications.seq)).limit(window.limit).offset(window.offset),
       db.select({ n: count() }).from(notifications).where(where),
     ]);
-    return pageOf(rows.map((r) => toNotification(r, locale)), total?.n ?? 0, window);
+    return pageOf(
+      rows.map((r) => toNotification(r, locale)),
+      total?.n ?? 0,
+      window,
+    );
   }
 
   /** Marks one of the user's notifications read; false when it is not theirs. */

@@ -66,24 +66,26 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       async (request) => payments.get(request.user.id, request.params.id),
     );
 
-    player.get(
-      '/v1/purchase/payments',
-      { schema: { tags, summary: 'Your card payments, newest first', querystring: PageQuery, response: { 200: Page(Payment) } } },
-      async (request) => payments.list(request.user.id, pageWindow(request.query)),
+    player.get('/v1/purchase/payments', { schema: { tags, summary: 'Your card payments, newest first', querystring: PageQuery, response: { 200: Page(Payment) } } }, async (request) =>
+      payments.list(request.user.id, pageWindow(request.query)),
     );
 
     player.post(
       '/v1/payment/stripe/subscription',
       {
-        schema: { problems: [404], tags, summary: 'Subscribe to a plan (409 when you have one): INCOMPLETE until its first period is paid by card', body: named(stripeSubscriptionRequest), response: { 201: Type.Intersect([PaymentCheckout, Type.Object({ subscription: Subscription })]) } },
+        schema: {
+          problems: [404],
+          tags,
+          summary: 'Subscribe to a plan (409 when you have one): INCOMPLETE until its first period is paid by card',
+          body: named(stripeSubscriptionRequest),
+          response: { 201: Type.Intersect([PaymentCheckout, Type.Object({ subscription: Subscription })]) },
+        },
       },
       async (request, reply) => reply.status(201).send(await payments.subscribe(request.user.id, request.body.subscriptionId, keyOf(request.headers['idempotency-key'], request.id))),
     );
 
-    player.get(
-      '/v1/payment/stripe/subscription',
-      { schema: { tags, summary: 'Your current subscription, or null', response: { 200: Type.Union([Subscription, Type.Null()]) } } },
-      async (request) => payments.mySubscription(request.user.id),
+    player.get('/v1/payment/stripe/subscription', { schema: { tags, summary: 'Your current subscription, or null', response: { 200: Type.Union([Subscription, Type.Null()]) } } }, async (request) =>
+      payments.mySubscription(request.user.id),
     );
 
     player.post(

@@ -23,7 +23,7 @@ type LineText = { key: string; params: Record<string, string | number> };
 const MIN_CHARGE_CENTS = 50;
 const DAY_MS = 24 * 3600_000;
 
-export function toPayment(row: Row): Payment {
+function toPayment(row: Row): Payment {
   return {
     id: row.id,
     kind: row.kind,
@@ -109,7 +109,9 @@ export class PaymentsService {
         code = promo.code;
       }
       if (amount < MIN_CHARGE_CENTS) {
-        throw new HttpProblem(422, `A card payment must be at least ${MIN_CHARGE_CENTS / 100} ${pack.currency}: this code takes the pack below it`, { errors: [{ field: 'promoCode', message: 'takes the price below the minimum' }] });
+        throw new HttpProblem(422, `A card payment must be at least ${MIN_CHARGE_CENTS / 100} ${pack.currency}: this code takes the pack below it`, {
+          errors: [{ field: 'promoCode', message: 'takes the price below the minimum' }],
+        });
       }
       const [created] = await tx
         .insert(payments)
@@ -157,7 +159,16 @@ export class PaymentsService {
       const subscription = await this.d.subscriptions.open(tx, userId, plan.id, this.d.provider.name);
       const [payment] = await tx
         .insert(payments)
-        .values({ id: paymentId, userId, kind: 'SUBSCRIPTION', provider: this.d.provider.name, amountCents: plan.priceCents, currency: plan.currency, credits: plan.credits, subscriptionId: subscription.id })
+        .values({
+          id: paymentId,
+          userId,
+          kind: 'SUBSCRIPTION',
+          provider: this.d.provider.name,
+          amountCents: plan.priceCents,
+          currency: plan.currency,
+          credits: plan.credits,
+          subscriptionId: subscription.id,
+        })
         .returning();
       return { subscription, payment: payment! };
     });
@@ -176,7 +187,11 @@ export class PaymentsService {
       await this.db.transaction(async (tx) => {
         await this.d.subscriptions.setProviderId(subscription.id, created.providerSubscriptionId, tx);
         // The sandbox's first period is this payment; Stripe's is its first invoice, matched on invoice.paid.
-        if (this.d.provider instanceof SandboxProvider) await tx.update(payments).set({ providerPaymentId: `sbx_in_${paymentId}` }).where(eq(payments.id, paymentId));
+        if (this.d.provider instanceof SandboxProvider)
+          await tx
+            .update(payments)
+            .set({ providerPaymentId: `sbx_in_${paymentId}` })
+            .where(eq(payments.id, paymentId));
       });
       const view = await this.d.subscriptions.view({ ...subscription, providerSubscriptionId: created.providerSubscriptionId });
       return { ...this.checkout(payment, created.clientSecret), subscription: view };
@@ -280,7 +295,8 @@ export class PaymentsService {
     const provider = this.sandbox();
     const subscription = await this.d.subscriptions.byId(subscriptionId);
     if (!subscription || subscription.userId !== userId) throw notFound('Subscription');
-    if (subscription.status === 'CANCELED' || !subscription.providerSubscriptionId || !subscription.currentPeriodEnd) throw conflict(`The subscription is ${subscription.status}: it has no period to renew`);
+    if (subscription.status === 'CANCELED' || !subscription.providerSubscriptionId || !subscription.currentPeriodEnd)
+      throw conflict(`The subscription is ${subscription.status}: it has no period to renew`);
     const plan = await this.d.subscriptions.plan(subscription.planId);
     if (subscription.cancelAtPeriodEnd) {
       // Cancelled at period end: the period ends and nothing is billed, as Stripe does.
@@ -311,7 +327,15 @@ export class PaymentsService {
       throw providerProblem(err);
     });
     await this.db.transaction((tx) =>
-      this.d.audit.record(tx, { actorId, action: 'payment.refund', entity: 'payment', entityId: row.id, reason, before: toPayment(row), after: { ...toPayment(row), refundRequestedCents: amountCents } }),
+      this.d.audit.record(tx, {
+        actorId,
+        action: 'payment.refund',
+        entity: 'payment',
+        entityId: row.id,
+        reason,
+        before: toPayment(row),
+        after: { ...toPayment(row), refundRequestedCents: amountCents },
+      }),
     );
     if (this.d.provider instanceof SandboxProvider) await this.apply(this.d.provider.refundEvent(row.providerPaymentId!, row.amountCents, row.currency));
   }
@@ -399,11 +423,7 @@ export class PaymentsService {
       .select()
       .from(payments)
       .where(
-        and(
-          eq(payments.subscriptionId, subscription.id),
-          inArray(payments.status, ['PENDING', 'FAILED']),
-          this.d.provider instanceof SandboxProvider ? undefined : isNull(payments.providerPaymentId),
-        ),
+        and(eq(payments.subscriptionId, subscription.id), inArray(payments.status, ['PENDING', 'FAILED']), this.d.provider instanceof SandboxProvider ? undefined : isNull(payments.providerPaymentId)),
       )
       .orderBy(desc(payments.createdAt))
       .limit(1)
@@ -414,7 +434,16 @@ export class PaymentsService {
     } else {
       [row] = (await tx
         .insert(payments)
-        .values({ userId: subscription.userId, kind: 'SUBSCRIPTION', provider: this.d.provider.name, providerPaymentId: event.providerInvoiceId, amountCents: event.amountCents, currency: event.currency, credits: plan!.credits, subscriptionId: subscription.id })
+        .values({
+          userId: subscription.userId,
+          kind: 'SUBSCRIPTION',
+          provider: this.d.provider.name,
+          providerPaymentId: event.providerInvoiceId,
+          amountCents: event.amountCents,
+          currency: event.currency,
+          credits: plan!.credits,
+          subscriptionId: subscription.id,
+        })
         .returning()) as [Row];
     }
     await this.d.subscriptions.applyProviderState(tx, subscription.id, { status: 'ACTIVE', periodStart: event.periodStart, periodEnd: event.periodEnd });
@@ -444,7 +473,14 @@ export class PaymentsService {
       refId: row.id,
     });
     if (row.bonusCredits > 0) {
-      await this.d.credits.apply(tx, { userId: row.userId, amount: row.bonusCredits, kind: 'PROMO_BONUS', reason: { key: 'promoBonus', params: { code: row.promoCode ?? '', credits: row.bonusCredits } }, refType: 'payment', refId: row.id });
+      await this.d.credits.apply(tx, {
+        userId: row.userId,
+        amount: row.bonusCredits,
+        kind: 'PROMO_BONUS',
+        reason: { key: 'promoBonus', params: { code: row.promoCode ?? '', credits: row.bonusCredits } },
+        refType: 'payment',
+        refId: row.id,
+      });
     }
     const total = row.credits + row.bonusCredits;
     await this.d.notifications.notify(row.userId, { key: 'payment.received', params: { credits: total }, link: '/dashboard/account' }, tx);
@@ -544,7 +580,7 @@ export class PaymentsService {
 }
 
 /** The end of a billing period that starts at `start`. */
-export function nextPeriod(start: Date, interval: 'MONTH' | 'YEAR'): Date {
+function nextPeriod(start: Date, interval: 'MONTH' | 'YEAR'): Date {
   const end = new Date(start);
   if (interval === 'MONTH') end.setUTCMonth(end.getUTCMonth() + 1);
   else end.setUTCFullYear(end.getUTCFullYear() + 1);

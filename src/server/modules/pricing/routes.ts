@@ -21,10 +21,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   );
 
   await signedIn(app, ['staff'], (staffOnly) => {
-    staffOnly.post(
-      '/v1/pricing',
-      { schema: { tags, summary: 'Staff: put a credit pack on sale', body: named(pricingRequest), response: { 201: CreditPack } } },
-      async (request, reply) => reply.status(201).send(await pricing.create(request.user.id, request.body)),
+    staffOnly.post('/v1/pricing', { schema: { tags, summary: 'Staff: put a credit pack on sale', body: named(pricingRequest), response: { 201: CreditPack } } }, async (request, reply) =>
+      reply.status(201).send(await pricing.create(request.user.id, request.body)),
     );
 
     staffOnly.put(

@@ -49,7 +49,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     staffAndSupport.get(
       '/v1/promocode/:code/uses',
       {
-        schema: { tags, summary: 'Staff and support: who used a promo code, newest first, and on which payment or game', params: PromoCodeParams, querystring: PageQuery, response: { 200: Page(PromoCodeUse) } },
+        schema: {
+          tags,
+          summary: 'Staff and support: who used a promo code, newest first, and on which payment or game',
+          params: PromoCodeParams,
+          querystring: PageQuery,
+          response: { 200: Page(PromoCodeUse) },
+        },
       },
       async (request) => promoCodes.listUses(request.params.code, pageWindow(request.query)),
     );
@@ -59,7 +65,14 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.get(
       '/v1/promocode/:code',
       {
-        schema: { problems: [422], tags, summary: 'What a code gives the caller now: 404 when it does not exist, 422 when they cannot use it (expired, used up, used already)', params: PromoCodeParams, querystring: CheckQuery, response: { 200: PromoCodeCheck } },
+        schema: {
+          problems: [422],
+          tags,
+          summary: 'What a code gives the caller now: 404 when it does not exist, 422 when they cannot use it (expired, used up, used already)',
+          params: PromoCodeParams,
+          querystring: CheckQuery,
+          response: { 200: PromoCodeCheck },
+        },
       },
       async (request) => promoCodes.check(request.params.code, request.user.id, request.query.for),
     );

@@ -13,7 +13,7 @@ type Row = typeof promoCodes.$inferSelect;
 /** What a code is used on: a credit pack's price (and credits), or a game's first charge. */
 export type PromoTarget = 'PACK' | 'GAME';
 
-export function toPromoCode(row: Row): PromoCode {
+function toPromoCode(row: Row): PromoCode {
   return {
     code: row.code,
     kind: row.kind,
@@ -58,7 +58,10 @@ export class PromoCodesService {
     const terms = checkedTerms(input);
     try {
       return await this.db.transaction(async (tx) => {
-        const [row] = await tx.insert(promoCodes).values({ code, ...terms }).returning();
+        const [row] = await tx
+          .insert(promoCodes)
+          .values({ code, ...terms })
+          .returning();
         const created = toPromoCode(row!);
         await this.audit.record(tx, { actorId, action: 'promoCode.create', entity: 'promoCode', entityId: code, after: created });
         return created;
@@ -137,7 +140,11 @@ export class PromoCodesService {
       .delete(promoCodeUses)
       .where(and(eq(promoCodeUses.code, input.code), eq(promoCodeUses.userId, input.userId), eq(promoCodeUses.refType, input.refType), eq(promoCodeUses.refId, input.refId)))
       .returning({ code: promoCodeUses.code });
-    if (removed.length) await tx.update(promoCodes).set({ uses: sql`greatest(${promoCodes.uses} - 1, 0)` }).where(eq(promoCodes.code, input.code));
+    if (removed.length)
+      await tx
+        .update(promoCodes)
+        .set({ uses: sql`greatest(${promoCodes.uses} - 1, 0)` })
+        .where(eq(promoCodes.code, input.code));
   }
 
   /** Who used a code, for the back office. */

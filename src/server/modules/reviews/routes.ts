@@ -22,7 +22,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.get(
       '/v1/game/review/:id',
       {
-        schema: { tags, summary: 'Reviews of the game definition `id`, newest first; the caller’s own, and whether they may write one', params: IdParams, querystring: PageQuery, response: { 200: ReviewPage } },
+        schema: {
+          tags,
+          summary: 'Reviews of the game definition `id`, newest first; the caller’s own, and whether they may write one',
+          params: IdParams,
+          querystring: PageQuery,
+          response: { 200: ReviewPage },
+        },
       },
       async (request) => services.reviews.list(request.params.id, pageWindow(request.query), request.user),
     );
@@ -32,7 +38,12 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     staffAndSupport.get(
       '/v1/staff/reviews',
       {
-        schema: { tags: ['staff'], summary: 'Staff and support: every review, hidden ones too, newest first; by definition and hidden or not', querystring: StaffReviewQuery, response: { 200: Page(StaffReview) } },
+        schema: {
+          tags: ['staff'],
+          summary: 'Staff and support: every review, hidden ones too, newest first; by definition and hidden or not',
+          querystring: StaffReviewQuery,
+          response: { 200: Page(StaffReview) },
+        },
       },
       async (request) => {
         const { page, size, offset, ...query } = request.query;

@@ -85,7 +85,10 @@ export class ReviewsService {
     const [rows, [total], [own], bought] = await Promise.all([
       this.db.select().from(gameReviews).where(where).orderBy(desc(gameReviews.createdAt), desc(gameReviews.id)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(gameReviews).where(where),
-      this.db.select().from(gameReviews).where(and(ofDefinition, eq(gameReviews.userId, caller.id))),
+      this.db
+        .select()
+        .from(gameReviews)
+        .where(and(ofDefinition, eq(gameReviews.userId, caller.id))),
       this.games.hasCreatedGameOf(caller.id, definitionId),
     ]);
     const names = await this.users.names(rows.map((r) => r.userId));
@@ -106,13 +109,7 @@ export class ReviewsService {
     const sort = parseSort<keyof typeof sortColumns>(query.sort, { field: 'createdAt', desc: true });
     const order = sort.desc ? desc : asc;
     const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(gameReviews)
-        .where(where)
-        .orderBy(order(sortColumns[sort.field]), order(gameReviews.createdAt), order(gameReviews.id))
-        .limit(window.limit)
-        .offset(window.offset),
+      this.db.select().from(gameReviews).where(where).orderBy(order(sortColumns[sort.field]), order(gameReviews.createdAt), order(gameReviews.id)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(gameReviews).where(where),
     ]);
     return pageOf(await this.staffViews(rows), total?.n ?? 0, window);

@@ -31,7 +31,14 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   await signedIn(app, ['staff', 'support'], (staffAndSupport) => {
     staffAndSupport.get(
       '/v1/staff/users',
-      { schema: { tags, summary: 'Staff and support: users with their balance, found by a prefix of their name, email or Minecraft name', querystring: StaffUsersQuery, response: { 200: Page(StaffUser) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Staff and support: users with their balance, found by a prefix of their name, email or Minecraft name',
+          querystring: StaffUsersQuery,
+          response: { 200: Page(StaffUser) },
+        },
+      },
       async (request) => staff.users(request.query, pageWindow(request.query)),
     );
 
@@ -53,10 +60,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       async (request) => staff.payments(request.query, pageWindow(request.query)),
     );
 
-    staffAndSupport.get(
-      '/v1/staff/payments/:id',
-      { schema: { tags, summary: 'Staff and support: one card payment', params: IdParams, response: { 200: StaffPayment } } },
-      async (request) => staff.payment(request.params.id),
+    staffAndSupport.get('/v1/staff/payments/:id', { schema: { tags, summary: 'Staff and support: one card payment', params: IdParams, response: { 200: StaffPayment } } }, async (request) =>
+      staff.payment(request.params.id),
     );
 
     staffAndSupport.get(
@@ -68,7 +73,12 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     staffAndSupport.get(
       '/v1/staff/invoices/:id',
       {
-        schema: { tags, summary: 'Staff and support: one invoice, as JSON or, with Accept: application/pdf, as a PDF in the reader’s language', params: IdParams, response: { 200: Media('The invoice', { 'application/json': StaffInvoice, 'application/pdf': Bytes('application/pdf') }) } },
+        schema: {
+          tags,
+          summary: 'Staff and support: one invoice, as JSON or, with Accept: application/pdf, as a PDF in the reader’s language',
+          params: IdParams,
+          response: { 200: Media('The invoice', { 'application/json': StaffInvoice, 'application/pdf': Bytes('application/pdf') }) },
+        },
       },
       async (request, reply) => {
         const { invoices } = services;

@@ -42,7 +42,7 @@ export interface StaffDeps {
 }
 
 /** Above this many matches a list's total is PostgreSQL's estimate (see `total`). */
-export const EXACT_COUNT_LIMIT = 10_000;
+const EXACT_COUNT_LIMIT = 10_000;
 
 const direction = (descending: boolean) => (descending ? desc : asc);
 
@@ -123,11 +123,21 @@ export class StaffService {
     const dir = direction(sort.desc);
     const found = (query.q ? this.matching(query.q) : this.db.select(candidateColumns).from(users)).as('found');
     const key = { name: sql`lower(${found.name})`, createdAt: found.createdAt, balance: sql`coalesce(${creditAccounts.balance}, 0)` }[sort.field];
-    let ids = this.db.select({ id: found.id, matches: query.q ? sql<number>`count(*) over ()`.mapWith(Number) : sql<null>`null` }).from(found).$dynamic();
+    let ids = this.db
+      .select({ id: found.id, matches: query.q ? sql<number>`count(*) over ()`.mapWith(Number) : sql<null>`null` })
+      .from(found)
+      .$dynamic();
     if (sort.field === 'balance') ids = ids.leftJoin(creditAccounts, eq(creditAccounts.userId, found.id));
     const page = await ids.orderBy(dir(key), dir(found.id)).limit(window.limit).offset(window.offset);
     const [rows, total] = await Promise.all([
-      page.length ? this.userQuery().where(inArray(users.id, page.map((r) => r.id))) : [],
+      page.length
+        ? this.userQuery().where(
+            inArray(
+              users.id,
+              page.map((r) => r.id),
+            ),
+          )
+        : [],
       page[0]?.matches ?? this.total(this.db.select({ id: found.id }).from(found)),
     ]);
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -152,7 +162,13 @@ export class StaffService {
       ...toStaffUser(row),
       subscription:
         subscription && plan
-          ? { planId: plan.id, planName: plan.name, status: subscription.status, currentPeriodEnd: subscription.currentPeriodEnd?.toISOString() ?? null, cancelAtPeriodEnd: subscription.cancelAtPeriodEnd }
+          ? {
+              planId: plan.id,
+              planName: plan.name,
+              status: subscription.status,
+              currentPeriodEnd: subscription.currentPeriodEnd?.toISOString() ?? null,
+              cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+            }
           : null,
       games: owned.map((g) => ({ ...g, periodEnd: g.periodEnd.toISOString() })),
       payments: latest.data,
@@ -168,7 +184,13 @@ export class StaffService {
     if (!known) throw notFound('User');
     try {
       return await this.db.transaction(async (tx) => {
-        const result = await this.d.credits.apply(tx, { userId: input.userId, amount: input.amount, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'adjustment', params: { reason: input.reason } }, createdBy: actorId });
+        const result = await this.d.credits.apply(tx, {
+          userId: input.userId,
+          amount: input.amount,
+          kind: 'ADMIN_ADJUSTMENT',
+          reason: { key: 'adjustment', params: { reason: input.reason } },
+          createdBy: actorId,
+        });
         await this.d.audit.record(tx, {
           actorId,
           action: 'user.credit',
@@ -201,7 +223,14 @@ export class StaffService {
     if (query.from) conditions.push(gte(ledgerEntries.createdAt, new Date(query.from)));
     if (query.to) conditions.push(lt(ledgerEntries.createdAt, new Date(query.to)));
     const where = conditions.length ? and(...conditions) : undefined;
-    const page = this.db.select({ id: ledgerEntries.id }).from(ledgerEntries).where(where).orderBy(...order).limit(window.limit).offset(window.offset).as('page');
+    const page = this.db
+      .select({ id: ledgerEntries.id })
+      .from(ledgerEntries)
+      .where(where)
+      .orderBy(...order)
+      .limit(window.limit)
+      .offset(window.offset)
+      .as('page');
     const [rows, total] = await Promise.all([
       this.db
         .select({ entry: ledgerEntries, userName: users.name })
@@ -307,7 +336,10 @@ export class StaffService {
       .as('owner');
     return unionAll(
       this.db.select(candidateColumns).from(users).where(byName),
-      this.db.select(candidateColumns).from(users).where(sql`${byEmail} and not ${byName}`),
+      this.db
+        .select(candidateColumns)
+        .from(users)
+        .where(sql`${byEmail} and not ${byName}`),
       this.db
         .select({ id: owner.id, name: owner.name, createdAt: owner.createdAt })
         .from(minecraftProfiles)
@@ -317,12 +349,7 @@ export class StaffService {
   }
 
   private userQuery() {
-    return this.db
-      .select(userColumns)
-      .from(users)
-      .leftJoin(creditAccounts, eq(creditAccounts.userId, users.id))
-      .leftJoin(minecraftProfiles, eq(minecraftProfiles.uuid, users.mcUuid))
-      .$dynamic();
+    return this.db.select(userColumns).from(users).leftJoin(creditAccounts, eq(creditAccounts.userId, users.id)).leftJoin(minecraftProfiles, eq(minecraftProfiles.uuid, users.mcUuid)).$dynamic();
   }
 
   private paymentQuery() {
@@ -349,4 +376,3 @@ export class StaffService {
     return Math.max(Math.round(plan[0]?.Plan['Plan Rows'] ?? 0), EXACT_COUNT_LIMIT + 1);
   }
 }
-

@@ -7,7 +7,10 @@ import { pageWindow } from '../../lib/paging.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
-const PlanWithSubscribers = Type.Intersect([SubscriptionPlan, Type.Object({ subscriberCount: Type.Optional(Type.Integer({ description: 'Subscriptions paid or being retried (ACTIVE, PAST_DUE); staff and support only' })) })]);
+const PlanWithSubscribers = Type.Intersect([
+  SubscriptionPlan,
+  Type.Object({ subscriberCount: Type.Optional(Type.Integer({ description: 'Subscriptions paid or being retried (ACTIVE, PAST_DUE); staff and support only' })) }),
+]);
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const subscriptions = services.subscriptions;
@@ -17,7 +20,12 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/subscription',
     {
       onRequest: app.identify,
-      schema: { tags, summary: 'Subscription plans on offer, cheapest first (no token; staff and support also see archived ones and subscriber counts)', querystring: PageQuery, response: { 200: Page(PlanWithSubscribers) } },
+      schema: {
+        tags,
+        summary: 'Subscription plans on offer, cheapest first (no token; staff and support also see archived ones and subscriber counts)',
+        querystring: PageQuery,
+        response: { 200: Page(PlanWithSubscribers) },
+      },
     },
     async (request) => subscriptions.listPlans(pageWindow(request.query), !!request.user?.roles.some((r) => r === 'staff' || r === 'support')),
   );
@@ -32,7 +40,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     staffOnly.put(
       '/v1/subscription/:id',
       {
-        schema: { tags, summary: 'Staff: change a plan (subscribers pay the new price from their next period)', params: IdParams, body: named(subscriptionCreateRequest), response: { 200: SubscriptionPlan } },
+        schema: {
+          tags,
+          summary: 'Staff: change a plan (subscribers pay the new price from their next period)',
+          params: IdParams,
+          body: named(subscriptionCreateRequest),
+          response: { 200: SubscriptionPlan },
+        },
       },
       async (request) => subscriptions.updatePlan(request.user.id, request.params.id, request.body),
     );

@@ -11,7 +11,7 @@ import type { AuditService } from '../audit/service.ts';
 type PlanRow = typeof subscriptionPlans.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
-export function toPlan(row: PlanRow): SubscriptionPlan {
+function toPlan(row: PlanRow): SubscriptionPlan {
   return {
     id: row.id,
     name: row.name,
@@ -166,11 +166,7 @@ export class SubscriptionsService {
   }
 
   /** What the provider says of the subscription now. */
-  async applyProviderState(
-    tx: Executor,
-    id: string,
-    state: { status?: SubscriptionStatus; periodStart?: Date; periodEnd?: Date | null; cancelAtPeriodEnd?: boolean },
-  ): Promise<void> {
+  async applyProviderState(tx: Executor, id: string, state: { status?: SubscriptionStatus; periodStart?: Date; periodEnd?: Date | null; cancelAtPeriodEnd?: boolean }): Promise<void> {
     await tx
       .update(subscriptions)
       .set({

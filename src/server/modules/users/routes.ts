@@ -5,18 +5,13 @@ import type { Services } from '../../services.ts';
 import { notFound } from '../../lib/problems.ts';
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-
   await signedIn(app, null, (player) => {
-    player.get(
-      '/v1/user',
-      { schema: { tags: ['user'], summary: 'The signed-in user with their balance', response: { 200: User } } },
-      async (request) => {
-        const me = request.user;
-        const [row, balance] = await Promise.all([services.users.get(me.id), services.credits.balance(me.id)]);
-        if (!row) throw notFound('User');
-        return { id: row.id, name: row.name, email: row.email, mcUuid: row.mcUuid, balance, roles: me.roles, locale: row.locale };
-      },
-    );
+    player.get('/v1/user', { schema: { tags: ['user'], summary: 'The signed-in user with their balance', response: { 200: User } } }, async (request) => {
+      const me = request.user;
+      const [row, balance] = await Promise.all([services.users.get(me.id), services.credits.balance(me.id)]);
+      if (!row) throw notFound('User');
+      return { id: row.id, name: row.name, email: row.email, mcUuid: row.mcUuid, balance, roles: me.roles, locale: row.locale };
+    });
   });
 };
 

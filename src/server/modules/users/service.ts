@@ -9,7 +9,7 @@ import type { Locale } from '../../../contract/messages.ts';
 import { NotifiedCache } from '../../lib/notified-cache.ts';
 
 /** Channel on which the users trigger names the user whose row changed. */
-export const USER_CHANNEL = 'user_changed';
+const USER_CHANNEL = 'user_changed';
 
 const RESOLVED_KEPT = 10_000;
 const RESOLVED_TTL_MS = 5 * 60_000;
@@ -42,10 +42,7 @@ export class UsersService {
   }
 
   private async upsert(identity: Identity): Promise<AuthUser> {
-    const [found] = await this.db
-      .select({ id: users.id, name: users.name, email: users.email, roles: users.roles })
-      .from(users)
-      .where(eq(users.subject, identity.subject));
+    const [found] = await this.db.select({ id: users.id, name: users.name, email: users.email, roles: users.roles }).from(users).where(eq(users.subject, identity.subject));
     const same = found && found.name === identity.name && found.email === identity.email && sameRoles(found.roles, identity.roles);
     if (same) return found;
     if (found) this.rows.markDirty(found.id);
@@ -89,14 +86,20 @@ export class UsersService {
     const saved = (await this.get(userId))?.locale ?? 'fr';
     if (!chosen || chosen === saved) return saved;
     this.rows.markDirty(userId);
-    await this.db.update(users).set({ locale: chosen, updatedAt: sql`now()` }).where(eq(users.id, userId));
+    await this.db
+      .update(users)
+      .set({ locale: chosen, updatedAt: sql`now()` })
+      .where(eq(users.id, userId));
     return chosen;
   }
 
   /** The saved locale of each of these users, read in the caller's transaction when given. */
   async locales(ids: string[], executor: Executor = this.db): Promise<Map<string, Locale>> {
     if (ids.length === 0) return new Map();
-    const rows = await executor.select({ id: users.id, locale: users.locale }).from(users).where(inArray(users.id, [...new Set(ids)]));
+    const rows = await executor
+      .select({ id: users.id, locale: users.locale })
+      .from(users)
+      .where(inArray(users.id, [...new Set(ids)]));
     return new Map(rows.map((r) => [r.id, r.locale]));
   }
 
@@ -114,11 +117,17 @@ export class UsersService {
   /** Links a Minecraft account; one platform user per account, so another holder is a 409. */
   async linkMinecraft(userId: string, mcUuid: string): Promise<void> {
     const taken = () => conflict('This Minecraft account is already linked to another user');
-    const [holder] = await this.db.select({ id: users.id }).from(users).where(and(eq(users.mcUuid, mcUuid), ne(users.id, userId)));
+    const [holder] = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.mcUuid, mcUuid), ne(users.id, userId)));
     if (holder) throw taken();
     this.rows.markDirty(userId);
     try {
-      await this.db.update(users).set({ mcUuid, updatedAt: sql`now()` }).where(eq(users.id, userId));
+      await this.db
+        .update(users)
+        .set({ mcUuid, updatedAt: sql`now()` })
+        .where(eq(users.id, userId));
     } catch (err) {
       // Two users linking the same account at once: the unique key lets one win.
       if (isUniqueViolation(err)) throw taken();
@@ -129,7 +138,10 @@ export class UsersService {
   /** Display names of several users at once (authors of a list of reviews...). */
   async names(ids: string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    const rows = await this.db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...new Set(ids)]));
+    const rows = await this.db
+      .select({ id: users.id, name: users.name })
+      .from(users)
+      .where(inArray(users.id, [...new Set(ids)]));
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 }

@@ -73,14 +73,14 @@ export function InvoicesGrid() {
         {isEmpty && <EmptyState title={t('account.invoices.empty')} />}
         {!error && !isEmpty && (
           <Box data-testid="invoices-grid">
-          <DataGrid
-            {...gridProps}
-            columns={columns}
-            aria-label={t('account.invoices.title')}
-            getRowHeight={() => 'auto'}
-            columnVisibilityModel={{ issuedAt: !phone, lines: !phone }}
-            sx={{ border: 0, '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center', py: 1 } }}
-          />
+            <DataGrid
+              {...gridProps}
+              columns={columns}
+              aria-label={t('account.invoices.title')}
+              getRowHeight={() => 'auto'}
+              columnVisibilityModel={{ issuedAt: !phone, lines: !phone }}
+              sx={{ border: 0, '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center', py: 1 } }}
+            />
           </Box>
         )}
       </CardContent>

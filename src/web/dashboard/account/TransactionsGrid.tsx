@@ -10,7 +10,13 @@ export function TransactionsGrid() {
   const { t } = useTranslation('credits');
   const errorMessage = useErrorMessage();
   const { gridProps, error, reload, isEmpty } = useResourceGrid<LedgerEntry>('transactions', { pageSize: 10 });
-  const labels = { title: t('account.transactions.title'), date: t('account.transactions.date'), reason: t('account.transactions.reason'), amount: t('account.transactions.amount'), balanceAfter: t('account.transactions.balanceAfter') };
+  const labels = {
+    title: t('account.transactions.title'),
+    date: t('account.transactions.date'),
+    reason: t('account.transactions.reason'),
+    amount: t('account.transactions.amount'),
+    balanceAfter: t('account.transactions.balanceAfter'),
+  };
   return (
     <Card>
       <CardHeader title={t('account.transactions.title')} titleTypographyProps={{ variant: 'h4', component: 'h2' }} />
@@ -19,7 +25,7 @@ export function TransactionsGrid() {
         {isEmpty && <EmptyState title={t('account.transactions.empty')} />}
         {!error && !isEmpty && (
           <Box data-testid="transactions-grid">
-          <LedgerGrid gridProps={gridProps} labels={labels} />
+            <LedgerGrid gridProps={gridProps} labels={labels} />
           </Box>
         )}
       </CardContent>

@@ -29,7 +29,10 @@ export function WhitelistCard({ gameId, initial }: { gameId: string; initial: bo
       <CardHeader title={t('whitelist.title')} titleTypographyProps={{ variant: 'h4', component: 'h2' }} />
       <CardContent sx={{ pt: 0 }}>
         {current.error && !current.data && <LoadError message={errorMessage(current.error)} onRetry={current.refetch} />}
-        <FormControlLabel control={<Switch checked={enabled} disabled={busy || current.loading} onChange={(e) => toggle(e.target.checked)} />} label={enabled ? t('whitelist.on') : t('whitelist.off')} />
+        <FormControlLabel
+          control={<Switch checked={enabled} disabled={busy || current.loading} onChange={(e) => toggle(e.target.checked)} />}
+          label={enabled ? t('whitelist.on') : t('whitelist.off')}
+        />
         <Typography variant="body2" color="text.secondary">
           {t('whitelist.help')}
         </Typography>

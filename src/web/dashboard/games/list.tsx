@@ -57,9 +57,7 @@ export function GamesList() {
                   <Typography variant="body2" color="text.secondary" data-testid="game-period-end">
                     {t('renewal.periodEnd', { date: formatDate(g.periodEnd, i18n.language) })}
                   </Typography>
-                  {g.renewal?.status === 'PENDING' && g.status !== 'EXPIRED' && (
-                    <Chip size="small" color="warning" label={t('renewal.listPending')} sx={{ mt: 1 }} data-testid="game-renewal" />
-                  )}
+                  {g.renewal?.status === 'PENDING' && g.status !== 'EXPIRED' && <Chip size="small" color="warning" label={t('renewal.listPending')} sx={{ mt: 1 }} data-testid="game-renewal" />}
                 </CardContent>
               </CardActionArea>
             </Card>

@@ -19,14 +19,7 @@ export function PreferencesCard() {
         <Typography id="pref-language" variant="subtitle2" sx={{ mb: 0.5 }}>
           {t('profile.language')}
         </Typography>
-        <ToggleButtonGroup
-          exclusive
-          size="small"
-          value={i18n.language}
-          onChange={(_, lang: Language | null) => lang && switchLanguage(lang)}
-          aria-labelledby="pref-language"
-          sx={{ mb: 2 }}
-        >
+        <ToggleButtonGroup exclusive size="small" value={i18n.language} onChange={(_, lang: Language | null) => lang && switchLanguage(lang)} aria-labelledby="pref-language" sx={{ mb: 2 }}>
           {languages.map((lang) => (
             <ToggleButton key={lang} value={lang} lang={lang} sx={{ px: 2 }}>
               {t(`profile.languages.${lang}`)}
@@ -36,13 +29,7 @@ export function PreferencesCard() {
         <Typography id="pref-theme" variant="subtitle2" sx={{ mb: 0.5 }}>
           {t('profile.theme')}
         </Typography>
-        <ToggleButtonGroup
-          exclusive
-          size="small"
-          value={theme.mode}
-          onChange={(_, mode: string | null) => mode && mode !== theme.mode && theme.toggle()}
-          aria-labelledby="pref-theme"
-        >
+        <ToggleButtonGroup exclusive size="small" value={theme.mode} onChange={(_, mode: string | null) => mode && mode !== theme.mode && theme.toggle()} aria-labelledby="pref-theme">
           <ToggleButton value="light" sx={{ px: 2, gap: 1 }}>
             <LightModeIcon fontSize="small" /> {t('profile.themes.light')}
           </ToggleButton>

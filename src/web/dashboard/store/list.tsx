@@ -8,7 +8,5 @@ import { useErrorMessage } from '../../ui/states.tsx';
 export function StoreList() {
   const errorMessage = useErrorMessage();
   const { query, result } = useList<GameDefinition, ApiError>({ resource: 'definitions', pagination: { pageSize: 100 } });
-  return (
-    <StoreView definitions={query.isSuccess ? result.data : undefined} error={query.isError ? errorMessage(query.error) : null} onRetry={() => void query.refetch()} base="/dashboard" />
-  );
+  return <StoreView definitions={query.isSuccess ? result.data : undefined} error={query.isError ? errorMessage(query.error) : null} onRetry={() => void query.refetch()} base="/dashboard" />;
 }

@@ -72,7 +72,14 @@ export function CreditsPage() {
             {t('packs.title')}
           </Typography>
           {packs.status === 'error' && (
-            <Alert severity="error" action={<Button color="inherit" size="small" onClick={packs.reload}>{t('account.retry')}</Button>}>
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={packs.reload}>
+                  {t('account.retry')}
+                </Button>
+              }
+            >
               {t('packs.loadError')} {errorText(packs.error)}
             </Alert>
           )}
@@ -83,7 +90,12 @@ export function CreditsPage() {
               packs.data.data.map((pack) => {
                 const selected = chosen?.id === pack.id;
                 return (
-                  <Card key={pack.id} variant="outlined" data-testid="credit-pack" sx={{ display: 'flex', flexDirection: 'column', borderColor: selected ? 'primary.main' : undefined, borderWidth: selected ? 2 : 1 }}>
+                  <Card
+                    key={pack.id}
+                    variant="outlined"
+                    data-testid="credit-pack"
+                    sx={{ display: 'flex', flexDirection: 'column', borderColor: selected ? 'primary.main' : undefined, borderWidth: selected ? 2 : 1 }}
+                  >
                     <CardContent sx={{ flex: 1 }}>
                       {pack.label && (
                         <Typography variant="overline" color="text.secondary">
@@ -98,13 +110,7 @@ export function CreditsPage() {
                     </CardContent>
                     {signedIn && (
                       <CardActions sx={{ px: 2, pb: 2 }}>
-                        <Button
-                          fullWidth
-                          variant={selected ? 'contained' : 'outlined'}
-                          startIcon={selected ? <CheckCircleIcon /> : undefined}
-                          onClick={() => choose(pack)}
-                          aria-pressed={selected}
-                        >
+                        <Button fullWidth variant={selected ? 'contained' : 'outlined'} startIcon={selected ? <CheckCircleIcon /> : undefined} onClick={() => choose(pack)} aria-pressed={selected}>
                           {selected ? t('packs.chosen') : t('packs.choose')}
                         </Button>
                       </CardActions>
@@ -133,11 +139,15 @@ export function CreditsPage() {
                         </Box>
                       }
                     >
-                      <CardStep checkout={checkout} onPaid={(payment) => {
+                      <CardStep
+                        checkout={checkout}
+                        onPaid={(payment) => {
                           setPaid(payment);
                           // The header's balance and the one shown below follow the credits just received.
                           user.reload();
-                        }} onCancel={() => setCheckout(null)} />
+                        }}
+                        onCancel={() => setCheckout(null)}
+                      />
                     </Suspense>
                   </CardContent>
                 </Card>

@@ -13,7 +13,21 @@ export function Steps() {
         <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
           {[1, 2, 3].map((n) => (
             <Box component="li" key={n} sx={{ display: 'flex', gap: 2 }}>
-              <Box aria-hidden sx={{ flex: 'none', width: 48, height: 48, borderRadius: 1, bgcolor: 'secondary.main', color: 'secondary.contrastText', display: 'grid', placeItems: 'center', fontWeight: 800, fontSize: '1.4rem' }}>
+              <Box
+                aria-hidden
+                sx={{
+                  flex: 'none',
+                  width: 48,
+                  height: 48,
+                  borderRadius: 1,
+                  bgcolor: 'secondary.main',
+                  color: 'secondary.contrastText',
+                  display: 'grid',
+                  placeItems: 'center',
+                  fontWeight: 800,
+                  fontSize: '1.4rem',
+                }}
+              >
                 {n}
               </Box>
               <Box>

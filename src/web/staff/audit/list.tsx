@@ -11,7 +11,7 @@ import { UserPicker } from '../users/UserPicker.tsx';
 import { EntityLink } from './EntityLink.tsx';
 
 /** The kinds of things staff change, as the audit log names them. */
-export const auditedEntities = ['user', 'game', 'payment', 'review', 'definition', 'package', 'pricing', 'promoCode', 'plan'] as const;
+const auditedEntities = ['user', 'game', 'payment', 'review', 'definition', 'package', 'pricing', 'promoCode', 'plan'] as const;
 
 type Filter = 'actorId' | 'entity' | 'entityId' | 'from' | 'to';
 
@@ -80,7 +80,13 @@ export function AuditList() {
     <List resource="audit" title={<PageTitle>{t('audit.titles.list')}</PageTitle>} breadcrumb={false}>
       <FilterBar>
         <UserPicker label={t('audit.fields.actor')} value={values.actorId} onChange={(id) => setFilter('actorId', id)} testId="audit-actor" />
-        <FilterSelect label={t('audit.fields.entity')} value={values.entity} onChange={(v) => setFilter('entity', v)} options={auditedEntities.map((entity) => ({ value: entity, label: t(`audit.entities.${entity}`) }))} testId="audit-entity" />
+        <FilterSelect
+          label={t('audit.fields.entity')}
+          value={values.entity}
+          onChange={(v) => setFilter('entity', v)}
+          options={auditedEntities.map((entity) => ({ value: entity, label: t(`audit.entities.${entity}`) }))}
+          testId="audit-entity"
+        />
         {(['from', 'to'] as const).map((field) => (
           <TextField
             key={field}

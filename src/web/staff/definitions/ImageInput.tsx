@@ -19,17 +19,7 @@ export function uploadImage(definitionId: string, file: File): Promise<GameDefin
  * before any upload) and a removal. With `definitionId` the file is uploaded at once and the API's
  * refusal shown; without (a definition not created yet) it is kept for `onFile` to send later.
  */
-export function ImageInput({
-  value,
-  onChange,
-  definitionId,
-  onFile,
-}: {
-  value: string | null;
-  onChange: (image: string | null) => void;
-  definitionId?: string;
-  onFile?: (file: File | null) => void;
-}) {
+export function ImageInput({ value, onChange, definitionId, onFile }: { value: string | null; onChange: (image: string | null) => void; definitionId?: string; onFile?: (file: File | null) => void }) {
   const { t } = useTranslation('staff');
   const input = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState<string | null>(null);
@@ -68,10 +58,7 @@ export function ImageInput({
       <Typography variant="h3" component="h2" sx={{ fontSize: '1.1rem' }}>
         {t('definitions.fields.image')}
       </Typography>
-      <Box
-        sx={{ width: '100%', maxWidth: 420, aspectRatio: '16 / 9', borderRadius: 2, bgcolor: 'action.hover', overflow: 'hidden', display: 'grid', placeItems: 'center' }}
-        aria-busy={busy}
-      >
+      <Box sx={{ width: '100%', maxWidth: 420, aspectRatio: '16 / 9', borderRadius: 2, bgcolor: 'action.hover', overflow: 'hidden', display: 'grid', placeItems: 'center' }} aria-busy={busy}>
         {shown ? (
           <Box component="img" src={shown} alt={t('definitions.image.preview')} sx={{ width: '100%', height: '100%', objectFit: 'cover' }} data-testid="image-preview" />
         ) : (

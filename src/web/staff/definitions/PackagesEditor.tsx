@@ -104,7 +104,13 @@ export function PackagesEditor({ definitionId, packages }: { definitionId: strin
           {rows.map((row, i) => {
             const dirty = !row.id || fields.some((f) => row.values[f] !== row.saved[f]);
             return (
-              <Box key={row.key} component="fieldset" sx={{ border: 1, borderColor: 'divider', borderRadius: 2, p: 2, m: 0 }} data-testid="package-row" aria-label={t('definitions.packages.row', { n: i + 1 })}>
+              <Box
+                key={row.key}
+                component="fieldset"
+                sx={{ border: 1, borderColor: 'divider', borderRadius: 2, p: 2, m: 0 }}
+                data-testid="package-row"
+                aria-label={t('definitions.packages.row', { n: i + 1 })}
+              >
                 <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr 1fr', md: '2fr repeat(4, 1fr)' } }}>
                   {fields.map((f) => (
                     <TextField

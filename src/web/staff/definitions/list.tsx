@@ -12,7 +12,13 @@ export function DefinitionList() {
   const { t, i18n } = useTranslation('staff');
   const lang = i18n.language === 'en' ? 'en' : 'fr';
   // The catalogue's list pages but neither sorts nor filters.
-  const { dataGridProps } = useDataGrid<GameDefinition, ApiError>({ resource: 'definitions', pagination: { pageSize: 20 }, sorters: { mode: 'off' }, filters: { mode: 'off' }, syncWithLocation: false });
+  const { dataGridProps } = useDataGrid<GameDefinition, ApiError>({
+    resource: 'definitions',
+    pagination: { pageSize: 20 },
+    sorters: { mode: 'off' },
+    filters: { mode: 'off' },
+    syncWithLocation: false,
+  });
   const columns = useMemo<GridColDef<GameDefinition>[]>(
     () => [
       { field: 'name', headerName: t('definitions.fields.name'), flex: 1, minWidth: 110, valueGetter: (_, row) => row.name[lang] },

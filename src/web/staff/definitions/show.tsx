@@ -17,7 +17,7 @@ export function DefinitionShow() {
   const deleteProps = useDeleteDefinition(d);
   return (
     <Show
-        goBack={<BackButton />}
+      goBack={<BackButton />}
       title={<ViewTitle>{d ? d.name[lang === 'en' ? 'en' : 'fr'] : t('definitions.definitions')}</ViewTitle>}
       isLoading={query.isLoading}
       canDelete

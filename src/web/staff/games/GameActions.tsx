@@ -43,7 +43,14 @@ export function ExtendDialog({ game, onClose, onDone }: { game: StaffGame; onClo
       onDone={onDone}
       fields={(control) => (
         <>
-          <NumberInput control={control} name="days" label={t('staffGames.extend.days')} help={t('staffGames.extend.daysHelp')} required slotProps={{ htmlInput: { min: 1, max: 366, step: 1, 'data-testid': 'extend-days' } }} />
+          <NumberInput
+            control={control}
+            name="days"
+            label={t('staffGames.extend.days')}
+            help={t('staffGames.extend.daysHelp')}
+            required
+            slotProps={{ htmlInput: { min: 1, max: 366, step: 1, 'data-testid': 'extend-days' } }}
+          />
           <ReasonInput control={control} />
         </>
       )}

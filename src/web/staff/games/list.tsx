@@ -71,7 +71,13 @@ export function GameList() {
     <List resource="staffGames" title={<PageTitle>{t('staffGames.titles.list')}</PageTitle>} breadcrumb={false}>
       <FilterBar>
         <SearchField label={t('staffGames.search')} value={values.q} onSearch={(q) => setFilter('q', q)} testId="games-search" />
-        <FilterSelect label={t('staffGames.fields.status')} value={values.status} onChange={(v) => setFilter('status', v)} options={gameStatuses.map((s) => ({ value: s, label: t(`staffGames.status.${s}`) }))} testId="games-status" />
+        <FilterSelect
+          label={t('staffGames.fields.status')}
+          value={values.status}
+          onChange={(v) => setFilter('status', v)}
+          options={gameStatuses.map((s) => ({ value: s, label: t(`staffGames.status.${s}`) }))}
+          testId="games-status"
+        />
         <UserPicker label={t('staffGames.fields.owner')} value={values.ownerId} onChange={(id) => setFilter('ownerId', id)} testId="games-owner" />
       </FilterBar>
       <LoadFailure error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />

@@ -15,7 +15,12 @@ export function PackCreate() {
   });
   const submit = handleSubmit((v) => refineCore.onFinish(toPricingRequest(v) as unknown as PackValues).catch(() => {}));
   return (
-    <Create goBack={<BackButton />} title={<ViewTitle>{t('creditPacks.titles.create')}</ViewTitle>} isLoading={refineCore.formLoading} saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}>
+    <Create
+      goBack={<BackButton />}
+      title={<ViewTitle>{t('creditPacks.titles.create')}</ViewTitle>}
+      isLoading={refineCore.formLoading}
+      saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
+    >
       <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
         <PackFields control={control} currency={watch('currency')} />
       </form>

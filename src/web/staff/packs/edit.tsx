@@ -17,7 +17,13 @@ export function PackEdit() {
   const pack = refineCore.query?.data?.data;
   const submit = handleSubmit((v) => refineCore.onFinish(toPricingRequest(v) as unknown as PackValues).catch(() => {}));
   return (
-    <Edit goBack={<BackButton />} title={<ViewTitle>{t('creditPacks.titles.edit', { name: pack?.label ?? pack?.credits ?? '' })}</ViewTitle>} isLoading={refineCore.formLoading} saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }} canDelete={false}>
+    <Edit
+      goBack={<BackButton />}
+      title={<ViewTitle>{t('creditPacks.titles.edit', { name: pack?.label ?? pack?.credits ?? '' })}</ViewTitle>}
+      isLoading={refineCore.formLoading}
+      saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
+      canDelete={false}
+    >
       <ErrorAlert error={refineCore.query?.error} />
       {pack?.archived && (
         <Alert severity="info" sx={{ mb: 2 }}>

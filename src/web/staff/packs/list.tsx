@@ -28,7 +28,13 @@ export function PackList() {
           <Stack direction="row" sx={{ height: '100%', alignItems: 'center' }}>
             <EditButton hideText recordItemId={row.id} aria-label={t('buttons.edit')} />
             {!row.archived && (
-              <ArchiveButton resource="creditPacks" id={row.id} title={t('creditPacks.archive.title', { name: row.label ?? row.credits })} text={t('creditPacks.archive.text')} done={t('creditPacks.archive.done')} />
+              <ArchiveButton
+                resource="creditPacks"
+                id={row.id}
+                title={t('creditPacks.archive.title', { name: row.label ?? row.credits })}
+                text={t('creditPacks.archive.text')}
+                done={t('creditPacks.archive.done')}
+              />
             )}
           </Stack>
         ),

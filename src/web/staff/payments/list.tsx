@@ -49,7 +49,14 @@ export function PaymentList() {
     },
     { field: 'status', headerName: t('payments.fields.status'), width: 130, sortable: false, renderCell: ({ row }) => <PaymentStatusChip status={row.status} /> },
     { field: 'amountCents', headerName: t('payments.fields.amount'), type: 'number', width: 110, valueFormatter: (value: number, row) => formatMoney(value, row.currency, lang) },
-    { field: 'credits', headerName: t('payments.fields.credits'), type: 'number', width: 100, sortable: false, valueFormatter: (value: number, row) => (row.bonusCredits ? `${value} + ${row.bonusCredits}` : String(value)) },
+    {
+      field: 'credits',
+      headerName: t('payments.fields.credits'),
+      type: 'number',
+      width: 100,
+      sortable: false,
+      valueFormatter: (value: number, row) => (row.bonusCredits ? `${value} + ${row.bonusCredits}` : String(value)),
+    },
     {
       field: 'providerId',
       headerName: t('payments.fields.provider'),
@@ -70,7 +77,13 @@ export function PaymentList() {
     <List resource="payments" title={<PageTitle>{t('payments.titles.list')}</PageTitle>} breadcrumb={false}>
       <FilterBar>
         <UserPicker label={t('payments.fields.user')} value={values.userId} onChange={(id) => setFilter('userId', id)} testId="payments-user" />
-        <FilterSelect label={t('payments.fields.status')} value={values.status} onChange={(v) => setFilter('status', v)} options={paymentStatuses.map((s) => ({ value: s, label: t(`payments.status.${s}`) }))} testId="payments-status" />
+        <FilterSelect
+          label={t('payments.fields.status')}
+          value={values.status}
+          onChange={(v) => setFilter('status', v)}
+          options={paymentStatuses.map((s) => ({ value: s, label: t(`payments.status.${s}`) }))}
+          testId="payments-status"
+        />
       </FilterBar>
       <LoadFailure error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
       <Box data-testid="payments-grid">

@@ -82,12 +82,20 @@ export function PaymentShow() {
               onClose={() => setRefunding(false)}
               testId="refund-dialog"
               title={t('payments.refund.title')}
-              text={t('payments.refund.text', { amount: formatMoney(payment.amountCents - payment.refundedCents, payment.currency, lang), credits: payment.credits + payment.bonusCredits, name: payment.userName })}
+              text={t('payments.refund.text', {
+                amount: formatMoney(payment.amountCents - payment.refundedCents, payment.currency, lang),
+                credits: payment.credits + payment.bonusCredits,
+                name: payment.userName,
+              })}
               url={`/v1/staff/payments/${encodeURIComponent(payment.id)}/refund`}
               defaultValues={{ reason: '' }}
               submitLabel={t('payments.refund.submit')}
               danger
-              confirmation={() => ({ title: t('payments.refund.confirmTitle'), text: t('payments.refund.confirmText', { amount: formatMoney(payment.amountCents - payment.refundedCents, payment.currency, lang), name: payment.userName }), confirm: t('payments.refund.submit') })}
+              confirmation={() => ({
+                title: t('payments.refund.confirmTitle'),
+                text: t('payments.refund.confirmText', { amount: formatMoney(payment.amountCents - payment.refundedCents, payment.currency, lang), name: payment.userName }),
+                confirm: t('payments.refund.submit'),
+              })}
               success={() => t('payments.refund.done')}
               onDone={() => {
                 void invalidate({ resource: 'payments', invalidates: ['list', 'detail'], id: payment.id });

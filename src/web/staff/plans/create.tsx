@@ -15,7 +15,12 @@ export function PlanCreate() {
   });
   const submit = handleSubmit((v) => refineCore.onFinish(toPlanRequest(v) as unknown as PlanValues).catch(() => {}));
   return (
-    <Create goBack={<BackButton />} title={<ViewTitle>{t('plans.titles.create')}</ViewTitle>} isLoading={refineCore.formLoading} saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}>
+    <Create
+      goBack={<BackButton />}
+      title={<ViewTitle>{t('plans.titles.create')}</ViewTitle>}
+      isLoading={refineCore.formLoading}
+      saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
+    >
       <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
         <PlanFields control={control} currency={watch('currency')} />
       </form>

@@ -17,7 +17,13 @@ export function PlanEdit() {
   const plan = refineCore.query?.data?.data;
   const submit = handleSubmit((v) => refineCore.onFinish(toPlanRequest(v) as unknown as PlanValues).catch(() => {}));
   return (
-    <Edit goBack={<BackButton />} title={<ViewTitle>{t('plans.titles.edit', { name: plan?.name[i18n.language === 'en' ? 'en' : 'fr'] ?? '' })}</ViewTitle>} isLoading={refineCore.formLoading} saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }} canDelete={false}>
+    <Edit
+      goBack={<BackButton />}
+      title={<ViewTitle>{t('plans.titles.edit', { name: plan?.name[i18n.language === 'en' ? 'en' : 'fr'] ?? '' })}</ViewTitle>}
+      isLoading={refineCore.formLoading}
+      saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
+      canDelete={false}
+    >
       <ErrorAlert error={refineCore.query?.error} />
       <Alert severity="info" sx={{ mb: 2 }}>
         {t('plans.editNote')}

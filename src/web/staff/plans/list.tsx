@@ -30,7 +30,13 @@ export function PlanList() {
           <Stack direction="row" sx={{ height: '100%', alignItems: 'center' }}>
             <EditButton hideText recordItemId={row.id} aria-label={t('buttons.edit')} />
             {!row.archived && (
-              <ArchiveButton resource="plans" id={row.id} title={t('plans.archive.title', { name: row.name[lang === 'en' ? 'en' : 'fr'] })} text={t('plans.archive.text')} done={t('plans.archive.done')} />
+              <ArchiveButton
+                resource="plans"
+                id={row.id}
+                title={t('plans.archive.title', { name: row.name[lang === 'en' ? 'en' : 'fr'] })}
+                text={t('plans.archive.text')}
+                done={t('plans.archive.done')}
+              />
             )}
           </Stack>
         ),

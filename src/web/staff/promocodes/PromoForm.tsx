@@ -40,7 +40,15 @@ export function PromoFields({ control, creating, kind }: { control: Control<Prom
   const f = (key: string) => t(`promoCodes.fields.${key}`);
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
-      <TextInput control={control} name="code" label={f('code')} help={creating ? f('codeHelp') : f('codeFixed')} required={creating} disabled={!creating} slotProps={{ htmlInput: { style: { textTransform: 'uppercase' } } }} />
+      <TextInput
+        control={control}
+        name="code"
+        label={f('code')}
+        help={creating ? f('codeHelp') : f('codeFixed')}
+        required={creating}
+        disabled={!creating}
+        slotProps={{ htmlInput: { style: { textTransform: 'uppercase' } } }}
+      />
       <SelectInput control={control} name="kind" label={f('kind')} required options={promoKinds.map((k) => ({ value: k, label: t(`promoCodes.kinds.${k}.label`) }))} />
       <NumberInput control={control} name="value" label={t(`promoCodes.kinds.${kind}.value`)} required />
       <NumberInput control={control} name="maxUses" label={f('maxUses')} help={f('maxUsesHelp')} />

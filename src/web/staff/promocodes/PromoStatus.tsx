@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { PromoCode } from '../../../contract/credits.ts';
 
 /** Whether a player could use the code now: archived, used up, expired, not yet valid, or active. */
-export function promoState(p: PromoCode, now = Date.now()): 'archived' | 'usedUp' | 'expired' | 'notYet' | 'active' {
+function promoState(p: PromoCode, now = Date.now()): 'archived' | 'usedUp' | 'expired' | 'notYet' | 'active' {
   if (p.archived) return 'archived';
   if (p.maxUses !== null && p.uses >= p.maxUses) return 'usedUp';
   if (p.validUntil && Date.parse(p.validUntil) < now) return 'expired';

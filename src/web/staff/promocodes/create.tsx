@@ -20,7 +20,12 @@ export function PromoCreate() {
     }),
   );
   return (
-    <Create goBack={<BackButton />} title={<ViewTitle>{t('promoCodes.titles.create')}</ViewTitle>} isLoading={refineCore.formLoading} saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}>
+    <Create
+      goBack={<BackButton />}
+      title={<ViewTitle>{t('promoCodes.titles.create')}</ViewTitle>}
+      isLoading={refineCore.formLoading}
+      saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
+    >
       <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
         <PromoFields control={control} creating kind={watch('kind')} />
       </form>

@@ -15,7 +15,13 @@ export function PromoEdit() {
   });
   const submit = handleSubmit((v) => refineCore.onFinish(toTerms(v) as unknown as PromoValues).catch(() => {}));
   return (
-    <Edit goBack={<BackButton />} title={<ViewTitle>{t('promoCodes.titles.edit', { code: refineCore.id ?? '' })}</ViewTitle>} isLoading={refineCore.formLoading} saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }} canDelete={false}>
+    <Edit
+      goBack={<BackButton />}
+      title={<ViewTitle>{t('promoCodes.titles.edit', { code: refineCore.id ?? '' })}</ViewTitle>}
+      isLoading={refineCore.formLoading}
+      saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
+      canDelete={false}
+    >
       <ErrorAlert error={refineCore.query?.error} />
       <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
         <PromoFields control={control} creating={false} kind={watch('kind')} />

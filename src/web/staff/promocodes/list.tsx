@@ -31,7 +31,15 @@ export function PromoList() {
           <Stack direction="row" sx={{ height: '100%', alignItems: 'center' }}>
             <ShowButton hideText recordItemId={row.code} aria-label={t('buttons.show')} />
             <EditButton hideText recordItemId={row.code} aria-label={t('buttons.edit')} />
-            {!row.archived && <ArchiveButton resource="promoCodes" id={row.code} title={t('promoCodes.archive.title', { code: row.code })} text={t('promoCodes.archive.text')} done={t('promoCodes.archive.done', { code: row.code })} />}
+            {!row.archived && (
+              <ArchiveButton
+                resource="promoCodes"
+                id={row.code}
+                title={t('promoCodes.archive.title', { code: row.code })}
+                text={t('promoCodes.archive.text')}
+                done={t('promoCodes.archive.done', { code: row.code })}
+              />
+            )}
           </Stack>
         ),
       },

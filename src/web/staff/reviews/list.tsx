@@ -45,7 +45,10 @@ export function ReviewList() {
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const defaults = useGridDefaults();
   const [moderating, setModerating] = useState<StaffReview | null>(null);
-  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffReview, 'definitionId' | 'hidden'>('reviews', ['definitionId', 'hidden'], equalityFilters, { field: 'createdAt', order: 'desc' });
+  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffReview, 'definitionId' | 'hidden'>('reviews', ['definitionId', 'hidden'], equalityFilters, {
+    field: 'createdAt',
+    order: 'desc',
+  });
   const { result: definitions } = useList<GameDefinition>({ resource: 'definitions', pagination: { pageSize: 100 } });
   const columns: GridColDef<StaffReview>[] = [
     { field: 'createdAt', headerName: t('reviews.fields.createdAt'), width: 170, valueFormatter: (value: string) => formatDate(value, lang) },
@@ -65,9 +68,16 @@ export function ReviewList() {
         <Box sx={{ lineHeight: 1.4, whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
           {/* A phone has no rating column: the stars go above the review. */}
           {phone && <Rating value={row.rating} readOnly size="small" aria-label={t('reviews.stars', { count: row.rating })} sx={{ display: 'flex' }} />}
-          {row.comment ?? <Typography component="span" color="text.secondary">{t('reviews.noComment')}</Typography>}
+          {row.comment ?? (
+            <Typography component="span" color="text.secondary">
+              {t('reviews.noComment')}
+            </Typography>
+          )}
           <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-            {row.definitionName[lang]} · <ShowLink resource="users" id={row.userId}>{row.userName}</ShowLink>
+            {row.definitionName[lang]} ·{' '}
+            <ShowLink resource="users" id={row.userId}>
+              {row.userName}
+            </ShowLink>
           </Typography>
           {row.hidden && (
             <Typography variant="caption" color="warning.main" sx={{ display: 'block' }} data-testid="hidden-reason">
@@ -77,7 +87,13 @@ export function ReviewList() {
         </Box>
       ),
     },
-    { field: 'hidden', headerName: t('reviews.fields.hidden'), width: 110, sortable: false, renderCell: ({ row }) => <Chip size="small" color={row.hidden ? 'warning' : 'success'} label={t(row.hidden ? 'reviews.hiddenLabel' : 'reviews.visibleLabel')} /> },
+    {
+      field: 'hidden',
+      headerName: t('reviews.fields.hidden'),
+      width: 110,
+      sortable: false,
+      renderCell: ({ row }) => <Chip size="small" color={row.hidden ? 'warning' : 'success'} label={t(row.hidden ? 'reviews.hiddenLabel' : 'reviews.visibleLabel')} />,
+    },
     {
       field: 'actions',
       headerName: '',
@@ -95,8 +111,23 @@ export function ReviewList() {
   return (
     <List resource="reviews" title={<PageTitle>{t('reviews.titles.list')}</PageTitle>} breadcrumb={false}>
       <FilterBar>
-        <FilterSelect label={t('reviews.fields.definition')} value={values.definitionId} onChange={(v) => setFilter('definitionId', v)} options={definitions.data.map((d) => ({ value: d.id, label: d.name[lang] }))} testId="reviews-definition" />
-        <FilterSelect label={t('reviews.fields.hidden')} value={values.hidden} onChange={(v) => setFilter('hidden', v)} options={[{ value: 'false', label: t('reviews.visibleOnly') }, { value: 'true', label: t('reviews.hiddenOnly') }]} testId="reviews-hidden" />
+        <FilterSelect
+          label={t('reviews.fields.definition')}
+          value={values.definitionId}
+          onChange={(v) => setFilter('definitionId', v)}
+          options={definitions.data.map((d) => ({ value: d.id, label: d.name[lang] }))}
+          testId="reviews-definition"
+        />
+        <FilterSelect
+          label={t('reviews.fields.hidden')}
+          value={values.hidden}
+          onChange={(v) => setFilter('hidden', v)}
+          options={[
+            { value: 'false', label: t('reviews.visibleOnly') },
+            { value: 'true', label: t('reviews.hiddenOnly') },
+          ]}
+          testId="reviews-hidden"
+        />
       </FilterBar>
       <LoadFailure error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
       <Box data-testid="reviews-grid">

@@ -18,7 +18,10 @@ function toFilters({ userId, kind, from, to }: Record<Filter, string>): CrudFilt
 /** The whole ledger, every user's: by user, kind and dates; sorted by date or amount. */
 export function TransactionList() {
   const { t } = useTranslation('staff');
-  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffTransaction, Filter>('staffTransactions', ['userId', 'kind', 'from', 'to'], toFilters, { field: 'createdAt', order: 'desc' });
+  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffTransaction, Filter>('staffTransactions', ['userId', 'kind', 'from', 'to'], toFilters, {
+    field: 'createdAt',
+    order: 'desc',
+  });
   const date = (field: 'from' | 'to') => (
     <TextField
       type="date"
@@ -33,7 +36,13 @@ export function TransactionList() {
     <List resource="staffTransactions" title={<PageTitle>{t('staffTransactions.titles.list')}</PageTitle>} breadcrumb={false}>
       <FilterBar>
         <UserPicker label={t('staffTransactions.fields.user')} value={values.userId} onChange={(id) => setFilter('userId', id)} testId="transactions-user" />
-        <FilterSelect label={t('staffTransactions.fields.kind')} value={values.kind} onChange={(v) => setFilter('kind', v)} options={ledgerKinds.map((kind) => ({ value: kind, label: t(`staffTransactions.kinds.${kind}`) }))} testId="transactions-kind" />
+        <FilterSelect
+          label={t('staffTransactions.fields.kind')}
+          value={values.kind}
+          onChange={(v) => setFilter('kind', v)}
+          options={ledgerKinds.map((kind) => ({ value: kind, label: t(`staffTransactions.kinds.${kind}`) }))}
+          testId="transactions-kind"
+        />
         {date('from')}
         {date('to')}
       </FilterBar>

@@ -12,12 +12,10 @@ export function UserList() {
   const { t, i18n } = useTranslation('staff');
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const defaults = useGridDefaults();
-  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffUser, 'q'>(
-    'users',
-    ['q'],
-    ({ q }) => (q ? [{ field: 'q', operator: 'contains', value: q }] : []),
-    { field: 'createdAt', order: 'desc' },
-  );
+  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffUser, 'q'>('users', ['q'], ({ q }) => (q ? [{ field: 'q', operator: 'contains', value: q }] : []), {
+    field: 'createdAt',
+    order: 'desc',
+  });
   const columns: GridColDef<StaffUser>[] = [
     {
       field: 'name',

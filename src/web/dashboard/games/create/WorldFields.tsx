@@ -4,7 +4,21 @@ import { useTranslation } from 'react-i18next';
 import { difficulties, gameModes, type CreateValues } from './values.ts';
 
 /** A text field of the form; its error is the client's rule or, after a submit, the API's word for it. */
-function Text({ control, name, label, help, maxLength, required }: { control: Control<CreateValues>; name: FieldPath<CreateValues>; label: string; help: string; maxLength: number; required?: string }) {
+function Text({
+  control,
+  name,
+  label,
+  help,
+  maxLength,
+  required,
+}: {
+  control: Control<CreateValues>;
+  name: FieldPath<CreateValues>;
+  label: string;
+  help: string;
+  maxLength: number;
+  required?: string;
+}) {
   return (
     <Controller
       control={control}
@@ -27,7 +41,19 @@ function Text({ control, name, label, help, maxLength, required }: { control: Co
 }
 
 /** One of a list of values (game mode, difficulty), each with its translated label. */
-function Choice({ control, name, label, options, labelKey }: { control: Control<CreateValues>; name: 'settings.gameMode' | 'settings.difficulty'; label: string; options: readonly string[]; labelKey: string }) {
+function Choice({
+  control,
+  name,
+  label,
+  options,
+  labelKey,
+}: {
+  control: Control<CreateValues>;
+  name: 'settings.gameMode' | 'settings.difficulty';
+  label: string;
+  options: readonly string[];
+  labelKey: string;
+}) {
   const { t } = useTranslation('games');
   const id = `${name.replace('.', '-')}-label`;
   return (

@@ -2,7 +2,7 @@ import { TextField, type SxProps, type Theme } from '@mui/material';
 import { Controller, type Control } from 'react-hook-form';
 
 /** The API's longest group name. */
-export const GROUP_NAME_MAX = 50;
+const GROUP_NAME_MAX = 50;
 
 export interface GroupNameValues {
   name: string;

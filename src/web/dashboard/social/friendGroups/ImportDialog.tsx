@@ -6,10 +6,10 @@ import type { FriendGroupImportReport, ImportResult } from '../../../../contract
 import { ActionAlert, useConfirmedAction } from '../../../ui/useConfirmedAction.tsx';
 
 /** The API's largest list at once. */
-export const IMPORT_MAX = 200;
+const IMPORT_MAX = 200;
 
 /** Names one per line (or separated by commas, semicolons or spaces), duplicates dropped. */
-export function parseNames(text: string): string[] {
+function parseNames(text: string): string[] {
   return [...new Set(text.split(/[\s,;]+/).filter(Boolean))];
 }
 
