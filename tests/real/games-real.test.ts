@@ -194,8 +194,9 @@ describe('games for real: API, reconciler, local driver and a Minecraft client',
     // The first restart comes after a 5 s back-off.
     await waitForStatus('RUNNING', 120_000);
     expect(driver.pid({ id: gameId })).not.toBe(pid);
-    const notices = (await alice('GET', '/v1/user/notifications?size=50')).json().data as { data: { title: string; description: string } }[];
-    expect(notices.some((n) => /crash/i.test(`${n.data.title} ${n.data.description}`))).toBe(true);
+    const notices = (await alice('GET', '/v1/user/notifications?size=50')).json().data as { data: { key: string; title: string } }[];
+    // Said in the owner's language (French by default), from the crash message.
+    expect(notices.find((n) => n.data.key === 'game.crashed')?.data.title).toMatch(/arrêté brutalement/);
     await blockStillThere();
   }, 180_000);
 
