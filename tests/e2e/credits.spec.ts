@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { accessToken, asStaff, expect, signUp, test, useTheme } from './fixtures.ts';
+import { accessToken, asStaff, expect, inEachLook, signUp, test, useTheme } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/credits';
@@ -14,20 +14,11 @@ async function makePromoCodes(browser: Browser, codes: object[]) {
 
 /** Each page at 1280 and 375 px, in the light and the dark theme. */
 async function screenshots(page: Page, name: string, path: string, ready: (page: Page) => Promise<void>) {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
-    for (const [label, width] of [
-      ['desktop', 1280],
-      ['phone', 375],
-    ] as const) {
-      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-      await page.goto(path);
-      await ready(page);
-      await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await inEachLook(page, async ({ theme, label }) => {
+    await page.goto(path);
+    await ready(page);
+    await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
+  });
 }
 
 test('a visitor sees the packs on /credits and is asked to sign in to buy', async ({ page }) => {

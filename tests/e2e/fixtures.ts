@@ -56,6 +56,34 @@ export async function accessToken(page: Page): Promise<string> {
   });
 }
 
+/** How a person looks at a page: one theme, at a desktop or a phone width. */
+export interface Look {
+  theme: 'light' | 'dark';
+  label: 'desktop' | 'phone';
+  width: number;
+}
+
+/**
+ * Runs `shoot` in each look: the light then the dark theme (saved as the app's preference, applied
+ * at the page's next load), each at 1280 then 375 px, after `perTheme` when a theme needs the page
+ * made ready once. Leaves the page light, at 1280 px.
+ */
+export async function inEachLook(page: Page, shoot: (look: Look) => Promise<void>, perTheme?: () => Promise<void>) {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
+    await perTheme?.();
+    for (const [label, width] of [
+      ['desktop', 1280],
+      ['phone', 375],
+    ] as const) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await shoot({ theme, label, width });
+    }
+  }
+  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 /** Picks the theme before the page's own scripts run, as a returning visitor's saved choice. */
 export async function useTheme(page: Page, mode: 'light' | 'dark') {
   await page.addInitScript((m) => localStorage.setItem('preferredTheme', m), mode);

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { join, kicked } from '../fixtures/minecraft.ts';
+import { inEachLook } from './fixtures.ts';
 
 const shots = 'test-results/games';
 
@@ -12,20 +13,11 @@ async function signInAsAlice(page: Page) {
 
 /** Each page at 1280 and 375 px, in the light and the dark theme. */
 async function screenshots(page: Page, name: string, path: string, ready: (page: Page) => Promise<void>) {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
-    for (const [label, width] of [
-      ['desktop', 1280],
-      ['phone', 375],
-    ] as const) {
-      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-      await page.goto(path);
-      await ready(page);
-      await page.screenshot({ path: `${shots}/${name}-${label}-${theme}.png`, fullPage: true });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await inEachLook(page, async ({ theme, label }) => {
+    await page.goto(path);
+    await ready(page);
+    await page.screenshot({ path: `${shots}/${name}-${label}-${theme}.png`, fullPage: true });
+  });
 }
 
 test('alice buys a server from the catalogue and starts it from its control panel', async ({ page }) => {

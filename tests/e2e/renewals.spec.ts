@@ -1,25 +1,16 @@
 import type { Page } from '@playwright/test';
-import { asStaff, expect, signUp, test } from './fixtures.ts';
+import { asStaff, expect, inEachLook, signUp, test } from './fixtures.ts';
 
 const run = Date.now().toString(36).toUpperCase();
 const SHOTS = 'test-results/renewals';
 
 /** The page at 1280 and 375 px, in both themes, for a person to look at. */
 async function screenshots(page: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
-    for (const [label, width] of [
-      ['desktop', 1280],
-      ['phone', 375],
-    ] as const) {
-      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-      await page.reload();
-      await expect(page.locator('main h1').first()).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await inEachLook(page, async ({ theme, label }) => {
+    await page.reload();
+    await expect(page.locator('main h1').first()).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
+  });
 }
 
 // The renewals round runs every minute; a one-day period is within the notice days at once.

@@ -5,7 +5,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { loadConfig } from '../../src/server/config.ts';
 import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
 import { signAccessToken } from '../../src/server/identity/tokens.ts';
-import { accessToken, accounts, expect, followScripts, signIn, test } from './fixtures.ts';
+import { accessToken, accounts, expect, followScripts, inEachLook, signIn, test } from './fixtures.ts';
 
 const SHOTS = 'test-results/staff-people';
 const run = Date.now().toString(36);
@@ -48,22 +48,13 @@ async function makePlayer(request: APIRequestContext, name: string, credits = 0)
 
 /** The page at 1280 and 375 px, in both themes, for a person to look at. */
 async function screenshots(page: Page, name: string, ready: (page: Page) => Promise<void>) {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
-    for (const [label, width] of [
-      ['desktop', 1280],
-      ['phone', 375],
-    ] as const) {
-      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-      await page.reload();
-      // The back office's chunk loads again after the reload: a busy machine takes a while.
-      await expect(page.locator('main h1').first()).toBeVisible({ timeout: 20_000 });
-      await ready(page);
-      await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await inEachLook(page, async ({ theme, label }) => {
+    await page.reload();
+    // The back office's chunk loads again after the reload: a busy machine takes a while.
+    await expect(page.locator('main h1').first()).toBeVisible({ timeout: 20_000 });
+    await ready(page);
+    await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
+  });
 }
 
 /** The rows of a data grid, in order. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import Stripe from 'stripe';
 import type { BrowserContext, Page } from '@playwright/test';
 import { startFakeStripe, type FakeStripe, type StripeEvent } from '../fixtures/stripe.ts';
-import { accessToken, test as base, expect, followScripts, signIn } from './fixtures.ts';
+import { accessToken, test as base, expect, followScripts, inEachLook, signIn } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/stripe';
@@ -134,21 +134,15 @@ async function payWith(page: Page, card: string) {
 
 /** The page at 1280 and 375 px in the light and the dark theme, each made ready by `open`. */
 async function screenshots(page: Page, name: string, open: () => Promise<void>) {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
-    await open();
-    for (const [label, width] of [
-      ['desktop', 1280],
-      ['phone', 375],
-    ] as const) {
-      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+  await inEachLook(
+    page,
+    async ({ theme, label }) => {
       // From the top: the card step scrolls itself into view, and the fixed header would sit mid-page.
       await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
       await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
-  await page.setViewportSize({ width: 1280, height: 900 });
+    },
+    open,
+  );
 }
 
 /** What the page's scripts threw, the fake Stripe.js's integration errors among them. */
