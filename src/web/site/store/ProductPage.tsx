@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Stack } from '@mui/material';
+import { Button, Stack } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import type { GameDefinition, ReviewPage } from '../../../contract/games.ts';
@@ -14,8 +14,9 @@ import { PageLoader } from '../../ui/PageLoader.tsx';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';
 
 /**
- * The public /products/:id, read without Refine. Buying and reviewing happen in the dashboard: a
- * visitor signs in to get there, a signed-in player reads the reviews here and is linked there.
+ * The public /products/:id, read without Refine. Everyone reads the reviews here (the API answers
+ * them without a token); buying and writing a review happen in the dashboard, which a visitor signs
+ * in to reach.
  */
 export function ProductPage() {
   const { id = '' } = useParams();
@@ -46,39 +47,37 @@ export function ProductPage() {
       {t('product.signInToCreate')}
     </Button>
   );
-  const reviews = signedIn ? (
-    <PublicReviews definitionId={def.data.id} />
-  ) : (
-    <Alert
-      severity="info"
-      action={
-        <Button color="inherit" size="small" sx={{ whiteSpace: 'nowrap' }} onClick={() => void session.signIn(to(`/dashboard/products/${def.data.id}`))} disabled={session.status === 'loading'}>
-          {t('reviews.signIn')}
-        </Button>
-      }
-    >
-      {t('reviews.signedOut')}
-    </Alert>
-  );
   return (
     <StoreFrame>
-      <ProductView definition={def.data} back={to('/store')} cta={cta} reviews={reviews} />
+      <ProductView definition={def.data} back={to('/store')} cta={cta} reviews={<PublicReviews definitionId={def.data.id} />} />
     </StoreFrame>
   );
 }
 
-/** The reviews, for a signed-in player; one who may review is linked to the dashboard's form. */
+/**
+ * The reviews, for anyone. A player who may review is linked to the dashboard's form; a visitor is
+ * offered to sign in to write one (the API alone knows who may, once it knows who asks).
+ */
 function PublicReviews({ definitionId }: { definitionId: string }) {
   const { t } = useTranslation('games');
   const to = useLocalePath();
   const errorMessage = useErrorMessage();
+  const session = useSession();
   const [page, setPage] = useState(0);
   const reviews = useFetch<ReviewPage>(`/v1/game/review/${definitionId}?page=${page}&size=${REVIEWS_PER_PAGE}`, { keep: true });
+  const formPath = to(`/dashboard/products/${definitionId}`);
   return (
     <Stack spacing={2}>
-      {reviews.status === 'done' && reviews.data.canReview && (
-        <Button component={RouterLink} to={to(`/dashboard/products/${definitionId}`)} variant="outlined" sx={{ alignSelf: 'flex-start' }}>
-          {t('reviews.write')}
+      {session.status === 'authenticated' ? (
+        reviews.status === 'done' &&
+        reviews.data.canReview && (
+          <Button component={RouterLink} to={formPath} variant="outlined" sx={{ alignSelf: 'flex-start' }}>
+            {t('reviews.write')}
+          </Button>
+        )
+      ) : (
+        <Button variant="outlined" sx={{ alignSelf: 'flex-start' }} onClick={() => void session.signIn(formPath)} disabled={session.status === 'loading'}>
+          {t('reviews.signInToWrite')}
         </Button>
       )}
       {reviews.status === 'error' ? (
