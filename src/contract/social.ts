@@ -24,6 +24,11 @@ const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const Player = Type.Object({ id: Id, name: Type.String(), mcUuid: Nullable(Id), mcName: Nullable(Type.String()) });
 export type Player = Static<typeof Player>;
 
+/** GET /v1/user/search: a BlockHost name, whole or its first three characters or more. */
+export const UserSearchQuery = Type.Object({ q: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const UserSearchResult = Type.Object({ data: Type.Array(Player) });
+export type UserSearchResult = Static<typeof UserSearchResult>;
+
 export const Friend = Type.Object({ ...Player.properties, since: Time });
 export type Friend = Static<typeof Friend>;
 

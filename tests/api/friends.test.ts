@@ -55,6 +55,64 @@ describe('friends', () => {
     expect(bad.json().errors[0].field).toBe('mcName');
   });
 
+  it('finds players by BlockHost name, exact or by a prefix of 3 characters, never by email, never blocked ones nor yourself', async () => {
+    const search = async (who: string, q: string) => {
+      const res = await t.current.as(who, { method: 'GET', url: `/v1/user/search?q=${encodeURIComponent(q)}` });
+      expect(res.statusCode, q).toBe(200);
+      return res.json().data as { id: string; name: string; mcName: string | null }[];
+    };
+    const signIn = async (username: string, email: string) => {
+      const bearer = await t.current.token(username, { email });
+      return (await t.current.app.inject({ url: '/v1/user', headers: { authorization: `Bearer ${bearer}` } })).json().id as string;
+    };
+    const alice = await userId(t.current, 'alice');
+    const steve = await signIn('Steve', 'hidden.mail@example.com');
+    const stevenson = await signIn('stevenson', 'stevenson@example.com');
+    await signIn('st', 'st@example.com');
+    await signIn('bo', 'bo@example.com');
+    await t.current.as('stevenson', { method: 'POST', url: '/v1/user/mcuuid', payload: { mcName: 'Stevo' } });
+
+    // Exact name first, then the other names with that prefix, with their Minecraft names; no email anywhere.
+    const found = await search('alice', 'steve');
+    expect(found.map((p) => [p.name, p.mcName])).toEqual([
+      ['Steve', null],
+      ['stevenson', 'Stevo'],
+    ]);
+    expect(JSON.stringify(found)).not.toContain('@');
+    expect(Object.keys(found[0]!).sort()).toEqual(['id', 'mcName', 'mcUuid', 'name']);
+    expect((await search('alice', 'STE')).map((p) => p.id)).toEqual([steve, stevenson]);
+    // Under three characters, whole names only.
+    expect((await search('alice', 'st')).map((p) => p.name)).toEqual(['st']);
+    expect(await search('alice', 's')).toEqual([]);
+    // Emails and wildcards do not match.
+    expect(await search('alice', 'hidden.mail')).toEqual([]);
+    expect(await search('alice', 'hidden.mail@example.com')).toEqual([]);
+    expect(await search('alice', 'st%')).toEqual([]);
+    expect(await search('alice', '___')).toEqual([]);
+    // Not yourself.
+    expect(await search('alice', 'alice')).toEqual([]);
+    expect((await search('alice', 'ali')).map((p) => p.id)).not.toContain(alice);
+
+    // A block hides both players from each other, exact or prefix.
+    await t.current.as('Steve', { method: 'POST', url: '/v1/blocklist', payload: { userId: alice } });
+    expect((await search('alice', 'steve')).map((p) => p.name)).toEqual(['stevenson']);
+    expect(await search('Steve', 'alice')).toEqual([]);
+    expect((await search('stevenson', 'alice')).map((p) => p.id)).toEqual([alice]);
+
+    // The found player is asked by id.
+    const sent = await ask('alice', stevenson);
+    expect(sent.json()).toMatchObject({ status: 'PENDING', user: { name: 'stevenson' } });
+
+    for (const q of ['', 'x'.repeat(101)]) {
+      const bad = await t.current.as('alice', { method: 'GET', url: `/v1/user/search?q=${q}` });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().errors[0].field).toBe('querystring.q');
+    }
+    expect((await t.current.app.inject({ url: '/v1/user/search?q=steve' })).statusCode).toBe(401);
+    const doc = (await t.current.app.inject({ url: '/v1/openapi.json' })).json();
+    expect(doc.paths['/v1/user/search'].get).toMatchObject({ security: [{ bearer: [] }], parameters: [expect.objectContaining({ name: 'q', in: 'query', required: true })] });
+  });
+
   it('accepts both when a request crosses one pending the other way', async () => {
     const [alice, bob] = [await userId(t.current, 'alice'), await userId(t.current, 'bob')];
     expect((await ask('alice', bob)).json().status).toBe('PENDING');

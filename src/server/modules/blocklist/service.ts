@@ -74,6 +74,15 @@ export class BlocklistService {
     return Boolean(row);
   }
 
+  /** Ids of the users `userId` blocked or was blocked by: they must not find each other. */
+  async eitherWayIds(userId: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ owner: blocks.ownerId, blocked: blocks.blockedId })
+      .from(blocks)
+      .where(or(eq(blocks.ownerId, userId), eq(blocks.blockedId, userId)));
+    return rows.map((r) => (r.owner === userId ? r.blocked : r.owner));
+  }
+
   /** Ids of the users `ownerId` blocked. */
   async blockedBy(ownerId: string): Promise<string[]> {
     const rows = await this.db.select({ id: blocks.blockedId }).from(blocks).where(eq(blocks.ownerId, ownerId));

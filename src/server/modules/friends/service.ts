@@ -10,6 +10,8 @@ import type { MinecraftService } from '../minecraft/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 
 const SOCIAL_LINK = '/dashboard/social';
+/** Suggestions as a player types a name: a handful is what a menu shows. */
+const SEARCH_LIMIT = 10;
 
 /**
  * Friend requests and friendships. Every change between two users runs under a lock on the pair,
@@ -61,6 +63,15 @@ export class FriendsService {
   /** The same, to the platform user who linked this Minecraft name. */
   async requestByName(me: string, mcName: string): Promise<FriendAddResult> {
     return this.request(me, await this.minecraft.userOfName(mcName));
+  }
+
+  /**
+   * Players `me` may send a request to, found by their BlockHost name (exact, or a prefix of three
+   * characters or more): never `me`, and never anyone blocked either way, who is not to be found.
+   */
+  async search(me: string, q: string): Promise<Player[]> {
+    const hidden = await this.blocklist.eitherWayIds(me);
+    return this.minecraft.findPlayers(q, [me, ...hidden], SEARCH_LIMIT);
   }
 
   async answer(me: string, requestId: string, accept: boolean): Promise<FriendRequestAnswer> {

@@ -85,6 +85,13 @@ export class MinecraftService {
     return new Map(users.map((u) => [u.id, { id: u.id, name: u.name, mcUuid: u.mcUuid, mcName: u.mcUuid ? (names.get(u.mcUuid) ?? null) : null }]));
   }
 
+  /** Users found by their platform name (see `UsersService.searchByName`), in its order, with their Minecraft names. */
+  async findPlayers(q: string, excluded: string[], limit: number): Promise<Player[]> {
+    const found = await this.users.searchByName(q, excluded, limit);
+    const names = await this.knownNames(found.flatMap((u) => (u.mcUuid ? [u.mcUuid] : [])));
+    return found.map((u) => ({ id: u.id, name: u.name, mcUuid: u.mcUuid, mcName: u.mcUuid ? (names.get(u.mcUuid) ?? null) : null }));
+  }
+
   /** Links the user's Minecraft account by name; 409 when another user holds it. */
   async link(userId: string, name: string): Promise<MinecraftAccount> {
     const account = await this.account(name);

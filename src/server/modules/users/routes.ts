@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { UserSearchQuery, UserSearchResult } from '../../../contract/social.ts';
 import { User } from '../../../contract/user.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
@@ -12,6 +13,19 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       if (!row) throw notFound('User');
       return { id: row.id, name: row.name, email: row.email, mcUuid: row.mcUuid, balance, roles: me.roles, locale: row.locale };
     });
+
+    player.get(
+      '/v1/user/search',
+      {
+        schema: {
+          tags: ['friends'],
+          summary: 'Players to befriend, by BlockHost name: the exact name, or names starting with `q` (3 characters or more); never emails, yourself or users blocked either way',
+          querystring: UserSearchQuery,
+          response: { 200: UserSearchResult },
+        },
+      },
+      async (request) => ({ data: await services.friends.search(request.user.id, request.query.q) }),
+    );
   });
 };
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import type { Database, Db, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/users.ts';
@@ -13,6 +13,8 @@ const USER_CHANNEL = 'user_changed';
 
 const RESOLVED_KEPT = 10_000;
 const RESOLVED_TTL_MS = 5 * 60_000;
+/** Shorter searches match whole names only: two letters would list half the players. */
+const PREFIX_MIN = 3;
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -107,6 +109,26 @@ export class UsersService {
   async summaries(ids: string[]): Promise<{ id: string; name: string; mcUuid: string | null }[]> {
     if (ids.length === 0) return [];
     return this.db.select({ id: users.id, name: users.name, mcUuid: users.mcUuid }).from(users).where(inArray(users.id, ids));
+  }
+
+  /**
+   * Users a player may look up by name: the exact name (any case), and from `PREFIX_MIN` characters
+   * on, the names starting with `q`; exact matches first. Only the name is matched, never the
+   * email, and `excluded` (the caller, the users blocked either way) are left out.
+   */
+  async searchByName(q: string, excluded: string[], limit: number): Promise<{ id: string; name: string; mcUuid: string | null }[]> {
+    const key = q.trim().toLowerCase();
+    if (!key) return [];
+    const name = sql`lower(${users.name})`;
+    const exact = sql`${name} = ${key}`;
+    // The prefix goes through users_name_prefix_idx (lower(name) text_pattern_ops).
+    const match = key.length >= PREFIX_MIN ? sql`${name} like ${`${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : exact;
+    return this.db
+      .select({ id: users.id, name: users.name, mcUuid: users.mcUuid })
+      .from(users)
+      .where(excluded.length ? and(match, notInArray(users.id, excluded)) : match)
+      .orderBy(sql`${exact} desc`, name, users.createdAt, users.id)
+      .limit(limit);
   }
 
   async idByMcUuid(mcUuid: string): Promise<string | undefined> {
