@@ -1,10 +1,12 @@
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, useNavigate } from 'react-router';
 import i18n from './i18n.ts';
 import { AppConfigContext, loadAppConfig, type AppConfig } from './config.ts';
 import { AuthRoot } from './auth.tsx';
+import { siteQueryClient } from './queries.ts';
 import { CurrentUserProvider } from './currentUser.tsx';
 import { NotificationsProvider } from './notifications.tsx';
 import { reloadForChunkError } from './chunkReload.ts';
@@ -24,13 +26,15 @@ function App({ config }: { config: AppConfig }) {
   const navigate = useNavigate();
   return (
     <AuthRoot config={config} onSignedIn={(to) => void navigate(to, { replace: true })}>
-      <NotificationsProvider>
-        <CurrentUserProvider>
-          <LoadingBar />
-          <AppRoutes />
-          <NewVersionNotice />
-        </CurrentUserProvider>
-      </NotificationsProvider>
+      <QueryClientProvider client={siteQueryClient}>
+        <NotificationsProvider>
+          <CurrentUserProvider>
+            <LoadingBar />
+            <AppRoutes />
+            <NewVersionNotice />
+          </CurrentUserProvider>
+        </NotificationsProvider>
+      </QueryClientProvider>
     </AuthRoot>
   );
 }

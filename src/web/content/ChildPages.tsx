@@ -1,14 +1,15 @@
 import { Box } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ContentDoc } from '../../contract/content.ts';
-import { useFetch } from '../app/useFetch.ts';
+import { apiQuery } from '../app/queries.ts';
 import { ContentCard } from './ContentCard.tsx';
 
 /** The pages of a folder (the competitions under /ranked), newest first, as cards. */
 export function ChildPages({ doc }: { doc: ContentDoc }) {
   const { i18n } = useTranslation();
-  const list = useFetch<ContentDoc[]>(`/_content/list/${i18n.language}${doc.path}`);
-  const children = list.status === 'done' ? list.data.filter((d) => d.path !== doc.path) : [];
+  const list = useQuery(apiQuery<ContentDoc[]>(`/_content/list/${i18n.language}${doc.path}`));
+  const children = list.isSuccess ? list.data.filter((d) => d.path !== doc.path) : [];
   if (!children.length) return null;
   const sorted = [...children].sort((a, b) => String(b.meta.date ?? '').localeCompare(String(a.meta.date ?? '')));
   return (

@@ -1,8 +1,10 @@
 import { lazy, Suspense, useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ContentDoc } from '../../contract/content.ts';
-import { useFetch } from '../app/useFetch.ts';
+import { apiQuery, hasFailed } from '../app/queries.ts';
+import { ApiError } from '../app/api.ts';
 import { useBarePath, useLocalePath } from '../app/locale.tsx';
 import { ErrorPage } from '../shell/ErrorPage.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
@@ -17,17 +19,17 @@ export function ContentPage({ path: asked }: { path?: string }) {
   const path = asked ?? bare;
   const to = useLocalePath();
   const navigate = useNavigate();
-  const page = useFetch<ContentDoc>(`/_content/query/${i18n.language}${path}`);
-  const redirect = page.status === 'done' ? page.data.redirect : null;
+  const page = useQuery(apiQuery<ContentDoc>(`/_content/query/${i18n.language}${path}`));
+  const redirect = page.isSuccess ? page.data.redirect : null;
   useEffect(() => {
     if (redirect) navigate(redirect.startsWith('/') ? to(redirect) : redirect, { replace: true });
   }, [redirect, navigate, to]);
 
-  if (page.status === 'loading' || redirect) return <PageLoader />;
-  if (page.status === 'error') {
-    const status = 'status' in page.error ? page.error.status : 500;
+  if (hasFailed(page) && page.error) {
+    const status = page.error instanceof ApiError ? page.error.status : 500;
     return status === 404 ? <ErrorPage status={404} message={t('errors.notFound', { path })} /> : <ErrorPage status={status} message={page.error.message} />;
   }
+  if (!page.isSuccess || redirect) return <PageLoader />;
   return (
     <Suspense fallback={<PageLoader />}>
       <ContentView doc={page.data} />

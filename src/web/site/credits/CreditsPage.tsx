@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Alert, Box, Button, Card, CardActions, CardContent, Chip, CircularProgress, Container, Skeleton, Typography } from '@mui/material';
 import { CheckCircle as CheckCircleIcon } from '@mui/icons-material';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { Page } from '../../../contract/common.ts';
@@ -8,7 +9,7 @@ import type { CreditPack, Payment, PaymentCheckout } from '../../../contract/cre
 import { errorText } from '../../app/api.ts';
 import { useSession } from '../../app/auth.tsx';
 import { useCurrentUser } from '../../app/currentUser.tsx';
-import { useFetch } from '../../app/useFetch.ts';
+import { apiQuery, hasFailed } from '../../app/queries.ts';
 import { CreditsReceived } from './CreditsReceived.tsx';
 import { formatMoney } from '../../checkout/money.ts';
 
@@ -23,7 +24,7 @@ export function CreditsPage() {
   const { t, i18n } = useTranslation('credits');
   const session = useSession();
   const { pathname, search } = useLocation();
-  const packs = useFetch<Page<CreditPack>>('/v1/pricing?size=50');
+  const packs = useQuery(apiQuery<Page<CreditPack>>('/v1/pricing?size=50'));
   const [chosen, setChosen] = useState<CreditPack | null>(null);
   const [checkout, setCheckout] = useState<PaymentCheckout | null>(null);
   const [paid, setPaid] = useState<Payment | null>(null);
@@ -71,11 +72,11 @@ export function CreditsPage() {
           <Typography variant="h2" sx={{ fontSize: '1.4rem', mb: 2 }}>
             {t('packs.title')}
           </Typography>
-          {packs.status === 'error' && (
+          {hasFailed(packs) && (
             <Alert
               severity="error"
               action={
-                <Button color="inherit" size="small" onClick={packs.reload}>
+                <Button color="inherit" size="small" onClick={() => void packs.refetch()}>
                   {t('account.retry')}
                 </Button>
               }
@@ -83,10 +84,10 @@ export function CreditsPage() {
               {t('packs.loadError')} {errorText(packs.error)}
             </Alert>
           )}
-          {packs.status === 'done' && packs.data.data.length === 0 && <Alert severity="info">{t('packs.empty')}</Alert>}
+          {packs.isSuccess && packs.data.data.length === 0 && <Alert severity="info">{t('packs.empty')}</Alert>}
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)' }, mb: 4 }}>
-            {packs.status === 'loading' && [0, 1, 2].map((i) => <Skeleton key={i} variant="rounded" height={170} aria-hidden />)}
-            {packs.status === 'done' &&
+            {!packs.isSuccess && !hasFailed(packs) && [0, 1, 2].map((i) => <Skeleton key={i} variant="rounded" height={170} aria-hidden />)}
+            {packs.isSuccess &&
               packs.data.data.map((pack) => {
                 const selected = chosen?.id === pack.id;
                 return (

@@ -1,17 +1,18 @@
 import { Box, Button, Container, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { ContentDoc } from '../../../contract/content.ts';
 import { useLocalePath } from '../../app/locale.tsx';
-import { useFetch } from '../../app/useFetch.ts';
+import { apiQuery } from '../../app/queries.ts';
 import { ContentCard } from '../../content/ContentCard.tsx';
 
 /** The next competitions, from the content pages under ranked/. */
 export function CompetitionsTeaser() {
   const { t, i18n } = useTranslation('site');
   const to = useLocalePath();
-  const list = useFetch<ContentDoc[]>(`/_content/list/${i18n.language}/ranked`);
-  const docs = list.status === 'done' ? list.data.filter((d) => d.path !== '/ranked').slice(0, 3) : [];
+  const list = useQuery(apiQuery<ContentDoc[]>(`/_content/list/${i18n.language}/ranked`));
+  const docs = list.isSuccess ? list.data.filter((d) => d.path !== '/ranked').slice(0, 3) : [];
   return (
     <Container component="section" maxWidth="lg" aria-labelledby="ranked-title" sx={{ py: { xs: 6, md: 10 } }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', justifyContent: 'space-between', gap: 2, mb: 3 }}>

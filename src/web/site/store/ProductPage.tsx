@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Button, Stack } from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import type { GameDefinition, ReviewPage } from '../../../contract/games.ts';
 import { ApiError } from '../../app/api.ts';
 import { useSession } from '../../app/auth.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
-import { useFetch } from '../../app/useFetch.ts';
+import { apiQuery, hasFailed } from '../../app/queries.ts';
 import { StoreFrame } from './StoreFrame.tsx';
 import { ProductView } from '../../catalogue/ProductView.tsx';
 import { REVIEWS_PER_PAGE, ReviewList } from '../../catalogue/ReviewList.tsx';
@@ -24,20 +25,23 @@ export function ProductPage() {
   const to = useLocalePath();
   const errorMessage = useErrorMessage();
   const session = useSession();
-  const def = useFetch<GameDefinition>(`/v1/definition/game/${encodeURIComponent(id)}`);
+  const def = useQuery(apiQuery<GameDefinition>(`/v1/definition/game/${encodeURIComponent(id)}`));
   const signedIn = session.status === 'authenticated';
   const createPath = to(`/dashboard/creategame/${id}`);
 
-  if (def.status === 'loading') return <PageLoader />;
-  if (def.status === 'error')
+  if (hasFailed(def) && def.error)
     return (
       <StoreFrame>
-        <LoadError message={def.error instanceof ApiError && def.error.status === 404 ? t('product.notFound') : `${t('product.loadError')} ${errorMessage(def.error)}`} onRetry={def.reload} />
+        <LoadError
+          message={def.error instanceof ApiError && def.error.status === 404 ? t('product.notFound') : `${t('product.loadError')} ${errorMessage(def.error)}`}
+          onRetry={() => void def.refetch()}
+        />
         <Button component={RouterLink} to={to('/store')} sx={{ mt: 2 }}>
           {t('product.back')}
         </Button>
       </StoreFrame>
     );
+  if (!def.isSuccess) return <PageLoader />;
   const cta = signedIn ? (
     <Button component={RouterLink} to={createPath} variant="contained" size="large" data-testid="create-cta">
       {t('product.create')}
@@ -64,12 +68,14 @@ function PublicReviews({ definitionId }: { definitionId: string }) {
   const errorMessage = useErrorMessage();
   const session = useSession();
   const [page, setPage] = useState(0);
-  const reviews = useFetch<ReviewPage>(`/v1/game/review/${definitionId}?page=${page}&size=${REVIEWS_PER_PAGE}`, { keep: true });
+  // Another page keeps the last one on screen until it arrives.
+  const reviews = useQuery({ ...apiQuery<ReviewPage>(`/v1/game/review/${definitionId}?page=${page}&size=${REVIEWS_PER_PAGE}`), placeholderData: keepPreviousData });
+  const loaded = reviews.isSuccess;
   const formPath = to(`/dashboard/products/${definitionId}`);
   return (
     <Stack spacing={2}>
       {session.status === 'authenticated' ? (
-        reviews.status === 'done' &&
+        loaded &&
         reviews.data.canReview && (
           <Button component={RouterLink} to={formPath} variant="outlined" sx={{ alignSelf: 'flex-start' }}>
             {t('reviews.write')}
@@ -80,10 +86,10 @@ function PublicReviews({ definitionId }: { definitionId: string }) {
           {t('reviews.signInToWrite')}
         </Button>
       )}
-      {reviews.status === 'error' ? (
-        <LoadError message={`${t('reviews.loadError')} ${errorMessage(reviews.error)}`} onRetry={reviews.reload} />
+      {hasFailed(reviews) && reviews.error ? (
+        <LoadError message={`${t('reviews.loadError')} ${errorMessage(reviews.error)}`} onRetry={() => void reviews.refetch()} />
       ) : (
-        <ReviewList reviews={reviews.status === 'done' ? reviews.data.data : undefined} total={reviews.status === 'done' ? reviews.data.totalElements : 0} page={page} onPage={setPage} />
+        <ReviewList reviews={loaded ? reviews.data.data : undefined} total={loaded ? reviews.data.totalElements : 0} page={page} onPage={setPage} />
       )}
     </Stack>
   );
