@@ -7,6 +7,7 @@ import { sweepExpired } from './adapter.ts';
 import type { IdentityKeys } from './keys.ts';
 import { LOGOUT_SCRIPT, LOGOUT_SCRIPT_BODY, pickLang, renderForm, renderMessage, strings, type Lang, type PageError } from './pages.ts';
 import { createProvider } from './provider.ts';
+import { userinfoHandler } from './userinfo.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 
 const MOUNT = '/oidc';
@@ -65,6 +66,10 @@ export default fp(async function identity(app: FastifyInstance, { config, databa
       const to = await provider.interactionResult(request.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
       return reply.redirect(to, 303);
     };
+    // Before the provider's catch-all: its own userinfo refuses the API's tokens it issues.
+    const userinfo = userinfoHandler(config, keys, accounts);
+    pages.get(`${MOUNT}/me`, { schema: { hide: true } }, userinfo);
+    pages.post(`${MOUNT}/me`, { schema: { hide: true } }, userinfo);
     pages.get(LOGOUT_SCRIPT, { schema: { hide: true } }, async (_request, reply) =>
       reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGOUT_SCRIPT_BODY),
     );
