@@ -18,8 +18,8 @@ async function signIn(browser: Browser, login: string, password: string): Promis
 }
 
 async function linkMinecraft(page: Page, mcName: string) {
-  // Before linking: Steve and 'Unknow'.
-  await expect(page.getByTestId('profile-mc-name')).toHaveText('Unknow');
+  // Before linking: Steve, and why to link an account where its name will be.
+  await expect(page.getByTestId('link-minecraft-cta')).toContainText('Liez votre compte Minecraft');
   await expect(page.getByTestId('profile-head')).toHaveAttribute('data-linked', 'false');
   await page.getByLabel('Pseudo Minecraft').fill(mcName);
   await page.getByRole('button', { name: 'Lier', exact: true }).click();

@@ -58,6 +58,17 @@ describe('the data provider', () => {
     expect(new Headers(sent.headers).get('idempotency-key')).toBe('k-1');
   });
 
+  it("sends a custom call's query, and a write with the caller's Idempotency-Key", async () => {
+    const calls = stubApi(() => ({ status: 200, body: { data: [] } }));
+    await dataProvider.custom!({ url: '/v1/user/search', method: 'get', query: { q: 'ali e&x', none: undefined } });
+    expect(calls[0]!.pathname).toBe('/v1/user/search');
+    expect(calls[0]!.search).toBe('?q=ali+e%26x');
+    await dataProvider.custom!({ url: '/v1/friend', method: 'post', payload: { userId: 'u' }, meta: { idempotencyKey: 'k-2' } });
+    const sent = vi.mocked(fetch).mock.calls[1]![1] as RequestInit;
+    expect(sent.method).toBe('POST');
+    expect(new Headers(sent.headers).get('idempotency-key')).toBe('k-2');
+  });
+
   it('lists the catalogue where it lists, and finds a promo code, which has no GET of its own, in its list', async () => {
     const codes = Array.from({ length: 130 }, (_, i) => ({ code: `CODE${i}` }));
     const calls = stubApi((url) => {

@@ -21,6 +21,9 @@ function fill(resource: string, path: string, meta?: MetaQuery): string {
 const resourcePath = (resource: string, meta?: MetaQuery) => fill(resource, declared(resource).path, meta);
 const itemPath = (resource: string, id: string | number, meta?: MetaQuery) => `${resourcePath(resource, meta)}/${encodeURIComponent(String(id))}`;
 
+/** A write's body: a form (an image upload) goes as multipart, as the browser encodes it; anything else as JSON. */
+const body = (payload: unknown) => (payload === undefined ? {} : payload instanceof FormData ? { body: payload } : { json: payload });
+
 /**
  * The list's query: 0-based `page`/`size`; the first sorter as `sort=field,asc|desc`; an equality
  * filter as `field=value` (`status`, `userId`, `hidden`) and a `contains` filter on `q` as `q=`.
@@ -88,8 +91,15 @@ export const dataProvider: DataProvider = {
     return { data: { id } as unknown as TData };
   },
 
-  /** Actions that are not CRUD (cancel a subscription, pay a renewal): `url` is a `/v1` path. */
-  async custom({ url, method, payload }) {
-    return { data: await apiFetch(url, { method: method.toUpperCase(), ...(payload === undefined ? {} : { json: payload }) }) };
+  /**
+   * Actions that are not CRUD (cancel a subscription, pay a renewal): `url` is a `/v1` path, `query`
+   * its query string; `meta.idempotencyKey` keeps one key across retries of one write.
+   */
+  async custom({ url, method, payload, query, meta }) {
+    const search = query ? new URLSearchParams(Object.entries(query as Record<string, unknown>).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))).toString() : '';
+    const idempotencyKey = meta?.idempotencyKey as string | undefined;
+    return {
+      data: await apiFetch(search ? `${url}?${search}` : url, { method: method.toUpperCase(), ...body(payload), ...(idempotencyKey ? { idempotencyKey } : {}) }),
+    };
   },
 };

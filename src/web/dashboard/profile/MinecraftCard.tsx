@@ -13,7 +13,7 @@ interface LinkValues {
 }
 
 /**
- * The linked Minecraft account (head and name, or Steve and 'Unknow'), and the form that links one
+ * The linked Minecraft account (head and name, or Steve and why to link one), and the form that links one
  * by name (`minecraftAccounts` are created at /v1/user/mcuuid) or changes it.
  */
 export function MinecraftCard({ mcUuid, onLinked }: { mcUuid: string | null; onLinked: (link: McLink) => void }) {
@@ -58,14 +58,26 @@ export function MinecraftCard({ mcUuid, onLinked }: { mcUuid: string | null; onL
             />
             {linked && query.isLoading && <CircularProgress size={32} aria-label={t('loading', { ns: 'common' })} sx={{ position: 'absolute', top: 32, left: 32 }} />}
           </Box>
-          <Box sx={{ minWidth: 0 }}>
-            <Typography variant="h3" component="p" sx={{ overflowWrap: 'anywhere' }} data-testid="profile-mc-name">
-              {shown?.name ?? FALLBACK_NAME}
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              {linked ? t('profile.linkedState') : t('profile.notLinked')}
-            </Typography>
-          </Box>
+          {linked ? (
+            <Box sx={{ minWidth: 0 }}>
+              <Typography variant="h3" component="p" sx={{ overflowWrap: 'anywhere' }} data-testid="profile-mc-name">
+                {shown?.name ?? FALLBACK_NAME}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {t('profile.linkedState')}
+              </Typography>
+            </Box>
+          ) : (
+            // No name to show yet: say why linking one matters instead of a placeholder name.
+            <Box sx={{ minWidth: 0 }} data-testid="link-minecraft-cta">
+              <Typography variant="h3" component="p" sx={{ fontSize: '1.25rem', fontWeight: 600 }}>
+                {t('profile.cta.title')}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {t('profile.cta.text')}
+              </Typography>
+            </Box>
+          )}
         </Box>
         {linked && query.isError && (
           <Alert severity="warning" sx={{ mb: 2 }} action={<Button onClick={() => void query.refetch()}>{t('retry', { ns: 'common' })}</Button>}>

@@ -7,8 +7,9 @@ import { useConfirmedAction } from '../../../ui/useConfirmedAction.tsx';
 import { PagedTable, usePaged } from '../../lists.tsx';
 import { ActionRow, PlayerCell } from '../PlayerRow.tsx';
 import { AddFriendCard } from './AddFriendCard.tsx';
+import { FindPlayerCard } from './FindPlayerCard.tsx';
 
-/** The friends tab: send a request by Minecraft name, then the friends, each with remove and block. */
+/** The friends tab: send a request by BlockHost or Minecraft name, then the friends, each with remove and block. */
 export function FriendList() {
   const { t } = useTranslation('social');
   const friends = usePaged<Friend>('friends');
@@ -20,6 +21,7 @@ export function FriendList() {
   const groupsChanged = () => invalidate({ resource: 'friendGroups', invalidates: ['resourceAll'] });
   return (
     <Stack spacing={2}>
+      <FindPlayerCard />
       <AddFriendCard />
       <Card>
         <CardContent>
