@@ -36,7 +36,8 @@ export interface Config {
   };
   stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined; apiUrl: string | undefined };
   /** Who issues the invoices, and the VAT rate they carry (percent). */
-  invoices: { sellerName: string; sellerAddress: string; sellerVatId: string | null; vatRatePercent: number };
+  /** `sellerPlaceholder`: no INVOICE_SELLER_ADDRESS, so invoices carry a made-up address the back office warns about. */
+  invoices: { sellerName: string; sellerAddress: string; sellerVatId: string | null; vatRatePercent: number; sellerPlaceholder: boolean };
   renewals: {
     /** A game's next period is due, and its owner told, this long before its period ends. */
     noticeDays: number;
@@ -227,6 +228,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
         text(env, 'INVOICE_SELLER_ADDRESS', /^\P{Cc}{1,400}$/u, 'an address of at most 400 characters (\\n between lines)')?.replaceAll('\\n', '\n') ?? '1 rue de l’Exemple\n75000 Paris\nFrance',
       sellerVatId: text(env, 'INVOICE_SELLER_VAT_ID', /^[A-Z]{2}[A-Z0-9]{2,13}$/, 'a VAT number such as FR12345678901') ?? null,
       vatRatePercent: decimal(env, 'INVOICE_VAT_RATE', 20, 0, 50),
+      sellerPlaceholder: read(env, 'INVOICE_SELLER_ADDRESS') === undefined,
     },
     renewals: {
       noticeDays: int(env, 'RENEWAL_NOTICE_DAYS', 3, 0, 60),

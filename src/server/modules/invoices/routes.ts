@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Bytes, IdParams, Media, Page, PageQuery } from '../../../contract/common.ts';
 import { Invoice } from '../../../contract/credits.ts';
+import { InvoiceSeller } from '../../../contract/invoices.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { langOf, wantsPdf } from '../../lib/negotiation.ts';
 import { signedIn } from '../../plugins/auth.ts';
@@ -39,6 +40,18 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           );
         }
         return invoices.view(row, lang);
+      },
+    );
+  });
+
+  // Staff only: the back office warns while the seller's address is the placeholder (README, Configuration).
+  await signedIn(app, ['staff'], (staff) => {
+    staff.get(
+      '/v1/staff/invoice-seller',
+      { schema: { tags: ['staff'], summary: 'Staff: the seller new invoices name, and whether its address is still the placeholder', response: { 200: InvoiceSeller } } },
+      async () => {
+        const { sellerName, sellerAddress, sellerVatId, sellerPlaceholder } = services.config.invoices;
+        return { name: sellerName, address: sellerAddress, vatId: sellerVatId, placeholder: sellerPlaceholder };
       },
     );
   });
