@@ -136,11 +136,63 @@ describe('the OpenAPI document', () => {
     }
     const media = (key: string, status = '200') => Object.keys(byKey[key]!.responses[status]!.content ?? {});
     expect(media('GET /v1/user/notifications/stream')).toEqual(['text/event-stream']);
-    expect(media('GET /v1/user/minecraft/{uuid}/head')).toEqual(['image/png']);
-    expect(media('GET /v1/user/minecraft/{uuid}/skin')).toEqual(['image/png']);
     expect(media('GET /v1/purchase/invoice/{id}')).toEqual(['application/json', 'application/pdf']);
     expect(media('GET /v1/staff/invoices/{id}')).toEqual(['application/json', 'application/pdf']);
     expect(Object.keys((byKey['POST /v1/definition/game/{id}/image'] as { requestBody?: { content: object } }).requestBody!.content)).toEqual(['multipart/form-data']);
+  });
+
+  it('documents a Minecraft head and skin as the PNG bytes they answer', async () => {
+    const byKey = Object.fromEntries(operations().map(({ key, op }) => [key, op]));
+    const linked = await t.as('alice', { method: 'POST', url: '/v1/user/mcuuid', payload: { mcName: 'Notch' } });
+    const uuid = linked.json().mcUuid as string;
+    for (const part of ['head', 'skin']) {
+      const content = byKey[`GET /v1/user/minecraft/{uuid}/${part}`]!.responses['200']!.content!;
+      // OpenAPI 3.1's binary body: a string of the media type's bytes, in that one media type.
+      expect(content, part).toEqual({ 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } });
+      const res = await t.as('alice', { url: `/v1/user/minecraft/${uuid}/${part}` });
+      expect(res.statusCode, part).toBe(200);
+      expect(Object.keys(content)).toEqual([res.headers['content-type']]);
+      expect(res.rawPayload.subarray(0, 8), part).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    }
+  });
+
+  it('lists the token as optional exactly for the operations a visitor may call', async () => {
+    const bearerOnly: string[] = [];
+    const optional: string[] = [];
+    for (const { key, op } of operations()) {
+      const security = op.security as Array<Record<string, string[]>>;
+      // Public calls ([]) and the internal token's are not bearer calls.
+      if (!security.some((s) => 'bearer' in s)) continue;
+      const [method, template] = key.split(' ') as [string, string];
+      const url = fill(template, new Proxy({}, { get: (_, name) => (name === 'locale' ? 'fr' : name === 'code' ? 'SPRING' : '00000000-0000-4000-8000-000000000000') }));
+      const res = await t.app.inject({ method: method as 'GET', url, ...(['POST', 'PUT', 'PATCH'].includes(method) ? { payload: {} } : {}) });
+      const documented = security.some((s) => Object.keys(s).length === 0);
+      if (res.statusCode === 401 && documented) optional.push(`${key} answers 401 without a token but lists it as optional`);
+      if (res.statusCode !== 401 && !documented) bearerOnly.push(`${key} answers ${res.statusCode} without a token but requires one`);
+    }
+    expect([...bearerOnly, ...optional]).toEqual([]);
+    // A visitor reads the store with real ids too.
+    const byKey = Object.fromEntries(operations().map(({ key, op }) => [key, op]));
+    for (const key of ['GET /v1/definition/game/list', 'GET /v1/definition/game/{id}', 'GET /v1/pricing', 'GET /v1/subscription', 'GET /v1/game/review/{id}']) {
+      expect(byKey[key]!.security, key).toEqual([{}, { bearer: [] }]);
+    }
+  });
+
+  it('lets a client made with openapi-fetch read a nested content page', async () => {
+    const { default: createClient } = await import('openapi-fetch');
+    // The client's requests go to the app in this process, as they would over the network.
+    const viaApp = async (request: Request) => {
+      const url = new URL(request.url);
+      const res = await t.app.inject({ method: request.method as 'GET', url: url.pathname + url.search, headers: Object.fromEntries(request.headers) });
+      return new Response(new Uint8Array(res.rawPayload), { status: res.statusCode, headers: { 'content-type': String(res.headers['content-type']) } });
+    };
+    const client = createClient({ baseUrl: 'http://localhost', fetch: viaApp });
+    // The operation as the document names it: its path template and its path parameters' names.
+    const template = Object.keys(doc.paths).find((p) => p.startsWith('/_content/query/'))!;
+    const [locale, page] = doc.paths[template]!.get!.parameters!.filter((p) => p.in === 'path').map((p) => p.name) as [string, string];
+    const { data, response } = await client.GET(template as never, { params: { path: { [locale]: 'fr', [page]: 'ranked/2027/spring-cup' } } } as never);
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ path: '/ranked/2027/spring-cup', title: 'Coupe de printemps' });
   });
 
   it('keeps only the schemas it uses', () => {
