@@ -69,6 +69,18 @@ describe('the data provider', () => {
     expect(new Headers(sent.headers).get('idempotency-key')).toBe('k-2');
   });
 
+  it("sends a custom call's form (an image) as the browser encodes it, not as JSON", async () => {
+    stubApi(() => ({ status: 200, body: { id: 'd', image: '/media/d.webp' } }));
+    const form = new FormData();
+    form.append('image', new Blob(['png'], { type: 'image/png' }), 'a.png');
+    const { data } = await dataProvider.custom!({ url: '/v1/definition/game/d/image', method: 'post', payload: form });
+    expect(data).toEqual({ id: 'd', image: '/media/d.webp' });
+    const sent = vi.mocked(fetch).mock.calls[0]![1] as RequestInit;
+    expect(sent.body).toBe(form);
+    expect(new Headers(sent.headers).get('content-type')).toBeNull();
+    expect(new Headers(sent.headers).get('idempotency-key')).toMatch(/^[0-9a-f]{32}$/);
+  });
+
   it('lists the catalogue where it lists, and finds a promo code, which has no GET of its own, in its list', async () => {
     const codes = Array.from({ length: 130 }, (_, i) => ({ code: `CODE${i}` }));
     const calls = stubApi((url) => {

@@ -2,7 +2,8 @@ import { lazy, useState } from 'react';
 import { Alert, Box, Button, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { Payment, PaymentCheckout } from '../../contract/credits.ts';
-import { apiFetch, newIdempotencyKey } from '../app/api.ts';
+import { newIdempotencyKey } from '../app/api.ts';
+import { dataProvider } from '../app/dataProvider.ts';
 import { cardFailureText, formatMoney } from './money.ts';
 
 // Stripe's Payment Element and script: only when the server pays through Stripe.
@@ -45,7 +46,13 @@ function SandboxCardForm({ checkout, onPaid, onCancel }: CardStepProps) {
     setError(null);
     try {
       // A new key per attempt: another card after a decline is another attempt, not a replay.
-      onPaid(await apiFetch<Payment>(`/v1/payment/sandbox/${checkout.paymentId}/confirm`, { method: 'POST', json: { cardNumber: digits }, idempotencyKey: newIdempotencyKey() }));
+      const { data } = await dataProvider.custom!<Payment>({
+        url: `/v1/payment/sandbox/${checkout.paymentId}/confirm`,
+        method: 'post',
+        payload: { cardNumber: digits },
+        meta: { idempotencyKey: newIdempotencyKey() },
+      });
+      onPaid(data);
     } catch (err) {
       setError(cardFailureText(t, err));
     } finally {

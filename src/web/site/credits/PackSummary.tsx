@@ -3,6 +3,7 @@ import { Alert, Box, Button, Card, CardContent, Divider, TextField, Typography }
 import { useTranslation } from 'react-i18next';
 import type { CreditPack, PaymentCheckout, PromoCodeCheck } from '../../../contract/credits.ts';
 import { ApiError, apiFetch, errorText, newIdempotencyKey } from '../../app/api.ts';
+import { dataProvider } from '../../app/dataProvider.ts';
 import { formatDay, formatMoney } from '../../checkout/money.ts';
 
 /** The chosen pack, its promo code and what will be paid; "continue" makes the payment. */
@@ -37,7 +38,8 @@ export default function PackSummary({ pack, checkout, onCheckout }: { pack: Cred
     setBusy(true);
     setError(null);
     try {
-      onCheckout(await apiFetch<PaymentCheckout>('/v1/payment/stripe', { method: 'POST', json: { pricingId: pack.id, ...(promo ? { promoCode: promo.code } : {}) }, idempotencyKey }));
+      const payload = { pricingId: pack.id, ...(promo ? { promoCode: promo.code } : {}) };
+      onCheckout((await dataProvider.custom!<PaymentCheckout>({ url: '/v1/payment/stripe', method: 'post', payload, meta: { idempotencyKey } })).data);
     } catch (err) {
       setError(`${t('summary.failed')} ${errorText(err)}`);
     } finally {

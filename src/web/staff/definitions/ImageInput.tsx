@@ -1,17 +1,25 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
+import { useCustomMutation } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import type { GameDefinition } from '../../../contract/games.ts';
-import { apiFetch, errorText } from '../../app/api.ts';
+import { errorText, type ApiError } from '../../app/api.ts';
 
 const TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 const MAX_BYTES = 5 * 1024 * 1024;
 
-/** Sends an image to the definition; answers the definition with its new image's URL. */
-export function uploadImage(definitionId: string, file: File): Promise<GameDefinition> {
-  const body = new FormData();
-  body.append('image', file);
-  return apiFetch<GameDefinition>(`/v1/definition/game/${encodeURIComponent(definitionId)}/image`, { method: 'POST', body });
+/**
+ * Sends an image to a definition, through the data provider (multipart); answers the definition
+ * with its new image's URL. The caller says what went wrong, so Refine's own notice stays quiet.
+ */
+export function useImageUpload(): (definitionId: string, file: File) => Promise<GameDefinition> {
+  const { mutateAsync } = useCustomMutation<GameDefinition, ApiError, FormData>();
+  return async (definitionId, file) => {
+    const values = new FormData();
+    values.append('image', file);
+    const { data } = await mutateAsync({ url: `/v1/definition/game/${encodeURIComponent(definitionId)}/image`, method: 'post', values, successNotification: false, errorNotification: false });
+    return data;
+  };
 }
 
 /**
@@ -25,6 +33,7 @@ export function ImageInput({ value, onChange, definitionId, onFile }: { value: s
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const uploadImage = useImageUpload();
   useEffect(() => () => void (pending && URL.revokeObjectURL(pending)), [pending]);
 
   const pick = async (file: File | undefined) => {

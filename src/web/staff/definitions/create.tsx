@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { GameDefinition } from '../../../contract/games.ts';
 import { errorText } from '../../app/api.ts';
 import { DefinitionFields, emptyDefinition, toRequest, type DefinitionValues } from './DefinitionForm.tsx';
-import { ImageInput, uploadImage } from './ImageInput.tsx';
+import { ImageInput, useImageUpload } from './ImageInput.tsx';
 import { BackButton, ViewTitle } from '../common.tsx';
 
 /**
@@ -19,6 +19,7 @@ export function DefinitionCreate() {
   const go = useGo();
   const { open } = useNotification();
   const [file, setFile] = useState<File | null>(null);
+  const uploadImage = useImageUpload();
   const {
     control,
     saveButtonProps,
