@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from '@playwright/test';
 import { accessToken, asStaff, expect, inEachLook, signUp, test, useTheme } from './fixtures.ts';
 
@@ -111,18 +112,24 @@ test('a new player buys a pack with a promo code in the sandbox, gets the invoic
   const invoices = page.getByTestId('invoices-grid');
   await expect(invoices.getByRole('row')).toHaveCount(2);
   await expect(invoices).toContainText('4,99');
+  // The PDF is saved as a file named after the invoice number shown, not opened in a nameless tab.
+  const number = (await invoices
+    .getByText(/BH-\d{4}-\d{6}/)
+    .first()
+    .textContent())!.match(/BH-\d{4}-\d{6}/)![0];
   const pdf = page.waitForResponse((r) => /\/v1\/purchase\/invoice\/[^/]+$/.test(new URL(r.url()).pathname));
-  const popup = page.waitForEvent('popup');
-  await invoices.getByRole('button', { name: /Télécharger la facture .+ en PDF/ }).click();
+  const download = page.waitForEvent('download');
+  let popups = 0;
+  page.on('popup', () => popups++);
+  await invoices.getByRole('button', { name: `Télécharger la facture ${number} en PDF` }).click();
   const answer = await pdf;
   expect(answer.status()).toBe(200);
   expect(answer.headers()['content-type']).toContain('application/pdf');
-  // The new tab shows the PDF from a blob URL; the bytes the API answered are a PDF.
-  const tab = await popup;
-  await expect.poll(() => tab.url()).toMatch(/^blob:/);
-  await tab.close();
-  const bytes = await (await page.request.get(answer.url(), { headers: { authorization: `Bearer ${await accessToken(page)}`, accept: 'application/pdf' } })).body();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`${number}.pdf`);
+  const bytes = await readFile((await file.path())!);
   expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  expect(popups).toBe(0);
   await expect(page.getByTestId('subscription-card')).toContainText('Abonnement mensuel');
   await screenshots(page, 'account', '/dashboard/account', async (p) => {
     await expect(p.getByTestId('invoices-grid').getByRole('row')).toHaveCount(2);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -138,7 +139,7 @@ async function makeCustomer(request: APIRequestContext, name: string) {
   return { ...player, paymentId: checkout.paymentId, gameId: game.id };
 }
 
-test('staff refund a card payment after saying why and a confirmation; its invoice and credit note open as PDF', async ({ browser, request }) => {
+test('staff refund a card payment after saying why and a confirmation; its invoice and credit note download as PDF files named after their numbers', async ({ browser, request }) => {
   test.setTimeout(180_000);
   const customer = await makeCustomer(request, `buyer_${run}`);
   const page = await (await browser.newContext()).newPage();
@@ -170,19 +171,23 @@ test('staff refund a card payment after saying why and a confirmation; its invoi
   await expect(page.getByRole('button', { name: 'Rembourser' })).toHaveCount(0);
   await screenshots(page, 'payment-show', async (p) => expect(p.getByTestId('payment-status')).toHaveText('Remboursé'));
 
-  // Its invoice and credit note; the PDF opens with the staff member's token.
+  // Its invoice and credit note; the PDF downloads with the staff member's token, named after its number.
   await page.getByTestId('staff-menu').getByRole('link', { name: 'Factures' }).click();
   await page.getByTestId('invoices-user').fill(customer.name);
   await page.getByRole('option', { name: new RegExp(customer.name) }).click();
   await expect(rows(page, 'invoices-grid')).toHaveCount(2);
   await expect(rows(page, 'invoices-grid').first()).toContainText('Avoir');
   await screenshots(page, 'invoices', async (p) => expect(rows(p, 'invoices-grid')).toHaveCount(2));
-  const popup = page.waitForEvent('popup');
-  await rows(page, 'invoices-grid')
-    .last()
-    .getByRole('button', { name: /Télécharger BH-/ })
-    .click();
-  await expect(await popup).toHaveURL(/^blob:/);
+  const invoice = rows(page, 'invoices-grid').last();
+  const number = (await invoice
+    .getByText(/^BH-\d{4}-\d{6}$/)
+    .first()
+    .textContent())!;
+  const download = page.waitForEvent('download');
+  await invoice.getByRole('button', { name: `Télécharger ${number}` }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`${number}.pdf`);
+  expect((await readFile((await file.path())!)).subarray(0, 5).toString()).toBe('%PDF-');
 
   await page.goto('/dashboard/staff/audit');
   await expect(rows(page, 'audit-grid').filter({ hasText: 'Bought by mistake' })).toContainText('Paiement remboursé');

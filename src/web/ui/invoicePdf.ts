@@ -1,29 +1,22 @@
 import { ApiError, bearer } from '../app/api.ts';
 
 /**
- * An invoice's PDF (`path` answers it with `Accept: application/pdf`), in the page's language. A
- * link cannot carry the bearer token, so the PDF is fetched and opened as a blob URL.
+ * Downloads an invoice's PDF (`path` answers it with `Accept: application/pdf`), in the page's
+ * language, as `<number>.pdf`. A link cannot carry the bearer token, so the PDF is fetched and saved
+ * through an object URL: a file named after the invoice is what a customer keeps and forwards, where
+ * a blob tab would be nameless.
  */
-export async function openInvoicePdf(path: string, number: string, lang: string) {
-  // Opened before the fetch, while the click still counts as one: a tab opened after an await is blocked.
-  const tab = window.open('', '_blank');
-  try {
-    const headers = new Headers({ accept: 'application/pdf', 'accept-language': lang });
-    const token = bearer();
-    if (token) headers.set('authorization', `Bearer ${token}`);
-    const res = await fetch(path, { headers });
-    if (!res.ok) throw new ApiError(res.status, res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => undefined) : undefined);
-    const url = URL.createObjectURL(await res.blob());
-    if (tab) tab.location.href = url;
-    else {
-      // Pop-ups refused: download it instead.
-      const link = Object.assign(document.createElement('a'), { href: url, download: `${number}.pdf` });
-      link.click();
-    }
-    // The tab has read the blob by then; the URL need not live on.
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  } catch (err) {
-    tab?.close();
-    throw err;
-  }
+export async function downloadInvoicePdf(path: string, number: string, lang: string) {
+  const headers = new Headers({ accept: 'application/pdf', 'accept-language': lang });
+  const token = bearer();
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  const res = await fetch(path, { headers });
+  if (!res.ok) throw new ApiError(res.status, res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => undefined) : undefined);
+  const url = URL.createObjectURL(await res.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: `${number}.pdf` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser may read the URL after click() returns: let it live a minute, not the page's life.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

@@ -5,7 +5,7 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { Invoice } from '../../../contract/credits.ts';
 import { errorText } from '../../app/api.ts';
-import { openInvoicePdf } from '../../ui/invoicePdf.ts';
+import { downloadInvoicePdf } from '../../ui/invoicePdf.ts';
 import { formatDate } from '../../ui/format.ts';
 import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { formatMoney } from '../../checkout/money.ts';
@@ -52,7 +52,7 @@ export function InvoicesGrid() {
           aria-label={t('account.invoices.download', { number: row.number })}
           onClick={() => {
             setPdfError(null);
-            openInvoicePdf(`/v1/purchase/invoice/${encodeURIComponent(row.id)}`, row.number, lang).catch((err: unknown) => setPdfError(`${t('account.invoices.pdfError')} ${errorText(err)}`));
+            downloadInvoicePdf(`/v1/purchase/invoice/${encodeURIComponent(row.id)}`, row.number, lang).catch((err: unknown) => setPdfError(`${t('account.invoices.pdfError')} ${errorText(err)}`));
           }}
         >
           <PdfIcon />

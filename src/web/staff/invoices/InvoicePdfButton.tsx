@@ -3,9 +3,9 @@ import { Alert, IconButton, Snackbar } from '@mui/material';
 import { PictureAsPdf as PdfIcon } from '@mui/icons-material';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../app/api.ts';
-import { openInvoicePdf } from '../../ui/invoicePdf.ts';
+import { downloadInvoicePdf } from '../../ui/invoicePdf.ts';
 
-/** Opens an invoice's PDF, fetched with the staff member's token, in the page's language. */
+/** Downloads an invoice's PDF as `<number>.pdf`, fetched with the staff member's token, in the page's language. */
 export function InvoicePdfButton({ id, number }: { id: string; number: string }) {
   const { t, i18n } = useTranslation('staff');
   const [error, setError] = useState<string | null>(null);
@@ -15,7 +15,7 @@ export function InvoicePdfButton({ id, number }: { id: string; number: string })
         aria-label={t('staffInvoices.download', { number })}
         onClick={() => {
           setError(null);
-          openInvoicePdf(`/v1/staff/invoices/${encodeURIComponent(id)}`, number, i18n.language).catch((err: unknown) => setError(`${t('staffInvoices.pdfError')} ${errorText(err)}`));
+          downloadInvoicePdf(`/v1/staff/invoices/${encodeURIComponent(id)}`, number, i18n.language).catch((err: unknown) => setError(`${t('staffInvoices.pdfError')} ${errorText(err)}`));
         }}
       >
         <PdfIcon />
