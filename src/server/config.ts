@@ -35,8 +35,10 @@ export interface Config {
     reconcileIntervalMs: number;
   };
   stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined; apiUrl: string | undefined };
-  /** Who issues the invoices, and the VAT rate they carry (percent). */
-  /** `sellerPlaceholder`: no INVOICE_SELLER_ADDRESS, so invoices carry a made-up address the back office warns about. */
+  /**
+   * Who issues the invoices, and the VAT rate they carry (percent). `sellerPlaceholder`: no
+   * INVOICE_SELLER_ADDRESS, so invoices carry a made-up address the back office warns about.
+   */
   invoices: { sellerName: string; sellerAddress: string; sellerVatId: string | null; vatRatePercent: number; sellerPlaceholder: boolean };
   renewals: {
     /** A game's next period is due, and its owner told, this long before its period ends. */

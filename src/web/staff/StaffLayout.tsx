@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { useLocalePath } from '../app/locale.tsx';
 import { showNotificationsWith } from '../app/notificationProvider.ts';
+import { SellerPlaceholderAlert } from './SellerPlaceholderAlert.tsx';
 
 /** Refine's notifications show in this snackbar while the back office is open. */
 function Notifications() {
@@ -94,6 +95,7 @@ export function StaffLayout({ children }: { children?: ReactNode }) {
           <Button startIcon={<MenuIcon />} variant="outlined" onClick={() => setOpen(true)} sx={{ display: { md: 'none' }, mb: 2 }} data-testid="staff-menu-button">
             {t('menu.open')}
           </Button>
+          <SellerPlaceholderAlert />
           {children ?? <Outlet />}
         </Box>
       </Box>
