@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import ownTables from './tools/eslint/own-tables.js';
 
-/** Forbid imports matching these folders, with the rule of DESIGN.md §3 as the message. */
+/** Forbid imports matching these folders, with the rule of docs/architecture.md (Boundaries) as the message. */
 const forbid = (message, ...folders) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: folders.map((f) => `**/${f}/**`), message }] }],
 });
@@ -22,7 +22,7 @@ export default tseslint.config(
       'local/own-tables': 'error',
     },
   },
-  // Module boundaries (DESIGN.md §3).
+  // Module boundaries (docs/architecture.md, Boundaries).
   {
     files: ['src/web/**'],
     languageOptions: { globals: { ...globals.browser } },

@@ -1,6 +1,6 @@
 // Runs before the first paint, before the app loads.
 (function () {
-  // SPEC.md: an address starting with www. goes to the same address without it.
+  // docs/product.md, Guards: an address starting with www. goes to the same address without it.
   if (location.hostname.indexOf('www.') === 0) {
     location.replace(location.protocol + '//' + location.host.slice(4) + location.pathname + location.search + location.hash);
     return;

@@ -5,7 +5,7 @@ export type Locale = (typeof locales)[number];
 
 const TocEntry = Type.Object({ id: Type.String(), depth: Type.Integer(), text: Type.String() });
 
-/** A content page as `GET /_content/query/{locale}/{path}` answers it (SPEC.md §2's fields). */
+/** A content page as `GET /_content/query/{locale}/{path}` answers it (docs/product.md, Routes: the catch-all's fields). */
 export const ContentDoc = Type.Object({
   path: Type.String(),
   locale: Type.String(),

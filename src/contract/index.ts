@@ -3,7 +3,7 @@ import * as games from './games.ts';
 import * as social from './social.ts';
 import * as user from './user.ts';
 
-/** The request bodies SPEC.md names, registered under those names in the OpenAPI document. */
+/** The request bodies with historical names (docs/conventions.md, An API call), registered under those names in the OpenAPI document. */
 export const namedBodies = [
   social.blockListAdd,
   social.friendGroupCreateRequest,

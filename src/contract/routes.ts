@@ -1,5 +1,5 @@
 /**
- * The app's routes (SPEC.md §2), shared by the web router and the server, which answers 404 for
+ * The app's routes (docs/product.md, Routes), shared by the web router and the server, which answers 404 for
  * any other path that is not a content page. Each exists unprefixed (French), under /fr and /en.
  */
 export const localePrefixes = ['', '/fr', '/en'] as const;

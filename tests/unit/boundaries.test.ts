@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-/** The lint rules that keep DESIGN.md §3's boundaries, checked on code that breaks them. */
+/** The lint rules that keep the boundaries of docs/architecture.md, checked on code that breaks them. */
 describe('module boundaries', () => {
   const eslint = new ESLint({ cwd: path.resolve('.') });
   const lint = async (file: string, code: string) => {

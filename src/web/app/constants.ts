@@ -1,4 +1,4 @@
-/** SPEC.md §9's constants, in one place. */
+/** The constants of docs/product.md (Constants), in one place. */
 export const SESSION_REFRESH_MS = 60_000;
 export const LOGOUT_DELAY_MS = 250;
 export const HEADER_TRANSPARENT_BELOW_PX = 50;

@@ -50,7 +50,7 @@ describe('openEventStream', () => {
       { id: '8', event: 'basic-link-event', data: 'line one\nline two' },
     ]);
     expect(s.seen[0]!.authorization).toBe('Bearer tok3n');
-    // The stream ended: it stays closed (SPEC.md §8), no second connection.
+    // The stream ended: it stays closed (docs/product.md, Notifications), no second connection.
     await sleep(300);
     expect(s.seen).toHaveLength(1);
   });

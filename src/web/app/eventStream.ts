@@ -9,7 +9,7 @@ export interface StreamEvent {
 
 /**
  * A fetch-based EventSource: unlike the browser's, it can send the bearer header. Any error or the
- * end of the stream closes it for good (SPEC.md §8: no retry). Returns the function that closes it.
+ * end of the stream closes it for good (docs/product.md, Notifications: no retry). Returns the function that closes it.
  */
 export function openEventStream(url: string, token: string, onEvent: (e: StreamEvent) => void): () => void {
   const controller = new AbortController();

@@ -6,7 +6,7 @@ import { useSession } from './auth.tsx';
 const under = (path: string, root: string) => path === root || path.startsWith(`${root}/`);
 
 /**
- * SPEC.md §2's guards. Signed out: /dashboard/store shows the public catalogue, any other
+ * The guards of docs/product.md (Routes, Guards). Signed out: /dashboard/store shows the public catalogue, any other
  * /dashboard path starts sign-in and comes back. Signed in: /store and /ranked move under /dashboard.
  */
 export function RouteGuards() {

@@ -7,7 +7,7 @@ import { detectLanguage, saveLanguage, setLanguage, type Language } from './i18n
 const PrefixContext = createContext<'' | '/fr' | '/en'>('');
 
 export function LocaleRoot({ prefix, children }: { prefix: '' | '/fr' | '/en'; children: ReactNode }) {
-  // The prefix decides; without one, the cookie or the browser does (SPEC.md §2).
+  // The prefix decides; without one, the cookie or the browser does (docs/product.md, Routes).
   const lang: Language = prefix ? (prefix.slice(1) as Language) : detectLanguage();
   setLanguage(lang);
   return <PrefixContext.Provider value={prefix}>{children}</PrefixContext.Provider>;

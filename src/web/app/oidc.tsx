@@ -27,7 +27,7 @@ function userManager(config: AppConfig): UserManager {
     scope: 'openid profile email',
     response_type: 'code',
     userStore: new WebStorageStateStore({ store: window.localStorage }),
-    // We refresh on our own schedule (SPEC.md: every 60 s and when the window shows again).
+    // We refresh on our own schedule (docs/product.md, Sessions: every 60 s and when the window shows again).
     automaticSilentRenew: false,
     loadUserInfo: false,
   });

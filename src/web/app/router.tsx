@@ -25,7 +25,7 @@ const StripeResultPage = lazy(() => import('../site/credits/StripeResultPage.tsx
 
 const suspended = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
 
-/** The public pages of SPEC.md §2 in the site layout; anything else goes to the content pages (or 404). */
+/** The public pages of docs/product.md (Routes) in the site layout; anything else goes to the content pages (or 404). */
 const sitePages: RouteObject[] = [
   { index: true, element: <HomePage /> },
   { path: 'auth/callback', element: <AuthCallbackPage /> },

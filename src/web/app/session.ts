@@ -3,7 +3,7 @@ import { LOGOUT_DELAY_MS } from './constants.ts';
 
 export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';
 
-/** The session as the pages see it (SPEC.md §3): status, user name, token, sign-in and logout. */
+/** The session as the pages see it (docs/product.md, Sessions): status, user name, token, sign-in and logout. */
 export interface Session {
   status: SessionStatus;
   user: { name: string } | null;
@@ -11,14 +11,14 @@ export interface Session {
   /** Why the last sign-in failed, if it did. */
   error: Error | undefined;
   signIn: (returnTo?: string) => Promise<void>;
-  /** SPEC.md: go home, then sign out 250 ms later; a failure is only logged. */
+  /** docs/product.md, Sessions: go home, then sign out 250 ms later; a failure is only logged. */
   logout: (goHome: () => void) => void;
 }
 
 /** The window event sent when the provider's sign-out starts: a trace, or a test, sees it was not early. */
 const LOGOUT_EVENT = 'blockhost:logout-redirect';
 
-/** SPEC.md §3's logout, for either sign-in client: home at once, the provider's sign-out LOGOUT_DELAY_MS later. */
+/** The logout of docs/product.md (Sessions), for either sign-in client: home at once, the provider's sign-out LOGOUT_DELAY_MS later. */
 export function logoutThenSignOut(goHome: () => void, signOut: () => Promise<unknown>): void {
   goHome();
   setTimeout(() => {

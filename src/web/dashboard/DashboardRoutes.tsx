@@ -41,7 +41,7 @@ function StaffGate() {
 }
 
 /**
- * /dashboard/* (SPEC.md §2), in the dashboard layout; the route guards start sign-in when signed out.
+ * /dashboard/* (docs/product.md, Routes), in the dashboard layout; the route guards start sign-in when signed out.
  * Refine (its data provider over /v1, the resources it lists, the router, translations, access
  * control from the token's roles) lives in this lazy chunk only, so the public pages never download it.
  */

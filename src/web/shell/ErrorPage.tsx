@@ -5,7 +5,7 @@ import { ApiError } from '../app/api.ts';
 import { isChunkLoadError, reloadForChunkError } from '../app/chunkReload.ts';
 import { PageLoader } from '../ui/PageLoader.tsx';
 
-/** SPEC.md §2: status code, status message and 'Go back home' to /. */
+/** docs/product.md, The shell: status code, status message and 'Go back home' to /. */
 export function ErrorPage({ status, message }: { status: number; message: string }) {
   const { t } = useTranslation();
   return (

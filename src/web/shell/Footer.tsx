@@ -18,7 +18,7 @@ const links = [
   ['/cgv', 'footer.cgv'],
 ] as const;
 
-/** Footer links and external pages of SPEC.md §2, and the disclaimer. */
+/** Footer links and external pages of docs/product.md (The shell), and the disclaimer. */
 export function Footer() {
   const { t } = useTranslation();
   const to = useLocalePath();

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useBarePath } from '../app/locale.tsx';
 import { ErrorPage } from './ErrorPage.tsx';
 
-/** 'Page not found: {path}' (SPEC.md §2); the server already answered 404. */
+/** 'Page not found: {path}' (docs/product.md, Routes); the server already answered 404. */
 export function NotFound() {
   const { t } = useTranslation();
   const path = useBarePath();

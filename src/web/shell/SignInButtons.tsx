@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppConfig } from '../app/config.ts';
 import { useSession } from '../app/auth.tsx';
 
-/** One sign-in button per sign-in provider (SPEC.md §2). */
+/** One sign-in button per sign-in provider (docs/product.md, Routes). */
 export function SignInButtons(props: ButtonProps) {
   const { t } = useTranslation();
   const config = useAppConfig();

@@ -1,4 +1,4 @@
-/** Header navigation of SPEC.md §2; Les Cités has no page yet (empty path), so it is shown disabled. */
+/** Header navigation of docs/product.md (The shell); Les Cités has no page yet (empty path), so it is shown disabled. */
 export const navItems = [
   { key: 'nav.home', path: '/' },
   { key: 'nav.store', path: '/store' },

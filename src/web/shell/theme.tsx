@@ -8,7 +8,7 @@ declare module '@mui/material/styles' {
   }
 }
 
-/** SPEC.md §9: primary green, secondary purple; breakpoints 600, 960, 1280, 1920, 2560. */
+/** docs/product.md, Constants: primary green, secondary purple; breakpoints 600, 960, 1280, 1920, 2560. */
 export function makeTheme(mode: PaletteMode) {
   return createTheme({
     breakpoints: { values: { xs: 0, sm: 600, md: 960, lg: 1280, xl: 1920, xxl: 2560 } },

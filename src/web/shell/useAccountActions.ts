@@ -6,7 +6,7 @@ import { useLocalePath } from '../app/locale.tsx';
 export type AccountAction = { key: string; to: string } | { key: string; onClick: () => void };
 
 /**
- * The account menu of SPEC.md §2 (Dashboard, Mon Compte, Deconnexion), shared by the header and the
+ * The account menu of docs/product.md (The shell) (Dashboard, Mon Compte, Deconnexion), shared by the header and the
  * drawer; staff and support also find the back office there.
  */
 export function useAccountActions(): AccountAction[] {

@@ -6,7 +6,7 @@ const subscribe = (onChange: () => void) => {
   return () => window.removeEventListener('scroll', onChange);
 };
 
-/** True while the page is scrolled less than 50 px (SPEC.md §2: the home header is transparent then). */
+/** True while the page is scrolled less than 50 px (docs/product.md, The shell: the home header is transparent then). */
 export function useNearTop(): boolean {
   return useSyncExternalStore(subscribe, () => window.scrollY < HEADER_TRANSPARENT_BELOW_PX);
 }

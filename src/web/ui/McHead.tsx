@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Avatar } from '@mui/material';
 import { bearer } from '../app/api.ts';
 
-/** SPEC.md §3: a Minecraft account without a head or name shows Steve and 'Unknow'. */
+/** docs/product.md, The shell: a Minecraft account without a head or name shows Steve and 'Unknow'. */
 export const FALLBACK_HEAD = '/images/steve-head.png';
 export const FALLBACK_NAME = 'Unknow';
 
