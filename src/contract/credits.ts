@@ -79,7 +79,7 @@ export const gamePaymentRequestUpdate = Type.Object(
 const DateTime = Type.String({ format: 'date-time' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
-/** A credit pack as sold (SPEC.md's pricing). */
+/** A credit pack as sold (the `/v1/pricing` calls). */
 export const CreditPack = Type.Object({
   id: Id,
   credits: Type.Integer(),
@@ -160,6 +160,7 @@ export const PaymentCheckout = Type.Object({
 export type PaymentCheckout = Static<typeof PaymentCheckout>;
 
 export const paymentStatuses = ['PENDING', 'SUCCEEDED', 'FAILED', 'REFUNDED'] as const;
+export const paymentFlags = ['AMOUNT_MISMATCH', 'PROMO_OVER_LIMIT'] as const;
 export const Payment = Type.Object({
   id: Id,
   kind: Type.Enum(['PACK', 'SUBSCRIPTION'] as const),

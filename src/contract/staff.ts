@@ -1,11 +1,11 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, PageQuery } from './common.ts';
-import { Invoice, LedgerEntry, ledgerKinds, paymentStatuses, subscriptionStatuses } from './credits.ts';
+import { Invoice, LedgerEntry, ledgerKinds, paymentFlags, paymentStatuses, subscriptionStatuses } from './credits.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 
 /**
- * The query of every `/v1/staff/*` list: DESIGN.md §4's paging plus `sort` as `field,asc` or
+ * The query of every `/v1/staff/*` list: the paging of docs/conventions.md (An API call) plus `sort` as `field,asc` or
  * `field,desc` (each list names the fields it sorts by) and the list's own filters.
  */
 export const StaffListQuery = <F extends Record<string, TSchema>>(sortFields: readonly string[], filters: F) =>
@@ -90,9 +90,20 @@ export const StaffPayment = Type.Object({
   providerId: Nullable(Type.String({ description: "The provider's payment (pi_...) or invoice (in_...)" })),
   promoCode: Nullable(Type.String()),
   invoiceId: Nullable(Id),
-  refundable: Type.Boolean({ description: 'A paid pack not wholly refunded' }),
+  refundable: Type.Boolean({ description: 'A paid pack not wholly refunded, with no refund waiting for the provider' }),
   refundedCents: Type.Integer(),
+  /** When staff asked for a refund the provider has not confirmed yet (its charge.refunded). */
+  refundRequestedAt: Nullable(DateTime),
   failureReason: Nullable(Type.String()),
+  flag: Nullable(
+    Type.Enum(paymentFlags, {
+      description:
+        'Why staff should look at it: AMOUNT_MISMATCH, the provider reported another amount or currency (reportedAmountCents, reportedCurrency) and nothing was credited; PROMO_OVER_LIMIT, a declined payment paid after all took a promo code use the code no longer had',
+    }),
+  ),
+  flaggedAt: Nullable(DateTime),
+  reportedAmountCents: Nullable(Type.Integer()),
+  reportedCurrency: Nullable(Type.String()),
   createdAt: DateTime,
   settledAt: Nullable(DateTime),
 });

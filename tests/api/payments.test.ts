@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, useTestApp, type TestApp } from '../fixtures/app.ts';
 import { startFakeStripe, type FakeStripe, type StripeEvent } from '../fixtures/stripe.ts';
+import { rejectedProviderEvents } from '../../src/server/db/schema/payments.ts';
 
 const staff = { roles: ['staff'] };
 const GOOD = '4242424242424242';
@@ -14,6 +15,9 @@ async function pack(t: TestApp, body: object = { credits: 500, bonusCredits: 50,
   return res.json().id as string;
 }
 const me = async (t: TestApp, user = 'alice') => (await t.as(user, { method: 'GET', url: '/v1/user' })).json() as { id: string; balance: number };
+const promoUses = async (t: TestApp, code: string) =>
+  ((await t.as('boss', { ...staff, method: 'GET', url: '/v1/promocode' })).json().data as Array<{ code: string; uses: number }>).find((c) => c.code === code)?.uses;
+const staffPayment = async (t: TestApp, id: string) => (await t.as('boss', { ...staff, method: 'GET', url: `/v1/staff/payments/${id}` })).json();
 const ledger = async (t: TestApp, user = 'alice') => (await t.as(user, { method: 'GET', url: '/v1/purchase/transactions' })).json().data as Array<{ kind: string; amount: number }>;
 
 describe('credit packs, sandbox payments and invoices', () => {
@@ -86,9 +90,9 @@ describe('credit packs, sandbox payments and invoices', () => {
     const paymentId = (await t.current.as('alice', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId } })).json().paymentId;
     const declined = await t.current.as('alice', { method: 'POST', url: `/v1/payment/sandbox/${paymentId}/confirm`, payload: { cardNumber: DECLINED } });
     expect(declined.statusCode).toBe(402);
-    expect(declined.json().detail).toBe('Your card was declined');
+    expect(declined.json()).toMatchObject({ code: 'payments.failure.declined', detail: 'Votre carte a été refusée' });
     const broke = await t.current.as('alice', { method: 'POST', url: `/v1/payment/sandbox/${paymentId}/confirm`, payload: { cardNumber: NO_FUNDS } });
-    expect(broke.json().detail).toBe('Your card has insufficient funds');
+    expect(broke.json().code).toBe('payments.failure.insufficient_funds');
     expect((await t.current.as('alice', { method: 'GET', url: `/v1/payment/${paymentId}` })).json()).toMatchObject({ status: 'FAILED', failureReason: 'insufficient_funds' });
     expect((await me(t.current)).balance).toBe(0);
     expect((await t.current.as('alice', { method: 'POST', url: `/v1/payment/sandbox/${paymentId}/confirm`, payload: { cardNumber: '1234123412341234' } })).statusCode).toBe(400);
@@ -115,6 +119,51 @@ describe('credit packs, sandbox payments and invoices', () => {
       headers: { 'stripe-signature': 't=1,v1=abc' },
     });
     expect(hook.statusCode).toBe(400);
+  });
+
+  it('gives a one-use promo code back when the card is declined: a new payment with it shows and credits the same, and the declined one cannot take it again', async () => {
+    const packId = await pack(t.current);
+    await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/promocode', payload: { code: 'ONCE', kind: 'BONUS_CREDITS', value: 100, maxUses: 1 } });
+    const first = await t.current.as('alice', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId, promoCode: 'ONCE' } });
+    expect(first.json()).toMatchObject({ credits: 550, bonusCredits: 100 });
+    // Held while the payment is PENDING: nobody else can count on the code's last use.
+    expect(await promoUses(t.current, 'ONCE')).toBe(1);
+    expect((await t.current.as('bob', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId, promoCode: 'ONCE' } })).statusCode).toBe(422);
+
+    const declined = await t.current.as('alice', { method: 'POST', url: `/v1/payment/sandbox/${first.json().paymentId}/confirm`, payload: { cardNumber: DECLINED } });
+    expect(declined.statusCode).toBe(402);
+    expect(await promoUses(t.current, 'ONCE')).toBe(0);
+
+    const retry = await t.current.as('alice', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId, promoCode: 'ONCE' } });
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toMatchObject({ amountCents: 499, credits: 550, bonusCredits: 100 });
+    // The declined payment paid after all would use the code a second time: refused before any charge.
+    const again = await t.current.as('alice', { method: 'POST', url: `/v1/payment/sandbox/${first.json().paymentId}/confirm`, payload: { cardNumber: GOOD } });
+    expect(again.statusCode).toBe(422);
+    expect((await t.current.as('alice', { method: 'GET', url: `/v1/payment/${first.json().paymentId}` })).json().status).toBe('FAILED');
+    expect((await me(t.current)).balance).toBe(0);
+
+    expect((await t.current.as('alice', { method: 'POST', url: `/v1/payment/sandbox/${retry.json().paymentId}/confirm`, payload: { cardNumber: GOOD } })).statusCode).toBe(200);
+    expect((await me(t.current)).balance).toBe(650);
+    expect(await promoUses(t.current, 'ONCE')).toBe(1);
+  });
+
+  it('lets a declined payment with a promo code be paid with another card when the code is still free, and keeps its last use for one payment only', async () => {
+    const packId = await pack(t.current);
+    await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/promocode', payload: { code: 'LAST', kind: 'BONUS_CREDITS', value: 100, maxUses: 1 } });
+    const alice = (await t.current.as('alice', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId, promoCode: 'LAST' } })).json().paymentId;
+    expect((await t.current.as('alice', { method: 'POST', url: `/v1/payment/sandbox/${alice}/confirm`, payload: { cardNumber: DECLINED } })).statusCode).toBe(402);
+    // The same payment, another card: it takes the code again and credits what it showed.
+    expect((await t.current.as('alice', { method: 'POST', url: `/v1/payment/sandbox/${alice}/confirm`, payload: { cardNumber: GOOD } })).statusCode).toBe(200);
+    expect((await me(t.current)).balance).toBe(650);
+    expect(await promoUses(t.current, 'LAST')).toBe(1);
+    expect((await t.current.as('bob', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId, promoCode: 'LAST' } })).statusCode).toBe(422);
+
+    // Two players on a free code at once: one payment holds it, the other is refused.
+    await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/promocode', payload: { code: 'RACE', kind: 'BONUS_CREDITS', value: 100, maxUses: 1 } });
+    const both = await Promise.all(['bob', 'carol'].map((user) => t.current.as(user, { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId, promoCode: 'RACE' } })));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 422]);
+    expect(await promoUses(t.current, 'RACE')).toBe(1);
   });
 
   it('runs a subscription: the first period paid by card grants its credits, a renewal grants them again, a cancellation ends it at period end', async () => {
@@ -210,7 +259,7 @@ describe('Stripe payments through the webhook', () => {
     // The player spent 500 of the 550: the refund takes back only the 50 left.
     const alice = (await me(t)).id;
     await t.app.services.credits.apply(t.app.services.db, { userId: alice, amount: -500, kind: 'GAME_CHARGE', reason: { key: 'text', params: { text: 'Spent' } } });
-    await t.app.services.payments.provider.refund(intent.id, null, 'refund-1');
+    await t.app.services.payments.provider.refund({ providerPaymentId: intent.id, amountCents: 499, refundedBeforeCents: 0, currency: 'EUR', idempotencyKey: 'refund-1' });
     await deliver(stripe.lastEvent('charge.refunded'));
     expect((await me(t)).balance).toBe(0);
     expect((await t.as('alice', { method: 'GET', url: `/v1/payment/${paymentId}` })).json()).toMatchObject({ status: 'REFUNDED', refundedCents: 499 });
@@ -243,6 +292,133 @@ describe('Stripe payments through the webhook', () => {
     for (const event of stripe.endPeriod(sub.id)) await deliver(event);
     expect((await t.as('alice', { method: 'GET', url: '/v1/payment/stripe/subscription' })).json()).toBeNull();
     expect((await me(t)).balance).toBe(24000);
+  });
+
+  it('gives a promo code back on payment_intent.payment_failed, and flags for staff a declined intent paid after all once the code had gone to another payment', async () => {
+    const packId = await pack(t);
+    await t.as('boss', { ...staff, method: 'POST', url: '/v1/promocode', payload: { code: 'ONCE', kind: 'BONUS_CREDITS', value: 100, maxUses: 1 } });
+    const first = (await t.as('alice', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId, promoCode: 'ONCE' } })).json().paymentId;
+    const intent = [...stripe.paymentIntents.values()][0]!;
+    expect((await deliver(stripe.declinePaymentIntent(intent.id))).statusCode).toBe(200);
+    expect(await promoUses(t, 'ONCE')).toBe(0);
+    const bob = await t.as('bob', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId, promoCode: 'ONCE' } });
+    expect(bob.json()).toMatchObject({ credits: 550, bonusCredits: 100 });
+
+    // Stripe.js retried Alice's intent with another card: the money is in, she gets what she was shown.
+    expect((await deliver(stripe.succeedPaymentIntent(intent.id))).statusCode).toBe(200);
+    expect((await me(t)).balance).toBe(650);
+    expect(await staffPayment(t, first)).toMatchObject({ status: 'SUCCEEDED', flag: 'PROMO_OVER_LIMIT' });
+    expect(await promoUses(t, 'ONCE')).toBe(2);
+  });
+
+  it('credits nothing for a payment event with another amount or currency, and flags the payment for staff', async () => {
+    const packId = await pack(t);
+    const paymentId = (await t.as('alice', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId } })).json().paymentId;
+    const intent = [...stripe.paymentIntents.values()][0]!;
+    const yen = stripe.makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded', amount: 1, amount_received: 1, currency: 'jpy' } as never);
+    expect((await deliver(yen)).statusCode).toBe(200);
+    expect((await deliver(yen)).statusCode).toBe(200);
+    const cents = stripe.makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded', amount: 1, amount_received: 1 } as never);
+    expect((await deliver(cents)).statusCode).toBe(200);
+    expect((await me(t)).balance).toBe(0);
+    expect(await ledger(t)).toHaveLength(0);
+    expect((await t.as('alice', { method: 'GET', url: '/v1/purchase/invoices' })).json().totalElements).toBe(0);
+    const flagged = { id: paymentId, status: 'FAILED', flag: 'AMOUNT_MISMATCH', reportedAmountCents: 1, reportedCurrency: 'JPY', amountCents: 499, currency: 'EUR' };
+    expect(await staffPayment(t, paymentId)).toMatchObject(flagged);
+    expect((await t.as('boss', { ...staff, method: 'GET', url: '/v1/staff/payments' })).json().data).toMatchObject([flagged]);
+  });
+
+  it('answers 400 to signed events it cannot read, records them, and applies nothing', async () => {
+    const packId = await pack(t);
+    await t.as('alice', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId } });
+    const intent = [...stripe.paymentIntents.values()][0]!;
+    const noCurrency = stripe.makeEvent('payment_intent.succeeded', { ...intent, status: 'succeeded', amount_received: 499, currency: null } as never);
+    const answer = await deliver(noCurrency);
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().detail).toMatch(/currency/);
+    const textAmount = stripe.makeEvent('charge.refunded', { id: 'ch_x', object: 'charge', payment_intent: intent.id, amount_refunded: '499', currency: 'eur' } as never);
+    expect((await deliver(textAmount)).statusCode).toBe(400);
+    const notJson = 'not json';
+    const signed = signer.webhooks.generateTestHeaderString({ payload: notJson, secret: webhookSecret });
+    const raw = await t.app.inject({ method: 'POST', url: '/v1/payment/stripe/webhook', payload: notJson, headers: { 'content-type': 'application/json', 'stripe-signature': signed } });
+    expect(raw.statusCode).toBe(400);
+    expect((await me(t)).balance).toBe(0);
+    const rejected = await t.app.services.db.select().from(rejectedProviderEvents).orderBy(rejectedProviderEvents.receivedAt);
+    expect(rejected.map((r) => [r.eventId, r.type])).toEqual([
+      [noCurrency.id, 'payment_intent.succeeded'],
+      [textAmount.id, 'charge.refunded'],
+      [null, null],
+    ]);
+    // The same event readable is applied as any other: the refusal did not mark it applied.
+    expect((await deliver({ ...noCurrency, data: { object: { ...noCurrency.data.object, currency: 'eur' } as never } })).statusCode).toBe(200);
+    expect((await me(t)).balance).toBe(550);
+  });
+
+  it('refuses a webhook signed more than 5 minutes from now, in the past or in the future', async () => {
+    const packId = await pack(t);
+    await t.as('alice', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId } });
+    const event = stripe.succeedPaymentIntent([...stripe.paymentIntents.values()][0]!.id);
+    const payload = JSON.stringify(event);
+    const at = (seconds: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/payment/stripe/webhook',
+        payload,
+        headers: { 'content-type': 'application/json', 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret, timestamp: Math.floor(Date.now() / 1000) + seconds }) },
+      });
+    for (const seconds of [3600, 400, -400, -3600]) expect((await at(seconds)).statusCode, `${seconds} s`).toBe(400);
+    expect((await me(t)).balance).toBe(0);
+    expect((await at(60)).statusCode).toBe(200);
+    expect((await me(t)).balance).toBe(550);
+  });
+
+  it('cancels and resumes subscriptions with Stripe idempotency keys of their own: two players with the same key both reach Stripe, a replay does not', async () => {
+    const planId = (
+      await t.as('boss', { ...staff, method: 'POST', url: '/v1/subscription', payload: { name: { fr: 'Mensuel', en: 'Monthly' }, priceCents: 999, currency: 'EUR', interval: 'MONTH', credits: 1000 } })
+    ).json().id;
+    for (const user of ['alice', 'bob']) {
+      await t.as(user, { method: 'POST', url: '/v1/payment/stripe/subscription', payload: { subscriptionId: planId } });
+      const sub = [...stripe.subscriptions.values()].at(-1)!;
+      for (const event of stripe.payInvoice(sub.id)) await deliver(event);
+    }
+    const updates = () => stripe.calls.filter((c) => c.method === 'POST' && /^\/v1\/subscriptions\/sub_/.test(c.path));
+    for (const action of ['cancel', 'resume']) {
+      const before = updates().length;
+      const answers = [];
+      for (const user of ['alice', 'bob', 'alice']) answers.push(await t.as(user, { method: 'POST', url: `/v1/payment/stripe/subscription/${action}`, headers: { 'idempotency-key': `${action}-1` } }));
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+      expect(answers[2]!.headers['idempotent-replayed']).toBe('true');
+      expect(answers.map((a) => a.json().cancelAtPeriodEnd)).toEqual(action === 'cancel' ? [true, true, true] : [false, false, false]);
+      const sent = updates().slice(before);
+      expect(sent).toHaveLength(2);
+      expect(sent.every((c) => c.status === 200 && !c.replayed)).toBe(true);
+      expect(new Set(sent.map((c) => c.idempotencyKey)).size).toBe(2);
+    }
+    // Without a key, two calls are two requests to Stripe, each with its own key.
+    await t.as('alice', { method: 'POST', url: '/v1/payment/stripe/subscription/cancel' });
+    await t.as('alice', { method: 'POST', url: '/v1/payment/stripe/subscription/resume' });
+    const keys = updates().map((c) => c.idempotencyKey);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('refunds a payment once when staff ask again before Stripe confirms: the second ask answers 409 and writes nothing', async () => {
+    const packId = await pack(t);
+    const paymentId = (await t.as('alice', { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: packId } })).json().paymentId;
+    await deliver(stripe.succeedPaymentIntent([...stripe.paymentIntents.values()][0]!.id));
+    const refund = () => t.as('boss', { ...staff, method: 'POST', url: `/v1/staff/payments/${paymentId}/refund`, payload: { reason: 'Asked by the player' } });
+    const at0nce = await Promise.all([refund(), refund()]);
+    expect(at0nce.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const later = await refund();
+    expect(later.statusCode).toBe(409);
+    expect(later.json().code).toBe('payments.refundAsked');
+    expect(await staffPayment(t, paymentId)).toMatchObject({ status: 'SUCCEEDED', refundable: false, refundRequestedAt: expect.any(String) });
+    expect(stripe.calls.filter((c) => c.method === 'POST' && c.path === '/v1/refunds')).toHaveLength(1);
+    const audit = (await t.as('boss', { ...staff, method: 'GET', url: `/v1/staff/audit?entityId=${paymentId}` })).json().data as Array<{ action: string }>;
+    expect(audit.filter((a) => a.action === 'payment.refund')).toHaveLength(1);
+
+    expect((await deliver(stripe.lastEvent('charge.refunded'))).statusCode).toBe(200);
+    expect(await staffPayment(t, paymentId)).toMatchObject({ status: 'REFUNDED', refundRequestedAt: null, refundable: false });
+    expect((await refund()).statusCode).toBe(409);
   });
 
   it('acknowledges and ignores events about objects it did not create', async () => {

@@ -12,7 +12,7 @@ export interface PaymentConfig {
   apiUrl?: string | undefined;
 }
 
-/** Stripe when STRIPE_SECRET_KEY is set, the sandbox otherwise (DESIGN.md §1). */
+/** Stripe when STRIPE_SECRET_KEY is set, the sandbox otherwise (docs/architecture.md, Parts and engines). */
 export function createPaymentProvider(config: PaymentConfig): PaymentProvider {
   if (!config.secretKey) return new SandboxProvider();
   if (!config.webhookSecret) {

@@ -1,10 +1,14 @@
 /**
  * Card payments, seen from the platform: one interface, two implementations chosen by
- * configuration (DESIGN.md §1). `stripe` when STRIPE_SECRET_KEY is set (PaymentIntents for credit
+ * configuration (docs/architecture.md, Parts and engines). `stripe` when STRIPE_SECRET_KEY is set (PaymentIntents for credit
  * packs, Subscriptions for plans, signed webhooks); `sandbox` otherwise: the same objects, states
  * and code path, no money. Both turn what happened into `ProviderEvent`s, which the payments module
  * applies once each (by `id`), whether they came from Stripe's webhook or the sandbox's confirm.
  */
+
+import type { MessageParams } from '../../contract/messages.ts';
+import type { ErrorKey } from '../lib/problems.ts';
+import { unstorable } from '../lib/text.ts';
 
 type ProviderName = 'stripe' | 'sandbox';
 
@@ -101,22 +105,75 @@ export interface PaymentProvider {
   cancelSubscription(providerSubscriptionId: string, idempotencyKey: string): Promise<{ currentPeriodEnd: Date | null }>;
   /** Takes back a cancellation that has not taken effect yet. */
   resumeSubscription(providerSubscriptionId: string, idempotencyKey: string): Promise<void>;
-  /** Refunds a payment, whole or `amountCents` of it; the credits come back through the `charge.refunded` event. */
-  refund(providerPaymentId: string, amountCents: number | null, idempotencyKey: string): Promise<void>;
+  /**
+   * Refunds `amountCents` of a payment. The credits come back through the `charge.refunded` event:
+   * answered here when the provider reports it at once (the sandbox), else sent to the webhook (Stripe).
+   */
+  refund(input: RefundInput): Promise<ProviderEvent[]>;
   /**
    * A webhook's events, after checking its signature header; throws `WebhookSignatureError` when the
-   * signature is wrong, old or missing. The sandbox has no webhook and always throws.
+   * signature is wrong, missing, or its time more than 5 minutes away from ours (either way), and
+   * `MalformedEventError` when a signed event cannot be read. The sandbox has no webhook and always throws.
    */
   parseWebhook(rawBody: Buffer, signature: string | undefined): ProviderEvent;
+  /**
+   * The card step played on our own server with test cards (the sandbox), or null where the
+   * provider collects cards in the browser (Stripe.js) and reports through its webhook.
+   */
+  readonly cardStep: ServerCardStep | null;
+}
+
+export interface RefundInput {
+  providerPaymentId: string;
+  amountCents: number;
+  /** What was refunded of the payment before this refund: the provider's event reports the total. */
+  refundedBeforeCents: number;
+  currency: string;
+  /** The same key refunds once, however often it is asked. */
+  idempotencyKey: string;
+}
+
+/** A card typed on our page, played on the server: each call answers the events it caused. */
+export interface ServerCardStep {
+  /** A credit pack's payment. */
+  confirm(providerPaymentId: string, cardNumber: string, amountCents: number, currency: string): ProviderEvent[];
+  /** A subscription's first period. */
+  confirmSubscription(providerSubscriptionId: string, cardNumber: string, amountCents: number, currency: string, periodStart: Date, periodEnd: Date): ProviderEvent[];
+  /** The subscription's next period, billed on demand. */
+  renew(providerSubscriptionId: string, cardNumber: string, amountCents: number, currency: string, periodStart: Date, periodEnd: Date): ProviderEvent[];
 }
 
 export class WebhookSignatureError extends Error {}
 
-/** A provider's refusal (a declined card, an invalid request), with what to tell the player. */
+const storable = (value: unknown): string | null => (typeof value === 'string' && !unstorable(value) ? value.slice(0, 255) : null);
+
+/**
+ * A correctly signed event we cannot read (not JSON, or a field we act on missing or of the wrong
+ * type): refused with 400 and kept for staff, never a 500 the provider would retry forever.
+ */
+export class MalformedEventError extends Error {
+  readonly eventId: string | null;
+  readonly eventType: string | null;
+  constructor(message: string, event: { id?: unknown; type?: unknown } | null) {
+    super(message);
+    this.eventId = storable(event?.id);
+    this.eventType = storable(event?.type);
+  }
+}
+
+/**
+ * A provider's refusal (a declined card, an invalid request). `message` is the provider's own
+ * English text, for the logs; what the player reads is `key` in the errors catalogue (with
+ * `params`), or else a text chosen by `status`.
+ */
 export class PaymentProviderError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  readonly key: ErrorKey | undefined;
+  readonly params: MessageParams;
+  constructor(status: number, message: string, key?: ErrorKey, params: MessageParams = {}) {
     super(message);
     this.status = status;
+    this.key = key;
+    this.params = params;
   }
 }

@@ -7,6 +7,8 @@ import {
   type PaymentIntentInput,
   type PaymentProvider,
   type ProviderEvent,
+  type RefundInput,
+  type ServerCardStep,
   type SubscriptionCreated,
   type SubscriptionInput,
 } from './provider.ts';
@@ -29,10 +31,7 @@ function cardOutcome(cardNumber: string): CardOutcome {
     case sandboxCards.insufficientFunds:
       return { ok: false, reason: 'insufficient_funds', message: 'Your card has insufficient funds.' };
     default:
-      throw new PaymentProviderError(
-        400,
-        `The sandbox takes only its test cards: ${sandboxCards.success} (succeeds), ${sandboxCards.declined} (declined), ${sandboxCards.insufficientFunds} (insufficient funds)`,
-      );
+      throw new PaymentProviderError(400, 'The sandbox takes only its test cards', 'payments.sandboxCards', { ...sandboxCards });
   }
 }
 
@@ -55,7 +54,7 @@ const eventId = (name: string) => `sbx_evt_${namedUuid(name)}`;
 /**
  * The provider when Stripe is not configured: the same objects, states and events, no network and
  * no money. What a card does is played through `confirm`, `confirmSubscription`, `renew` and
- * `refundEvent` (the sandbox routes), which answer the events Stripe's webhook would have sent.
+ * `refund`, which answer the events Stripe's webhook would have sent.
  */
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox' as const;
@@ -81,8 +80,13 @@ export class SandboxProvider implements PaymentProvider {
 
   async resumeSubscription(): Promise<void> {}
 
-  /** Nothing to call: the credits come back through `refundEvent`. */
-  async refund(): Promise<void> {}
+  /** Nothing to call: the refund is done at once, and its charge.refunded event answered. */
+  async refund(input: RefundInput): Promise<ProviderEvent[]> {
+    return [this.refundEvent(input.providerPaymentId, input.refundedBeforeCents + input.amountCents, input.currency)];
+  }
+
+  /** The card step is ours: the test cards are typed on the platform's page. */
+  readonly cardStep: ServerCardStep = this;
 
   parseWebhook(): ProviderEvent {
     throw new WebhookSignatureError('The sandbox has no webhook');
@@ -111,7 +115,7 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   /** `amountRefundedCents` is the payment's total refunded so far, as Stripe's charge reports it. */
-  refundEvent(providerPaymentId: string, amountRefundedCents: number, currency: string): ProviderEvent {
+  private refundEvent(providerPaymentId: string, amountRefundedCents: number, currency: string): ProviderEvent {
     return { id: eventId(`${providerPaymentId}:refunded:${amountRefundedCents}`), type: 'charge.refunded', providerPaymentId, amountRefundedCents, currency };
   }
 

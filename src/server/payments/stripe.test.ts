@@ -288,24 +288,31 @@ describe('StripeProvider', () => {
   });
 
   describe('refunds', () => {
+    const refund = (providerPaymentId: string, amountCents: number, refundedBeforeCents: number, idempotencyKey: string) => ({
+      providerPaymentId,
+      amountCents,
+      refundedBeforeCents,
+      currency: 'EUR',
+      idempotencyKey,
+    });
     it('refunds a pack in part then whole, each answered by charge.refunded with the total refunded', async () => {
       const { providerPaymentId } = await provider.createPaymentIntent(pack());
       fake.succeedPaymentIntent(providerPaymentId);
 
-      await provider.refund(providerPaymentId, 300, 'refund-1');
+      await provider.refund(refund(providerPaymentId, 300, 0, 'refund-1'));
       expect(fake.calls.at(-1)).toMatchObject({ path: '/v1/refunds', idempotencyKey: 'refund-1', params: { payment_intent: providerPaymentId, amount: '300' } });
       const partial = fake.lastEvent('charge.refunded');
       expect(deliver(partial)).toEqual({ id: partial.id, type: 'charge.refunded', providerPaymentId, amountRefundedCents: 300, currency: 'EUR' });
 
       // Asking again with the same key refunds nothing more.
-      await provider.refund(providerPaymentId, 300, 'refund-1');
+      await provider.refund(refund(providerPaymentId, 300, 0, 'refund-1'));
       expect(fake.calls.at(-1)!.replayed).toBe(true);
 
-      await provider.refund(providerPaymentId, null, 'refund-2');
-      expect(fake.calls.at(-1)!.params).toEqual({ payment_intent: providerPaymentId });
+      await expect(provider.refund(refund(providerPaymentId, 700, 300, 'refund-2'))).resolves.toEqual([]);
+      expect(fake.calls.at(-1)!.params).toEqual({ payment_intent: providerPaymentId, amount: '700' });
       expect(deliver(fake.lastEvent('charge.refunded'))).toEqual(expect.objectContaining({ amountRefundedCents: 1000 }));
 
-      const again = provider.refund(providerPaymentId, null, 'refund-3');
+      const again = provider.refund(refund(providerPaymentId, 1000, 0, 'refund-3'));
       await expect(again).rejects.toBeInstanceOf(PaymentProviderError);
       await expect(again).rejects.toMatchObject({ status: 409, message: expect.stringContaining('has already been refunded') });
     });

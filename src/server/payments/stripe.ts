@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import {
+  MalformedEventError,
   PaymentProviderError,
   WebhookSignatureError,
   type PaymentFailure,
@@ -7,10 +8,12 @@ import {
   type PaymentIntentInput,
   type PaymentProvider,
   type ProviderEvent,
+  type RefundInput,
   type SubscriptionCreated,
   type SubscriptionInput,
   type SubscriptionStatus,
 } from './provider.ts';
+import { unstorable } from '../lib/text.ts';
 
 export interface StripeProviderOptions {
   secretKey: string;
@@ -90,19 +93,44 @@ export class StripeProvider implements PaymentProvider {
     await call(() => this.stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: false }, { idempotencyKey }));
   }
 
-  async refund(providerPaymentId: string, amountCents: number | null, idempotencyKey: string): Promise<void> {
-    await call(() => this.stripe.refunds.create({ payment_intent: providerPaymentId, ...(amountCents === null ? {} : { amount: amountCents }) }, { idempotencyKey }));
+  /** Stripe reports the refund by webhook (charge.refunded): nothing to apply at once. */
+  async refund(input: RefundInput): Promise<ProviderEvent[]> {
+    await call(() => this.stripe.refunds.create({ payment_intent: input.providerPaymentId, amount: input.amountCents }, { idempotencyKey: input.idempotencyKey }));
+    return [];
   }
+
+  /** Cards are collected by Stripe.js in the browser. */
+  readonly cardStep = null;
 
   parseWebhook(rawBody: Buffer, signature: string | undefined): ProviderEvent {
     if (!signature) throw new WebhookSignatureError('The Stripe-Signature header is missing');
-    let event: Stripe.Event;
+    const tolerance = this.stripe.webhooks.DEFAULT_TOLERANCE;
+    // The SDK's verifier is made with its webhooks helper; typed as possibly absent.
+    const verifier = this.stripe.webhooks.signature;
+    if (!verifier) throw new Error('The Stripe SDK has no webhook signature verifier');
     try {
-      event = this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
+      // The SDK checks the signature and that the event is not older than the tolerance...
+      verifier.verifyHeader(rawBody, signature, this.webhookSecret, tolerance);
     } catch (error) {
       throw new WebhookSignatureError(error instanceof Error ? error.message : 'The Stripe-Signature header does not match the body');
     }
-    return toProviderEvent(event);
+    // ...but not that it is not from the future: a header signed ahead of time would stay good for ever.
+    const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
+    if (signedAt - Math.floor(Date.now() / 1000) > tolerance) throw new WebhookSignatureError('Timestamp outside the tolerance zone');
+    let event: unknown;
+    try {
+      event = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw new MalformedEventError('The event is not JSON', null);
+    }
+    if (!isObject(event) || !isId(event.id) || !isId(event.type) || !isObject(event.data) || !isObject(event.data.object)) {
+      throw new MalformedEventError('The event has no id, type or data.object', isObject(event) ? event : null);
+    }
+    try {
+      return toProviderEvent(event as unknown as Stripe.Event);
+    } catch (error) {
+      throw new MalformedEventError(error instanceof Error ? error.message : String(error), event);
+    }
   }
 
   /** The user's customer, so their cards and invoices gather in one place at Stripe. */
@@ -177,13 +205,25 @@ function toProviderEvent(event: Stripe.Event): ProviderEvent {
       const intent = event.data.object;
       // An invoice's own intent also succeeds here; only the packs we sold carry our paymentId.
       if (!intent.metadata?.paymentId) return ignored;
-      return { id: event.id, type: 'payment.succeeded', providerPaymentId: intent.id, amountCents: intent.amount_received || intent.amount, currency: intent.currency.toUpperCase() };
+      return {
+        id: event.id,
+        type: 'payment.succeeded',
+        providerPaymentId: text(intent.id, 'data.object.id'),
+        amountCents: cents(intent.amount_received || intent.amount, 'data.object.amount'),
+        currency: currency(intent.currency, 'data.object.currency'),
+      };
     }
     case 'payment_intent.payment_failed': {
       const intent = event.data.object;
       if (!intent.metadata?.paymentId) return ignored;
       const error = intent.last_payment_error;
-      return { id: event.id, type: 'payment.failed', providerPaymentId: intent.id, reason: failureReason(error?.decline_code, error?.code), message: error?.message ?? 'The payment failed' };
+      return {
+        id: event.id,
+        type: 'payment.failed',
+        providerPaymentId: text(intent.id, 'data.object.id'),
+        reason: failureReason(optionalText(error?.decline_code), optionalText(error?.code)),
+        message: optionalText(error?.message) ?? 'The payment failed',
+      };
     }
     case 'invoice.paid': {
       const invoice = event.data.object;
@@ -194,11 +234,11 @@ function toProviderEvent(event: Stripe.Event): ProviderEvent {
         id: event.id,
         type: 'invoice.paid',
         providerSubscriptionId: subscriptionId,
-        providerInvoiceId: invoice.id,
-        amountCents: invoice.amount_paid,
-        currency: invoice.currency.toUpperCase(),
-        periodStart: fromUnix(period.start),
-        periodEnd: fromUnix(period.end),
+        providerInvoiceId: text(invoice.id, 'data.object.id'),
+        amountCents: cents(invoice.amount_paid, 'data.object.amount_paid'),
+        currency: currency(invoice.currency, 'data.object.currency'),
+        periodStart: unix(period.start, 'the period start'),
+        periodEnd: unix(period.end, 'the period end'),
       };
     }
     case 'invoice.payment_failed': {
@@ -206,7 +246,14 @@ function toProviderEvent(event: Stripe.Event): ProviderEvent {
       const subscriptionId = invoiceSubscription(invoice);
       if (!subscriptionId) return ignored;
       // The card's refusal is on the invoice's payment, which the event does not carry.
-      return { id: event.id, type: 'invoice.failed', providerSubscriptionId: subscriptionId, providerInvoiceId: invoice.id, reason: 'other', message: 'The subscription payment failed' };
+      return {
+        id: event.id,
+        type: 'invoice.failed',
+        providerSubscriptionId: subscriptionId,
+        providerInvoiceId: text(invoice.id, 'data.object.id'),
+        reason: 'other',
+        message: 'The subscription payment failed',
+      };
     }
     case 'customer.subscription.updated': {
       const subscription = event.data.object;
@@ -214,16 +261,16 @@ function toProviderEvent(event: Stripe.Event): ProviderEvent {
       return {
         id: event.id,
         type: 'subscription.updated',
-        providerSubscriptionId: subscription.id,
+        providerSubscriptionId: text(subscription.id, 'data.object.id'),
         status: subscriptionStatus(subscription.status),
         currentPeriodEnd: periodEnd(subscription),
-        cancelAtPeriodEnd: subscription.cancel_at_period_end,
+        cancelAtPeriodEnd: flag(subscription.cancel_at_period_end, 'data.object.cancel_at_period_end'),
       };
     }
     case 'customer.subscription.deleted': {
       const subscription = event.data.object;
       if (!subscription.metadata?.subscriptionId) return ignored;
-      return { id: event.id, type: 'subscription.deleted', providerSubscriptionId: subscription.id };
+      return { id: event.id, type: 'subscription.deleted', providerSubscriptionId: text(subscription.id, 'data.object.id') };
     }
     case 'charge.refunded': {
       const charge = event.data.object;
@@ -232,10 +279,10 @@ function toProviderEvent(event: Stripe.Event): ProviderEvent {
       return {
         id: event.id,
         type: 'charge.refunded',
-        providerPaymentId: typeof intent === 'string' ? intent : intent.id,
+        providerPaymentId: text(typeof intent === 'string' ? intent : intent.id, 'data.object.payment_intent'),
         // The total refunded so far on this charge, as Stripe counts it.
-        amountRefundedCents: charge.amount_refunded,
-        currency: charge.currency.toUpperCase(),
+        amountRefundedCents: cents(charge.amount_refunded, 'data.object.amount_refunded'),
+        currency: currency(charge.currency, 'data.object.currency'),
       };
     }
     default:
@@ -277,8 +324,8 @@ type LegacyInvoice = Stripe.Invoice & { subscription?: string | Stripe.Subscript
 /** The end of the period paid for: the earliest among the items (all share it for one plan). */
 function periodEnd(subscription: LegacySubscription): Date | null {
   const ends = (subscription.items?.data ?? []).map((item) => item.current_period_end).filter((end) => typeof end === 'number');
-  if (ends.length > 0) return fromUnix(Math.min(...ends));
-  return typeof subscription.current_period_end === 'number' ? fromUnix(subscription.current_period_end) : null;
+  if (ends.length > 0) return unix(Math.min(...ends), 'the period end');
+  return typeof subscription.current_period_end === 'number' ? unix(subscription.current_period_end, 'the period end') : null;
 }
 
 /** The subscription an invoice bills, when it is one of ours (or too old to tell). */
@@ -288,7 +335,7 @@ function invoiceSubscription(invoice: LegacyInvoice): string | null {
   if (details?.metadata && !details.metadata.subscriptionId) return null;
   const subscription = invoice.parent?.subscription_details?.subscription ?? invoice.subscription;
   if (!subscription) return null;
-  return typeof subscription === 'string' ? subscription : subscription.id;
+  return text(typeof subscription === 'string' ? subscription : subscription.id, 'the invoice’s subscription');
 }
 
 /**
@@ -301,6 +348,44 @@ function invoicePeriod(invoice: Stripe.Invoice): { start: number; end: number } 
   return line ? line.period : { start: invoice.period_start, end: invoice.period_end };
 }
 
-function fromUnix(seconds: number): Date {
-  return new Date(seconds * 1000);
+/*
+ * Readers of the event's fields we act on: a signed event is still data from outside, and a field
+ * missing or of the wrong type must be refused as malformed (400), not fail in our hands (500).
+ */
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isId(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value.length <= 255 && !unstorable(value);
+}
+
+function text(value: unknown, field: string): string {
+  if (!isId(value)) throw new Error(`${field} is not an id`);
+  return value;
+}
+
+function optionalText(value: unknown): string | undefined {
+  return typeof value === 'string' && !unstorable(value) ? value : undefined;
+}
+
+function cents(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > 2 ** 31 - 1) throw new Error(`${field} is not an amount in minor units`);
+  return value;
+}
+
+function currency(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !/^[a-z]{3}$/i.test(value)) throw new Error(`${field} is not a currency code`);
+  return value.toUpperCase();
+}
+
+function flag(value: unknown, field: string): boolean {
+  if (typeof value !== 'boolean') throw new Error(`${field} is not a boolean`);
+  return value;
+}
+
+function unix(value: unknown, field: string): Date {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > 253_402_300_799) throw new Error(`${field} is not a time`);
+  return new Date(value * 1000);
 }

@@ -5,7 +5,7 @@ import { Payment, PaymentCheckout, Subscription, sandboxConfirmRequest, stripePa
 import { badRequest } from '../../lib/problems.ts';
 import { named } from '../../lib/schema.ts';
 import { pageWindow } from '../../lib/paging.ts';
-import { WebhookSignatureError } from '../../payments/provider.ts';
+import { MalformedEventError, WebhookSignatureError } from '../../payments/provider.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
@@ -18,6 +18,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
   // Stripe signs the exact bytes it sent: the body is kept raw for the check.
   await app.register(async (webhook) => {
+    webhook.removeContentTypeParser('application/json');
     webhook.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_request, body, done) => done(null, body));
     webhook.post(
       '/v1/payment/stripe/webhook',
@@ -32,12 +33,14 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         },
       },
       async (request) => {
-        if (!Buffer.isBuffer(request.body)) throw badRequest('A JSON body is expected');
+        if (!Buffer.isBuffer(request.body)) throw badRequest('payments.jsonBodyExpected');
         try {
           const signature = request.headers['stripe-signature'];
           await payments.webhook(request.body, typeof signature === 'string' ? signature : undefined);
         } catch (err) {
-          if (err instanceof WebhookSignatureError) throw badRequest(`Invalid Stripe-Signature: ${err.message}`, [{ field: 'Stripe-Signature', message: 'does not match the body' }]);
+          if (err instanceof WebhookSignatureError) throw badRequest('payments.badSignature', {}, [{ field: 'Stripe-Signature', key: 'field.signatureMismatch' }]);
+          // Signed but unreadable: kept for staff; a 400 shows at Stripe as failed, where a 500 would be retried for days.
+          if (err instanceof MalformedEventError) throw badRequest('payments.unreadableEvent', { problem: err.message });
           throw err;
         }
         return { received: true };
@@ -91,13 +94,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/payment/stripe/subscription/cancel',
       { schema: { problems: [404], tags, summary: 'Cancel your subscription at the end of the paid period (currentPeriodEnd says until when)', response: { 200: Subscription } } },
-      async (request) => payments.cancelSubscription(request.user.id, keyOf(request.headers['idempotency-key'], request.id)),
+      async (request) => payments.cancelSubscription(request.user.id),
     );
 
     player.post(
       '/v1/payment/stripe/subscription/resume',
       { schema: { problems: [404], tags, summary: 'Keep a subscription you cancelled, before its period ends', response: { 200: Subscription } } },
-      async (request) => payments.resumeSubscription(request.user.id, keyOf(request.headers['idempotency-key'], request.id)),
+      async (request) => payments.resumeSubscription(request.user.id),
     );
 
     player.post(

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, exists, inArray, isNull, notInArray } from 'drizzle-orm';
+import { and, count, desc, eq, exists, inArray, isNull, lt, notInArray, or } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
-import { paymentCustomers, payments, providerEvents } from '../../db/schema/payments.ts';
-import { conflict, HttpProblem, notFound } from '../../lib/problems.ts';
+import { paymentCustomers, payments, providerEvents, rejectedProviderEvents } from '../../db/schema/payments.ts';
+import { conflict, HttpProblem, notFound, type ErrorKey } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
-import { PaymentProviderError, type PaymentProvider, type ProviderEvent } from '../../payments/provider.ts';
-import { SandboxProvider } from '../../payments/sandbox.ts';
+import { MalformedEventError, PaymentProviderError, type PaymentProvider, type ProviderEvent, type ServerCardStep } from '../../payments/provider.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { CreditsService } from '../credits/service.ts';
 import type { InvoicesService } from '../invoices/service.ts';
@@ -22,6 +21,12 @@ type LineText = { key: string; params: Record<string, string | number> };
 /** Stripe charges no less than this (in the currency's minor units, for EUR and USD). */
 const MIN_CHARGE_CENTS = 50;
 const DAY_MS = 24 * 3600_000;
+/**
+ * A refund asked this recently is waiting for the provider's charge.refunded: asking again answers
+ * 409. After it (the event lost, the process stopped half-way), staff may ask again: the provider
+ * gets the same idempotency key (nothing refunded since), so it refunds once.
+ */
+const REFUND_WAIT_MS = 3600_000;
 
 function toPayment(row: Row): Payment {
   return {
@@ -46,17 +51,16 @@ function toPayment(row: Row): Payment {
  * period is not: Stripe's charge.refunded names the payment intent, which such a payment (an
  * invoice) does not know.
  */
-export function isRefundable(row: Pick<Row, 'kind' | 'status' | 'providerPaymentId' | 'amountCents' | 'refundedCents'>): boolean {
-  return row.kind === 'PACK' && row.status === 'SUCCEEDED' && row.providerPaymentId !== null && row.refundedCents < row.amountCents;
+export function isRefundable(row: Pick<Row, 'kind' | 'status' | 'providerPaymentId' | 'amountCents' | 'refundedCents' | 'refundRequestedAt'>, now = new Date()): boolean {
+  return row.kind === 'PACK' && row.status === 'SUCCEEDED' && row.providerPaymentId !== null && row.refundedCents < row.amountCents && !refundPending(row, now);
 }
 
-const failureText: Record<string, string> = {
-  declined: 'Your card was declined',
-  insufficient_funds: 'Your card has insufficient funds',
-  expired_card: 'Your card has expired',
-  processing_error: 'The card could not be processed: try again',
-  other: 'The payment failed',
-};
+function refundPending(row: Pick<Row, 'refundRequestedAt'>, now: Date): boolean {
+  return row.refundRequestedAt !== null && now.getTime() - row.refundRequestedAt.getTime() < REFUND_WAIT_MS;
+}
+
+/** The failure reasons the catalogue words (`payments.failure.*`); any other reads as "the payment failed". */
+const failureKeys = new Set(['declined', 'insufficient_funds', 'expired_card', 'processing_error']);
 
 export interface PaymentsDeps {
   provider: PaymentProvider;
@@ -69,7 +73,11 @@ export interface PaymentsDeps {
   notifications: NotificationsService;
   audit: AuditService;
   clock: () => Date;
+  /** Where what staff should know goes (an event's amount that does not match its payment). */
+  log?: { warn(obj: object, msg: string): void };
 }
+
+const quiet = { warn() {} };
 
 /**
  * Card payments: credit packs and subscription periods. A payment is created PENDING with what it
@@ -109,9 +117,7 @@ export class PaymentsService {
         code = promo.code;
       }
       if (amount < MIN_CHARGE_CENTS) {
-        throw new HttpProblem(422, `A card payment must be at least ${MIN_CHARGE_CENTS / 100} ${pack.currency}: this code takes the pack below it`, {
-          errors: [{ field: 'promoCode', message: 'takes the price below the minimum' }],
-        });
+        throw new HttpProblem(422, 'promoCode.belowMinimumCharge', { min: MIN_CHARGE_CENTS / 100, currency: pack.currency }, { errors: [{ field: 'promoCode', key: 'field.belowMinimumCharge' }] });
       }
       const [created] = await tx
         .insert(payments)
@@ -184,15 +190,8 @@ export class PaymentsService {
       });
       await this.rememberCustomer(userId, created.customerId);
       if (created.providerPriceId && created.providerPriceId !== plan.providerPriceId) await this.d.subscriptions.rememberProviderPrice(plan.id, created.providerPriceId);
-      await this.db.transaction(async (tx) => {
-        await this.d.subscriptions.setProviderId(subscription.id, created.providerSubscriptionId, tx);
-        // The sandbox's first period is this payment; Stripe's is its first invoice, matched on invoice.paid.
-        if (this.d.provider instanceof SandboxProvider)
-          await tx
-            .update(payments)
-            .set({ providerPaymentId: `sbx_in_${paymentId}` })
-            .where(eq(payments.id, paymentId));
-      });
+      // The first period's payment is matched to the provider's first invoice when it is paid (invoice.paid).
+      await this.d.subscriptions.setProviderId(subscription.id, created.providerSubscriptionId);
       const view = await this.d.subscriptions.view({ ...subscription, providerSubscriptionId: created.providerSubscriptionId });
       return { ...this.checkout(payment, created.clientSecret), subscription: view };
     } catch (err) {
@@ -204,12 +203,17 @@ export class PaymentsService {
     }
   }
 
-  /** Cancels the player's subscription at the end of the paid period; answers it, with until when. */
-  async cancelSubscription(userId: string, idempotencyKey: string): Promise<Subscription> {
+  /**
+   * Cancels the player's subscription at the end of the paid period; answers it, with until when.
+   * The provider's idempotency key is the subscription's id and one made for this call: the
+   * player's Idempotency-Key is theirs only (another player may send the same), and a replay of
+   * their call is answered by the API without coming here.
+   */
+  async cancelSubscription(userId: string): Promise<Subscription> {
     const current = await this.d.subscriptions.current(userId);
-    if (!current) throw notFound('Subscription');
+    if (!current) throw notFound('subscription');
     if (current.providerSubscriptionId) {
-      await this.d.provider.cancelSubscription(current.providerSubscriptionId, `cancel-${idempotencyKey}`).catch((err: unknown) => {
+      await this.d.provider.cancelSubscription(current.providerSubscriptionId, `cancel-${current.id}-${randomUUID()}`).catch((err: unknown) => {
         throw providerProblem(err);
       });
     }
@@ -219,12 +223,13 @@ export class PaymentsService {
     return this.d.subscriptions.view((await this.d.subscriptions.byId(current.id))!);
   }
 
-  async resumeSubscription(userId: string, idempotencyKey: string): Promise<Subscription> {
+  /** Takes back a cancellation; the provider's idempotency key is made as the cancellation's is. */
+  async resumeSubscription(userId: string): Promise<Subscription> {
     const current = await this.d.subscriptions.current(userId);
-    if (!current) throw notFound('Subscription');
-    if (!current.cancelAtPeriodEnd) throw conflict('The subscription is not being cancelled');
+    if (!current) throw notFound('subscription');
+    if (!current.cancelAtPeriodEnd) throw conflict('payments.subscriptionNotCancelling');
     if (current.providerSubscriptionId) {
-      await this.d.provider.resumeSubscription(current.providerSubscriptionId, `resume-${idempotencyKey}`).catch((err: unknown) => {
+      await this.d.provider.resumeSubscription(current.providerSubscriptionId, `resume-${current.id}-${randomUUID()}`).catch((err: unknown) => {
         throw providerProblem(err);
       });
     }
@@ -243,7 +248,7 @@ export class PaymentsService {
       .select()
       .from(payments)
       .where(and(eq(payments.id, id), eq(payments.userId, userId)));
-    if (!row) throw notFound('Payment');
+    if (!row) throw notFound('payment');
     return toPayment(row);
   }
 
@@ -258,52 +263,58 @@ export class PaymentsService {
 
   /** The sandbox's card step: the test card decides what happens, through the same events as Stripe's. */
   async confirmSandbox(userId: string, paymentId: string, cardNumber: string): Promise<Payment> {
-    const provider = this.sandbox();
+    const cards = this.cardStep();
     const [row] = await this.db
       .select()
       .from(payments)
       .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)));
-    if (!row) throw notFound('Payment');
-    if (row.status === 'SUCCEEDED' || row.status === 'REFUNDED') throw conflict(`The payment is ${row.status} already`);
-    if (!row.providerPaymentId) throw conflict('The payment is not ready to be confirmed');
+    if (!row) throw notFound('payment');
+    if (row.status === 'SUCCEEDED' || row.status === 'REFUNDED') throw conflict('payments.alreadySettled', { status: row.status });
     const card = cardNumber.replaceAll(' ', '');
     let events: ProviderEvent[];
     try {
       if (row.kind === 'PACK') {
-        events = provider.confirm(row.providerPaymentId, card, row.amountCents, row.currency);
+        if (!row.providerPaymentId) throw conflict('payments.notReady');
+        events = cards.confirm(row.providerPaymentId, card, row.amountCents, row.currency);
       } else {
         const subscription = row.subscriptionId ? await this.d.subscriptions.byId(row.subscriptionId) : undefined;
-        if (!subscription?.providerSubscriptionId) throw conflict('The subscription of this payment is gone');
+        if (!subscription?.providerSubscriptionId) throw conflict('payments.subscriptionGone');
         const plan = await this.d.subscriptions.plan(subscription.planId);
         const start = this.d.clock();
-        events = provider.confirmSubscription(subscription.providerSubscriptionId, card, row.amountCents, row.currency, start, nextPeriod(start, plan!.interval));
+        events = cards.confirmSubscription(subscription.providerSubscriptionId, card, row.amountCents, row.currency, start, nextPeriod(start, plan!.interval));
       }
     } catch (err) {
       throw providerProblem(err);
+    }
+    // A declined payment gave its promo code back: paying it after all takes the code again first,
+    // and is refused, before any charge, when the code has no use left for the player.
+    if (row.promoCode) {
+      const code = row.promoCode;
+      await this.db.transaction((tx) => this.d.promoCodes.retake(tx, { code, userId, refType: 'payment', refId: row.id }, true));
     }
     for (const event of events) await this.apply(event);
     const after = await this.get(userId, paymentId);
     if (after.status === 'FAILED') {
       const reason = after.failureReason ?? 'other';
-      throw new HttpProblem(402, failureText[reason] ?? failureText.other, { errors: [{ field: 'cardNumber', message: reason }] });
+      const key = failureKeys.has(reason) ? (`payments.failure.${reason}` as ErrorKey) : 'payments.failure.other';
+      throw new HttpProblem(402, key, {}, { errors: [{ field: 'cardNumber', key }] });
     }
     return after;
   }
 
   /** The sandbox's next billing period of the player's subscription, on demand (tests pass a period this way). */
   async renewSandbox(userId: string, subscriptionId: string, cardNumber = '4242424242424242'): Promise<Subscription> {
-    const provider = this.sandbox();
+    const cards = this.cardStep();
     const subscription = await this.d.subscriptions.byId(subscriptionId);
-    if (!subscription || subscription.userId !== userId) throw notFound('Subscription');
-    if (subscription.status === 'CANCELED' || !subscription.providerSubscriptionId || !subscription.currentPeriodEnd)
-      throw conflict(`The subscription is ${subscription.status}: it has no period to renew`);
+    if (!subscription || subscription.userId !== userId) throw notFound('subscription');
+    if (subscription.status === 'CANCELED' || !subscription.providerSubscriptionId || !subscription.currentPeriodEnd) throw conflict('payments.noPeriodToRenew', { status: subscription.status });
     const plan = await this.d.subscriptions.plan(subscription.planId);
     if (subscription.cancelAtPeriodEnd) {
       // Cancelled at period end: the period ends and nothing is billed, as Stripe does.
       await this.apply({ id: `sbx_evt_${randomUUID()}`, type: 'subscription.deleted', providerSubscriptionId: subscription.providerSubscriptionId });
     } else {
       const start = subscription.currentPeriodEnd;
-      const events = provider.renew(subscription.providerSubscriptionId, cardNumber, plan!.priceCents, plan!.currency, start, nextPeriod(start, plan!.interval));
+      const events = cards.renew(subscription.providerSubscriptionId, cardNumber, plan!.priceCents, plan!.currency, start, nextPeriod(start, plan!.interval));
       for (const event of events) await this.apply(event);
     }
     return this.d.subscriptions.view((await this.d.subscriptions.byId(subscriptionId))!);
@@ -318,14 +329,38 @@ export class PaymentsService {
    */
   async refund(actorId: string, paymentId: string, reason: string): Promise<void> {
     const [row] = await this.db.select().from(payments).where(eq(payments.id, paymentId));
-    if (!row) throw notFound('Payment');
-    if (!isRefundable(row)) {
-      throw conflict(row.kind === 'PACK' ? `Only a succeeded payment not yet refunded can be refunded: this one is ${row.status}` : 'A subscription payment cannot be refunded here');
+    if (!row) throw notFound('payment');
+    const now = this.d.clock();
+    if (refundPending(row, now)) throw refundAsked(row.refundRequestedAt!);
+    if (!isRefundable(row, now)) {
+      throw conflict(row.kind === 'PACK' ? 'payments.refundOnlySucceeded' : 'payments.refundSubscription', { status: row.status });
     }
+    // The request is claimed first, on the row as it was read: of staff asking at once, or again
+    // before the provider's event, one goes on and the others answer 409 and write nothing.
+    const [claimed] = await this.db
+      .update(payments)
+      .set({ refundRequestedAt: now })
+      .where(
+        and(
+          eq(payments.id, row.id),
+          eq(payments.status, 'SUCCEEDED'),
+          eq(payments.refundedCents, row.refundedCents),
+          or(isNull(payments.refundRequestedAt), lt(payments.refundRequestedAt, new Date(now.getTime() - REFUND_WAIT_MS))),
+        ),
+      )
+      .returning({ id: payments.id });
+    if (!claimed) throw refundAsked(now);
     const amountCents = row.amountCents - row.refundedCents;
-    await this.d.provider.refund(row.providerPaymentId!, amountCents, `refund-${row.id}-${row.refundedCents}`).catch((err: unknown) => {
-      throw providerProblem(err);
-    });
+    const reported = await this.d.provider
+      .refund({ providerPaymentId: row.providerPaymentId!, amountCents, refundedBeforeCents: row.refundedCents, currency: row.currency, idempotencyKey: `refund-${row.id}-${row.refundedCents}` })
+      .catch(async (err: unknown) => {
+        // Refused: nothing is waiting for the provider, staff may try again.
+        await this.db
+          .update(payments)
+          .set({ refundRequestedAt: null })
+          .where(and(eq(payments.id, row.id), eq(payments.refundRequestedAt, now)));
+        throw providerProblem(err);
+      });
     await this.db.transaction((tx) =>
       this.d.audit.record(tx, {
         actorId,
@@ -334,15 +369,26 @@ export class PaymentsService {
         entityId: row.id,
         reason,
         before: toPayment(row),
-        after: { ...toPayment(row), refundRequestedCents: amountCents },
+        after: { ...toPayment(row), refundRequestedCents: amountCents, refundRequestedAt: now.toISOString() },
       }),
     );
-    if (this.d.provider instanceof SandboxProvider) await this.apply(this.d.provider.refundEvent(row.providerPaymentId!, row.amountCents, row.currency));
+    // What the provider reports at once (the sandbox's charge.refunded) is applied now; Stripe's comes by webhook.
+    for (const event of reported) await this.apply(event);
   }
 
   /** Stripe's webhook: the signature checked, then the event applied once. */
   async webhook(rawBody: Buffer, signature: string | undefined): Promise<void> {
-    await this.apply(this.d.provider.parseWebhook(rawBody, signature));
+    let event: ProviderEvent;
+    try {
+      event = this.d.provider.parseWebhook(rawBody, signature);
+    } catch (err) {
+      if (err instanceof MalformedEventError) {
+        await this.db.insert(rejectedProviderEvents).values({ provider: this.d.provider.name, eventId: err.eventId, type: err.eventType, problem: err.message.slice(0, 1000) });
+        this.log.warn({ eventId: err.eventId, type: err.eventType, problem: err.message }, 'signed payment event refused: it cannot be read');
+      }
+      throw err;
+    }
+    await this.apply(event);
   }
 
   /**
@@ -351,80 +397,120 @@ export class PaymentsService {
    * create are recorded and ignored.
    */
   async apply(event: ProviderEvent): Promise<void> {
-    const credited = await this.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       // A pack paid, most events by far: recorded in the statement that claims its payment.
       if (event.type === 'payment.succeeded') return this.paymentSucceeded(tx, event);
       const [fresh] = await tx.insert(providerEvents).values({ id: event.id, provider: this.d.provider.name, type: event.type }).onConflictDoNothing().returning({ id: providerEvents.id });
-      if (!fresh) return null;
+      if (!fresh) return;
       switch (event.type) {
         case 'payment.failed':
           await this.paymentFailed(tx, { providerPaymentId: event.providerPaymentId }, event.reason);
-          return null;
+          return;
         case 'invoice.paid':
           return this.invoicePaid(tx, event);
         case 'invoice.failed': {
           const subscription = await this.d.subscriptions.byProviderId(event.providerSubscriptionId, tx);
-          if (!subscription) return null;
+          if (!subscription) return;
           if (subscription.status === 'ACTIVE') await this.d.subscriptions.applyProviderState(tx, subscription.id, { status: 'PAST_DUE' });
           await this.paymentFailed(tx, { subscriptionId: subscription.id }, event.reason);
-          return null;
+          return;
         }
         case 'subscription.updated': {
           const subscription = await this.d.subscriptions.byProviderId(event.providerSubscriptionId, tx);
-          if (!subscription) return null;
+          if (!subscription) return;
           // INCOMPLETE is Stripe's word before the first invoice is paid; invoice.paid moves us on.
           const status = event.status === 'INCOMPLETE' && subscription.status !== 'INCOMPLETE' ? undefined : event.status;
           await this.d.subscriptions.applyProviderState(tx, subscription.id, { ...(status ? { status } : {}), periodEnd: event.currentPeriodEnd, cancelAtPeriodEnd: event.cancelAtPeriodEnd });
-          return null;
+          return;
         }
         case 'subscription.deleted': {
           const subscription = await this.d.subscriptions.byProviderId(event.providerSubscriptionId, tx);
           if (subscription) await this.d.subscriptions.applyProviderState(tx, subscription.id, { status: 'CANCELED' });
-          return null;
+          return;
         }
         case 'charge.refunded':
           await this.refunded(tx, event.providerPaymentId, event.amountRefundedCents);
-          return null;
+          return;
         case 'ignored':
-          return null;
+          return;
       }
     });
-    if (credited) this.onCredited(credited);
   }
 
-  /** Called once credits have arrived for a user (renewals waiting on them are paid then). */
-  onCredited: (userId: string) => void = () => {};
-
   /**
-   * One statement records the event and claims its payment (PENDING or FAILED → SUCCEEDED): a
-   * replay records nothing, so claims nothing; an event about a payment another transaction is
-   * settling waits for that row's lock, then finds it SUCCEEDED and claims nothing either.
+   * One statement records the event and claims its payment (PENDING or FAILED → SUCCEEDED) when it
+   * paid the payment's amount in its currency: a replay records nothing, so claims nothing; an event
+   * about a payment another transaction is settling waits for that row's lock, then finds it
+   * SUCCEEDED and claims nothing either. An event with another amount or currency credits nothing.
    */
-  private async paymentSucceeded(tx: Tx, event: Extract<ProviderEvent, { type: 'payment.succeeded' }>): Promise<string | null> {
+  private async paymentSucceeded(tx: Tx, event: Extract<ProviderEvent, { type: 'payment.succeeded' }>): Promise<void> {
     const now = this.d.clock();
     const fresh = tx.$with('fresh').as(tx.insert(providerEvents).values({ id: event.id, provider: this.d.provider.name, type: event.type }).onConflictDoNothing().returning({ id: providerEvents.id }));
     const [row] = await tx
       .with(fresh)
       .update(payments)
       .set({ status: 'SUCCEEDED', failureReason: null, settledAt: now, updatedAt: now })
-      .where(and(eq(payments.providerPaymentId, event.providerPaymentId), notInArray(payments.status, ['SUCCEEDED', 'REFUNDED']), exists(tx.select().from(fresh))))
+      .where(
+        and(
+          eq(payments.providerPaymentId, event.providerPaymentId),
+          notInArray(payments.status, ['SUCCEEDED', 'REFUNDED']),
+          eq(payments.amountCents, event.amountCents),
+          eq(payments.currency, event.currency),
+          exists(tx.select().from(fresh)),
+        ),
+      )
       .returning();
-    if (!row) return null;
+    if (!row) {
+      await this.amountMismatch(tx, event, now);
+      return;
+    }
+    if (row.promoCode) {
+      // Held since the payment was made, unless a decline gave it back: then it is taken again.
+      const use = await this.d.promoCodes.retake(tx, { code: row.promoCode, userId: row.userId, refType: 'payment', refId: row.id }, false);
+      if (use === 'over') {
+        await tx.update(payments).set({ flag: 'PROMO_OVER_LIMIT', flaggedAt: now }).where(eq(payments.id, row.id));
+        this.log.warn({ paymentId: row.id, promoCode: row.promoCode }, 'a declined payment paid after all used a promo code past its limit');
+      }
+    }
     await this.credit(tx, row, [{ key: row.bonusCredits > 0 ? 'packBonus' : 'pack', params: { credits: row.credits, bonus: row.bonusCredits } }], now);
-    return row.userId;
   }
 
-  private async invoicePaid(tx: Tx, event: Extract<ProviderEvent, { type: 'invoice.paid' }>): Promise<string | null> {
+  /**
+   * A payment's success event with another amount or currency than the payment's: nothing is
+   * credited, the payment FAILED (its promo use given back) and flagged for staff with what the event
+   * said, and logged. Its replays find it flagged and change nothing.
+   */
+  private async amountMismatch(tx: Tx, event: Extract<ProviderEvent, { type: 'payment.succeeded' }>, now: Date): Promise<void> {
+    const [row] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.providerPaymentId, event.providerPaymentId), notInArray(payments.status, ['SUCCEEDED', 'REFUNDED'])))
+      .for('update');
+    if (!row || (row.amountCents === event.amountCents && row.currency === event.currency) || row.flag === 'AMOUNT_MISMATCH') return;
+    await tx
+      .update(payments)
+      .set({ status: 'FAILED', failureReason: 'other', flag: 'AMOUNT_MISMATCH', flaggedAt: now, reportedAmountCents: event.amountCents, reportedCurrency: event.currency, updatedAt: now })
+      .where(eq(payments.id, row.id));
+    if (row.promoCode) await this.d.promoCodes.release(tx, { code: row.promoCode, userId: row.userId, refType: 'payment', refId: row.id });
+    this.log.warn(
+      { paymentId: row.id, eventId: event.id, expected: { amountCents: row.amountCents, currency: row.currency }, reported: { amountCents: event.amountCents, currency: event.currency } },
+      'payment event amount or currency does not match the payment: nothing credited, flagged for staff',
+    );
+  }
+
+  private get log() {
+    return this.d.log ?? quiet;
+  }
+
+  private async invoicePaid(tx: Tx, event: Extract<ProviderEvent, { type: 'invoice.paid' }>): Promise<void> {
     const subscription = await this.d.subscriptions.byProviderId(event.providerSubscriptionId, tx);
-    if (!subscription) return null;
+    if (!subscription) return;
     const plan = await this.d.subscriptions.plan(subscription.planId, tx);
     // The period's payment: the one waiting for this invoice (the first, made at subscribe), else a new one.
     const [waiting] = await tx
       .select()
       .from(payments)
-      .where(
-        and(eq(payments.subscriptionId, subscription.id), inArray(payments.status, ['PENDING', 'FAILED']), this.d.provider instanceof SandboxProvider ? undefined : isNull(payments.providerPaymentId)),
-      )
+      .where(and(eq(payments.subscriptionId, subscription.id), inArray(payments.status, ['PENDING', 'FAILED']), isNull(payments.providerPaymentId)))
       .orderBy(desc(payments.createdAt))
       .limit(1)
       .for('update');
@@ -451,7 +537,6 @@ export class PaymentsService {
     await this.settle(tx, { ...row, amountCents: event.amountCents }, [
       { key: 'subscription', params: { planFr: plan!.name.fr, planEn: plan!.name.en, from: date(event.periodStart), to: date(event.periodEnd), credits: row.credits } },
     ]);
-    return subscription.userId;
   }
 
   /** The payment SUCCEEDED, its credits in the ledger and its invoice, in the event's transaction. */
@@ -503,6 +588,8 @@ export class PaymentsService {
     // A failed attempt can be followed by a good card on the same payment: FAILED is not final.
     if (!row || row.status === 'SUCCEEDED' || row.status === 'REFUNDED') return;
     await tx.update(payments).set({ status: 'FAILED', failureReason: reason, updatedAt: this.d.clock() }).where(eq(payments.id, row.id));
+    // A code counts only for a payment that succeeds: a declined one gives it back at once.
+    if (row.promoCode) await this.d.promoCodes.release(tx, { code: row.promoCode, userId: row.userId, refType: 'payment', refId: row.id });
   }
 
   /**
@@ -517,7 +604,7 @@ export class PaymentsService {
     const full = amountRefundedCents >= row.amountCents;
     await tx
       .update(payments)
-      .set({ refundedCents: Math.min(amountRefundedCents, row.amountCents), status: full ? 'REFUNDED' : 'SUCCEEDED', updatedAt: now })
+      .set({ refundedCents: Math.min(amountRefundedCents, row.amountCents), status: full ? 'REFUNDED' : 'SUCCEEDED', refundRequestedAt: null, updatedAt: now })
       .where(eq(payments.id, row.id));
     const bought = row.credits + row.bonusCredits;
     const due = full ? bought - Math.floor((bought * row.refundedCents) / row.amountCents) : Math.floor((bought * refundedNow) / row.amountCents);
@@ -560,9 +647,10 @@ export class PaymentsService {
     throw providerProblem(err);
   }
 
-  private sandbox(): SandboxProvider {
-    if (!(this.d.provider instanceof SandboxProvider)) throw new HttpProblem(404, 'The sandbox is off: payments go through Stripe');
-    return this.d.provider;
+  /** The card step played on the server: the sandbox's; Stripe collects cards in the browser. */
+  private cardStep(): ServerCardStep {
+    if (!this.d.provider.cardStep) throw new HttpProblem(404, 'payments.sandboxOff');
+    return this.d.provider.cardStep;
   }
 
   private async customer(userId: string): Promise<string | null> {
@@ -589,9 +677,17 @@ function nextPeriod(start: Date, interval: 'MONTH' | 'YEAR'): Date {
   return end.getTime() - start.getTime() > 400 * DAY_MS ? new Date(start.getTime() + 366 * DAY_MS) : end;
 }
 
+/** A refund asked already and not yet confirmed by the provider. */
+function refundAsked(at: Date): HttpProblem {
+  return conflict('payments.refundAsked', { at: at.toISOString() });
+}
+
+/** What a provider's refusal says to the caller, by its status: its own text is English and may name internals. */
+const providerKeys: Record<number, ErrorKey> = { 400: 'payments.provider.rejected', 402: 'payments.provider.cardRefused', 409: 'payments.provider.conflict' };
+
 /** A provider's refusal as the API answers it. */
 function providerProblem(err: unknown): Error {
   if (err instanceof HttpProblem) return err;
-  if (err instanceof PaymentProviderError) return new HttpProblem(err.status, err.message);
+  if (err instanceof PaymentProviderError) return new HttpProblem(err.status, err.key ?? providerKeys[err.status] ?? 'payments.provider.unavailable', err.params);
   return err instanceof Error ? err : new Error(String(err));
 }

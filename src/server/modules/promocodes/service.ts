@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { promoCodes, promoCodeUses } from '../../db/schema/promocodes.ts';
-import { conflict, HttpProblem, notFound } from '../../lib/problems.ts';
+import type { MessageParams } from '../../../contract/messages.ts';
+import { conflict, HttpProblem, invalidField, notFound, type ErrorKey } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -33,12 +34,14 @@ export function discounted(code: Pick<Row, 'kind' | 'value'>, amount: number): {
   return { amount, bonusCredits: code.value };
 }
 
-const unusable = (detail: string) => new HttpProblem(422, detail, { errors: [{ field: 'promoCode', message: detail }] });
+const unusable = (key: ErrorKey, params: MessageParams) => new HttpProblem(422, key, params, { errors: [{ field: 'promoCode', key, params }] });
 
 /**
  * Promo codes: staff make and archive them; players check one, then use it on a pack or a game.
  * A use is counted by `redeem` in the caller's transaction, under the code row's lock: the limit
- * holds however many use it at once, and a failed payment gives its use back with `release`.
+ * holds however many use it at once. A card payment holds its use while PENDING (so two payments
+ * cannot both count on a code's last use), a declined or abandoned one gives it back at once with
+ * `release`, and one paid after all takes it again with `retake`.
  */
 export class PromoCodesService {
   private readonly db: Db;
@@ -67,7 +70,7 @@ export class PromoCodesService {
         return created;
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`The promo code ${code} exists already`);
+      if (isUniqueViolation(err)) throw conflict('promoCode.exists', { code });
       throw err;
     }
   }
@@ -80,8 +83,8 @@ export class PromoCodesService {
     const terms = checkedTerms(input);
     return this.db.transaction(async (tx) => {
       const [row] = await tx.select().from(promoCodes).where(eq(promoCodes.code, raw.toUpperCase())).for('update');
-      if (!row) throw notFound('Promo code');
-      if (terms.maxUses !== null && terms.maxUses < row.uses) throw conflict(`The promo code ${row.code} has been used ${row.uses} times already: maxUses cannot be lower`);
+      if (!row) throw notFound('promoCode');
+      if (terms.maxUses !== null && terms.maxUses < row.uses) throw conflict('promoCode.maxUsesTooLow', { code: row.code, uses: row.uses });
       const [updated] = await tx.update(promoCodes).set(terms).where(eq(promoCodes.code, row.code)).returning();
       const after = toPromoCode(updated!);
       await this.audit.record(tx, { actorId, action: 'promoCode.update', entity: 'promoCode', entityId: row.code, before: toPromoCode(row), after });
@@ -101,7 +104,7 @@ export class PromoCodesService {
   async archive(actorId: string | null, code: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       const [row] = await tx.select().from(promoCodes).where(eq(promoCodes.code, code.toUpperCase())).for('update');
-      if (!row) throw notFound('Promo code');
+      if (!row) throw notFound('promoCode');
       const [archived] = await tx.update(promoCodes).set({ archivedAt: this.clock() }).where(eq(promoCodes.code, row.code)).returning();
       await this.audit.record(tx, { actorId, action: 'promoCode.archive', entity: 'promoCode', entityId: row.code, before: toPromoCode(row), after: toPromoCode(archived!) });
     });
@@ -124,11 +127,11 @@ export class PromoCodesService {
       .set({ uses: sql`${promoCodes.uses} + 1` })
       .where(and(eq(promoCodes.code, row.code), sql`${promoCodes.maxUses} is null or ${promoCodes.uses} < ${promoCodes.maxUses}`))
       .returning();
-    if (!counted) throw unusable(`The promo code ${row.code} has been used as many times as it may be`);
+    if (!counted) throw unusable('promoCode.usedUp', { code: row.code });
     try {
       await tx.insert(promoCodeUses).values({ code: row.code, userId: input.userId, refType: input.refType, refId: input.refId });
     } catch (err) {
-      if (isUniqueViolation(err)) throw unusable(`You have already used the promo code ${row.code}`);
+      if (isUniqueViolation(err)) throw unusable('promoCode.alreadyUsed', { code: row.code });
       throw err;
     }
     return counted;
@@ -147,6 +150,35 @@ export class PromoCodesService {
         .where(eq(promoCodes.code, input.code));
   }
 
+  /**
+   * Takes a code's use again for `ref`, whose earlier use was given back (its card was declined)
+   * and which is being paid after all; answers whether the use is held now. `strict` (the card is
+   * not charged yet) refuses as `redeem` does when the code has no use left or the player used it
+   * elsewhere meanwhile. Otherwise (the provider says the money is in: too late to refuse) the use is
+   * counted even past the limit and the answer is `over`, for staff to see.
+   */
+  async retake(tx: Executor, input: { code: string; userId: string; refType: string; refId: string }, strict: boolean): Promise<'held' | 'taken' | 'over'> {
+    const [row] = await tx.select().from(promoCodes).where(eq(promoCodes.code, input.code)).for('update');
+    if (!row) return 'over';
+    const [use] = await tx
+      .select()
+      .from(promoCodeUses)
+      .where(and(eq(promoCodeUses.code, row.code), eq(promoCodeUses.userId, input.userId)));
+    if (use && use.refType === input.refType && use.refId === input.refId) return 'held';
+    if (use) {
+      if (strict) throw unusable('promoCode.alreadyUsed', { code: row.code });
+      return 'over';
+    }
+    const full = row.maxUses !== null && row.uses >= row.maxUses;
+    if (full && strict) throw unusable('promoCode.usedUp', { code: row.code });
+    await tx.insert(promoCodeUses).values({ code: row.code, userId: input.userId, refType: input.refType, refId: input.refId });
+    await tx
+      .update(promoCodes)
+      .set({ uses: sql`${promoCodes.uses} + 1` })
+      .where(eq(promoCodes.code, row.code));
+    return full ? 'over' : 'taken';
+  }
+
   /** Who used a code, for the back office. */
   async uses(code: string) {
     return this.db.select().from(promoCodeUses).where(eq(promoCodeUses.code, code.toUpperCase())).orderBy(asc(promoCodeUses.usedAt));
@@ -156,7 +188,7 @@ export class PromoCodesService {
   async listUses(raw: string, window: Window) {
     const code = raw.toUpperCase();
     const [known] = await this.db.select({ code: promoCodes.code }).from(promoCodes).where(eq(promoCodes.code, code));
-    if (!known) throw notFound('Promo code');
+    if (!known) throw notFound('promoCode');
     const where = eq(promoCodeUses.code, code);
     const [rows, [total]] = await Promise.all([
       this.db.select().from(promoCodeUses).where(where).orderBy(desc(promoCodeUses.usedAt), asc(promoCodeUses.userId)).limit(window.limit).offset(window.offset),
@@ -177,30 +209,27 @@ export class PromoCodesService {
     const code = raw.toUpperCase();
     const query = executor.select().from(promoCodes).where(eq(promoCodes.code, code));
     const [row] = lock ? await query.for('update') : await query;
-    if (!row || row.archivedAt) throw new HttpProblem(404, `The promo code ${code} does not exist`, { errors: [{ field: 'promoCode', message: 'does not exist' }] });
+    if (!row || row.archivedAt) throw new HttpProblem(404, 'promoCode.doesNotExist', { code }, { errors: [{ field: 'promoCode', key: 'field.doesNotExist' }] });
     const now = this.clock();
-    if (row.validFrom && row.validFrom > now) throw unusable(`The promo code ${code} is valid from ${row.validFrom.toISOString()}`);
-    if (row.validUntil && row.validUntil <= now) throw unusable(`The promo code ${code} expired on ${row.validUntil.toISOString()}`);
-    if (row.maxUses !== null && row.uses >= row.maxUses) throw unusable(`The promo code ${code} has been used as many times as it may be`);
-    if (target === 'GAME' && row.kind !== 'PERCENT_OFF') throw unusable(`The promo code ${code} gives bonus credits on a credit pack, not on a game`);
+    if (row.validFrom && row.validFrom > now) throw unusable('promoCode.notYetValid', { code, from: row.validFrom.toISOString() });
+    if (row.validUntil && row.validUntil <= now) throw unusable('promoCode.expired', { code, until: row.validUntil.toISOString() });
+    if (row.maxUses !== null && row.uses >= row.maxUses) throw unusable('promoCode.usedUp', { code });
+    if (target === 'GAME' && row.kind !== 'PERCENT_OFF') throw unusable('promoCode.packOnly', { code });
     const [used] = await executor
       .select({ n: count() })
       .from(promoCodeUses)
       .where(and(eq(promoCodeUses.code, code), eq(promoCodeUses.userId, userId)));
-    if ((used?.n ?? 0) > 0) throw unusable(`You have already used the promo code ${code}`);
+    if ((used?.n ?? 0) > 0) throw unusable('promoCode.alreadyUsed', { code });
     return row;
   }
 }
 
 /** A code's terms as stored, after the checks the schema cannot make. */
 function checkedTerms(input: PromoCodeUpdateRequest) {
-  if (input.kind === 'PERCENT_OFF' && input.value > 100) throw unusableField('value', 'must be at most 100 for a percentage off');
+  if (input.kind === 'PERCENT_OFF' && input.value > 100) throw invalidField('value', 'field.percentAtMost100');
   const validFrom = input.validFrom ? new Date(input.validFrom) : null;
   const validUntil = input.validUntil ? new Date(input.validUntil) : null;
-  if (validFrom && validUntil && validUntil <= validFrom) throw unusableField('validUntil', 'must be after validFrom');
+  if (validFrom && validUntil && validUntil <= validFrom) throw invalidField('validUntil', 'field.afterValidFrom');
   return { kind: input.kind, value: input.value, maxUses: input.maxUses ?? null, validFrom, validUntil };
 }
 
-function unusableField(field: string, message: string) {
-  return new HttpProblem(400, `Invalid ${field}: it ${message}`, { errors: [{ field, message }] });
-}

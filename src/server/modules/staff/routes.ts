@@ -83,7 +83,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       async (request, reply) => {
         const { invoices } = services;
         const row = await invoices.byId(request.params.id);
-        if (!row) throw notFound('Invoice');
+        if (!row) throw notFound('invoice');
         const lang = langOf(request);
         if (wantsPdf(request.headers.accept)) {
           const corrects = row.creditedInvoiceId ? (await invoices.byId(row.creditedInvoiceId))?.number : undefined;

@@ -93,7 +93,12 @@ const toStaffPayment = (row: PaymentRow, userName: string, invoiceId: string | n
   invoiceId,
   refundable: isRefundable(row),
   refundedCents: row.refundedCents,
+  refundRequestedAt: row.refundRequestedAt?.toISOString() ?? null,
   failureReason: row.failureReason,
+  flag: row.flag,
+  flaggedAt: row.flaggedAt?.toISOString() ?? null,
+  reportedAmountCents: row.reportedAmountCents,
+  reportedCurrency: row.reportedCurrency,
   createdAt: row.createdAt.toISOString(),
   settledAt: row.settledAt?.toISOString() ?? null,
 });
@@ -151,7 +156,7 @@ export class StaffService {
   /** One user with their subscription, games and latest payments; 404 when unknown. */
   async user(id: string): Promise<StaffUserDetail> {
     const [row] = await this.userQuery().where(eq(users.id, id));
-    if (!row) throw notFound('User');
+    if (!row) throw notFound('user');
     const [subscription, owned, latest] = await Promise.all([
       this.d.subscriptions.current(id),
       this.db.select({ id: games.id, name: games.name, status: games.status, periodEnd: games.periodEnd }).from(games).where(eq(games.ownerId, id)).orderBy(desc(games.createdAt)),
@@ -181,7 +186,7 @@ export class StaffService {
    */
   async credit(actorId: string, input: UserCreditAddRequest): Promise<{ userId: string; balance: number; entryId: string }> {
     const [known] = await this.db.select({ id: users.id }).from(users).where(eq(users.id, input.userId));
-    if (!known) throw notFound('User');
+    if (!known) throw notFound('user');
     try {
       return await this.db.transaction(async (tx) => {
         const result = await this.d.credits.apply(tx, {
@@ -204,7 +209,7 @@ export class StaffService {
       });
     } catch (err) {
       // Taking back more than the balance is a conflict with its state, not a payment owed.
-      if (err instanceof HttpProblem && err.status === 402) throw conflict(`The balance cannot go below zero: ${err.detail}`);
+      if (err instanceof HttpProblem && err.status === 402) throw conflict('credits.belowZero', err.params);
       throw err;
     }
   }
@@ -281,7 +286,7 @@ export class StaffService {
 
   async payment(id: string): Promise<StaffPayment> {
     const [row] = await this.paymentQuery().where(eq(payments.id, id));
-    if (!row) throw notFound('Payment');
+    if (!row) throw notFound('payment');
     return toStaffPayment(row.payment, row.userName, row.invoiceId);
   }
 

@@ -55,7 +55,7 @@ export class SubscriptionsService {
   async updatePlan(actorId: string | null, id: string, input: SubscriptionCreateRequest): Promise<SubscriptionPlan> {
     return this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id)).for('update');
-      if (!before) throw notFound('Subscription plan');
+      if (!before) throw notFound('subscriptionPlan');
       const samePrice = before.priceCents === input.priceCents && before.currency === input.currency && before.interval === input.interval;
       const [row] = await tx
         .update(subscriptionPlans)
@@ -97,7 +97,7 @@ export class SubscriptionsService {
   async archivePlan(actorId: string | null, id: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id)).for('update');
-      if (!before) throw notFound('Subscription plan');
+      if (!before) throw notFound('subscriptionPlan');
       const [row] = await tx.update(subscriptionPlans).set({ archived: true, updatedAt: new Date() }).where(eq(subscriptionPlans.id, id)).returning();
       await this.audit.record(tx, { actorId, action: 'plan.archive', entity: 'plan', entityId: id, before: toPlan(before), after: toPlan(row!) });
     });
@@ -105,7 +105,7 @@ export class SubscriptionsService {
 
   async planOnSale(id: string): Promise<PlanRow> {
     const [row] = await this.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id));
-    if (!row || row.archived) throw notFound('Subscription plan');
+    if (!row || row.archived) throw notFound('subscriptionPlan');
     return row;
   }
 
@@ -124,7 +124,7 @@ export class SubscriptionsService {
       const [row] = await tx.insert(subscriptions).values({ userId, planId, provider }).returning();
       return row!;
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('You already have a subscription: cancel it before taking another');
+      if (isUniqueViolation(err)) throw conflict('subscriptions.alreadySubscribed');
       throw err;
     }
   }
