@@ -71,7 +71,7 @@ export async function renewalsBench(total = 1000, { timeoutMs = 120_000 } = {}):
     const definition = await as('bench_staff', 'POST', '/v1/definition/game', { name: { fr: 'Banc', en: 'Bench' }, description: { fr: 'Banc', en: 'Bench' }, version: '1.21.4', published: true }, [
       'staff',
     ]);
-    const pkg = await as('bench_staff', 'POST', '/v1/definition/game/package', { definitionId: definition.id, name: 'Month', ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: PRICE }, [
+    const pkg = await as('bench_staff', 'POST', '/v1/definition/game/package', { definitionId: definition.id, name: { fr: 'Mois', en: 'Month' }, ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: PRICE }, [
       'staff',
     ]);
 

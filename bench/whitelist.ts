@@ -21,7 +21,7 @@ const OWNER = 'bench_owner';
 export async function freeOffer(server: BenchServer): Promise<{ definitionId: string; packageId: string }> {
   const staff = (url: string, body: unknown) => server.call(STAFF, 'POST', url, body, ['staff']);
   const def = await staff('/v1/definition/game', { name: { fr: 'Banc', en: 'Bench' }, description: { fr: 'Banc', en: 'Bench' }, version: '1.21.4', published: true });
-  const pack = await staff('/v1/definition/game/package', { definitionId: def.id, name: 'Free', ramMb: 512, maxPlayers: 10, periodDays: 30, priceCredits: 0 });
+  const pack = await staff('/v1/definition/game/package', { definitionId: def.id, name: { fr: 'Gratuit', en: 'Free' }, ramMb: 512, maxPlayers: 10, periodDays: 30, priceCredits: 0 });
   return { definitionId: def.id, packageId: pack.id };
 }
 

@@ -86,7 +86,7 @@ export const minecraftVersions = [
   '1.21.4',
 ] as const;
 export const minVersion = minecraftVersions[0];
-export const maxVersion = minecraftVersions[minecraftVersions.length - 1];
+export const maxVersion: string = minecraftVersions[minecraftVersions.length - 1]!;
 export function isSupportedVersion(v: string): boolean {
   return (minecraftVersions as readonly string[]).includes(v);
 }
@@ -126,20 +126,25 @@ export const gameDefCreate = Type.Object(
 export type GameDefCreate = Static<typeof gameDefCreate>;
 
 const packageFields = {
-  name: Type.String({ minLength: 1, maxLength: 60 }),
+  name: Localized(60),
   ramMb: Type.Integer({ minimum: 128, maximum: 65536 }),
   maxPlayers: Type.Integer({ minimum: 1, maximum: 1000 }),
   periodDays: Type.Integer({ minimum: 1, maximum: 366 }),
   priceCredits: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
 };
 
-export const gamePackageCreate = Type.Object({ definitionId: Id, ...packageFields }, { $id: 'gamePackageCreate', additionalProperties: false });
+const PackageDescription = Localized(500);
+
+export const gamePackageCreate = Type.Object(
+  { definitionId: Id, ...packageFields, description: Type.Optional(Nullable(PackageDescription)) },
+  { $id: 'gamePackageCreate', additionalProperties: false },
+);
 export type GamePackageCreate = Static<typeof gamePackageCreate>;
-/** Staff update of a package (it stays in its definition). */
-export const GamePackageUpdate = Type.Object(packageFields, { additionalProperties: false });
+/** Staff update of a package (it stays in its definition). A description left out stays as it was; null removes it. */
+export const GamePackageUpdate = Type.Object({ ...packageFields, description: Type.Optional(Nullable(PackageDescription)) }, { additionalProperties: false });
 export type GamePackageUpdate = Static<typeof GamePackageUpdate>;
 
-export const GamePackage = Type.Object({ id: Id, definitionId: Id, ...packageFields, createdAt: DateTime, updatedAt: DateTime });
+export const GamePackage = Type.Object({ id: Id, definitionId: Id, ...packageFields, description: Nullable(PackageDescription), createdAt: DateTime, updatedAt: DateTime });
 export type GamePackage = Static<typeof GamePackage>;
 
 const Rating = Type.Object({ average: Nullable(Type.Number()), count: Type.Integer() });
@@ -248,7 +253,7 @@ export const StaffGame = Type.Object({
   ownerId: Id,
   ownerName: Type.String(),
   definitionName: Localized(80),
-  packageName: Type.String(),
+  packageName: Localized(60),
 });
 export type StaffGame = Static<typeof StaffGame>;
 

@@ -28,6 +28,15 @@ describe('messages', () => {
     expect(renderReason(en, { key: 'nope', params: {} }, 'en')).toBeUndefined();
   });
 
+  it('names a package in the reader’s language, and still shows a name stored as plain text', () => {
+    const params = { name: 'Castle', package: { fr: 'Petit', en: 'Small' }, days: 30 };
+    expect(renderReason(en, { key: 'gameCharge', params }, 'en')).toBe('Game "Castle": Small, first 30 days');
+    expect(renderReason(fr, { key: 'gameCharge', params }, 'fr')).toBe('Serveur « Castle » : Petit, 30 premiers jours');
+    // A ledger line written before package names had two languages.
+    expect(renderReason(en, { key: 'gameCharge', params: { ...params, package: 'Petit' } }, 'en')).toBe('Game "Castle": Petit, first 30 days');
+    expect(renderNotice(en, { key: 'text', params: { title: { fr: 'Titre', en: 'Title' }, description: 'x' } }, 'en')).toEqual({ title: 'Title', description: 'x' });
+  });
+
   it('uses the same parameters, formatted alike, in French and in English', () => {
     const english = new Map(templates(en));
     for (const [path, template] of templates(fr)) expect(placeholders(english.get(path) ?? ''), path).toEqual(placeholders(template));

@@ -8,7 +8,13 @@
 export const locales = ['fr', 'en'] as const;
 export type Locale = (typeof locales)[number];
 
-export type MessageParams = Record<string, string | number>;
+/** Text written by staff in both languages (a package's name): the reader's language is taken. */
+export interface LocalizedParam {
+  fr: string;
+  en: string;
+}
+
+export type MessageParams = Record<string, string | number | LocalizedParam>;
 
 /** A key of the catalogue and what fills its `{{placeholders}}`. */
 export interface Message {
@@ -23,10 +29,13 @@ const intlLocale = { fr: 'fr-FR', en: 'en-GB' } as const;
 
 /**
  * A parameter as the template asks: `{{until, datetime}}` and `{{day, date}}` take an ISO date and
- * give it in the reader's words, in UTC as every date of a notice is; anything else as it is.
+ * give it in the reader's words, in UTC as every date of a notice is; a `{fr, en}` pair gives the
+ * reader's language (rows written before names had two languages hold a plain string, shown as it is);
+ * anything else as it is.
  */
-function formatParam(value: string | number | undefined, format: string | undefined, locale: Locale): string {
+function formatParam(value: MessageParams[string] | undefined, format: string | undefined, locale: Locale): string {
   if (value === undefined) return '';
+  if (typeof value === 'object') return value[locale] ?? '';
   if (format === 'datetime' || format === 'date') {
     const date = new Date(value);
     if (Number.isNaN(date.getTime())) return String(value);

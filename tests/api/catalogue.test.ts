@@ -18,7 +18,10 @@ describe('catalogue', () => {
     expect(list.statusCode).toBe(200);
     expect(list.json()).toMatchObject({ totalElements: 1, page: 0, size: 20 });
     expect(list.json().data[0]).toMatchObject({ id: definitionId, priceFrom: 100, rating: { average: null, count: 0 }, settings: { difficulty: 'hard' } });
-    expect(list.json().data[0].packages.map((p: { name: string }) => p.name)).toEqual(['Small', 'Big']);
+    expect(list.json().data[0].packages.map((p: { name: unknown; description: unknown }) => [p.name, p.description])).toEqual([
+      [{ fr: 'Petit', en: 'Small' }, null],
+      [{ fr: 'Grand', en: 'Big' }, null],
+    ]);
 
     // A player's token changes nothing; a stale token is ignored on a public call.
     expect((await t.current.as('alice', { method: 'GET', url: '/v1/definition/game/list' })).json().totalElements).toBe(1);
@@ -44,10 +47,10 @@ describe('catalogue', () => {
 
     const old = await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/definition/game', payload: { ...definition, version: '1.7.10' } });
     expect(old.statusCode).toBe(400);
-    expect(old.json().errors).toEqual([{ field: 'version', message: 'must be from 1.8.8 to 1.21.4' }]);
+    expect(old.json().errors).toEqual([{ field: 'version', code: 'field.versionRange', message: 'doit être comprise entre 1.8.8 et 1.21.4' }]);
     expect((await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/definition/game', payload: { ...definition, version: '1.21.5' } })).statusCode).toBe(400);
     const extra = await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/definition/game', payload: { ...definition, price: 3 } });
-    expect(extra.json().errors).toContainEqual({ field: 'price', message: 'is not an accepted field' });
+    expect(extra.json().errors).toContainEqual({ field: 'price', code: 'validation.additionalProperties', message: "n'est pas un champ accepté" });
     const long = await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/definition/game', payload: { ...definition, name: { fr: 'x'.repeat(81), en: 'x' } } });
     expect(long.json().errors.map((e: { field: string }) => e.field)).toContain('name.fr');
 
@@ -65,9 +68,9 @@ describe('catalogue', () => {
     expect((await t.current.as('alice', { method: 'PUT', url: `/v1/definition/game/${definitionId}`, payload: definition })).statusCode).toBe(403);
     expect((await t.current.as('boss', { ...staff, method: 'PUT', url: '/v1/definition/game/00000000-0000-4000-8000-000000000000', payload: definition })).statusCode).toBe(404);
 
-    const pkg = { name: 'Huge', ramMb: 8192, maxPlayers: 50, periodDays: 30, priceCredits: 50 };
+    const pkg = { name: { fr: 'Énorme', en: 'Huge' }, ramMb: 8192, maxPlayers: 50, periodDays: 30, priceCredits: 50 };
     const updated = await t.current.as('boss', { ...staff, method: 'PUT', url: `/v1/definition/game/package?id=${smallId}`, payload: pkg });
-    expect(updated.json()).toMatchObject({ id: smallId, definitionId, ...pkg });
+    expect(updated.json()).toMatchObject({ id: smallId, definitionId, ...pkg, description: null });
     expect((await app.inject({ url: `/v1/definition/game/${definitionId}` })).json().priceFrom).toBe(50);
     const badPkg = await t.current.as('boss', { ...staff, method: 'POST', url: '/v1/definition/game/package', payload: { ...pkg, definitionId, ramMb: 64 } });
     expect(badPkg.json().errors.map((e: { field: string }) => e.field)).toEqual(['ramMb']);
@@ -85,7 +88,7 @@ describe('catalogue', () => {
 
     const used = await t.current.as('boss', { ...staff, method: 'DELETE', url: `/v1/definition/game/package?id=${smallId}` });
     expect(used.statusCode).toBe(409);
-    expect(used.json().detail).toBe('Games use this package: it cannot be deleted');
+    expect(used.json().code).toBe('catalogue.packageInUse');
     expect((await t.current.as('boss', { ...staff, method: 'DELETE', url: `/v1/definition/game/${definitionId}` })).statusCode).toBe(409);
 
     expect((await t.current.as('boss', { ...staff, method: 'DELETE', url: `/v1/definition/game/package?id=${bigId}` })).statusCode).toBe(204);
@@ -97,11 +100,60 @@ describe('catalogue', () => {
     expect((await t.current.app.inject({ url: `/v1/definition/game/${unused.definitionId}` })).statusCode).toBe(404);
   });
 
+  it('names and describes packages in French and English; a missing or empty language is refused naming the field, nothing stored', async () => {
+    const { definitionId, smallId } = await catalogue(t.current);
+    const url = '/v1/definition/game/package';
+    const fields = { ramMb: 2048, maxPlayers: 10, periodDays: 30, priceCredits: 180 };
+    const description = { fr: 'Pour une bande d’amis.', en: 'For a group of friends.' };
+    const created = await t.current.as('boss', { ...staff, method: 'POST', url, payload: { definitionId, name: { fr: 'Moyen', en: 'Medium' }, description, ...fields } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ definitionId, name: { fr: 'Moyen', en: 'Medium' }, description, ...fields });
+    const mediumId = created.json().id as string;
+    const packages = async () => (await t.current.app.inject({ url: `/v1/definition/game/${definitionId}` })).json().packages as Array<{ id: string; name: unknown; description: unknown }>;
+    expect((await packages()).map((p) => p.name)).toEqual([
+      { fr: 'Petit', en: 'Small' },
+      { fr: 'Moyen', en: 'Medium' },
+      { fr: 'Grand', en: 'Big' },
+    ]);
+
+    const refused = [
+      [{ definitionId, name: { fr: 'Moyen' }, ...fields }, 'name.en'],
+      [{ definitionId, name: 'Moyen', ...fields }, 'name'],
+      [{ definitionId, name: { fr: 'Moyen', en: '' }, ...fields }, 'name.en'],
+      [{ definitionId, name: { fr: 'Moyen', en: 'Medium' }, description: { en: 'Only English' }, ...fields }, 'description.fr'],
+      [{ definitionId, name: { fr: 'Moyen', en: 'Medium', de: 'Mittel' }, ...fields }, 'name.de'],
+    ] as const;
+    for (const [payload, field] of refused) {
+      const res = await t.current.as('boss', { ...staff, method: 'POST', url, payload });
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().errors.map((e: { field: string }) => e.field), field).toContain(field);
+    }
+    expect(await packages()).toHaveLength(3);
+
+    // An update changes both languages; a description left out stays, null removes it.
+    const put = (id: string, payload: object) => t.current.as('boss', { ...staff, method: 'PUT', url: `${url}?id=${id}`, payload });
+    const renamed = await put(mediumId, { name: { fr: 'Moyen+', en: 'Medium+' }, ...fields });
+    expect(renamed.json()).toMatchObject({ name: { fr: 'Moyen+', en: 'Medium+' }, description });
+    const badUpdate = await put(mediumId, { name: { en: 'Medium' }, ...fields, priceCredits: 1 });
+    expect(badUpdate.statusCode).toBe(400);
+    expect(badUpdate.json().errors.map((e: { field: string }) => e.field)).toEqual(['name.fr']);
+    expect((await packages()).find((p) => p.id === mediumId)).toMatchObject({ name: { fr: 'Moyen+', en: 'Medium+' }, description, priceCredits: 180 });
+    expect((await put(mediumId, { name: { fr: 'Moyen', en: 'Medium' }, description: null, ...fields })).json().description).toBeNull();
+    const described = await put(smallId, { name: { fr: 'Petit', en: 'Small' }, description: { fr: 'Pour débuter.', en: 'To start out.' }, ...fields });
+    expect(described.json().description).toEqual({ fr: 'Pour débuter.', en: 'To start out.' });
+  });
+
   it('lists the named bodies in the OpenAPI document', async () => {
     const doc = (await t.current.app.inject({ url: '/v1/openapi.json' })).json();
     for (const name of ['gameDefCreate', 'gamePackageCreate', 'gameCreate', 'playerRequest', 'playerPatchRequest', 'gameReviewCreate']) {
       expect(doc.components.schemas[name], name).toBeDefined();
     }
     expect(doc.paths['/v1/game/create'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/gameCreate');
+    // A package is named in both languages, on creation as on update.
+    const update = doc.paths['/v1/definition/game/package'].put.requestBody.content['application/json'].schema;
+    for (const body of [doc.components.schemas.gamePackageCreate, update]) {
+      expect(body.properties.name).toMatchObject({ type: 'object', required: ['fr', 'en'] });
+      expect(body.required).not.toContain('description');
+    }
   });
 });

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startListeningApp, useTestApp, type TestApp } from '../fixtures/app.ts';
 import { openStream } from '../fixtures/sse.ts';
 import { buyGame, userId } from '../fixtures/games.ts';
+import { ledgerEntries } from '../../src/server/db/schema/credits.ts';
+import { eq } from 'drizzle-orm';
 
 /** A request as the web app sends it: the bearer token and the locale cookie of the language on screen. */
 const inLocale = (locale: 'fr' | 'en') => ({ headers: { cookie: `theme=dark; locale=${locale}` } });
@@ -16,7 +18,7 @@ describe('notifications and ledger lines in the reader’s language', () => {
 
     await t.current.as('alice', { method: 'POST', url: '/v1/friend', payload: { userId: await userId(t.current, 'bob') } });
     await t.current.as('bob', { method: 'GET', url: '/v1/user', ...inLocale('en') });
-    // Bob's English is saved: a client sending no cookie (SPEC.md's) still reads English.
+    // Bob's English is saved: a client sending no cookie still reads English.
     const [notice] = (await t.current.as('bob', { method: 'GET', url: '/v1/user/notifications' })).json().data;
     expect(notice.data).toEqual({ title: 'New friend request', description: 'alice wants to be your friend.', link: '/dashboard/social', key: 'friendRequest.received', params: { name: 'alice' } });
     // Back to French: the same stored notice reads in French.
@@ -30,8 +32,9 @@ describe('notifications and ledger lines in the reader’s language', () => {
     const ledger = async (locale: 'fr' | 'en') => (await t.current.as('alice', { method: 'GET', url: '/v1/purchase/transactions', ...inLocale(locale) })).json().data;
 
     const fr = await ledger('fr');
-    expect(fr.map((e: { reason: string }) => e.reason)).toEqual(['Prix du concours', 'Serveur « Castle » : Small, 30 premiers jours', 'Test credits']);
-    expect(fr[1]).toMatchObject({ kind: 'GAME_CHARGE', reasonKey: 'gameCharge', reasonParams: { name: 'Castle', package: 'Small', days: 30 } });
+    expect(fr.map((e: { reason: string }) => e.reason)).toEqual(['Prix du concours', 'Serveur « Castle » : Petit, 30 premiers jours', 'Test credits']);
+    // The package's name is kept in both languages: each reader gets theirs.
+    expect(fr[1]).toMatchObject({ kind: 'GAME_CHARGE', reasonKey: 'gameCharge', reasonParams: { name: 'Castle', package: { fr: 'Petit', en: 'Small' }, days: 30 } });
     // The staff's reason is their own words: kept as written, in every language.
     expect(fr[0]).toMatchObject({ reasonKey: 'adjustment', reasonParams: { reason: 'Prix du concours' } });
     const en = await ledger('en');
@@ -41,7 +44,18 @@ describe('notifications and ledger lines in the reader’s language', () => {
     expect(game).toEqual([expect.objectContaining({ reason: 'Game "Castle": Small, first 30 days', reasonKey: 'gameCharge' })]);
     // Staff read every ledger in their own language.
     const staff = (await t.current.as('boss', { method: 'GET', url: '/v1/staff/transactions?kind=GAME_CHARGE', roles: ['staff'], ...inLocale('fr') })).json().data;
-    expect(staff).toEqual([expect.objectContaining({ reason: 'Serveur « Castle » : Small, 30 premiers jours', reasonKey: 'gameCharge' })]);
+    expect(staff).toEqual([expect.objectContaining({ reason: 'Serveur « Castle » : Petit, 30 premiers jours', reasonKey: 'gameCharge' })]);
+  });
+
+  it('still shows a ledger line written when package names had one language', async () => {
+    const { gameId } = await buyGame(t.current, 'alice', 'Castle');
+    await t.current.database.db
+      .update(ledgerEntries)
+      .set({ reasonParams: { name: 'Castle', package: 'Petit', days: 30 } })
+      .where(eq(ledgerEntries.refId, gameId));
+    const reason = async (locale: 'fr' | 'en') => (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/transactions`, ...inLocale(locale) })).json().data[0].reason;
+    expect(await reason('en')).toBe('Game "Castle": Petit, first 30 days');
+    expect(await reason('fr')).toBe('Serveur « Castle » : Petit, 30 premiers jours');
   });
 });
 

@@ -43,8 +43,8 @@ describe('staff: roles on the catalogue, games and reviews calls', () => {
       ['PUT', `/v1/definition/game/${definitionId}`, definition],
       ['DELETE', `/v1/definition/game/${NOBODY}`, undefined],
       ['POST', '/v1/definition/game', definition],
-      ['POST', '/v1/definition/game/package', { definitionId, name: 'X', ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 10 }],
-      ['PUT', `/v1/definition/game/package?id=${smallId}`, { name: 'X', ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 10 }],
+      ['POST', '/v1/definition/game/package', { definitionId, name: { fr: 'X', en: 'X' }, ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 10 }],
+      ['PUT', `/v1/definition/game/package?id=${smallId}`, { name: { fr: 'X', en: 'X' }, ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 10 }],
       ['DELETE', `/v1/definition/game/package?id=${NOBODY}`, undefined],
       ['POST', `/v1/staff/games/${gameId}/stop`, { reason: 'Abuse' }],
       ['POST', `/v1/staff/games/${gameId}/extend`, { days: 3, reason: 'Outage' }],
@@ -111,7 +111,7 @@ describe('staff: the catalogue', () => {
 
     const used = await as(t.current, 'boss', 'DELETE', `/v1/definition/game/${definitionId}`);
     expect(used.statusCode).toBe(409);
-    expect(used.json().detail).toContain('Games use this definition');
+    expect(used.json().code).toBe('catalogue.definitionInUse');
     expect((await as(t.current, 'boss', 'GET', `/v1/definition/game/${definitionId}`)).statusCode).toBe(200);
     expect((await auditOf(t.current, 'definition', definitionId)).map((a) => a.action)).toEqual(['definition.update', 'definition.create']);
 
@@ -130,7 +130,7 @@ describe('staff: the catalogue', () => {
 
   it('edits a package: the price shown changes, games bought keep what they paid and got; audited', async () => {
     const { definitionId, smallId, gameId, game } = await buyGame(t.current);
-    const pkg = { name: 'Small+', ramMb: 2048, maxPlayers: 20, periodDays: 15, priceCredits: 150 };
+    const pkg = { name: { fr: 'Petit+', en: 'Small+' }, ramMb: 2048, maxPlayers: 20, periodDays: 15, priceCredits: 150 };
     const res = await as(t.current, 'boss', 'PUT', `/v1/definition/game/package?id=${smallId}`, pkg);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: smallId, definitionId, ...pkg });
@@ -139,7 +139,7 @@ describe('staff: the catalogue', () => {
     expect(bought).toMatchObject({ ramMb: 1024, maxPlayers: 10, periodEnd: game.periodEnd });
     expect((await as(t.current, 'alice', 'GET', `/v1/game/${gameId}/transactions`)).json().data[0].amount).toBe(-100);
     const [audit] = await auditOf(t.current, 'package', smallId);
-    expect(audit).toMatchObject({ action: 'package.update', before: { name: 'Small', priceCredits: 100 }, after: { name: 'Small+', priceCredits: 150 } });
+    expect(audit).toMatchObject({ action: 'package.update', before: { name: { en: 'Small' }, priceCredits: 100 }, after: { name: { fr: 'Petit+', en: 'Small+' }, priceCredits: 150 } });
 
     expect((await as(t.current, 'boss', 'PUT', `/v1/definition/game/package?id=${NOBODY}`, pkg)).statusCode).toBe(404);
     expect((await as(t.current, 'boss', 'PUT', `/v1/definition/game/package?id=${smallId}`, { ...pkg, ramMb: 1 })).statusCode).toBe(400);
@@ -250,7 +250,7 @@ describe('staff: games', () => {
       ownerName: 'bob',
       definitionId,
       definitionName: { fr: 'Survie', en: 'Survival' },
-      packageName: 'Big',
+      packageName: { fr: 'Grand', en: 'Big' },
       autoRenew: false,
     });
     expect(await names('?sort=name,asc')).toEqual(['arena', 'Castle', 'Farm 100%']);
@@ -272,7 +272,7 @@ describe('staff: games', () => {
     }
 
     const one = await as(t.current, 'helper', 'GET', `/v1/staff/games/${castle}`);
-    expect(one.json()).toMatchObject({ id: castle, ownerName: 'alice', packageName: 'Small', status: 'CREATED' });
+    expect(one.json()).toMatchObject({ id: castle, ownerName: 'alice', packageName: { fr: 'Petit', en: 'Small' }, status: 'CREATED' });
     expect((await as(t.current, 'boss', 'GET', `/v1/staff/games/${NOBODY}`)).statusCode).toBe(404);
   });
 
@@ -308,7 +308,7 @@ describe('staff: games', () => {
 
     const again = await stop();
     expect(again.statusCode).toBe(409);
-    expect(again.json().detail).toBe('The game is STOPPED: it cannot be stopped now');
+    expect(again.json()).toMatchObject({ code: 'games.cannotStop', detail: expect.stringContaining('STOPPED') });
     expect((await as(t.current, 'boss', 'POST', `/v1/staff/games/${NOBODY}/stop`, { reason: 'x' })).statusCode).toBe(404);
     expect(await auditOf(t.current, 'game', gameId)).toHaveLength(1);
   });

@@ -86,16 +86,18 @@ test('staff create a definition with an image and two packages, publish it, play
   await expect(staff.getByLabel('Nom (français)')).toHaveValue(name.fr);
   const rows = staff.getByTestId('package-row');
   await staff.getByRole('button', { name: 'Ajouter une offre' }).click();
-  await rows.nth(0).getByLabel('Nom').fill('Solo');
+  await rows.nth(0).getByLabel('Nom (français)').fill('Solo');
+  await rows.nth(0).getByLabel('Nom (anglais)').fill('Solo');
   await rows.nth(0).getByLabel('Prix (crédits)').fill('-5');
   await rows.nth(0).getByRole('button', { name: 'Enregistrer l’offre' }).click();
   // The API's word on the field it refused shows under that field.
-  await expect(rows.nth(0).getByText('must be >= 0')).toBeVisible();
+  await expect(rows.nth(0).getByText('doit être supérieur ou égal à 0')).toBeVisible();
   await rows.nth(0).getByLabel('Prix (crédits)').fill('40');
   await rows.nth(0).getByRole('button', { name: 'Enregistrer l’offre' }).click();
   await expect(staff.getByText('Offre Solo enregistrée')).toBeVisible();
   await staff.getByRole('button', { name: 'Ajouter une offre' }).click();
-  await rows.nth(1).getByLabel('Nom').fill('Équipe');
+  await rows.nth(1).getByLabel('Nom (français)').fill('Équipe');
+  await rows.nth(1).getByLabel('Nom (anglais)').fill('Team');
   await rows.nth(1).getByLabel('Joueurs').fill('20');
   await rows.nth(1).getByLabel('Prix (crédits)').fill('90');
   await rows.nth(1).getByRole('button', { name: 'Enregistrer l’offre' }).click();
@@ -125,8 +127,8 @@ test('staff create a definition with an image and two packages, publish it, play
 
   // Once a server is made from it, the definition cannot be deleted, and staff are told why.
   const alice = await signedIn(browser, accounts.alice);
-  const definition = (await (await alice.request.get(`/v1/definition/game/${id}`)).json()) as { packages: Array<{ id: string; name: string }> };
-  const solo = definition.packages.find((p) => p.name === 'Solo')!;
+  const definition = (await (await alice.request.get(`/v1/definition/game/${id}`)).json()) as { packages: Array<{ id: string; name: { fr: string } }> };
+  const solo = definition.packages.find((p) => p.name.fr === 'Solo')!;
   const made = await alice.request.post('/v1/game/create', {
     headers: { authorization: `Bearer ${await accessToken(alice)}` },
     data: { definitionId: id, packageId: solo.id, name: `parkour-${run.toLowerCase()}` },
@@ -154,7 +156,7 @@ test('staff put a pack on sale, change its price and take it off sale, as /credi
   await staff.getByRole('spinbutton', { name: 'Crédits', exact: true }).fill('250');
   await staff.getByRole('textbox', { name: 'Prix', exact: true }).fill('0,10');
   await staff.getByRole('button', { name: 'Enregistrer' }).click();
-  await expect(staff.getByText('must be >= 50')).toBeVisible();
+  await expect(staff.getByText('doit être supérieur ou égal à 50')).toBeVisible();
   await expect(staff).toHaveURL(/\/packs\/create$/);
   await staff.getByRole('textbox', { name: 'Prix', exact: true }).fill('2,50');
   await staff.getByRole('button', { name: 'Enregistrer' }).click();
@@ -180,7 +182,7 @@ test('staff put a pack on sale, change its price and take it off sale, as /credi
   await staff.getByRole('option', { name: 'Crédits offerts sur un pack' }).click();
   await staff.getByRole('spinbutton', { name: 'Crédits offerts' }).fill('0');
   await staff.getByRole('button', { name: 'Enregistrer' }).click();
-  await expect(staff.getByText('must be >= 1')).toBeVisible();
+  await expect(staff.getByText('doit être supérieur ou égal à 1')).toBeVisible();
   await staff.getByRole('spinbutton', { name: 'Crédits offerts' }).fill('75');
   await staff.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(staff).toHaveURL(/\/dashboard\/staff\/promocodes$/);

@@ -30,9 +30,30 @@ export const SEED_DEFINITIONS: { definition: GameDefCreate; packages: Omit<GameP
       published: true,
     },
     packages: [
-      { name: 'Petit', ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 100 },
-      { name: 'Moyen', ramMb: 2048, maxPlayers: 10, periodDays: 30, priceCredits: 180 },
-      { name: 'Grand', ramMb: 4096, maxPlayers: 20, periodDays: 30, priceCredits: 320 },
+      {
+        name: { fr: 'Petit', en: 'Small' },
+        description: { fr: 'Pour débuter à quelques amis.', en: 'To start out with a few friends.' },
+        ramMb: 1024,
+        maxPlayers: 5,
+        periodDays: 30,
+        priceCredits: 100,
+      },
+      {
+        name: { fr: 'Moyen', en: 'Medium' },
+        description: { fr: 'Pour une bande d’amis et un monde qui grandit.', en: 'For a group of friends and a growing world.' },
+        ramMb: 2048,
+        maxPlayers: 10,
+        periodDays: 30,
+        priceCredits: 180,
+      },
+      {
+        name: { fr: 'Grand', en: 'Large' },
+        description: { fr: 'Pour une communauté et de grandes constructions.', en: 'For a community and large builds.' },
+        ramMb: 4096,
+        maxPlayers: 20,
+        periodDays: 30,
+        priceCredits: 320,
+      },
     ],
   },
   {
@@ -48,8 +69,22 @@ export const SEED_DEFINITIONS: { definition: GameDefCreate; packages: Omit<GameP
       published: true,
     },
     packages: [
-      { name: 'Atelier', ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 80 },
-      { name: 'Studio', ramMb: 2048, maxPlayers: 15, periodDays: 30, priceCredits: 150 },
+      {
+        name: { fr: 'Atelier', en: 'Workshop' },
+        description: { fr: 'Pour bâtir à quelques-uns.', en: 'To build with a few friends.' },
+        ramMb: 1024,
+        maxPlayers: 5,
+        periodDays: 30,
+        priceCredits: 80,
+      },
+      {
+        name: { fr: 'Studio', en: 'Studio' },
+        description: { fr: 'Pour les grands chantiers à plusieurs.', en: 'For large builds together.' },
+        ramMb: 2048,
+        maxPlayers: 15,
+        periodDays: 30,
+        priceCredits: 150,
+      },
     ],
   },
   {
@@ -65,8 +100,22 @@ export const SEED_DEFINITIONS: { definition: GameDefCreate; packages: Omit<GameP
       published: true,
     },
     packages: [
-      { name: 'Arène', ramMb: 1024, maxPlayers: 12, periodDays: 7, priceCredits: 30 },
-      { name: 'Tournoi', ramMb: 2048, maxPlayers: 32, periodDays: 30, priceCredits: 200 },
+      {
+        name: { fr: 'Arène', en: 'Arena' },
+        description: { fr: 'Une semaine de parties entre amis.', en: 'A week of matches with friends.' },
+        ramMb: 1024,
+        maxPlayers: 12,
+        periodDays: 7,
+        priceCredits: 30,
+      },
+      {
+        name: { fr: 'Tournoi', en: 'Tournament' },
+        description: { fr: 'Un mois de compétition, jusqu’à 32 joueurs.', en: 'A month of competition, up to 32 players.' },
+        ramMb: 2048,
+        maxPlayers: 32,
+        periodDays: 30,
+        priceCredits: 200,
+      },
     ],
   },
 ];

@@ -5,7 +5,8 @@ import { useFormatRam } from '../ui/format.ts';
 
 /** A definition's packages: RAM, players, period and price; the period folds under the price on a phone. */
 export function PackagesTable({ packages }: { packages: GameDefinition['packages'] }) {
-  const { t } = useTranslation('games');
+  const { t, i18n } = useTranslation('games');
+  const lang = i18n.language === 'en' ? 'en' : 'fr';
   const ram = useFormatRam();
   return (
     <TableContainer component={Card} sx={{ mb: 4 }}>
@@ -22,7 +23,16 @@ export function PackagesTable({ packages }: { packages: GameDefinition['packages
         <TableBody>
           {packages.map((p) => (
             <TableRow key={p.id}>
-              <TableCell sx={{ fontWeight: 600 }}>{p.name}</TableCell>
+              <TableCell>
+                <Typography component="span" sx={{ fontWeight: 600, display: 'block', fontSize: 'inherit' }}>
+                  {p.name[lang]}
+                </Typography>
+                {p.description && (
+                  <Typography variant="caption" color="text.secondary" component="span" sx={{ display: 'block' }}>
+                    {p.description[lang]}
+                  </Typography>
+                )}
+              </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{ram(p.ramMb)}</TableCell>
               <TableCell>{p.maxPlayers}</TableCell>
               <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('package.days', { count: p.periodDays })}</TableCell>

@@ -26,7 +26,9 @@ export const gamePackages = pgTable(
     definitionId: uuid('definition_id')
       .notNull()
       .references(() => gameDefinitions.id, { onDelete: 'cascade' }),
-    name: text('name').notNull(),
+    name: jsonb('name').$type<LocalizedText>().notNull(),
+    /** Optional: most packages say enough with their name and figures. */
+    description: jsonb('description').$type<LocalizedText>(),
     ramMb: integer('ram_mb').notNull(),
     maxPlayers: integer('max_players').notNull(),
     periodDays: integer('period_days').notNull(),

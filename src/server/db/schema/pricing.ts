@@ -1,6 +1,6 @@
 import { boolean, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-/** A credit pack on sale (SPEC.md's "pricing"): credits, maybe bonus credits, for a card price. */
+/** A credit pack on sale (the `/v1/pricing` calls): credits, maybe bonus credits, for a card price. */
 export const creditPacks = pgTable('credit_packs', {
   id: uuid('id').primaryKey().defaultRandom(),
   credits: integer('credits').notNull(),

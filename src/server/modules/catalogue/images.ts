@@ -50,7 +50,7 @@ export class DefinitionImages {
 
   /** Stores an upload; answers its 1x URL. 415 when the bytes are no PNG, JPEG or WebP; 422 when they do not decode. */
   async store(bytes: Buffer): Promise<string> {
-    if (!sniffImage(bytes)) throw new HttpProblem(415, 'The file is not a PNG, JPEG or WebP image');
+    if (!sniffImage(bytes)) throw new HttpProblem(415, 'catalogue.notAnImage');
     let outputs: Buffer[];
     try {
       outputs = await Promise.all(
@@ -64,7 +64,7 @@ export class DefinitionImages {
         ),
       );
     } catch (err) {
-      throw new HttpProblem(422, `The image could not be read: ${(err as Error).message}`);
+      throw new HttpProblem(422, 'catalogue.unreadableImage');
     }
     const hash = createHash('sha256');
     for (const out of outputs) hash.update(out);

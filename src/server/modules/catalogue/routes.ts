@@ -35,7 +35,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   // Content-hashed names never change content: browsers and proxies keep them for a year.
   app.get(`${IMAGE_URL_PREFIX}:file`, { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 64 }) }) } }, async (request, reply) => {
     const bytes = await catalogue.readImage(request.params.file);
-    if (!bytes) throw notFound('Image');
+    if (!bytes) throw notFound('image');
     return reply.header('cache-control', 'public, max-age=31536000, immutable').type('image/webp').send(bytes);
   });
 
@@ -65,7 +65,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       async (request, reply) => reply.status(201).send(await catalogue.createPackage(request.body, request.user.id)),
     );
 
-    // The package is named in the query, as SPEC.md's DELETE names it: a path `/package/:id` would read
+    // The package is named in the query, as the DELETE call has always named it: a path `/package/:id` would read
     // the same as `/:id/image` to a client (`/v1/definition/game/package/image`).
     staffOnly.put(
       '/v1/definition/game/package',
@@ -115,14 +115,14 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           },
         },
         async (request) => {
-          if (!request.isMultipart()) throw new HttpProblem(415, 'Send the image as multipart/form-data, in the field "image"');
+          if (!request.isMultipart()) throw new HttpProblem(415, 'catalogue.multipartExpected');
           const file = await request.file();
-          if (!file || file.fieldname !== 'image') throw badRequest('Send the image in the field "image"', [{ field: 'image', message: 'is required' }]);
+          if (!file || file.fieldname !== 'image') throw badRequest('catalogue.imageFieldExpected', {}, [{ field: 'image', key: 'field.required' }]);
           let bytes: Buffer;
           try {
             bytes = await file.toBuffer();
           } catch (err) {
-            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpProblem(413, `The image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpProblem(413, 'catalogue.imageTooLarge', { mb: MAX_IMAGE_BYTES / 1024 / 1024 });
             throw err;
           }
           return catalogue.setImage(request.params.id, bytes, request.user.id);

@@ -32,6 +32,7 @@ function toPackage(row: PackageRow): GamePackage {
     id: row.id,
     definitionId: row.definitionId,
     name: row.name,
+    description: row.description ?? null,
     ramMb: row.ramMb,
     maxPlayers: row.maxPlayers,
     periodDays: row.periodDays,
@@ -62,7 +63,7 @@ function toDefinition(row: DefinitionRow, packages: PackageRow[]): GameDefinitio
 
 function checkVersion(version: string) {
   if (!isSupportedVersion(version)) {
-    throw badRequest(`Minecraft ${version} is not served: choose a version from ${minVersion} to ${maxVersion}`, [{ field: 'version', message: `must be from ${minVersion} to ${maxVersion}` }]);
+    throw badRequest('catalogue.versionNotServed', { version, min: minVersion, max: maxVersion }, [{ field: 'version', key: 'field.versionRange', params: { min: minVersion, max: maxVersion } }]);
   }
 }
 
@@ -113,7 +114,7 @@ export class CatalogueService {
   /** A definition; an unpublished one only for staff (anyone else gets 404). */
   async get(id: string, includeUnpublished = false): Promise<GameDefinition> {
     const [row] = await this.db.select().from(gameDefinitions).where(eq(gameDefinitions.id, id));
-    if (!row || (!row.published && !includeUnpublished)) throw notFound('Game definition');
+    if (!row || (!row.published && !includeUnpublished)) throw notFound('gameDefinition');
     const [definition] = await this.withPackages([row]);
     return definition!;
   }
@@ -147,7 +148,7 @@ export class CatalogueService {
   /** The definition's row, locked for a change in `tx`; 404 when there is none. */
   private async locked(tx: Executor, id: string): Promise<GameDefinition> {
     const [row] = await tx.select().from(gameDefinitions).where(eq(gameDefinitions.id, id)).for('update');
-    if (!row) throw notFound('Game definition');
+    if (!row) throw notFound('gameDefinition');
     return (await this.withPackages([row], tx))[0]!;
   }
 
@@ -180,7 +181,7 @@ export class CatalogueService {
    * stored before the definition changes: a failure leaves the definition as it was.
    */
   async setImage(id: string, bytes: Buffer, actorId: string): Promise<GameDefinition> {
-    if (!(await this.exists(id))) throw notFound('Game definition');
+    if (!(await this.exists(id))) throw notFound('gameDefinition');
     const image = await this.images.store(bytes);
     return this.db.transaction(async (tx) => {
       const before = await this.locked(tx, id);
@@ -204,7 +205,7 @@ export class CatalogueService {
         if (actorId) await this.audit.record(tx, { actorId, action: 'definition.delete', entity: 'definition', entityId: id, before });
       });
     } catch (err) {
-      if (isStillReferenced(err)) throw conflict('Games use this definition: it cannot be deleted (unpublish it instead)');
+      if (isStillReferenced(err)) throw conflict('catalogue.definitionInUse');
       throw err;
     }
   }
@@ -214,7 +215,7 @@ export class CatalogueService {
     return this.db.transaction(async (tx) => {
       // Locked: a definition deleted meanwhile cannot end up with a package.
       const [definition] = await tx.select({ id: gameDefinitions.id }).from(gameDefinitions).where(eq(gameDefinitions.id, definitionId)).for('update');
-      if (!definition) throw notFound('Game definition');
+      if (!definition) throw notFound('gameDefinition');
       const [row] = await tx
         .insert(gamePackages)
         .values({ definitionId, ...fields })
@@ -229,9 +230,10 @@ export class CatalogueService {
   async updatePackage(id: string, input: GamePackageUpdate, actorId?: string): Promise<GamePackage> {
     return this.db.transaction(async (tx) => {
       const [old] = await tx.select().from(gamePackages).where(eq(gamePackages.id, id)).for('update');
-      if (!old) throw notFound('Game package');
+      if (!old) throw notFound('gamePackage');
       const [row] = await tx
         .update(gamePackages)
+        // A description left out stays; null removes it.
         .set({ ...input, updatedAt: sql`now()` })
         .where(eq(gamePackages.id, id))
         .returning();
@@ -246,11 +248,11 @@ export class CatalogueService {
     try {
       await this.db.transaction(async (tx) => {
         const [old] = await tx.delete(gamePackages).where(eq(gamePackages.id, id)).returning();
-        if (!old) throw notFound('Game package');
+        if (!old) throw notFound('gamePackage');
         if (actorId) await this.audit.record(tx, { actorId, action: 'package.delete', entity: 'package', entityId: id, before: toPackage(old) });
       });
     } catch (err) {
-      if (isStillReferenced(err)) throw conflict('Games use this package: it cannot be deleted');
+      if (isStillReferenced(err)) throw conflict('catalogue.packageInUse');
       throw err;
     }
   }
@@ -259,7 +261,7 @@ export class CatalogueService {
   async offer(definitionId: string, packageId: string): Promise<Offer> {
     const definition = await this.get(definitionId);
     const pkg = definition.packages.find((p) => p.id === packageId);
-    if (!pkg) throw notFound('Game package');
+    if (!pkg) throw notFound('gamePackage');
     return { definition, package: pkg };
   }
 
@@ -275,7 +277,7 @@ export class CatalogueService {
   }
 
   /** Names of definitions and packages (published or not), for the back office's lists. */
-  async labels(definitionIds: string[], packageIds: string[] = []): Promise<{ definitions: Map<string, LocalizedText>; packages: Map<string, string> }> {
+  async labels(definitionIds: string[], packageIds: string[] = []): Promise<{ definitions: Map<string, LocalizedText>; packages: Map<string, LocalizedText> }> {
     const [definitions, packages] = await Promise.all([
       definitionIds.length
         ? this.db

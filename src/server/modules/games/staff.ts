@@ -60,7 +60,7 @@ export class StaffGamesService {
         ownerId: row.ownerId,
         ownerName: owners.get(row.ownerId) ?? '',
         definitionName: labels.definitions.get(row.definitionId) ?? { fr: '', en: '' },
-        packageName: labels.packages.get(row.packageId) ?? '',
+        packageName: labels.packages.get(row.packageId) ?? { fr: '', en: '' },
       };
     });
   }
@@ -86,7 +86,7 @@ export class StaffGamesService {
 
   async get(id: string): Promise<StaffGame> {
     const [row] = await this.db.select().from(games).where(eq(games.id, id));
-    if (!row) throw notFound('Game');
+    if (!row) throw notFound('game');
     return (await this.views([row]))[0]!;
   }
 
@@ -95,8 +95,8 @@ export class StaffGamesService {
     const now = this.runtime.clock();
     await this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(games).where(eq(games.id, id)).for('update');
-      if (!before) throw notFound('Game');
-      if (!allows('stop', before.status)) throw conflict(`The game is ${before.status}: it cannot be stopped now`);
+      if (!before) throw notFound('game');
+      if (!allows('stop', before.status)) throw conflict('games.cannotStop', { status: before.status });
       const [after] = await tx.update(games).set(actionWrite('stop', now)).where(eq(games.id, id)).returning();
       await this.audit.record(tx, { actorId, action: 'game.stop', entity: 'game', entityId: id, reason, before: toGame(before), after: toGame(after!) });
       await this.notifications.changed(before.ownerId, { resource: 'games', ids: [id], type: 'updated' }, tx);
@@ -120,8 +120,8 @@ export class StaffGamesService {
     const now = this.runtime.clock();
     await this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(games).where(eq(games.id, id)).for('update');
-      if (!before) throw notFound('Game');
-      if (before.expiredAt || before.worldDeletedAt) throw conflict(`The game is ${before.status}: its owner revives it by paying its renewal`);
+      if (!before) throw notFound('game');
+      if (before.expiredAt || before.worldDeletedAt) throw conflict('games.staffRevive', { status: before.status });
       const shift = days * DAY_MS;
       const periodEnd = new Date(before.periodEnd.getTime() + shift);
       const [after] = await tx.update(games).set({ periodEnd, updatedAt: now }).where(eq(games.id, id)).returning();

@@ -7,9 +7,21 @@ import type { GamePackage } from '../../../contract/games.ts';
 import { ApiError, errorText } from '../../app/api.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 
-const fields = ['name', 'ramMb', 'maxPlayers', 'periodDays', 'priceCredits'] as const;
+/** Each field by the API's path for it, so the API's field errors land on it. */
+const fields = ['name.fr', 'name.en', 'description.fr', 'description.en', 'ramMb', 'maxPlayers', 'periodDays', 'priceCredits'] as const;
 type Field = (typeof fields)[number];
 type Values = Record<Field, string>;
+const labels: Record<Field, string> = {
+  'name.fr': 'nameFr',
+  'name.en': 'nameEn',
+  'description.fr': 'descriptionFr',
+  'description.en': 'descriptionEn',
+  ramMb: 'ramMb',
+  maxPlayers: 'maxPlayers',
+  periodDays: 'periodDays',
+  priceCredits: 'priceCredits',
+};
+const isText = (f: Field) => f.startsWith('name.') || f.startsWith('description.');
 
 interface Row {
   /** The package's id once saved; a row added here has a key of its own until then. */
@@ -21,14 +33,35 @@ interface Row {
   error: string | null;
 }
 
-const valuesOf = (p: GamePackage): Values => ({ name: p.name, ramMb: String(p.ramMb), maxPlayers: String(p.maxPlayers), periodDays: String(p.periodDays), priceCredits: String(p.priceCredits) });
+const valuesOf = (p: GamePackage): Values => ({
+  'name.fr': p.name.fr,
+  'name.en': p.name.en,
+  'description.fr': p.description?.fr ?? '',
+  'description.en': p.description?.en ?? '',
+  ramMb: String(p.ramMb),
+  maxPlayers: String(p.maxPlayers),
+  periodDays: String(p.periodDays),
+  priceCredits: String(p.priceCredits),
+});
 const rowOf = (p: GamePackage): Row => ({ id: p.id, key: p.id, values: valuesOf(p), saved: valuesOf(p), errors: {}, error: null });
-const blank: Values = { name: '', ramMb: '1024', maxPlayers: '10', periodDays: '30', priceCredits: '' };
+const blank: Values = { 'name.fr': '', 'name.en': '', 'description.fr': '', 'description.en': '', ramMb: '1024', maxPlayers: '10', periodDays: '30', priceCredits: '' };
 
-/** Numbers as numbers; what is not one goes as typed, for the API to name the field. */
+/**
+ * Numbers as numbers; what is not one goes as typed, for the API to name the field. No description
+ * in either language sends none (null removes a saved one); one language alone is sent for the API
+ * to name the missing one.
+ */
 function body(values: Values) {
   const number = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
-  return { name: values.name, ramMb: number(values.ramMb), maxPlayers: number(values.maxPlayers), periodDays: number(values.periodDays), priceCredits: number(values.priceCredits) };
+  const described = values['description.fr'].trim() !== '' || values['description.en'].trim() !== '';
+  return {
+    name: { fr: values['name.fr'], en: values['name.en'] },
+    description: described ? { fr: values['description.fr'], en: values['description.en'] } : null,
+    ramMb: number(values.ramMb),
+    maxPlayers: number(values.maxPlayers),
+    periodDays: number(values.periodDays),
+    priceCredits: number(values.priceCredits),
+  };
 }
 
 /**
@@ -36,7 +69,8 @@ function body(values: Values) {
  * keep what they paid; a package games use cannot be removed), a new row is added at the end.
  */
 export function PackagesEditor({ definitionId, packages }: { definitionId: string; packages: GamePackage[] }) {
-  const { t } = useTranslation('staff');
+  const { t, i18n } = useTranslation('staff');
+  const lang = i18n.language === 'en' ? 'en' : 'fr';
   const [rows, setRows] = useState<Row[]>(() => packages.map(rowOf));
   const [removing, setRemoving] = useState<Row | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -55,7 +89,7 @@ export function PackagesEditor({ definitionId, packages }: { definitionId: strin
         url: row.id ? `/v1/definition/game/package?id=${encodeURIComponent(row.id)}` : '/v1/definition/game/package',
         method: row.id ? 'put' : 'post',
         values: row.id ? body(row.values) : { definitionId, ...body(row.values) },
-        successNotification: { message: t('definitions.packages.saved', { name: row.values.name }), type: 'success' },
+        successNotification: { message: t('definitions.packages.saved', { name: row.values[`name.${lang}`] }), type: 'success' },
         errorNotification: false,
       });
       update(row.key, { id: data.id, values: valuesOf(data), saved: valuesOf(data) });
@@ -77,7 +111,7 @@ export function PackagesEditor({ definitionId, packages }: { definitionId: strin
         url: `/v1/definition/game/package?id=${encodeURIComponent(row.id)}`,
         method: 'delete',
         values: {},
-        successNotification: { message: t('definitions.packages.removed', { name: row.saved.name }), type: 'success' },
+        successNotification: { message: t('definitions.packages.removed', { name: row.saved[`name.${lang}`] }), type: 'success' },
         errorNotification: false,
       });
       setRows((all) => all.filter((r) => r.key !== row.key));
@@ -111,19 +145,21 @@ export function PackagesEditor({ definitionId, packages }: { definitionId: strin
                 data-testid="package-row"
                 aria-label={t('definitions.packages.row', { n: i + 1 })}
               >
-                <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr 1fr', md: '2fr repeat(4, 1fr)' } }}>
+                <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(4, 1fr)' } }}>
                   {fields.map((f) => (
                     <TextField
                       key={f}
-                      label={t(`definitions.packages.${f}`)}
+                      label={t(`definitions.packages.${labels[f]}`)}
                       value={row.values[f]}
                       onChange={(e) => update(row.key, { values: { ...row.values, [f]: e.target.value } })}
                       error={!!row.errors[f]}
                       helperText={row.errors[f]}
-                      type={f === 'name' ? 'text' : 'number'}
+                      type={isText(f) ? 'text' : 'number'}
+                      required={f.startsWith('name.')}
+                      multiline={f.startsWith('description.')}
                       size="small"
                       disabled={!canEdit}
-                      sx={f === 'name' ? { gridColumn: { xs: '1 / -1', md: 'auto' } } : undefined}
+                      sx={isText(f) ? { gridColumn: { xs: '1 / -1', md: 'span 2' } } : undefined}
                     />
                   ))}
                 </Box>
@@ -154,7 +190,7 @@ export function PackagesEditor({ definitionId, packages }: { definitionId: strin
       </CardContent>
       <ConfirmDialog
         open={removing !== null}
-        title={t('definitions.packages.removeTitle', { name: removing?.saved.name })}
+        title={t('definitions.packages.removeTitle', { name: removing?.saved[`name.${lang}`] })}
         text={t('definitions.packages.removeText')}
         confirm={t('definitions.packages.remove')}
         onConfirm={() => removing && void remove(removing)}

@@ -76,7 +76,12 @@ export function DefinitionShow() {
                 <TableBody>
                   {d.packages.map((p) => (
                     <TableRow key={p.id}>
-                      <TableCell>{p.name}</TableCell>
+                      <TableCell>
+                        {p.name[lang === 'en' ? 'en' : 'fr']}
+                        <Typography variant="caption" color="text.secondary" component="span" lang={lang === 'en' ? 'fr' : 'en'} sx={{ display: 'block' }}>
+                          {p.name[lang === 'en' ? 'fr' : 'en']}
+                        </Typography>
+                      </TableCell>
                       <TableCell align="right">{p.ramMb}</TableCell>
                       <TableCell align="right">{p.maxPlayers}</TableCell>
                       <TableCell align="right">{p.periodDays}</TableCell>

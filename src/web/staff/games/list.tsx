@@ -37,7 +37,7 @@ export function GameList() {
             {row.name}
           </ShowLink>
           <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-            {row.definitionName[lang]} · {row.packageName}
+            {row.definitionName[lang]} · {row.packageName[lang]}
           </Typography>
         </Box>
       ),

@@ -71,7 +71,7 @@ export function GameShow() {
               </ShowLink>
             </Fact>
             <Fact label={t('staffGames.fields.definition')}>{game.definitionName[lang]}</Fact>
-            <Fact label={t('staffGames.fields.package')}>{t('staffGames.packageLine', { name: game.packageName, ram: game.ramMb, players: game.maxPlayers })}</Fact>
+            <Fact label={t('staffGames.fields.package')}>{t('staffGames.packageLine', { name: game.packageName[lang], ram: game.ramMb, players: game.maxPlayers })}</Fact>
             <Fact label={t('staffGames.fields.version')}>{game.version}</Fact>
           </Facts>
           <Divider sx={{ mb: 3 }} />

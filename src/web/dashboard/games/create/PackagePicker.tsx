@@ -1,4 +1,4 @@
-import { Box, Card, CardContent, FormControl, FormControlLabel, FormLabel, Radio, RadioGroup } from '@mui/material';
+import { Box, Card, CardContent, FormControl, FormControlLabel, FormLabel, Radio, RadioGroup, Typography } from '@mui/material';
 import { Controller, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { GameDefinition } from '../../../../contract/games.ts';
@@ -7,7 +7,8 @@ import type { CreateValues } from './values.ts';
 
 /** The definition's packages as radio cards: name, RAM, players, days and price. */
 export function PackagePicker({ control, packages }: { control: Control<CreateValues>; packages: GameDefinition['packages'] }) {
-  const { t } = useTranslation('games');
+  const { t, i18n } = useTranslation('games');
+  const lang = i18n.language === 'en' ? 'en' : 'fr';
   const ram = useFormatRam();
   return (
     <Card>
@@ -31,7 +32,12 @@ export function PackagePicker({ control, packages }: { control: Control<CreateVa
                     label={
                       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: 1, width: '100%' }}>
                         <span>
-                          <strong>{p.name}</strong> — {t('create.packageLine', { ram: ram(p.ramMb), players: p.maxPlayers, days: p.periodDays })}
+                          <strong>{p.name[lang]}</strong> — {t('create.packageLine', { ram: ram(p.ramMb), players: p.maxPlayers, days: p.periodDays })}
+                          {p.description && (
+                            <Typography variant="caption" color="text.secondary" component="span" sx={{ display: 'block' }}>
+                              {p.description[lang]}
+                            </Typography>
+                          )}
                         </span>
                         <strong>{t('credits', { count: p.priceCredits })}</strong>
                       </Box>
