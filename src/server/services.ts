@@ -14,7 +14,7 @@ import { CatalogueService } from './modules/catalogue/service.ts';
 import { DefinitionImages } from './modules/catalogue/images.ts';
 import { GamesService } from './modules/games/service.ts';
 import { Reconciler } from './modules/games/reconciler.ts';
-import { RenewalsService } from './modules/games/renewals.ts';
+import { RenewalsService } from './modules/games/renewals/service.ts';
 import { StaffGamesService } from './modules/games/staff.ts';
 import type { GameRuntime } from './modules/games/runtime.ts';
 import { ReviewsService } from './modules/reviews/service.ts';
@@ -79,7 +79,7 @@ export function createServices(config: Config, database: Database, runtime: Part
   const pricing = new PricingService(db, audit);
   const subscriptions = new SubscriptionsService(db, audit);
   const invoices = new InvoicesService(db, config.invoices);
-  const payments = new PaymentsService(db, { provider: createPaymentProvider(config.stripe), users, pricing, promoCodes, subscriptions, invoices, credits, notifications, audit, clock: game.clock });
+  const payments = new PaymentsService(db, { provider: createPaymentProvider(config.stripe), users, pricing, promoCodes, subscriptions, invoices, credits, notifications, audit, clock: game.clock, log: game.log });
   pricing.hasPayments = (packId) => payments.hasPaymentsForPack(packId);
   const games = new GamesService(db, { catalogue, credits, friends, notifications, promoCodes, runtime: game });
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game }, config.renewals);

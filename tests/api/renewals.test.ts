@@ -104,7 +104,7 @@ describe('game renewals', () => {
 
     const short = await act(renewal.id, 'PAY');
     expect(short.statusCode).toBe(402);
-    expect(short.json().detail).toBe('Not enough credits: this needs 100 and the balance is 0');
+    expect(short.json()).toMatchObject({ code: 'credits.notEnough', detail: expect.stringContaining('100') });
     expect((await pending()).id).toBe(renewal.id);
     expect((await game(gameId)).periodEnd).toBe(new Date(periodEnd).toISOString());
 
@@ -341,9 +341,9 @@ describe('game renewals', () => {
     expect(ledger.data[0]).toMatchObject({
       amount: -50,
       kind: 'GAME_CHARGE',
-      reason: 'Serveur « My world » : Small, 30 premiers jours (code promo HALF : -50 %)',
+      reason: 'Serveur « My world » : Petit, 30 premiers jours (code promo HALF : -50 %)',
       reasonKey: 'gameChargePromo',
-      reasonParams: { name: 'My world', package: 'Small', days: 30, code: 'HALF', percent: 50 },
+      reasonParams: { name: 'My world', package: { fr: 'Petit', en: 'Small' }, days: 30, code: 'HALF', percent: 50 },
     });
     const codes = (await t.current.as('boss', { ...staff, method: 'GET', url: '/v1/promocode' })).json().data;
     expect(codes.find((c: { code: string }) => c.code === 'HALF').uses).toBe(1);
@@ -351,7 +351,7 @@ describe('game renewals', () => {
     const create = (promoCode: string) => t.current.as('alice', { method: 'POST', url: '/v1/game/create', payload: { definitionId, packageId: smallId, name: 'Again', promoCode } });
     const again = await create('HALF');
     expect(again.statusCode).toBe(422);
-    expect(again.json().detail).toBe('You have already used the promo code HALF');
+    expect(again.json()).toMatchObject({ code: 'promoCode.alreadyUsed', detail: 'Vous avez déjà utilisé le code promo HALF' });
     expect((await create('NOSUCH')).statusCode).toBe(404);
     expect((await create('BONUS')).statusCode).toBe(422);
     expect((await create('x')).statusCode).toBe(400);

@@ -131,7 +131,7 @@ describe('games for real: API, reconciler, local driver and a Minecraft client',
       ...staff,
       method: 'POST',
       url: '/v1/definition/game/package',
-      payload: { definitionId: def.json().id, name: 'Small', ramMb: 512, maxPlayers: 5, periodDays: 30, priceCredits: 100 },
+      payload: { definitionId: def.json().id, name: { fr: 'Petit', en: 'Small' }, ramMb: 512, maxPlayers: 5, periodDays: 30, priceCredits: 100 },
     });
     expect(pack.statusCode).toBe(201);
     const aliceId = (await alice('GET', '/v1/user')).json().id as string;

@@ -204,7 +204,7 @@ export class Reconciler {
     const now = this.runtime.clock();
     // A restart asked for a stop, and the owner still wants it running: start it again.
     if (game.desiredState === 'running') return this.write(game, { status: 'STARTING', statusChangedAt: now, launchedAt: null });
-    // Stopped because its renewal went unpaid (renewals.ts): EXPIRED only now that the world is saved.
+    // Stopped because its renewal went unpaid (renewals/settlement.ts): EXPIRED only now that the world is saved.
     return this.write(game, { status: game.expiredAt ? 'EXPIRED' : 'STOPPED', statusChangedAt: now });
   }
 

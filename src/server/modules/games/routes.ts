@@ -52,8 +52,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     async (request, reply) => {
       const expected = services.config.internalToken;
       // Switched off, the call answers as any unknown path does.
-      if (!expected) throw new HttpProblem(404, `Not found: ${request.method} ${request.url.split('?')[0]}`);
-      if (!sameSecret(request.headers['x-internal-token'], expected)) throw forbidden('A valid X-Internal-Token header is required');
+      if (!expected) throw new HttpProblem(404, 'request.routeNotFound', { method: request.method, path: request.url.split('?')[0]! });
+      if (!sameSecret(request.headers['x-internal-token'], expected)) throw forbidden('auth.internalToken');
       await games.stopInternal(request.params.id);
       return reply.status(204).send(null);
     },

@@ -22,8 +22,8 @@ import {
   type PlayerListType,
   type ResolvedSettings,
 } from '../../../contract/games.ts';
-import { listCommands, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
-import { toGamePayment } from './renewals.ts';
+import { listCommands, specOf, type GameRow, type GameRuntime } from './runtime.ts';
+import { toGamePayment } from './renewals/game-payment.ts';
 
 const MC_NAME = /^[A-Za-z0-9_]{3,16}$/;
 /** Bounds a list so one game cannot grow the table without end. */
@@ -36,10 +36,10 @@ const NO_CAPACITY_RETRY_SECONDS = 30;
 
 /** The owner's lifecycle actions: the statuses each may start from, and the state it asks for. */
 const actions = {
-  start: { verb: 'started', from: ['CREATED', 'STOPPED', 'CRASHED'], desiredState: 'running', status: 'STARTING' },
-  stop: { verb: 'stopped', from: ['STARTING', 'RUNNING', 'CRASHED'], desiredState: 'stopped', status: 'STOPPING' },
+  start: { refusal: 'games.cannotStart', from: ['CREATED', 'STOPPED', 'CRASHED'], desiredState: 'running', status: 'STARTING' },
+  stop: { refusal: 'games.cannotStop', from: ['STARTING', 'RUNNING', 'CRASHED'], desiredState: 'stopped', status: 'STOPPING' },
   // A restart stops first; the reconciler then starts it again because the owner still wants it running.
-  restart: { verb: 'restarted', from: ['RUNNING', 'CRASHED'], desiredState: 'running', status: 'STOPPING' },
+  restart: { refusal: 'games.cannotRestart', from: ['RUNNING', 'CRASHED'], desiredState: 'running', status: 'STOPPING' },
 } as const;
 export type GameAction = keyof typeof actions;
 
@@ -134,7 +134,7 @@ export class GamesService {
       .select()
       .from(games)
       .where(and(eq(games.id, id), eq(games.ownerId, ownerId)));
-    if (!row) throw notFound('Game');
+    if (!row) throw notFound('game');
     return row;
   }
 
@@ -207,7 +207,7 @@ export class GamesService {
       })
       .catch((err: unknown) => {
         // Staff deleted the package between the look-up and the purchase.
-        if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw notFound('Game package');
+        if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw notFound('gamePackage');
         throw err;
       });
     try {
@@ -305,11 +305,11 @@ export class GamesService {
     if (!row) {
       const current = await this.row(ownerId, id);
       if (needsRoom.includes(current.status) && !from.includes(current.status)) {
-        throw new HttpProblem(503, `No capacity now: every server slot of the host is in use; try again in ${NO_CAPACITY_RETRY_SECONDS} s`, {
+        throw new HttpProblem(503, 'games.noCapacity', { seconds: NO_CAPACITY_RETRY_SECONDS }, {
           headers: { 'retry-after': String(NO_CAPACITY_RETRY_SECONDS) },
         });
       }
-      throw conflict(`The game is ${current.status}: it cannot be ${rule.verb} now`);
+      throw conflict(rule.refusal, { status: current.status });
     }
     await this.notifications.changed(ownerId, { resource: 'games', ids: [row.id], type: 'updated' });
     this.onAction(row.id);
@@ -330,7 +330,7 @@ export class GamesService {
   async stopInternal(id: string): Promise<void> {
     const now = this.runtime.clock();
     const [row] = await this.db.select().from(games).where(eq(games.id, id));
-    if (!row) throw notFound('Game');
+    if (!row) throw notFound('game');
     const stopping = (['STARTING', 'RUNNING', 'CRASHED'] as GameStatus[]).includes(row.status);
     await this.db
       .update(games)
@@ -405,10 +405,10 @@ export class GamesService {
    * is not, changes nothing.
    */
   async patchPlayers(ownerId: string, gameId: string, names: string[], type: PlayerListType, action: PlayerAction): Promise<PlayerList> {
-    if (!playerListTypes.includes(type)) throw badRequest(`Unknown player list ${type}`, [{ field: 'type', message: `must be one of ${playerListTypes.join(', ')}` }]);
-    if (names.length > MAX_LIST_NAMES) throw badRequest(`At most ${MAX_LIST_NAMES} names at once`, [{ field: 'names', message: `must hold at most ${MAX_LIST_NAMES} names` }]);
+    if (!playerListTypes.includes(type)) throw badRequest('games.unknownList', { type }, [{ field: 'type', key: 'field.oneOf', params: { values: playerListTypes.join(', ') } }]);
+    if (names.length > MAX_LIST_NAMES) throw badRequest('games.tooManyNames', { max: MAX_LIST_NAMES }, [{ field: 'names', key: 'field.atMostNames', params: { max: MAX_LIST_NAMES } }]);
     const bad = names.filter((n) => !MC_NAME.test(n));
-    if (bad.length) throw badRequest(`Not Minecraft names: ${bad.slice(0, 5).join(', ')}`, [{ field: 'name', message: 'must be 3 to 16 letters, digits or _' }]);
+    if (bad.length) throw badRequest('games.notNames', { names: bad.slice(0, 5).join(', ') }, [{ field: 'name', key: 'field.minecraftName' }]);
     const game = await this.row(ownerId, gameId);
     // One entry per player, as first spelt: names are case-insensitive.
     const unique = names.filter((n, i) => names.findIndex((m) => m.toLowerCase() === n.toLowerCase()) === i);
@@ -430,7 +430,7 @@ export class GamesService {
           .onConflictDoNothing()
           .returning({ name: gamePlayers.name });
         const [size] = await tx.select({ n: count() }).from(gamePlayers).where(sameList);
-        if ((size?.n ?? 0) > MAX_LIST_NAMES) throw conflict(`A list holds at most ${MAX_LIST_NAMES} names`);
+        if ((size?.n ?? 0) > MAX_LIST_NAMES) throw conflict('games.listFull', { max: MAX_LIST_NAMES });
         return added.map((r) => r.name);
       });
     }
@@ -453,7 +453,7 @@ export class GamesService {
       .set({ whitelistEnabled: enabled, updatedAt: this.runtime.clock() })
       .where(and(eq(games.id, id), eq(games.ownerId, ownerId)))
       .returning();
-    if (!row) throw notFound('Game');
+    if (!row) throw notFound('game');
     await this.notifications.changed(ownerId, { resource: 'games', ids: [id], type: 'updated' });
     if (row.status === 'RUNNING') await this.rconQuietly(row, [`whitelist ${enabled ? 'on' : 'off'}`]);
     return { enabled };
@@ -462,14 +462,14 @@ export class GamesService {
   /** Kicks a player from the running server; 409 when it does not run. */
   async kick(ownerId: string, id: string, name: string, reason?: string): Promise<{ message: string }> {
     const row = await this.row(ownerId, id);
-    if (row.status !== 'RUNNING') throw conflict(`The game is ${row.status}: only a running server can kick a player`);
+    if (row.status !== 'RUNNING') throw conflict('games.kickNotRunning', { status: row.status });
     // One RCON command per call: a line break in the reason must not start another one.
     const why = reason?.replace(/\p{Cc}+/gu, ' ').trim();
     try {
       const message = await this.runtime.driver.rcon(await specOf(this.db, row), why ? `kick ${name} ${why}` : `kick ${name}`);
       return { message };
     } catch (err) {
-      throw new HttpProblem(503, `The server did not answer: ${reasonOf(err)}`);
+      throw new HttpProblem(503, 'games.noAnswer');
     }
   }
 
@@ -481,14 +481,14 @@ export class GamesService {
    */
   async announce(ownerId: string, id: string, ownerName: string): Promise<{ notified: number; address: string }> {
     const row = await this.row(ownerId, id);
-    if (row.status !== 'RUNNING') throw conflict(`The game is ${row.status}: only a running server can be announced`);
+    if (row.status !== 'RUNNING') throw conflict('games.announceNotRunning', { status: row.status });
     let address: string | null;
     try {
       address = (await this.runtime.driver.observe(await specOf(this.db, row))).address;
     } catch (err) {
-      throw new HttpProblem(503, `The server did not answer: ${reasonOf(err)}`);
+      throw new HttpProblem(503, 'games.noAnswer');
     }
-    if (!address) throw new HttpProblem(503, 'The server has no address yet: try again in a moment');
+    if (!address) throw new HttpProblem(503, 'games.noAddress');
     const now = this.runtime.clock();
     const since = new Date(now.getTime() - ANNOUNCE_INTERVAL_MS);
     return this.db.transaction(async (tx) => {
@@ -501,7 +501,7 @@ export class GamesService {
         const [current] = await tx.select({ announcedAt: games.announcedAt }).from(games).where(eq(games.id, id));
         const next = new Date((current?.announcedAt ?? now).getTime() + ANNOUNCE_INTERVAL_MS);
         const seconds = Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000));
-        throw new HttpProblem(429, `The game was announced at ${current?.announcedAt?.toISOString()}; it can be announced again at ${next.toISOString()} (in ${seconds} s)`, {
+        throw new HttpProblem(429, 'games.announcedRecently', { at: (current?.announcedAt ?? now).toISOString(), next: next.toISOString(), seconds }, {
           headers: { 'retry-after': String(seconds) },
         });
       }

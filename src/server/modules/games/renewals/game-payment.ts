@@ -1,0 +1,25 @@
+import type { gamePayments } from '../../../db/schema/games.ts';
+import type { GamePayment } from '../../../../contract/games.ts';
+
+export type PaymentRow = typeof gamePayments.$inferSelect;
+export type PaymentStatus = PaymentRow['status'];
+
+/**
+ * A game payment as the API answers it. The games service shows a game's waiting renewal with it,
+ * so it stands apart from the renewals, which depend on the games service (docs/architecture.md).
+ */
+export function toGamePayment(row: PaymentRow, gameName: string): GamePayment {
+  return {
+    id: row.id,
+    gameId: row.gameId,
+    gameName,
+    status: row.status,
+    amountCredits: row.amountCredits,
+    periodStart: row.periodStart.toISOString(),
+    periodEnd: row.periodEnd.toISOString(),
+    promoCode: row.promoCode,
+    paidAt: row.paidAt?.toISOString() ?? null,
+    canceledAt: row.canceledAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

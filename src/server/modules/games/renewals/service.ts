@@ -1,0 +1,145 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Database } from '../../../db/client.ts';
+import { gamePayments, games } from '../../../db/schema/games.ts';
+import { conflict, notFound } from '../../../lib/problems.ts';
+import { pageOf, type Window } from '../../../lib/paging.ts';
+import type { Game, GamePaymentResult } from '../../../../contract/games.ts';
+import { RenewalContext, type RenewalDeps, type RenewalOptions } from './context.ts';
+import { toGamePayment, type PaymentRow, type PaymentStatus } from './game-payment.ts';
+import { Retention } from './retention.ts';
+import { RenewalScheduler } from './scheduler.ts';
+import { Settlement, type PaidGame } from './settlement.ts';
+
+/**
+ * Game renewals: each period of a game is a game payment. RENEWAL_NOTICE_DAYS before periodEnd the
+ * next one is opened PENDING and the owner told the amount and where to pay; paying it (by hand, or
+ * auto-renew from the balance at periodEnd or as soon as credits arrive) moves periodEnd on. Unpaid
+ * at periodEnd, the game is stopped cleanly by the reconciler and turns EXPIRED; paying within
+ * GAME_RETENTION_DAYS revives it, after which its world is deleted (the owner told a week before).
+ *
+ * This class holds the owner's calls and starts the work; the rounds are in `scheduler.ts`, paying
+ * and expiring in `settlement.ts`, the worlds past their retention in `retention.ts`
+ * (docs/architecture.md, Money).
+ */
+export class RenewalsService {
+  private readonly ctx: RenewalContext;
+  private readonly retention: Retention;
+  private readonly settlement: Settlement;
+  private readonly scheduler: RenewalScheduler;
+
+  constructor(database: Database, deps: RenewalDeps, options: RenewalOptions) {
+    this.ctx = new RenewalContext(database, deps, options);
+    this.retention = new Retention(this.ctx);
+    this.settlement = new Settlement(this.ctx, this.retention);
+    this.scheduler = new RenewalScheduler(this.ctx, this.settlement, this.retention);
+  }
+
+  /** Pays waiting renewals as soon as credits arrive (the balance trigger's NOTIFY). */
+  listen(): Promise<void> {
+    return this.scheduler.listen();
+  }
+
+  /** Starts the loop of rounds. */
+  start(): void {
+    this.scheduler.start();
+  }
+
+  /** Stops the loop and the balance listener, and waits for the work in progress. */
+  stop(): Promise<void> {
+    return this.scheduler.stop();
+  }
+
+  /** One round of the scheduled work; tests call it directly. */
+  tick(): Promise<void> {
+    return this.scheduler.tick();
+  }
+
+  /**
+   * The owner's PAY: 404 for someone else's payment, 409 when it is not PENDING (already paid, by a
+   * concurrent PAY too, or canceled) or its game's world is deleted, 402 when the balance is short
+   * (nothing changes). Concurrent PAYs queue on the game's row lock; the first pays, the others
+   * then find it PAID and answer 409.
+   */
+  async pay(ownerId: string, paymentId: string): Promise<GamePaymentResult> {
+    const settled = await this.settlement.pay(ownerId, paymentId, false);
+    return this.result(settled!.payment, settled!.game);
+  }
+
+  /** CANCEL: the renewal is dropped and auto-renew turned off; the game expires at periodEnd. 409 unless PENDING. */
+  async cancel(ownerId: string, paymentId: string): Promise<GamePaymentResult> {
+    const { ctx } = this;
+    const now = ctx.now;
+    return ctx.db.transaction(async (tx) => {
+      const [ref] = await tx
+        .select({ gameId: gamePayments.gameId })
+        .from(gamePayments)
+        .where(and(eq(gamePayments.id, paymentId), eq(gamePayments.ownerId, ownerId)));
+      if (!ref) throw notFound('gamePayment');
+      await tx.select({ id: games.id }).from(games).where(eq(games.id, ref.gameId)).for('update');
+      const [canceled] = await tx
+        .update(gamePayments)
+        .set({ status: 'CANCELED', canceledAt: now })
+        .where(and(eq(gamePayments.id, paymentId), eq(gamePayments.status, 'PENDING')))
+        .returning();
+      if (!canceled) {
+        const [payment] = await tx.select({ status: gamePayments.status }).from(gamePayments).where(eq(gamePayments.id, paymentId));
+        throw conflict('renewals.notPendingToCancel', { status: payment!.status });
+      }
+      // Auto-renew would otherwise pay it once it is opened again at expiry.
+      const [game] = await tx.update(games).set({ autoRenew: false, updatedAt: now }).where(eq(games.id, ref.gameId)).returning();
+      await ctx.changed(tx, ownerId, ref.gameId, paymentId);
+      return this.result(canceled, game!);
+    });
+  }
+
+  private result(payment: PaymentRow, game: PaidGame): GamePaymentResult {
+    return { payment: toGamePayment(payment, game.name), periodEnd: game.periodEnd.toISOString(), status: game.status };
+  }
+
+  /**
+   * PATCH autoRenew. Turning it on takes back a cancellation of the next period, and pays at once
+   * what waits (a due or expired renewal) if the balance covers it.
+   */
+  async setAutoRenew(ownerId: string, gameId: string, autoRenew: boolean): Promise<Game> {
+    const { ctx } = this;
+    const now = ctx.now;
+    await ctx.db.transaction(async (tx) => {
+      const [game] = await tx
+        .update(games)
+        .set({ autoRenew, updatedAt: now })
+        .where(and(eq(games.id, gameId), eq(games.ownerId, ownerId)))
+        .returning();
+      if (!game) throw notFound('game');
+      await ctx.changed(tx, ownerId, gameId);
+      if (autoRenew && this.retention.revivable(game, now)) {
+        await tx
+          .update(gamePayments)
+          .set({ status: 'PENDING', canceledAt: null })
+          .where(and(eq(gamePayments.gameId, game.id), eq(gamePayments.periodStart, game.periodEnd), eq(gamePayments.status, 'CANCELED')));
+      }
+    });
+    if (autoRenew) await this.settlement.payWaiting(ownerId);
+    return ctx.deps.games.get(ownerId, gameId);
+  }
+
+  /** The owner's game payments, newest first; `paidOnly` keeps the PAID ones (their receipts). */
+  async list(ownerId: string, status: PaymentStatus | undefined, window: Window, paidOnly = false) {
+    const where = and(eq(gamePayments.ownerId, ownerId), status ? eq(gamePayments.status, status) : undefined, paidOnly ? eq(gamePayments.status, 'PAID') : undefined);
+    const [rows, [total]] = await Promise.all([
+      this.ctx.db
+        .select({ payment: gamePayments, gameName: games.name })
+        .from(gamePayments)
+        .innerJoin(games, eq(games.id, gamePayments.gameId))
+        .where(where)
+        .orderBy(desc(gamePayments.createdAt), desc(gamePayments.periodStart), desc(gamePayments.id))
+        .limit(window.limit)
+        .offset(window.offset),
+      this.ctx.db.select({ n: count() }).from(gamePayments).where(where),
+    ]);
+    return pageOf(
+      rows.map((r) => toGamePayment(r.payment, r.gameName)),
+      total?.n ?? 0,
+      window,
+    );
+  }
+}
