@@ -36,6 +36,30 @@ describe('embedded OpenID provider', () => {
     expect(await me.json()).toMatchObject({ name: 'Steve_42', email: 'steve@example.com', balance: 0 });
   });
 
+  it('keeps the email of a signed-up account when a token without an email claim comes in between (a scripted token)', async () => {
+    const client = new OidcClient(t.origin);
+    const { body } = await client.signUp('Mira_7', 'mira@example.com', 'correct-horse-9');
+    const me = async (token: string) => (await fetch(`${t.origin}/v1/user`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(await me(body.access_token!)).toMatchObject({ name: 'Mira_7', email: 'mira@example.com' });
+    // `npm run token` names the same account, and its token carries no email claim.
+    const scripted = await t.token('Mira_7');
+    expect(decodeJwt(scripted).email).toBeUndefined();
+    expect(await me(scripted)).toMatchObject({ name: 'Mira_7', email: 'mira@example.com' });
+    const { body: again } = await new OidcClient(t.origin).signIn('mira@example.com', 'correct-horse-9');
+    expect(await me(again.access_token!)).toMatchObject({ name: 'Mira_7', email: 'mira@example.com' });
+    expect(await me(scripted)).toMatchObject({ email: 'mira@example.com' });
+  });
+
+  it('brings the user row back in step when a token comes back with the claims of an earlier one', async () => {
+    const { users } = await import('../../src/server/db/schema/index.ts');
+    const rolesOf = async () => (await t.database.db.select({ roles: users.roles }).from(users)).map((r) => r.roles);
+    for (const roles of [['staff'], [], ['staff']]) {
+      const res = await t.as('carol', { url: '/v1/user', roles });
+      expect(res.json().roles).toEqual(roles);
+      expect(await rolesOf()).toEqual([roles]);
+    }
+  });
+
   it('refuses a sign-in without PKCE', async () => {
     const params = new URLSearchParams({ client_id: 'web', response_type: 'code', redirect_uri: `${t.origin}/auth/callback`, scope: 'openid' });
     const res = await fetch(`${t.origin}/oidc/auth?${params}`, { redirect: 'manual' });

@@ -15,8 +15,30 @@ describe('errors', () => {
       const res = await t.app.inject({ url: '/v1/boom' });
       expect(res.statusCode).toBe(500);
       expect(res.headers['content-type']).toContain('application/problem+json');
-      expect(res.json()).toEqual({ type: 'https://httpstatuses.io/500', title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred. It has been logged.' });
+      expect(res.json()).toEqual({ type: 'https://httpstatuses.io/500', title: 'Internal Server Error', status: 500, code: 'request.unexpected', detail: expect.any(String) });
       expect(res.body).not.toContain('secret_admin');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('request bodies', () => {
+  it('refuses a JSON body whose bytes are not UTF-8 with a 400, and stores nothing', async () => {
+    const t = await startTestApp();
+    try {
+      // {"name":"<0xff 0xfe>"}: Node would decode the two bytes to U+FFFD and store that.
+      const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+      const res = await t.as('alice', { method: 'POST', url: '/v1/friend/group', headers: { 'content-type': 'application/json' }, payload: body });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.json()).toMatchObject({ status: 400, code: 'request.invalidUtf8', detail: "Le corps n'est pas de l'UTF-8 valide" });
+      const groups = await t.as('alice', { url: '/v1/friend/group' });
+      expect(groups.json()).toMatchObject({ totalElements: 0 });
+
+      // The same text well encoded is taken.
+      const good = await t.as('alice', { method: 'POST', url: '/v1/friend/group', headers: { 'content-type': 'application/json' }, payload: Buffer.from('{"name":"Équipe ✓"}') });
+      expect(good.statusCode).toBe(201);
     } finally {
       await t.close();
     }
@@ -33,7 +55,7 @@ describe('API rate limit', () => {
       expect(statuses).toEqual([200, 200, 200, 429]);
       const limited = await t.app.inject({ url: '/v1/user', headers: { authorization: `Bearer ${token}` } });
       expect(limited.json()).toMatchObject({ status: 429, title: 'Too Many Requests' });
-      expect(limited.json().detail).toMatch(/^Too many requests: retry in \d+ s$/);
+      expect(limited.json()).toMatchObject({ code: 'request.tooManyRequests', detail: expect.stringMatching(/^Trop de requêtes : réessayez dans \d+ s$/) });
       expect((await t.as('bob', { method: 'GET', url: '/v1/user' })).statusCode).toBe(200);
       // Health checks are never limited.
       for (let i = 0; i < 5; i++) expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);

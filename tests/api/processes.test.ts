@@ -1,7 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { freePort, startTestApp } from '../fixtures/app.ts';
 import { openStream } from '../fixtures/sse.ts';
@@ -112,6 +114,31 @@ describe('npm run token', () => {
       const me = await t.app.inject({ url: '/v1/user', headers: { authorization: `Bearer ${token}` } });
       expect(me.statusCode).toBe(200);
       expect(me.json()).toMatchObject({ name: 'carol', roles: ['staff'] });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('works as the README shows for a server on another port: the token names that server as its issuer', async () => {
+    const port = await freePort();
+    // What `PORT=<port> npm start` runs with: PUBLIC_URL and the issuer follow the port.
+    const t = await startTestApp({ PORT: String(port), PUBLIC_URL: `http://localhost:${port}` });
+    try {
+      await t.app.listen({ port, host: '127.0.0.1' });
+      const env: Record<string, string> = { ...baseEnv(), PORT: String(port), DATA_DIR: t.config.dataDir, OIDC_KEYS_FILE: t.config.oidc.keysFile };
+      delete env.PUBLIC_URL;
+      const cli = spawnSync(node, ['src/server/identity/token-cli.ts', '--user', 'alice'], { env, encoding: 'utf8' });
+      expect(cli.status).toBe(0);
+      expect(decodeJwt(cli.stdout.trim().split('\n').at(-1)!).iss).toBe(t.config.oidc.issuer);
+
+      // The README's own example, run in a shell with that environment (not synchronously: the server answers in this process).
+      const readme = fs.readFileSync('README.md', 'utf8');
+      const example = /`npm run token[^]*?```sh\n([^]*?)```/.exec(readme)![1]!.replaceAll('http://localhost', 'http://127.0.0.1');
+      const run = await promisify(execFile)('sh', ['-c', `set -e\n${example.replaceAll('curl ', 'curl -sS --fail-with-body ')}`], { env, timeout: 60_000 }).catch(
+        (err: { stdout: string; stderr: string }) => err,
+      );
+      expect(run.stderr).not.toMatch(/curl/);
+      expect(JSON.parse(run.stdout)).toMatchObject({ name: 'alice' });
     } finally {
       await t.close();
     }

@@ -25,6 +25,41 @@ describe('GET /v1/user', () => {
     }
   });
 
+  it('refuses a token signed with the right key but without an expiry, or whose subject is not text, and makes no user', async () => {
+    const { app, keys, config, database } = t.current;
+    const { importJWK, SignJWT } = await import('jose');
+    const jwk = keys.jwks.keys[0]!;
+    const key = await importJWK(jwk, 'RS256');
+    const sign = (claims: Record<string, unknown>, expires = true) => {
+      const jwt = new SignJWT({ preferred_username: 'eve', realm_access: { roles: ['staff'] }, ...claims })
+        .setProtectedHeader({ alg: 'RS256', kid: jwk.kid!, typ: 'at+jwt' })
+        .setIssuer(config.oidc.issuer)
+        .setAudience(config.oidc.audience)
+        .setIssuedAt();
+      return (expires ? jwt.setExpirationTime('1h') : jwt).sign(key);
+    };
+    const good = await sign({ sub: 'eve-subject' });
+    expect((await app.inject({ url: '/v1/user', headers: { authorization: `Bearer ${good}` } })).statusCode).toBe(200);
+    const { users } = await import('../../src/server/db/schema/index.ts');
+    const before = (await database.db.select().from(users)).length;
+
+    for (const token of [
+      await sign({ sub: 'eve-forever' }, false),
+      await sign({ sub: 42 }),
+      await sign({ sub: { id: 'eve' } }),
+      await sign({ sub: ['eve'] }),
+      await sign({ sub: '' }),
+      await sign({}),
+    ]) {
+      for (const url of ['/v1/user', '/v1/staff/users']) {
+        const res = await app.inject({ url, headers: { authorization: `Bearer ${token}` } });
+        expect(res.statusCode, url).toBe(401);
+        expect(res.headers['content-type']).toContain('application/problem+json');
+      }
+    }
+    expect((await database.db.select().from(users)).length).toBe(before);
+  });
+
   it('makes the user from the token on the first call, then finds the same row', async () => {
     const first = await t.current.as('alice', { method: 'GET', url: '/v1/user', roles: [] });
     expect(first.statusCode).toBe(200);
@@ -50,7 +85,7 @@ describe('platform', () => {
     await t.current.database.close();
     const res = await t.current.app.inject({ url: '/readyz' });
     expect(res.statusCode).toBe(503);
-    expect(res.json().detail).toBe('The database is unreachable');
+    expect(res.json().code).toBe('request.databaseUnreachable');
   });
 
   it('sends security headers', async () => {
@@ -65,7 +100,7 @@ describe('platform', () => {
     expect(res.headers['content-type']).toContain('application/problem+json');
   });
 
-  it('publishes OpenAPI 3.1 with every body schema under its SPEC.md name', async () => {
+  it('publishes OpenAPI 3.1 with every body schema under its historical name', async () => {
     const doc = (await t.current.app.inject({ url: '/v1/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
     const names = Object.keys(doc.components.schemas);

@@ -144,15 +144,17 @@ export default fp(async function auth(app: FastifyInstance, options: AuthOptions
         issuer: options.issuer,
         audience: options.audience,
         algorithms: ['RS256', 'PS256', 'ES256'],
+        // A token without an expiry would open the API forever to whoever copies it once.
+        requiredClaims: ['exp', 'sub'],
       });
-      if (!payload.sub) throw new Error('no sub');
+      // The subject is the user's key: a number or an object would name someone else once turned into text.
+      if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 255) throw new Error('the sub claim is not a non-empty string');
       const identity = identityFromClaims(options.issuer, payload);
-      const untilExpiry = payload.exp ? payload.exp * 1000 - Date.now() : VERIFIED_TOKEN_TTL_MS;
-      verified.set(match[1], identity, Math.min(untilExpiry, VERIFIED_TOKEN_TTL_MS));
+      verified.set(match[1], identity, Math.min(payload.exp! * 1000 - Date.now(), VERIFIED_TOKEN_TTL_MS));
       return identity;
     } catch (err) {
       request.log.debug({ err }, 'bearer token refused');
-      throw unauthorized('The bearer token is invalid or expired');
+      throw unauthorized('auth.tokenInvalid');
     }
   }
 

@@ -10,7 +10,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.get('/v1/user', { schema: { tags: ['user'], summary: 'The signed-in user with their balance', response: { 200: User } } }, async (request) => {
       const me = request.user;
       const [row, balance] = await Promise.all([services.users.get(me.id), services.credits.balance(me.id)]);
-      if (!row) throw notFound('User');
+      if (!row) throw notFound('user');
       return { id: row.id, name: row.name, email: row.email, mcUuid: row.mcUuid, balance, roles: me.roles, locale: row.locale };
     });
 

@@ -21,10 +21,12 @@ export type UserRow = typeof users.$inferSelect;
 export class UsersService {
   private readonly db: Db;
   /**
-   * Identities already matched to their row, keyed by everything the row copies from the token:
-   * a user's id never changes, so while the claims are the same there is nothing to read or write.
+   * Identities already matched to their row, by subject, with the claims the row was last made
+   * from: a user's id never changes, so while the claims are the same there is nothing to read or
+   * write. One entry per subject, so a token with other claims in between (other roles, no email)
+   * is not followed by a stale hit that would skip bringing the row back in step.
    */
-  private readonly resolved = new TtlCache<string, AuthUser>(RESOLVED_KEPT);
+  private readonly resolved = new TtlCache<string, { claims: string; user: AuthUser }>(RESOLVED_KEPT);
   /** Rows by id, for the pages that read the signed-in user on every load. */
   readonly rows: NotifiedCache<UserRow | undefined>;
 
@@ -33,19 +35,23 @@ export class UsersService {
     this.rows = new NotifiedCache(database, USER_CHANNEL);
   }
 
-  /** The user of this identity, made on first sight and kept in step with the token's name, email and roles. */
+  /**
+   * The user of this identity, made on first sight and kept in step with the token's name, email
+   * and roles. A token without an email claim (a scripted token, an issuer asked without the email
+   * scope) says nothing about the email: the one on record stays, for invoices and receipts.
+   */
   async resolve(identity: Identity): Promise<AuthUser> {
-    const key = JSON.stringify([identity.subject, identity.name, identity.email, [...identity.roles].sort()]);
-    const known = this.resolved.get(key);
-    if (known) return known;
+    const claims = JSON.stringify([identity.name, identity.email, [...identity.roles].sort()]);
+    const known = this.resolved.get(identity.subject);
+    if (known?.claims === claims) return known.user;
     const user = await this.upsert(identity);
-    this.resolved.set(key, user, RESOLVED_TTL_MS);
+    this.resolved.set(identity.subject, { claims, user }, RESOLVED_TTL_MS);
     return user;
   }
 
   private async upsert(identity: Identity): Promise<AuthUser> {
     const [found] = await this.db.select({ id: users.id, name: users.name, email: users.email, roles: users.roles }).from(users).where(eq(users.subject, identity.subject));
-    const same = found && found.name === identity.name && found.email === identity.email && sameRoles(found.roles, identity.roles);
+    const same = found && found.name === identity.name && (identity.email ?? found.email) === found.email && sameRoles(found.roles, identity.roles);
     if (same) return found;
     if (found) this.rows.markDirty(found.id);
     const [row] = await this.db
@@ -53,7 +59,7 @@ export class UsersService {
       .values({ subject: identity.subject, name: identity.name, email: identity.email, roles: identity.roles })
       .onConflictDoUpdate({
         target: users.subject,
-        set: { name: identity.name, email: identity.email, roles: identity.roles, updatedAt: sql`now()` },
+        set: { name: identity.name, email: sql`coalesce(excluded.email, ${users.email})`, roles: identity.roles, updatedAt: sql`now()` },
       })
       .returning({ id: users.id, name: users.name, email: users.email, roles: users.roles });
     return row!;
@@ -138,7 +144,7 @@ export class UsersService {
 
   /** Links a Minecraft account; one platform user per account, so another holder is a 409. */
   async linkMinecraft(userId: string, mcUuid: string): Promise<void> {
-    const taken = () => conflict('This Minecraft account is already linked to another user');
+    const taken = () => conflict('users.minecraftTaken');
     const [holder] = await this.db
       .select({ id: users.id })
       .from(users)
