@@ -1,15 +1,17 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { NOTIFICATION_EVENT, RESOURCE_CHANGE_EVENT } from '../../contract/events.ts';
 import type { LiveResource, ResourceChange } from '../../contract/live.ts';
 import type { Notification, NotificationData } from '../../contract/notifications.ts';
 import type { Page } from '../../contract/common.ts';
 import { apiFetch } from './api.ts';
 import { useSession } from './auth.tsx';
+import { dataProvider } from './dataProvider.ts';
 import { UNREAD_PAGE_SIZE } from './constants.ts';
 import { openEventStream } from './eventStream.ts';
 import type { ChangeSource } from './liveProvider.ts';
 
-/** A notification as the bell lists it (SPEC.md §3). */
+/** A notification as the bell lists it (docs/product.md, Notifications). */
 export interface BellNotification {
   id: string;
   event: string;
@@ -62,7 +64,7 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
     });
   }, []);
 
-  // One stream per session: a token refresh must not reopen it (SPEC.md: an error closes it for good).
+  // One stream per session: a token refresh must not reopen it (docs/product.md, Notifications: an error closes it for good).
   const [streamToken, setStreamToken] = useState<string | undefined>();
   if (signedIn && accessToken && !streamToken) setStreamToken(accessToken);
   if (!signedIn && streamToken) {
@@ -103,10 +105,19 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
     };
   }, [streamToken, add, listeners]);
 
-  const markRead = useCallback(async (id: string) => {
-    setItems((list) => list.map((n) => (n.id === id ? { ...n, read: true } : n)));
-    await apiFetch<void>(`/v1/user/notification/${encodeURIComponent(id)}`, { method: 'PUT' }).catch((err: unknown) => console.error('mark read', err));
-  }, []);
+  // The write goes through the data provider, as Refine's useCustomMutation does; the bell lives in
+  // the shell, which never loads Refine (docs/architecture.md, Boundaries), so react-query runs it.
+  const { mutateAsync: sendRead } = useMutation({
+    mutationFn: (id: string) => dataProvider.custom!({ url: `/v1/user/notification/${encodeURIComponent(id)}`, method: 'put' }),
+    onError: (err) => console.error('mark read', err),
+  });
+  const markRead = useCallback(
+    async (id: string) => {
+      setItems((list) => list.map((n) => (n.id === id ? { ...n, read: true } : n)));
+      await sendRead(id).catch(() => {});
+    },
+    [sendRead],
+  );
 
   const value = useMemo(() => ({ items, unread: items.filter((n) => !n.read).length, markRead, changes }), [items, markRead, changes]);
   return <NotificationsContext.Provider value={value}>{children}</NotificationsContext.Provider>;

@@ -3,10 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../app/currentUser.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
 import { GamesList } from './games/list.tsx';
+import { LinkMinecraftCallout } from './profile/LinkMinecraftCallout.tsx';
 
 export function DashboardHome() {
   const { t } = useTranslation('dashboard');
-  // The user the shell already loaded (SPEC.md §7: fetched only if not already loaded).
+  // The user the shell already loaded (fetched only if not already loaded).
   const me = useCurrentUser();
   if (me.status === 'loading') return <PageLoader />;
   if (me.status === 'error')
@@ -20,6 +21,7 @@ export function DashboardHome() {
       <Typography variant="h1" sx={{ fontSize: { xs: '1.8rem', md: '2.2rem' }, mb: 3 }}>
         {t('hello')} <span data-testid="user-name">{me.data.name}</span>
       </Typography>
+      {me.data.mcUuid === null && <LinkMinecraftCallout />}
       <Card sx={{ maxWidth: 360 }}>
         <CardContent>
           <Typography variant="overline" color="text.secondary">
