@@ -32,8 +32,17 @@ export const Problem = Type.Object({
   type: Type.String(),
   title: Type.String(),
   status: Type.Integer(),
-  detail: Type.Optional(Type.String()),
-  errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  code: Type.Optional(Type.String({ description: "The error's key (`friends.self`, `notFound.user`): the same in every language, for clients to branch on." })),
+  detail: Type.Optional(Type.String({ description: "What went wrong, in the caller's language (the saved locale, else the locale cookie, else Accept-Language, else French)." })),
+  errors: Type.Optional(
+    Type.Array(
+      Type.Object({
+        field: Type.String(),
+        message: Type.String({ description: "Why the field was refused, in the caller's language." }),
+        code: Type.Optional(Type.String({ description: "The reason's key (`validation.required`), the same in every language." })),
+      }),
+    ),
+  ),
 });
 export type Problem = Static<typeof Problem>;
 

@@ -4,10 +4,13 @@ import { Id } from './common.ts';
 export { HEARTBEAT_EVENT, NOTIFICATION_EVENT } from './events.ts';
 
 /** What fills a message's placeholders (see messages.ts). */
-export const MessageParams = Type.Object({}, { additionalProperties: Type.Union([Type.String(), Type.Number()]) });
+export const MessageParams = Type.Object(
+  {},
+  { additionalProperties: Type.Union([Type.String(), Type.Number(), Type.Object({ fr: Type.String(), en: Type.String() }, { description: 'Text in both languages: the reader’s is shown' })]) },
+);
 
 /**
- * The `data` of a `basic-link-event`: SPEC.md's title, description and link, the text rendered in
+ * The `data` of a `basic-link-event`: the notice's title, description and link (docs/product.md, Notifications), the text rendered in
  * the user's saved locale, and the message they come from (`key` in locales/{fr,en}/messages.json
  * under `notices`, and its `params`), for a client to render in the language it shows.
  */

@@ -3,7 +3,7 @@ import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createServices, type Services } from './services.ts';
-import errors, { sendProblem } from './plugins/errors.ts';
+import errors, { sendFrameworkError } from './plugins/errors.ts';
 import security from './plugins/security.ts';
 import input from './plugins/input.ts';
 import auth from './plugins/auth.ts';
@@ -93,7 +93,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     // A URL the router cannot decode answers problem+json like every other error.
-    frameworkErrors: (error, _request, reply) => sendProblem(reply, error.statusCode ?? 400, error.message),
+    frameworkErrors: (error, request, reply) => void sendFrameworkError(error, request, reply),
     logController: new RequestLog(),
   });
 

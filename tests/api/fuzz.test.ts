@@ -48,9 +48,9 @@ interface Case {
 const STAFF = 'boss';
 const HUGE_NUMBER = '__HUGE_NUMBER__';
 const huge = (n: number) => 'y'.repeat(n);
-/** Malformed values of a body field; the field's own type is left out of the wrong types. */
+/** Malformed values of a body field; the field's own types (every branch of an anyOf: null for a nullable one) are left out of the wrong types. */
 const badValues = (schema: Schema): Array<[string, unknown]> => {
-  const types = [schema.type].flat();
+  const types = [schema.type, ...(schema.anyOf ?? []).map((branch) => branch.type)].flat();
   const wrongTypes: Array<[string, unknown]> = (
     [
       ['null', null],

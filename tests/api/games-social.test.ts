@@ -148,7 +148,7 @@ describe('announce', () => {
     expect(early.statusCode).toBe(429);
     expect(early.headers['retry-after']).toBe('360');
     expect(early.headers['content-type']).toContain('application/problem+json');
-    expect(early.json().detail).toMatch(/can be announced again at .+ \(in 360 s\)/);
+    expect(early.json()).toMatchObject({ code: 'games.announcedRecently', detail: expect.stringContaining('(dans 360 s)') });
     expect(await openNotices(t.current, 'bob')).toHaveLength(1);
 
     t.current.clock.advance(6 * 60_000);

@@ -36,7 +36,7 @@ describe('Idempotency-Key', () => {
     expect((await create(body, 'submit-2')).statusCode).toBe(201);
     const other = await create({ ...body, name: 'Another world' }, 'submit-2');
     expect(other.statusCode).toBe(422);
-    expect(other.json().detail).toContain('already used with another request');
+    expect(other.json().code).toBe('idempotency.reused');
     expect(await games()).toBe(1);
     expect(await balance()).toBe(900);
   });

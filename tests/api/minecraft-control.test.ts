@@ -65,7 +65,7 @@ describe('Minecraft control', () => {
     expect((await as('GET', `/v1/game/${gameId}/minecraft/players/connected`)).json()).toEqual({ playersOnline: 0, maxPlayers: 10, players: [] });
     const early = await as('POST', `/v1/game/${gameId}/minecraft/kick`, { name: 'Steve' });
     expect(early.statusCode).toBe(409);
-    expect(early.json().detail).toBe('The game is CREATED: only a running server can kick a player');
+    expect(early.json()).toMatchObject({ code: 'games.kickNotRunning', detail: expect.stringContaining('CREATED') });
 
     await runGame(t.current, gameId);
     t.current.driver.join(gameId, 'Steve');

@@ -17,11 +17,11 @@ describe('reviews', () => {
 
     const again = await review('alice', { definitionId, rating: 1 });
     expect(again.statusCode).toBe(409);
-    expect(again.json().detail).toBe('You have already reviewed this game');
+    expect(again.json().code).toBe('reviews.alreadyReviewed');
 
     const stranger = await review('bob', { definitionId, rating: 1 });
     expect(stranger.statusCode).toBe(403);
-    expect(stranger.json().detail).toBe('Only players who created a game of this definition may review it');
+    expect(stranger.json().code).toBe('reviews.notPlayed');
 
     await fund(t.current, 'bob', 100);
     await t.current.as('bob', { method: 'POST', url: '/v1/game/create', payload: { definitionId, packageId: smallId, name: 'Bob land' } });
@@ -45,10 +45,25 @@ describe('reviews', () => {
     expect(alicePage).toMatchObject({ mine: { rating: 5, author: { name: 'alice' } }, canReview: false });
   });
 
+  it('shows the reviews to visitors, with no review of theirs and no right to write', async () => {
+    const { definitionId } = await buyGame(t.current);
+    expect((await review('alice', { definitionId, rating: 4, comment: 'Smooth' })).statusCode).toBe(201);
+    const visitor = await t.current.app.inject({ url: `/v1/game/review/${definitionId}` });
+    expect(visitor.statusCode).toBe(200);
+    expect(visitor.json()).toMatchObject({ totalElements: 1, mine: null, canReview: false });
+    expect(visitor.json().data[0]).toMatchObject({ rating: 4, comment: 'Smooth', author: { name: 'alice' } });
+    // A stale token on a public page leaves the caller a visitor rather than failing.
+    const stale = await t.current.app.inject({ url: `/v1/game/review/${definitionId}`, headers: { authorization: 'Bearer a.b.c' } });
+    expect(stale.statusCode).toBe(200);
+    expect((await t.current.as('alice', { method: 'GET', url: `/v1/game/review/${definitionId}` })).json()).toMatchObject({ mine: { rating: 4 }, canReview: false });
+    const doc = (await t.current.app.inject({ url: '/v1/openapi.json' })).json();
+    expect(doc.paths['/v1/game/review/{id}'].get.security).toEqual([{}, { bearer: [] }]);
+    expect(doc.paths['/v1/game/review'].post.security).toEqual([{ bearer: [] }]);
+  });
+
   it('checks token, body and definition', async () => {
     const { definitionId } = await catalogue(t.current);
     expect((await t.current.app.inject({ method: 'POST', url: '/v1/game/review', payload: { definitionId, rating: 3 } })).statusCode).toBe(401);
-    expect((await t.current.app.inject({ url: `/v1/game/review/${definitionId}` })).statusCode).toBe(401);
     for (const rating of [0, 6, 2.5]) {
       const res = await review('alice', { definitionId, rating });
       expect(res.statusCode, String(rating)).toBe(400);

@@ -47,7 +47,7 @@ test('two players link Minecraft accounts, become friends, and one groups the ot
   await expect(alice.getByText("Pas encore d'amis.", { exact: false })).toBeVisible();
   await alice.getByLabel('Son pseudo Minecraft').fill('NobodyHere');
   await alice.getByRole('button', { name: 'Envoyer la demande' }).click();
-  await expect(alice.getByTestId('add-friend-result')).toContainText('User not found');
+  await expect(alice.getByTestId('add-friend-result')).toContainText('Utilisateur introuvable');
   await alice.getByLabel('Son pseudo Minecraft').fill('BobMC');
   await alice.getByRole('button', { name: 'Envoyer la demande' }).click();
   await expect(alice.getByTestId('add-friend-result')).toContainText("Demande d'ami envoyée à BobMC.");

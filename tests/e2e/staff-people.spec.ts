@@ -81,7 +81,7 @@ test('staff add credits to a player with a reason, see the API refuse a bad amou
   await dialog.getByTestId('credit-amount').fill('1000001');
   await dialog.getByTestId('action-reason').fill('Too many');
   await dialog.getByRole('button', { name: 'Appliquer' }).click();
-  await expect(dialog.getByText(/must be <= 1000000/)).toBeVisible();
+  await expect(dialog.getByText(/doit être inférieur ou égal à 1000000/)).toBeVisible();
 
   // 150 credits with a reason: the balance follows.
   await dialog.getByTestId('credit-amount').fill('150');
@@ -211,7 +211,7 @@ test('staff give a server free days, stop it and hide then restore a review, eac
   await extend.getByTestId('extend-days').fill('400');
   await extend.getByTestId('action-reason').fill('Sorry for the outage');
   await extend.getByRole('button', { name: 'Prolonger' }).click();
-  await expect(extend.getByText(/must be <= 366/)).toBeVisible();
+  await expect(extend.getByText(/doit être inférieur ou égal à 366/)).toBeVisible();
   await extend.getByTestId('extend-days').fill('10');
   await extend.getByRole('button', { name: 'Prolonger' }).click();
   await expect(extend).toBeHidden();

@@ -44,7 +44,7 @@ export default fp(async function idempotency(app: FastifyInstance, { db }: { db:
     const header = request.headers['idempotency-key'];
     if (header === undefined || !WRITES.has(request.method) || !request.url.startsWith('/v1/') || !request.user) return;
     if (typeof header !== 'string' || !KEY.test(header)) {
-      throw badRequest('Invalid Idempotency-Key header: 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
+      throw badRequest('idempotency.invalidKey', {}, [{ field: 'Idempotency-Key', key: 'field.idempotencyKey' }]);
     }
     const userId = request.user.id;
     const hash = requestHash(request);
@@ -64,14 +64,14 @@ export default fp(async function idempotency(app: FastifyInstance, { db }: { db:
       const [first] = await db.select().from(idempotencyKeys).where(mine);
       if (!first) continue;
       if (first.requestHash !== hash) {
-        throw new HttpProblem(422, 'This Idempotency-Key was already used with another request: use a new key for a new request');
+        throw new HttpProblem(422, 'idempotency.reused');
       }
       if (first.status !== null) {
         reply.code(first.status).header('idempotent-replayed', 'true');
         if (first.contentType) reply.type(first.contentType);
         return reply.send(first.body ?? undefined);
       }
-      if (Date.now() > until) throw conflict('A request with this Idempotency-Key is still running: retry in a moment');
+      if (Date.now() > until) throw conflict('idempotency.running');
       await sleep(50);
     }
   });

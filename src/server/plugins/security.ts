@@ -45,6 +45,6 @@ export default fp(async function security(app: FastifyInstance, options: Securit
       const identity = await app.identityOf(request);
       return identity ? `u:${identity.subject}` : `ip:${request.ip}`;
     },
-    errorResponseBuilder: (_request, context) => new HttpProblem(429, `Too many requests: retry in ${Math.ceil(context.ttl / 1000)} s`),
+    errorResponseBuilder: (_request, context) => new HttpProblem(429, 'request.tooManyRequests', { seconds: Math.ceil(context.ttl / 1000) }),
   });
 });

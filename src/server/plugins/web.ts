@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { Config } from '../config.ts';
 import { isAppRoute, splitLocale } from '../../contract/routes.ts';
 import { sendProblem } from './errors.ts';
+import { HttpProblem } from '../lib/problems.ts';
 
 /** What the browser app reads at start, so one build runs against any issuer or payment provider. */
 function appConfig(config: Config) {
@@ -34,7 +35,7 @@ const API_PREFIXES = ['/v1/', '/oidc/', '/_content/', '/docs', '/healthz', '/rea
 export default fp(async function web(app: FastifyInstance, { config, isContentPage }: { config: Config; isContentPage: (path: string) => boolean }) {
   const settings = appConfig(config);
 
-  // SPEC.md §2: an address starting with www. moves, for good, to the same address without it.
+  // docs/product.md, Guards: an address starting with www. moves, for good, to the same address without it.
   // Then any other address of this server (http://127.0.0.1:8080 for http://localhost:8080) moves
   // to PUBLIC_URL's: sign-in and the page's security policy only work on the origin the issuer and
   // the identity provider's redirects name. API calls and health checks answer on any address.
@@ -75,6 +76,6 @@ export default fp(async function web(app: FastifyInstance, { config, isContentPa
         .header('cache-control', 'no-cache')
         .sendFile('index.html');
     }
-    return sendProblem(reply, 404, `Not found: ${request.method} ${request.url.split('?')[0]}`);
+    return sendProblem(reply, new HttpProblem(404, 'request.routeNotFound', { method: request.method, path: request.url.split('?')[0]! }));
   });
 });

@@ -30,12 +30,12 @@ export class BlocklistService {
   }
 
   async block(ownerId: string, userId: string): Promise<BlockedUser> {
-    if (userId === ownerId) throw badRequest('You cannot block yourself', [{ field: 'userId', message: 'is yourself' }]);
+    if (userId === ownerId) throw badRequest('blocklist.self', {}, [{ field: 'userId', key: 'field.isYourself' }]);
     const player = (await this.minecraft.players([userId])).get(userId);
-    if (!player) throw notFound('User');
+    if (!player) throw notFound('user');
     const row = await this.db.transaction(async (tx) => {
       const [inserted] = await tx.insert(blocks).values({ ownerId, blockedId: userId }).onConflictDoNothing().returning();
-      if (!inserted) throw conflict('This user is already blocked');
+      if (!inserted) throw conflict('blocklist.alreadyBlocked');
       for (const cleanup of this.cleanups) await cleanup(tx, ownerId, player);
       return inserted;
     });
@@ -48,7 +48,7 @@ export class BlocklistService {
       .delete(blocks)
       .where(and(eq(blocks.ownerId, ownerId), or(eq(blocks.id, id), eq(blocks.blockedId, id))))
       .returning({ id: blocks.id });
-    if (removed.length === 0) throw notFound('Block');
+    if (removed.length === 0) throw notFound('block');
   }
 
   async list(ownerId: string, window: Window) {

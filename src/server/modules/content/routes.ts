@@ -17,7 +17,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     { schema: { tags, summary: 'One content page', params: Type.Object({ locale: Locale, '*': Type.String({ maxLength: 200 }) }), response: { 200: ContentDoc } } },
     async (request, reply) => {
       const doc = content.get(request.params.locale, request.params['*']);
-      if (!doc) throw notFound('Page');
+      if (!doc) throw notFound('page');
       return reply.headers(cache).send(doc);
     },
   );

@@ -81,8 +81,8 @@ export class CreditsService {
   /** Why a change did not fit the balance: 409 past the maximum, 402 below zero. */
   async refusal(executor: Executor, change: Pick<LedgerChange, 'userId' | 'amount'>): Promise<Error> {
     const balance = await this.balance(change.userId, executor);
-    if (change.amount > 0) return conflict(`The balance would exceed ${MAX_BALANCE} credits: it is ${balance}, and ${change.amount} more were asked`);
-    return paymentRequired(`Not enough credits: this needs ${-change.amount} and the balance is ${balance}`);
+    if (change.amount > 0) return conflict('credits.balanceTooHigh', { max: MAX_BALANCE, balance, amount: change.amount });
+    return paymentRequired('credits.notEnough', { needed: -change.amount, balance });
   }
 
   async start(): Promise<void> {

@@ -44,7 +44,7 @@ export class FriendGroupsService {
 
   async create(ownerId: string, name: string): Promise<FriendGroup> {
     const [row] = await this.db.insert(friendGroups).values({ ownerId, name }).onConflictDoNothing().returning();
-    if (!row) throw conflict(`You already have a group named "${name}"`);
+    if (!row) throw conflict('friendGroups.nameTaken', { name });
     await this.changed(ownerId, [row.id], 'created');
     return toGroup(row, 0);
   }
@@ -87,10 +87,10 @@ export class FriendGroupsService {
         .where(and(eq(friendGroups.id, id), eq(friendGroups.ownerId, ownerId)))
         .returning();
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`You already have a group named "${name}"`);
+      if (isUniqueViolation(err)) throw conflict('friendGroups.nameTaken', { name });
       throw err;
     }
-    if (!row) throw notFound('Friend group');
+    if (!row) throw notFound('friendGroup');
     await this.changed(ownerId, [id]);
     const [members] = await this.db.select({ n: count() }).from(friendGroupMembers).where(eq(friendGroupMembers.groupId, id));
     return toGroup(row, members?.n ?? 0);
@@ -101,17 +101,17 @@ export class FriendGroupsService {
       .delete(friendGroups)
       .where(and(eq(friendGroups.id, id), eq(friendGroups.ownerId, ownerId)))
       .returning({ id: friendGroups.id });
-    if (rows.length === 0) throw notFound('Friend group');
+    if (rows.length === 0) throw notFound('friendGroup');
     await this.changed(ownerId, [id], 'deleted');
   }
 
   /** Adds a friend by account; anyone else joins by Minecraft name instead. */
   async addFriend(ownerId: string, id: string, userId: string): Promise<FriendGroupMember> {
     await this.owned(ownerId, id);
-    if (userId === ownerId) throw badRequest('You cannot add yourself to your group', [{ field: 'userId', message: 'is yourself' }]);
-    if (!(await this.friends.areFriends(ownerId, userId))) throw conflict('Only friends can be added by account; add other players by Minecraft name');
+    if (userId === ownerId) throw badRequest('friendGroups.self', {}, [{ field: 'userId', key: 'field.isYourself' }]);
+    if (!(await this.friends.areFriends(ownerId, userId))) throw conflict('friendGroups.friendsOnly');
     const [row] = await this.db.insert(friendGroupMembers).values({ groupId: id, userId }).onConflictDoNothing().returning();
-    if (!row) throw conflict('This friend is already in the group');
+    if (!row) throw conflict('friendGroups.alreadyMember');
     await this.changed(ownerId, [id]);
     return (await this.describe([row]))[0]!;
   }
@@ -122,15 +122,15 @@ export class FriendGroupsService {
       .delete(friendGroupMembers)
       .where(and(eq(friendGroupMembers.groupId, id), eq(friendGroupMembers.userId, userId)))
       .returning({ id: friendGroupMembers.id });
-    if (rows.length === 0) throw notFound('Group member');
+    if (rows.length === 0) throw notFound('groupMember');
     await this.changed(ownerId, [id]);
   }
 
   async addName(ownerId: string, id: string, mcName: string): Promise<FriendGroupMember> {
     const [, blocked] = await Promise.all([this.owned(ownerId, id), this.blockedNameKeys(ownerId)]);
-    if (blocked.has(mcName.toLowerCase())) throw conflict('You blocked this player');
+    if (blocked.has(mcName.toLowerCase())) throw conflict('friendGroups.blockedPlayer');
     const [row] = await this.db.insert(friendGroupMembers).values({ groupId: id, mcName, nameKey: mcName.toLowerCase() }).onConflictDoNothing().returning();
-    if (!row) throw conflict('This Minecraft name is already in the group');
+    if (!row) throw conflict('friendGroups.nameAlreadyInGroup');
     await this.changed(ownerId, [id]);
     return (await this.describe([row]))[0]!;
   }
@@ -141,7 +141,7 @@ export class FriendGroupsService {
       .delete(friendGroupMembers)
       .where(and(eq(friendGroupMembers.groupId, id), eq(friendGroupMembers.nameKey, mcName.toLowerCase())))
       .returning({ id: friendGroupMembers.id });
-    if (rows.length === 0) throw notFound('Group member');
+    if (rows.length === 0) throw notFound('groupMember');
     await this.changed(ownerId, [id]);
   }
 
@@ -214,7 +214,7 @@ export class FriendGroupsService {
       .select()
       .from(friendGroups)
       .where(and(eq(friendGroups.id, id), eq(friendGroups.ownerId, ownerId)));
-    if (!row) throw notFound('Friend group');
+    if (!row) throw notFound('friendGroup');
     return row;
   }
 

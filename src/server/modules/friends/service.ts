@@ -32,16 +32,16 @@ export class FriendsService {
 
   /** Asks `targetId` to be friends, or accepts their pending request to `me` if there is one. */
   async request(me: string, targetId: string): Promise<FriendAddResult> {
-    if (targetId === me) throw badRequest('You cannot send a friend request to yourself', [{ field: 'userId', message: 'is yourself' }]);
+    if (targetId === me) throw badRequest('friends.self', {}, [{ field: 'userId', key: 'field.isYourself' }]);
     const players = await this.minecraft.players([me, targetId]);
     const target = players.get(targetId);
     // A block, either way, answers exactly like an unknown user: it must not be discoverable.
-    if (!target) throw notFound('User');
+    if (!target) throw notFound('user');
     const myName = players.get(me)?.name ?? 'A player';
     return this.db.transaction(async (tx) => {
       await lockPair(tx, me, targetId);
-      if (await this.blocklist.eitherWay(me, targetId, tx)) throw notFound('User');
-      if (await this.areFriends(me, targetId, tx)) throw conflict('You are already friends');
+      if (await this.blocklist.eitherWay(me, targetId, tx)) throw notFound('user');
+      if (await this.areFriends(me, targetId, tx)) throw conflict('friends.alreadyFriends');
       const [theirs] = await tx
         .delete(friendRequests)
         .where(and(eq(friendRequests.fromId, targetId), eq(friendRequests.toId, me)))
@@ -53,7 +53,7 @@ export class FriendsService {
         return { status: 'ACCEPTED', requestId: theirs.id, user: target };
       }
       const [mine] = await tx.insert(friendRequests).values({ fromId: me, toId: targetId }).onConflictDoNothing().returning({ id: friendRequests.id });
-      if (!mine) throw conflict('A friend request to this user is already pending');
+      if (!mine) throw conflict('friends.requestPending');
       await this.notifications.changed([me, targetId], { resource: 'friendRequests', ids: [mine.id], type: 'created' }, tx);
       await this.notifications.notify(targetId, { key: 'friendRequest.received', params: { name: myName }, link: SOCIAL_LINK }, tx);
       return { status: 'PENDING', requestId: mine.id, user: target };
@@ -82,12 +82,12 @@ export class FriendsService {
         .select()
         .from(friendRequests)
         .where(and(eq(friendRequests.id, requestId), or(eq(friendRequests.fromId, me), eq(friendRequests.toId, me))));
-      if (!found) throw notFound('Friend request');
-      if (found.fromId === me && accept) throw conflict('Only the recipient can accept a friend request');
+      if (!found) throw notFound('friendRequest');
+      if (found.fromId === me && accept) throw conflict('friends.onlyRecipientAccepts');
       await lockPair(tx, found.fromId, found.toId);
       const [deleted] = await tx.delete(friendRequests).where(eq(friendRequests.id, requestId)).returning({ id: friendRequests.id });
       // Answered by the other side in the meantime.
-      if (!deleted) throw notFound('Friend request');
+      if (!deleted) throw notFound('friendRequest');
       await this.notifications.changed([found.fromId, found.toId], accept ? [requestGone(requestId), friendsChanged('created')] : requestGone(requestId), tx);
       if (found.fromId === me) return { status: 'CANCELLED' };
       if (!accept) return { status: 'DECLINED' };
@@ -108,7 +108,7 @@ export class FriendsService {
       if (n > 0) await this.unfriended(tx, me, friendId);
       return n;
     });
-    if (removed === 0) throw notFound('Friend');
+    if (removed === 0) throw notFound('friend');
   }
 
   private async unfriended(tx: Tx, a: string, b: string): Promise<void> {

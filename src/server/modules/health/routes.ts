@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../../services.ts';
 import { sendProblem } from '../../plugins/errors.ts';
+import { HttpProblem } from '../../lib/problems.ts';
 
 const routes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   const opts = { schema: { hide: true }, config: { rateLimit: false }, logLevel: 'warn' as const };
@@ -11,7 +12,7 @@ const routes: FastifyPluginAsync<{ services: Services }> = async (app, { service
       return { status: 'ready' };
     } catch (err) {
       request.log.warn({ err }, 'database unreachable');
-      return sendProblem(reply, 503, 'The database is unreachable');
+      return sendProblem(reply, new HttpProblem(503, 'request.databaseUnreachable'));
     }
   });
 };

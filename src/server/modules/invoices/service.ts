@@ -120,7 +120,7 @@ export class InvoicesService {
       .select()
       .from(invoices)
       .where(and(eq(invoices.id, id), eq(invoices.userId, userId)));
-    if (!row) throw notFound('Invoice');
+    if (!row) throw notFound('invoice');
     return row;
   }
 

@@ -11,7 +11,7 @@ import { ResolverUnavailable, type MinecraftAccount, type MinecraftProfile, type
 const NAME_TTL_MS = 24 * 3600_000;
 const SKIN_TTL_MS = 3600_000;
 
-const unavailable = () => new HttpProblem(503, 'Minecraft profiles cannot be reached right now; try again in a minute', { headers: { 'retry-after': '60' } });
+const unavailable = () => new HttpProblem(503, 'minecraft.unavailable', {}, { headers: { 'retry-after': '60' } });
 
 /**
  * Minecraft accounts through the configured resolver, with every answer kept in the database: a
@@ -39,7 +39,7 @@ export class MinecraftService {
       if (cached) return { uuid: cached.uuid, name: cached.name };
       throw unavailable();
     }
-    if (!found) throw notFound('Minecraft player');
+    if (!found) throw notFound('minecraftPlayer');
     await this.remember(found);
     return found;
   }
@@ -56,7 +56,7 @@ export class MinecraftService {
       if (cached) return { uuid, name: cached.name, skin: cached.skin ? Buffer.from(cached.skin, 'base64') : generatedSkin(cached.name) };
       throw unavailable();
     }
-    if (!found) throw notFound('Minecraft player');
+    if (!found) throw notFound('minecraftPlayer');
     await this.remember(found, found.skin);
     return found;
   }
@@ -104,7 +104,7 @@ export class MinecraftService {
     const { uuid } = await this.account(name);
     const userId = await this.users.idByMcUuid(uuid);
     // The same answer as for a user who blocked the caller, so a block cannot be told apart.
-    if (!userId) throw notFound('User');
+    if (!userId) throw notFound('user');
     return userId;
   }
 

@@ -23,7 +23,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     );
 
     player.put('/v1/user/notification/:uuid', { schema: { tags, summary: 'Mark a notification read', params: NotificationParams, response: { 204: Type.Null() } } }, async (request, reply) => {
-      if (!(await notifications.markRead(request.user.id, request.params.uuid))) throw notFound('Notification');
+      if (!(await notifications.markRead(request.user.id, request.params.uuid))) throw notFound('notification');
       return reply.status(204).send(null);
     });
 
@@ -47,7 +47,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       async (request, reply) => {
         const userId = request.user.id;
         if (!notifications.hub.admits(request.ip)) {
-          throw new HttpProblem(429, 'Too many notification streams are open from this address: close one first', { headers: { 'retry-after': '60' } });
+          throw new HttpProblem(429, 'notifications.tooManyStreams', {}, { headers: { 'retry-after': '60' } });
         }
         reply.hijack();
         const res = reply.raw;

@@ -38,10 +38,12 @@ export interface Notice extends Message {
 const PARAM_MAX = 300;
 
 function bounded(params: MessageParams): MessageParams {
-  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, typeof value === 'string' ? value.slice(0, PARAM_MAX) : value]));
+  const cut = (value: MessageParams[string]): MessageParams[string] =>
+    typeof value === 'string' ? value.slice(0, PARAM_MAX) : typeof value === 'object' ? { fr: value.fr.slice(0, PARAM_MAX), en: value.en.slice(0, PARAM_MAX) } : value;
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, cut(value)]));
 }
 
-/** SPEC.md's `{title, description, link}` in `locale`, with the message for clients rendering it in theirs. */
+/** The notice's `{title, description, link}` (docs/product.md, Notifications) in `locale`, with the message for clients rendering it in theirs. */
 function dataOf(row: Row, locale: Locale): NotificationData {
   const { title, description } = noticeText({ key: row.key, params: row.params }, locale);
   return { title: title.slice(0, 200), description: description.slice(0, 1000), link: row.link, key: row.key, params: row.params };

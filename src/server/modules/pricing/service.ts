@@ -51,7 +51,7 @@ export class PricingService {
   /** A pack that is on sale (for a purchase): 404 when unknown or archived. */
   async onSale(id: string, executor: Executor = this.db): Promise<CreditPack> {
     const [row] = await executor.select().from(creditPacks).where(eq(creditPacks.id, id));
-    if (!row || row.archived) throw notFound('Credit pack');
+    if (!row || row.archived) throw notFound('creditPack');
     return toPack(row);
   }
 
@@ -102,7 +102,7 @@ export class PricingService {
   /** The pack under its row lock, for a write; 404 when unknown. */
   private async locked(tx: Executor, id: string): Promise<CreditPack> {
     const [row] = await tx.select().from(creditPacks).where(eq(creditPacks.id, id)).for('update');
-    if (!row) throw notFound('Credit pack');
+    if (!row) throw notFound('creditPack');
     return toPack(row);
   }
 }

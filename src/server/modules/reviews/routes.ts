@@ -18,21 +18,23 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
       async (request, reply) => reply.status(201).send(await services.reviews.create(request.user, request.body)),
     );
-
-    player.get(
-      '/v1/game/review/:id',
-      {
-        schema: {
-          tags,
-          summary: 'Reviews of the game definition `id`, newest first; the caller’s own, and whether they may write one',
-          params: IdParams,
-          querystring: PageQuery,
-          response: { 200: ReviewPage },
-        },
-      },
-      async (request) => services.reviews.list(request.params.id, pageWindow(request.query), request.user),
-    );
   });
+
+  // Visitors read the reviews too; a token, when sent, adds the caller's own review and whether they may write one.
+  app.get(
+    '/v1/game/review/:id',
+    {
+      onRequest: app.identify,
+      schema: {
+        tags,
+        summary: 'Reviews of the game definition `id`, newest first (no token); with a token, the caller’s own, and whether they may write one',
+        params: IdParams,
+        querystring: PageQuery,
+        response: { 200: ReviewPage },
+      },
+    },
+    async (request) => services.reviews.list(request.params.id, pageWindow(request.query), request.user),
+  );
 
   await signedIn(app, ['staff', 'support'], (staffAndSupport) => {
     staffAndSupport.get(

@@ -52,9 +52,9 @@ export class ReviewsService {
   }
 
   async create(user: { id: string; name: string }, input: GameReviewCreate): Promise<GameReview> {
-    if (!(await this.catalogue.exists(input.definitionId))) throw notFound('Game definition');
+    if (!(await this.catalogue.exists(input.definitionId))) throw notFound('gameDefinition');
     if (!(await this.games.hasCreatedGameOf(user.id, input.definitionId))) {
-      throw forbidden('Only players who created a game of this definition may review it');
+      throw forbidden('reviews.notPlayed');
     }
     try {
       // The review and the definition's rating change together.
@@ -68,7 +68,7 @@ export class ReviewsService {
       });
       return toReview(row, user.name);
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('You have already reviewed this game');
+      if (isUniqueViolation(err)) throw conflict('reviews.alreadyReviewed');
       throw err;
     }
   }
@@ -76,20 +76,22 @@ export class ReviewsService {
   /**
    * A definition's reviews that are not hidden, newest first, with their authors' names; and for
    * the caller, their own review wherever it is in the list (hidden or not), and whether they may
-   * write one.
+   * write one. A visitor (no caller) reads the same list, with no review of theirs and no right to write.
    */
-  async list(definitionId: string, window: Window, caller: { id: string; name: string }): Promise<ReviewPage> {
-    if (!(await this.catalogue.exists(definitionId))) throw notFound('Game definition');
+  async list(definitionId: string, window: Window, caller: { id: string; name: string } | null): Promise<ReviewPage> {
+    if (!(await this.catalogue.exists(definitionId))) throw notFound('gameDefinition');
     const ofDefinition = eq(gameReviews.definitionId, definitionId);
     const where = and(ofDefinition, isNull(gameReviews.hiddenAt));
     const [rows, [total], [own], bought] = await Promise.all([
       this.db.select().from(gameReviews).where(where).orderBy(desc(gameReviews.createdAt), desc(gameReviews.id)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(gameReviews).where(where),
-      this.db
-        .select()
-        .from(gameReviews)
-        .where(and(ofDefinition, eq(gameReviews.userId, caller.id))),
-      this.games.hasCreatedGameOf(caller.id, definitionId),
+      caller
+        ? this.db
+            .select()
+            .from(gameReviews)
+            .where(and(ofDefinition, eq(gameReviews.userId, caller.id)))
+        : Promise.resolve([]),
+      caller ? this.games.hasCreatedGameOf(caller.id, definitionId) : Promise.resolve(false),
     ]);
     const names = await this.users.names(rows.map((r) => r.userId));
     const page = pageOf(
@@ -97,7 +99,7 @@ export class ReviewsService {
       total?.n ?? 0,
       window,
     );
-    return { ...page, mine: own ? { ...toReview(own, caller.name), hidden: own.hiddenAt !== null } : null, canReview: !own && bought };
+    return { ...page, mine: own && caller ? { ...toReview(own, caller.name), hidden: own.hiddenAt !== null } : null, canReview: !own && bought };
   }
 
   /** Every review for the back office, hidden ones too, newest first unless sorted otherwise. */
@@ -139,8 +141,8 @@ export class ReviewsService {
     const rule = moderations[action];
     const row = await this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(gameReviews).where(eq(gameReviews.id, id)).for('update');
-      if (!before) throw notFound('Review');
-      if ((before.hiddenAt !== null) === rule.hidden) throw conflict(`This review is already ${rule.verb}`);
+      if (!before) throw notFound('review');
+      if ((before.hiddenAt !== null) === rule.hidden) throw conflict(rule.hidden ? 'reviews.alreadyHidden' : 'reviews.alreadyRestored');
       const [after] = await tx
         .update(gameReviews)
         .set(rule.hidden ? { hiddenAt: new Date(), hiddenReason: reason } : { hiddenAt: null, hiddenReason: null })
