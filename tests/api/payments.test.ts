@@ -294,6 +294,34 @@ describe('Stripe payments through the webhook', () => {
     expect((await me(t)).balance).toBe(24000);
   });
 
+  it('sends Stripe idempotency keys of its own for cancel and resume: two players with the same Idempotency-Key both cancel, and a call without one never reuses a request id', async () => {
+    const planId = (
+      await t.as('boss', { ...staff, method: 'POST', url: '/v1/subscription', payload: { name: { fr: 'Mensuel', en: 'Monthly' }, priceCents: 999, currency: 'EUR', interval: 'MONTH', credits: 1000 } })
+    ).json().id;
+    for (const player of ['alice', 'bob']) {
+      expect((await t.as(player, { method: 'POST', url: '/v1/payment/stripe/subscription', payload: { subscriptionId: planId } })).statusCode).toBe(201);
+      const sub = [...stripe.subscriptions.values()].at(-1)!;
+      for (const event of stripe.payInvoice(sub.id)) await deliver(event);
+    }
+    const updates = () => stripe.calls.filter((c) => c.method === 'POST' && c.path.startsWith('/v1/subscriptions/'));
+    const before = updates().length;
+    for (const player of ['alice', 'bob']) {
+      const cancelled = await t.as(player, { method: 'POST', url: '/v1/payment/stripe/subscription/cancel', headers: { 'idempotency-key': 'same-key' } });
+      expect(cancelled.json()).toMatchObject({ cancelAtPeriodEnd: true });
+    }
+    expect((await t.as('alice', { method: 'POST', url: '/v1/payment/stripe/subscription/resume' })).json()).toMatchObject({ cancelAtPeriodEnd: false });
+    const sent = updates().slice(before);
+    expect(sent.map((c) => [c.replayed, c.params.cancel_at_period_end])).toEqual([
+      [false, 'true'],
+      [false, 'true'],
+      [false, 'false'],
+    ]);
+    const keys = sent.map((c) => c.idempotencyKey);
+    expect(new Set(keys).size).toBe(3);
+    for (const key of keys) expect(key).not.toMatch(/same-key|^(cancel|resume)-req-/);
+    expect([...stripe.subscriptions.values()].map((s) => s.cancel_at_period_end)).toEqual([false, true]);
+  });
+
   it('gives a promo code back on payment_intent.payment_failed, and flags for staff a declined intent paid after all once the code had gone to another payment', async () => {
     const packId = await pack(t);
     await t.as('boss', { ...staff, method: 'POST', url: '/v1/promocode', payload: { code: 'ONCE', kind: 'BONUS_CREDITS', value: 100, maxUses: 1 } });
@@ -364,7 +392,10 @@ describe('Stripe payments through the webhook', () => {
         method: 'POST',
         url: '/v1/payment/stripe/webhook',
         payload,
-        headers: { 'content-type': 'application/json', 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret, timestamp: Math.floor(Date.now() / 1000) + seconds }) },
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret, timestamp: Math.floor(Date.now() / 1000) + seconds }),
+        },
       });
     for (const seconds of [3600, 400, -400, -3600]) expect((await at(seconds)).statusCode, `${seconds} s`).toBe(400);
     expect((await me(t)).balance).toBe(0);
