@@ -66,7 +66,13 @@ export async function liveBench(changes = 200, { timeoutMs = 180_000 } = {}): Pr
     const definition = await as('bench_staff', 'POST', '/v1/definition/game', { name: { fr: 'Banc', en: 'Bench' }, description: { fr: 'Banc', en: 'Bench' }, version: '1.21.4', published: true }, [
       'staff',
     ]);
-    const pkg = await as('bench_staff', 'POST', '/v1/definition/game/package', { definitionId: definition.id, name: { fr: 'Mois', en: 'Month' }, ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: 0 }, ['staff']);
+    const pkg = await as(
+      'bench_staff',
+      'POST',
+      '/v1/definition/game/package',
+      { definitionId: definition.id, name: { fr: 'Mois', en: 'Month' }, ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: 0 },
+      ['staff'],
+    );
     gameId = (await as('live_owner', 'POST', '/v1/game/create', { definitionId: definition.id, packageId: pkg.id, name: 'Live bench' })).id;
 
     const res = await fetch(`http://127.0.0.1:${port}/v1/user/notifications/stream`, { headers: { authorization: `Bearer ${await token('live_owner')}` }, signal: controller.signal });

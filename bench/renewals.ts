@@ -71,9 +71,13 @@ export async function renewalsBench(total = 1000, { timeoutMs = 120_000 } = {}):
     const definition = await as('bench_staff', 'POST', '/v1/definition/game', { name: { fr: 'Banc', en: 'Bench' }, description: { fr: 'Banc', en: 'Bench' }, version: '1.21.4', published: true }, [
       'staff',
     ]);
-    const pkg = await as('bench_staff', 'POST', '/v1/definition/game/package', { definitionId: definition.id, name: { fr: 'Mois', en: 'Month' }, ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: PRICE }, [
-      'staff',
-    ]);
+    const pkg = await as(
+      'bench_staff',
+      'POST',
+      '/v1/definition/game/package',
+      { definitionId: definition.id, name: { fr: 'Mois', en: 'Month' }, ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: PRICE },
+      ['staff'],
+    );
 
     const owners = Array.from({ length: Math.ceil(total / 2) }, (_, i) => ({ name: `renewal_owner_${i}`, kind: KINDS[i % KINDS.length]!, id: '', games: 0 }));
     const gameOf = new Map<string, { owner: (typeof owners)[number]; name: string }>();

@@ -9,7 +9,7 @@ export const locales = ['fr', 'en'] as const;
 export type Locale = (typeof locales)[number];
 
 /** Text written by staff in both languages (a package's name): the reader's language is taken. */
-export interface LocalizedParam {
+interface LocalizedParam {
   fr: string;
   en: string;
 }

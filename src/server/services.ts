@@ -79,7 +79,19 @@ export function createServices(config: Config, database: Database, runtime: Part
   const pricing = new PricingService(db, audit);
   const subscriptions = new SubscriptionsService(db, audit);
   const invoices = new InvoicesService(db, config.invoices);
-  const payments = new PaymentsService(db, { provider: createPaymentProvider(config.stripe), users, pricing, promoCodes, subscriptions, invoices, credits, notifications, audit, clock: game.clock, log: game.log });
+  const payments = new PaymentsService(db, {
+    provider: createPaymentProvider(config.stripe),
+    users,
+    pricing,
+    promoCodes,
+    subscriptions,
+    invoices,
+    credits,
+    notifications,
+    audit,
+    clock: game.clock,
+    log: game.log,
+  });
   pricing.hasPayments = (packId) => payments.hasPaymentsForPack(packId);
   const games = new GamesService(db, { catalogue, credits, friends, notifications, promoCodes, runtime: game });
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game }, config.renewals);

@@ -126,7 +126,10 @@ describe('catalogue', () => {
     for (const [payload, field] of refused) {
       const res = await t.current.as('boss', { ...staff, method: 'POST', url, payload });
       expect(res.statusCode, field).toBe(400);
-      expect(res.json().errors.map((e: { field: string }) => e.field), field).toContain(field);
+      expect(
+        res.json().errors.map((e: { field: string }) => e.field),
+        field,
+      ).toContain(field);
     }
     expect(await packages()).toHaveLength(3);
 

@@ -32,7 +32,9 @@ test('a player buys a one-day server with a promo code, pays its renewal from th
   const packageName = `Jour ${run}`;
   const code = `HALF${run}`;
   await asStaff(browser, async (api) => {
-    expect((await api.post('/v1/definition/game/package', { definitionId: survival.id, name: { fr: packageName, en: packageName }, ramMb: 1024, maxPlayers: 5, periodDays: 1, priceCredits: 10 })).status()).toBe(201);
+    expect(
+      (await api.post('/v1/definition/game/package', { definitionId: survival.id, name: { fr: packageName, en: packageName }, ramMb: 1024, maxPlayers: 5, periodDays: 1, priceCredits: 10 })).status(),
+    ).toBe(201);
     expect((await api.post('/v1/promocode', { code, kind: 'PERCENT_OFF', value: 50 })).status()).toBe(201);
     expect((await api.post('/v1/user/credit', { userId: me.id, amount: 15, reason: 'Browser test credits' })).status()).toBe(200);
   });

@@ -20,7 +20,7 @@ test("the social forms say what is wrong where it is wrong: a bad name under its
   await expect(newName).toHaveValue('');
   await newName.fill('Raid');
   await page.getByRole('button', { name: 'Créer', exact: true }).click();
-  await expect(page.getByTestId('notice')).toContainText('Le groupe n\'a pas pu être créé : Vous avez déjà un groupe nommé « Raid »');
+  await expect(page.getByTestId('notice')).toContainText("Le groupe n'a pas pu être créé : Vous avez déjà un groupe nommé « Raid »");
   await expect(newName).toHaveValue('Raid');
   await expect(page.getByTestId('group-Raid')).toHaveCount(1);
 

@@ -29,7 +29,32 @@ export async function sendProblem(reply: FastifyReply, problem: HttpProblem) {
 const scalar = (v: unknown): string | number => (typeof v === 'number' || typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : JSON.stringify(v));
 
 /** Ajv's keywords the catalogue words; any other is "is invalid". */
-const worded = new Set(['required', 'type', 'minLength', 'maxLength', 'pattern', 'enum', 'format', 'additionalProperties', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'const', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'anyOf', 'oneOf', 'not', 'propertyNames', 'dependentRequired']);
+const worded = new Set([
+  'required',
+  'type',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'enum',
+  'format',
+  'additionalProperties',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'const',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'anyOf',
+  'oneOf',
+  'not',
+  'propertyNames',
+  'dependentRequired',
+]);
 
 /** Turns ajv's errors into field problems with a dotted field path ("settings.motd") and a worded reason. */
 function fieldProblems(error: FastifyError): FieldProblem[] {

@@ -305,9 +305,14 @@ export class GamesService {
     if (!row) {
       const current = await this.row(ownerId, id);
       if (needsRoom.includes(current.status) && !from.includes(current.status)) {
-        throw new HttpProblem(503, 'games.noCapacity', { seconds: NO_CAPACITY_RETRY_SECONDS }, {
-          headers: { 'retry-after': String(NO_CAPACITY_RETRY_SECONDS) },
-        });
+        throw new HttpProblem(
+          503,
+          'games.noCapacity',
+          { seconds: NO_CAPACITY_RETRY_SECONDS },
+          {
+            headers: { 'retry-after': String(NO_CAPACITY_RETRY_SECONDS) },
+          },
+        );
       }
       throw conflict(rule.refusal, { status: current.status });
     }
@@ -501,9 +506,14 @@ export class GamesService {
         const [current] = await tx.select({ announcedAt: games.announcedAt }).from(games).where(eq(games.id, id));
         const next = new Date((current?.announcedAt ?? now).getTime() + ANNOUNCE_INTERVAL_MS);
         const seconds = Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000));
-        throw new HttpProblem(429, 'games.announcedRecently', { at: (current?.announcedAt ?? now).toISOString(), next: next.toISOString(), seconds }, {
-          headers: { 'retry-after': String(seconds) },
-        });
+        throw new HttpProblem(
+          429,
+          'games.announcedRecently',
+          { at: (current?.announcedAt ?? now).toISOString(), next: next.toISOString(), seconds },
+          {
+            headers: { 'retry-after': String(seconds) },
+          },
+        );
       }
       const friendIds = await this.friends.friendIds(ownerId, tx);
       const notice = { key: 'game.announced', params: { name: row.name, owner: ownerName, address }, link: '/dashboard' };

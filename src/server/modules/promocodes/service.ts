@@ -232,4 +232,3 @@ function checkedTerms(input: PromoCodeUpdateRequest) {
   if (validFrom && validUntil && validUntil <= validFrom) throw invalidField('validUntil', 'field.afterValidFrom');
   return { kind: input.kind, value: input.value, maxUses: input.maxUses ?? null, validFrom, validUntil };
 }
-
