@@ -119,7 +119,7 @@ describe('staff: the catalogue', () => {
     expect((await as(t.current, 'boss', 'DELETE', `/v1/definition/game/${unused.definitionId}`)).statusCode).toBe(204);
     expect((await as(t.current, 'boss', 'GET', `/v1/definition/game/${unused.definitionId}`)).statusCode).toBe(404);
     const [deleted] = await auditOf(t.current, 'definition', unused.definitionId);
-    expect(deleted).toMatchObject({ action: 'definition.delete', before: { id: unused.definitionId, packages: [{ name: 'Small' }, { name: 'Big' }] }, after: null });
+    expect(deleted).toMatchObject({ action: 'definition.delete', before: { id: unused.definitionId, packages: [{ name: { en: 'Small' } }, { name: { en: 'Big' } }] }, after: null });
     expect((await as(t.current, 'boss', 'DELETE', `/v1/definition/game/${unused.definitionId}`)).statusCode).toBe(404);
     const bad = await as(t.current, 'boss', 'PUT', `/v1/definition/game/${definitionId}`, { ...definition, version: '1.7.10' });
     expect(bad.statusCode).toBe(400);
