@@ -97,6 +97,8 @@ test('logout goes home first and signs out at the provider 250 ms later', async 
   page.on('request', (r) => {
     if (r.isNavigationRequest() && new URL(r.url()).pathname.startsWith('/oidc/session/end')) ends.push(r.url());
   });
+  // The page has drawn the signed-in header (its reads settle on timers) before its time stands still.
+  await expect(page.getByRole('button', { name: 'Menu du compte' })).toBeVisible();
   // The page's time stands still from here, and moves only when the test says.
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
   // The app says when its sign-out starts, on the page's clock: not at 240 ms, at 250.
