@@ -143,7 +143,7 @@ test('a friend group goes on the whitelist from the control panel, its member jo
 
   // A second announce within ten minutes: the API's 429 detail is shown.
   await friends.getByRole('button', { name: 'Prévenir mes amis' }).click();
-  await expect(announceSection.getByRole('alert')).toContainText('it can be announced again at');
+  await expect(announceSection.getByRole('alert')).toContainText("il pourra l'être de nouveau le");
 
   // The new section, for a person to look at.
   for (const width of [1280, 375]) {
