@@ -60,4 +60,7 @@ test('a player without a Minecraft account is asked to link one, finds a friend 
   await other.getByRole('tab', { name: 'Demandes' }).click();
   await expect(other.getByTestId('request-support')).toBeVisible();
   await expect(other.getByRole('button', { name: /^Accepter la demande de/ })).toBeVisible();
+  // She declines it, so the seeded accounts are as they were for the specs after this one.
+  await other.getByRole('button', { name: /^Refuser la demande de/ }).click();
+  await expect(other.getByTestId('request-support')).toHaveCount(0);
 });

@@ -307,7 +307,7 @@ test('screenshots of the catalogue and sales pages at 1280 and 375 px in both th
     ['promocodes', '/dashboard/staff/promocodes', () => expect(page.getByRole('grid')).toBeVisible()],
     ['plans', '/dashboard/staff/plans', () => expect(page.getByRole('row', { name: /Abonnement mensuel/ })).toBeVisible()],
     ['plan-create', '/dashboard/staff/plans/create', () => expect(page.getByLabel('Nom (français)')).toBeVisible()],
-    ['definition-edit-en', `/en/dashboard/staff/definitions/edit/${survival.id}`, () => expect(page.getByLabel('Name (English)')).toHaveValue('Survival')],
+    ['definition-edit-en', `/en/dashboard/staff/definitions/edit/${survival.id}`, () => expect(page.getByLabel('Name (English)').first()).toHaveValue('Survival')],
     ['promocode-create-en', '/en/dashboard/staff/promocodes/create', () => expect(page.getByRole('combobox', { name: /^Kind/ })).toBeVisible()],
   ];
   await inEachLook(page, async ({ theme, label }) => {
