@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { useTestApp } from '../fixtures/app.ts';
-import { MAX_BALANCE } from '../../src/server/modules/credits/service.ts';
+import { MAX_BALANCE } from '../../src/server/modules/money/credits/service.ts';
 
 async function userId(t: ReturnType<typeof useTestApp>['current'], name: string): Promise<string> {
   return (await t.as(name, { method: 'GET', url: '/v1/user' })).json().id;

@@ -23,4 +23,12 @@ describe('module boundaries', () => {
     expect(await lint('src/server/modules/users/x.ts', "import { ledgerEntries } from '../../db/schema/credits.ts';\nexport const a = ledgerEntries;\n")).toContain('local/own-tables');
     expect(await lint('src/server/modules/users/x.ts', "import { users } from '../../db/schema/users.ts';\nexport const a = users;\n")).toEqual([]);
   });
+
+  it('treats each part of the money area as its own module, the renewals owning the game’s billing period too', async () => {
+    expect(await lint('src/server/modules/money/payments/x.ts', "import { payments } from '../../../db/schema/payments.ts';\nexport const a = payments;\n")).toEqual([]);
+    expect(await lint('src/server/modules/money/payments/x.ts', "import { ledgerEntries } from '../../../db/schema/credits.ts';\nexport const a = ledgerEntries;\n")).toContain('local/own-tables');
+    expect(await lint('src/server/modules/money/payments/x.ts', "import { games } from '../../../db/schema/games.ts';\nexport const a = games;\n")).toContain('local/own-tables');
+    expect(await lint('src/server/modules/money/renewals/x.ts', "import { games } from '../../../db/schema/games.ts';\nexport const a = games;\n")).toEqual([]);
+    expect(await lint('src/server/modules/money/renewals/x.ts', "import { users } from '../../../db/schema/users.ts';\nexport const a = users;\n")).toContain('local/own-tables');
+  });
 });

@@ -20,8 +20,8 @@ const MumbleRedirectPage = lazy(() => import('../site/MumbleRedirectPage.tsx'));
 const StorePage = lazy(() => import('../site/store/StorePage.tsx').then((m) => ({ default: m.StorePage })));
 const ProductPage = lazy(() => import('../site/store/ProductPage.tsx').then((m) => ({ default: m.ProductPage })));
 // Buying credits, and coming back from Stripe: their own chunk, with their strings.
-const CreditsPage = lazy(() => import('../site/credits/CreditsPage.tsx').then((m) => ({ default: m.CreditsPage })));
-const StripeResultPage = lazy(() => import('../site/credits/StripeResultPage.tsx').then((m) => ({ default: m.StripeResultPage })));
+const CreditsPage = lazy(() => import('../money/credits/CreditsPage.tsx').then((m) => ({ default: m.CreditsPage })));
+const StripeResultPage = lazy(() => import('../money/credits/StripeResultPage.tsx').then((m) => ({ default: m.StripeResultPage })));
 
 const suspended = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
 

@@ -15,7 +15,7 @@ import { ErrorPage } from '../shell/ErrorPage.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
 import { DashboardLayout } from './DashboardLayout.tsx';
 import { DashboardHome } from './DashboardHome.tsx';
-import { AccountPage } from './account/AccountPage.tsx';
+import { AccountPage } from '../money/account/AccountPage.tsx';
 import { NotificationList } from './notifications/list.tsx';
 import { GameCreate } from './games/create.tsx';
 import { GameShow } from './games/show.tsx';

@@ -5,11 +5,11 @@ import { badRequest, conflict, HttpProblem, notFound } from '../../lib/problems.
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../lib/db-errors.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
-import type { CreditsService } from '../credits/service.ts';
+import type { CreditsService } from '../money/credits/service.ts';
 import type { FriendsService } from '../friends/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { Locale } from '../../../contract/messages.ts';
-import { discounted, type PromoCodesService } from '../promocodes/service.ts';
+import { discounted, type PromoCodesService } from '../money/promocodes/service.ts';
 import {
   playerListTypes,
   type Game,
@@ -23,7 +23,7 @@ import {
   type ResolvedSettings,
 } from '../../../contract/games.ts';
 import { listCommands, specOf, type GameRow, type GameRuntime } from './runtime.ts';
-import { toGamePayment } from './renewals/game-payment.ts';
+import { toGamePayment } from '../money/renewals/game-payment.ts';
 
 const MC_NAME = /^[A-Za-z0-9_]{3,16}$/;
 /** Bounds a list so one game cannot grow the table without end. */

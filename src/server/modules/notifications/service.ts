@@ -7,7 +7,7 @@ import type { Locale, Message, MessageParams } from '../../../contract/messages.
 import { noticeText } from '../../lib/messages.ts';
 import type { UsersService } from '../users/service.ts';
 import { liveResources, type ResourceChange } from '../../../contract/live.ts';
-import { BALANCE_CHANNEL } from '../credits/service.ts';
+import { BALANCE_CHANNEL } from '../money/credits/service.ts';
 import { StreamHub, type Delivery, type StreamLimits } from './hub.ts';
 
 export const CHANNEL = 'notifications';

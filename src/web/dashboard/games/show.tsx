@@ -9,7 +9,7 @@ import { useLocalePath } from '../../app/locale.tsx';
 import { useFormatRam } from '../../ui/format.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';
-import { RenewalCard } from '../payments/RenewalCard.tsx';
+import { RenewalCard } from '../../money/renewals/RenewalCard.tsx';
 import { ConnectedCard } from './ConnectedCard.tsx';
 import { ControlsCard } from './ControlsCard.tsx';
 import { FriendsCard } from './FriendsCard.tsx';

@@ -3,7 +3,7 @@ import { List } from '@refinedev/mui';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { StaffInvoice } from '../../../contract/staff.ts';
-import { formatMoney } from '../../checkout/money.ts';
+import { formatMoney } from '../../money/checkout/money.ts';
 import { useGridDefaults } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { FilterBar, LoadFailure, PageTitle, ShowLink, equalityFilters, useFilteredGrid } from '../lists.tsx';

@@ -4,7 +4,7 @@ import { RefreshButton, Show } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import type { StaffInvoice } from '../../../contract/staff.ts';
 import type { ApiError } from '../../app/api.ts';
-import { formatMoney } from '../../checkout/money.ts';
+import { formatMoney } from '../../money/checkout/money.ts';
 import { ErrorAlert, Fact, Facts } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { PageTitle, ShowLink } from '../lists.tsx';

@@ -4,7 +4,7 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import { paymentStatuses } from '../../../contract/credits.ts';
 import type { StaffPayment } from '../../../contract/staff.ts';
-import { formatMoney } from '../../checkout/money.ts';
+import { formatMoney } from '../../money/checkout/money.ts';
 import { useGridDefaults } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, equalityFilters, useFilteredGrid } from '../lists.tsx';

@@ -6,7 +6,7 @@ import { RefreshButton, Show } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import type { StaffPayment } from '../../../contract/staff.ts';
 import type { ApiError } from '../../app/api.ts';
-import { formatMoney } from '../../checkout/money.ts';
+import { formatMoney } from '../../money/checkout/money.ts';
 import { ActionDialog, ReasonInput } from '../ActionDialog.tsx';
 import { ErrorAlert, Fact, Facts } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';

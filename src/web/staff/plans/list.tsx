@@ -5,7 +5,7 @@ import { EditButton, List, useDataGrid } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import type { SubscriptionPlan } from '../../../contract/credits.ts';
 import type { ApiError } from '../../app/api.ts';
-import { formatMoney } from '../../checkout/money.ts';
+import { formatMoney } from '../../money/checkout/money.ts';
 import { ArchiveButton, ArchivedChip, asGridProps, useGridDefaults, usePhoneColumns, ViewTitle } from '../common.tsx';
 
 type PlanRow = SubscriptionPlan & { subscriberCount?: number };

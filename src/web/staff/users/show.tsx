@@ -6,7 +6,7 @@ import { RefreshButton, Show, useDataGrid } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import type { StaffTransaction, StaffUserDetail } from '../../../contract/staff.ts';
 import type { ApiError } from '../../app/api.ts';
-import { formatMoney } from '../../checkout/money.ts';
+import { formatMoney } from '../../money/checkout/money.ts';
 import { ErrorAlert, Fact, Facts, asGridProps } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { ListLink, LoadFailure, PageTitle, ShowLink } from '../lists.tsx';

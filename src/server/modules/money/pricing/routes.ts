@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { IdParams, Page, PageQuery } from '../../../../contract/common.ts';
+import { CreditPack, pricingRequest } from '../../../../contract/credits.ts';
+import { named } from '../../../lib/schema.ts';
+import { pageWindow } from '../../../lib/paging.ts';
+import { signedIn } from '../../../plugins/auth.ts';
+import type { Services } from '../../../services.ts';
+
+const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const pricing = services.pricing;
+  const tags = ['pricing'];
+
+  app.get(
+    '/v1/pricing',
+    {
+      onRequest: app.identify,
+      schema: { tags, summary: 'Credit packs on sale, cheapest first (no token; staff and support also see archived ones)', querystring: PageQuery, response: { 200: Page(CreditPack) } },
+    },
+    async (request) => pricing.list(pageWindow(request.query), !!request.user?.roles.some((r) => r === 'staff' || r === 'support')),
+  );
+
+  await signedIn(app, ['staff'], (staffOnly) => {
+    staffOnly.post('/v1/pricing', { schema: { tags, summary: 'Staff: put a credit pack on sale', body: named(pricingRequest), response: { 201: CreditPack } } }, async (request, reply) =>
+      reply.status(201).send(await pricing.create(request.user.id, request.body)),
+    );
+
+    staffOnly.put(
+      '/v1/pricing/:id',
+      { schema: { tags, summary: 'Staff: change a credit pack (payments made keep what they paid)', params: IdParams, body: named(pricingRequest), response: { 200: CreditPack } } },
+      async (request) => pricing.update(request.user.id, request.params.id, request.body),
+    );
+
+    staffOnly.delete(
+      '/v1/pricing/:id',
+      { schema: { tags, summary: 'Staff: take a credit pack off sale (deleted, or archived when it was paid for)', params: IdParams, response: { 204: Type.Null() } } },
+      async (request, reply) => {
+        await pricing.remove(request.user.id, request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  });
+};
+
+export default routes;

@@ -1,0 +1,108 @@
+import { asc, count, eq } from 'drizzle-orm';
+import type { Db, Executor } from '../../../db/client.ts';
+import { creditPacks } from '../../../db/schema/pricing.ts';
+import { notFound } from '../../../lib/problems.ts';
+import { pageOf, type Window } from '../../../lib/paging.ts';
+import type { AuditService } from '../../audit/service.ts';
+import type { CreditPack, PricingRequest } from '../../../../contract/credits.ts';
+
+type Row = typeof creditPacks.$inferSelect;
+
+function toPack(row: Row): CreditPack {
+  return {
+    id: row.id,
+    credits: row.credits,
+    bonusCredits: row.bonusCredits,
+    priceCents: row.priceCents,
+    currency: row.currency,
+    label: row.label,
+    archived: row.archived,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Credit packs on sale. A pack that was paid for is archived instead of deleted: its payments and
+ * invoices still name it. `hasPayments` is the payments module's to answer. Every write is staff's,
+ * audited in its own transaction.
+ */
+export class PricingService {
+  private readonly db: Db;
+  private readonly audit: AuditService;
+  /** Set by the composition root: whether any payment names the pack. */
+  hasPayments: (packId: string) => Promise<boolean> = async () => false;
+
+  constructor(db: Db, audit: AuditService) {
+    this.db = db;
+    this.audit = audit;
+  }
+
+  /** Packs on sale, cheapest first; staff and support also see archived ones. */
+  async list(window: Window, withArchived: boolean) {
+    const where = withArchived ? undefined : eq(creditPacks.archived, false);
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(creditPacks).where(where).orderBy(asc(creditPacks.archived), asc(creditPacks.priceCents), asc(creditPacks.id)).limit(window.limit).offset(window.offset),
+      this.db.select({ n: count() }).from(creditPacks).where(where),
+    ]);
+    return pageOf(rows.map(toPack), total?.n ?? 0, window);
+  }
+
+  /** A pack that is on sale (for a purchase): 404 when unknown or archived. */
+  async onSale(id: string, executor: Executor = this.db): Promise<CreditPack> {
+    const [row] = await executor.select().from(creditPacks).where(eq(creditPacks.id, id));
+    if (!row || row.archived) throw notFound('creditPack');
+    return toPack(row);
+  }
+
+  async create(actorId: string | null, input: PricingRequest): Promise<CreditPack> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(creditPacks)
+        .values({ credits: input.credits, bonusCredits: input.bonusCredits ?? 0, priceCents: input.priceCents, currency: input.currency, label: input.label ?? null })
+        .returning();
+      const pack = toPack(row!);
+      await this.audit.record(tx, { actorId, action: 'pricing.create', entity: 'pricing', entityId: pack.id, after: pack });
+      return pack;
+    });
+  }
+
+  /** Changes a pack; payments made keep what they paid and got. */
+  async update(actorId: string | null, id: string, input: PricingRequest): Promise<CreditPack> {
+    return this.db.transaction(async (tx) => {
+      const before = await this.locked(tx, id);
+      const [row] = await tx
+        .update(creditPacks)
+        .set({ credits: input.credits, bonusCredits: input.bonusCredits ?? 0, priceCents: input.priceCents, currency: input.currency, label: input.label ?? null, updatedAt: new Date() })
+        .where(eq(creditPacks.id, id))
+        .returning();
+      const pack = toPack(row!);
+      await this.audit.record(tx, { actorId, action: 'pricing.update', entity: 'pricing', entityId: id, before, after: pack });
+      return pack;
+    });
+  }
+
+  /** Deletes a pack nobody paid for; archives one with payments. Answers which it did. */
+  async remove(actorId: string | null, id: string): Promise<'deleted' | 'archived'> {
+    // Asked before the transaction: the payments module reads with its own connection.
+    const paid = await this.hasPayments(id);
+    return this.db.transaction(async (tx) => {
+      const before = await this.locked(tx, id);
+      if (paid) {
+        const [row] = await tx.update(creditPacks).set({ archived: true, updatedAt: new Date() }).where(eq(creditPacks.id, id)).returning();
+        await this.audit.record(tx, { actorId, action: 'pricing.archive', entity: 'pricing', entityId: id, before, after: toPack(row!) });
+        return 'archived';
+      }
+      await tx.delete(creditPacks).where(eq(creditPacks.id, id));
+      await this.audit.record(tx, { actorId, action: 'pricing.delete', entity: 'pricing', entityId: id, before });
+      return 'deleted';
+    });
+  }
+
+  /** The pack under its row lock, for a write; 404 when unknown. */
+  private async locked(tx: Executor, id: string): Promise<CreditPack> {
+    const [row] = await tx.select().from(creditPacks).where(eq(creditPacks.id, id)).for('update');
+    if (!row) throw notFound('creditPack');
+    return toPack(row);
+  }
+}
