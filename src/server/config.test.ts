@@ -62,6 +62,31 @@ describe('loadConfig', () => {
     }
   });
 
+  it('keeps backups under DATA_DIR by default, in an S3 bucket by configuration', () => {
+    expect(loadConfig({}, '/srv/app').backupStore).toEqual({ kind: 'local', root: '/srv/app/data/backups' });
+    const s3 = { BACKUP_STORE: 's3', S3_BUCKET: 'blockhost-backups', S3_ACCESS_KEY_ID: 'AKIA123', S3_SECRET_ACCESS_KEY: 'secret/key+1' };
+    expect(loadConfig(s3).backupStore).toEqual({
+      kind: 's3',
+      endpoint: undefined,
+      region: 'us-east-1',
+      bucket: 'blockhost-backups',
+      accessKeyId: 'AKIA123',
+      secretAccessKey: 'secret/key+1',
+      forcePathStyle: false,
+    });
+    expect(loadConfig({ ...s3, S3_ENDPOINT: 'https://s3.fr-par.example.com/', S3_REGION: 'fr-par', S3_FORCE_PATH_STYLE: 'true' }).backupStore).toMatchObject({
+      endpoint: 'https://s3.fr-par.example.com',
+      region: 'fr-par',
+      forcePathStyle: true,
+    });
+    expect(() => loadConfig({ BACKUP_STORE: 's3', S3_ACCESS_KEY_ID: 'AKIA123', S3_SECRET_ACCESS_KEY: 'secret' })).toThrow('S3_BUCKET is required when BACKUP_STORE=s3');
+    expect(() => loadConfig({ BACKUP_STORE: 's3', S3_BUCKET: 'b-1', S3_SECRET_ACCESS_KEY: 'secret' })).toThrow('S3_ACCESS_KEY_ID is required when BACKUP_STORE=s3');
+    expect(() => loadConfig({ BACKUP_STORE: 's3', S3_BUCKET: 'b-1', S3_ACCESS_KEY_ID: 'AKIA123' })).toThrow('S3_SECRET_ACCESS_KEY is required when BACKUP_STORE=s3');
+    expect(() => loadConfig({ BACKUP_STORE: 'ftp' })).toThrow('BACKUP_STORE="ftp" is invalid: expected one of local, s3');
+    expect(() => loadConfig({ ...s3, S3_BUCKET: 'My_Bucket' })).toThrow('S3_BUCKET is invalid: expected a bucket name');
+    expect(() => loadConfig({ ...s3, S3_FORCE_PATH_STYLE: 'maybe' })).toThrow('S3_FORCE_PATH_STYLE="maybe" is invalid: expected true or false');
+  });
+
   it.each([
     [{ GAME_DRIVER: 'docker' }, 'GAME_DRIVER="docker" is invalid: expected one of local, agones'],
     [{ GAME_PORT_RANGE: '25565' }, 'GAME_PORT_RANGE="25565" is invalid: expected a range of at least two ports like 25565-25664'],

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gameDrivers } from '../runtime/driver.ts';
 import type { DriverConfig } from '../runtime/index.ts';
+import type { StoreConfig } from './storage/index.ts';
 
 /**
  * Every setting comes from one environment variable, checked at start. A bad value stops the
@@ -54,6 +55,8 @@ export interface Config {
   version: string;
   /** Game hosting: which driver, and its settings (handed as is to the runtime's createDriver). */
   game: DriverConfig;
+  /** Where world backups are kept (handed as is to the storage's createStore). */
+  backupStore: StoreConfig;
 }
 
 export class ConfigError extends Error {}
@@ -182,6 +185,25 @@ function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): 
   };
 }
 
+/** BACKUP_STORE and S3_*: a folder under DATA_DIR, or a bucket whose name and keys are then required. */
+function backupStoreConfig(env: Env, dataDir: string): StoreConfig {
+  const kind = oneOf(env, 'BACKUP_STORE', 'local', ['local', 's3'] as const);
+  if (kind === 'local') return { kind, root: path.join(dataDir, 'backups') };
+  const required = (name: string, value: string | undefined): string => {
+    if (value === undefined) throw new ConfigError(`${name} is required when BACKUP_STORE=s3`);
+    return value;
+  };
+  return {
+    kind,
+    endpoint: url(env, 'S3_ENDPOINT', undefined, ['https', 'http']),
+    region: text(env, 'S3_REGION', /^[a-z0-9-]{1,40}$/, 'a region name such as us-east-1') ?? 'us-east-1',
+    bucket: required('S3_BUCKET', text(env, 'S3_BUCKET', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'a bucket name: 3 to 63 lower-case letters, digits, "." or "-"')),
+    accessKeyId: required('S3_ACCESS_KEY_ID', text(env, 'S3_ACCESS_KEY_ID', /^\S{1,256}$/, 'an access key id')),
+    secretAccessKey: required('S3_SECRET_ACCESS_KEY', text(env, 'S3_SECRET_ACCESS_KEY', /^\S{1,256}$/, 'a secret access key')),
+    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+  };
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const host = read(env, 'HOST') ?? '0.0.0.0';
@@ -250,5 +272,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     contentDir: path.resolve(cwd, read(env, 'CONTENT_DIR') ?? 'content'),
     version: read(env, 'APP_VERSION') ?? process.env.npm_package_version ?? '0.0.0',
     game: gameConfig(env, cwd, publicUrl, dataDir),
+    backupStore: backupStoreConfig(env, dataDir),
   };
 }
