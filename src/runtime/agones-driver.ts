@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { GameDriver, GameSpec, Observed } from './driver.ts';
+import { UnsupportedError, type GameDriver, type GameSpec, type Observed } from './driver.ts';
 import { newEntry, type ListName } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands } from './minecraft/probe.ts';
 
@@ -350,6 +350,18 @@ export class AgonesDriver implements GameDriver {
     if (!gs || !readyStates.has(gs.status?.state ?? '')) throw new Error(`game ${game.id} is not running`);
     const [answer] = await rconCommands(await this.rconTarget(game, gs), [command]);
     return answer ?? '';
+  }
+
+  /**
+   * The world lives on the pod's volume and its bytes must not pass through the API: the pod's
+   * launcher will make snapshots and restores there (a later change). Until then, none.
+   */
+  async backup(game: GameSpec): Promise<{ sizeBytes: number; sha256: string }> {
+    throw new UnsupportedError(`game ${game.id}: backups are not available on Agones yet`);
+  }
+
+  async restore(game: GameSpec): Promise<void> {
+    throw new UnsupportedError(`game ${game.id}: restores are not available on Agones yet`);
   }
 
   async remove(game: GameSpec): Promise<void> {

@@ -53,6 +53,21 @@ export class NoCapacityError extends Error {
   }
 }
 
+/**
+ * Where a world snapshot is written or read: a file on a disk the game's host shares with the
+ * object store, or a presigned URL (S3) to PUT or GET. World bytes go there straight from the
+ * game's host, never through the API process.
+ */
+export type ObjectLocation = { kind: 'file'; path: string } | { kind: 'url'; url: string; method: 'GET' | 'PUT'; headers: Record<string, string> };
+
+/** What a driver cannot do (yet): nothing was attempted or changed. */
+export class UnsupportedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedError';
+  }
+}
+
 export interface GameDriver {
   readonly name: string;
   /** Prepares the game's home (folder, secrets); idempotent. */
@@ -73,6 +88,17 @@ export interface GameDriver {
   observe(game: GameSpec): Promise<Observed>;
   /** One vanilla RCON command; rejects when the server is not reachable. */
   rcon(game: GameSpec, command: string): Promise<string>;
+  /**
+   * Zips the world to `location` (running: the server pauses its saves, flushes and zips while
+   * players play on; stopped: a child tool zips it). Rejects when the game has no world yet.
+   */
+  backup(game: GameSpec, location: ObjectLocation): Promise<{ sizeBytes: number; sha256: string }>;
+  /**
+   * Replaces the world by the zip at `location`, only while the server is stopped. An unsafe or
+   * broken zip is refused with a WorldArchiveError (its code a translation key) and the world
+   * stays as it was.
+   */
+  restore(game: GameSpec, location: ObjectLocation, maxArchiveBytes: number): Promise<void>;
   /** Stops and deletes everything of the game. */
   remove(game: GameSpec): Promise<void>;
   /** Stops every server this process launched, cleanly (API shutdown). */

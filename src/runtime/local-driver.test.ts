@@ -15,6 +15,7 @@ import { LocalDriver } from './local-driver.ts';
 import { readList } from './minecraft/player-lists.ts';
 import { pingServer } from './minecraft/probe.ts';
 import { configFile, readServerConfig } from './minecraft/server-config.ts';
+import { checkWorld, unpackWorld } from './minecraft/world-archive.ts';
 
 // prismarine-item's types declare an ES default export its CommonJS code does not have.
 const itemLoader = createRequire(import.meta.url)('prismarine-item') as (registry: object) => typeof Item;
@@ -126,6 +127,56 @@ describe('LocalDriver with flying-squid', () => {
     await back.waitForChunksToLoad();
     expect(back.blockAt(placed)?.name).toBe('gold_block');
   }, 300_000);
+
+  it('backs up a running server while a player plays on, a stopped one, and restores a stopped one', async () => {
+    const game = gameSpec('backups');
+    const dir = driver.dir(game);
+    const at = (name: string) => ({ kind: 'file' as const, path: path.join(dataDir, 'store', name) });
+    await driver.provision(game);
+    await expect(driver.backup(game, at('none.zip'))).rejects.toThrow('game backups has no world yet');
+
+    await driver.start(game);
+    await waitFor(driver, game, 'RUNNING');
+    const { port } = readServerConfig(dir);
+    const player = await joined(port, 'Saver', game.version);
+    await player.waitForChunksToLoad();
+
+    // Running: the launcher pauses its saves, flushes, zips and resumes; the player stays.
+    const live = await driver.backup(game, at('live.zip'));
+    expect(live.sizeBytes).toBe(fs.statSync(at('live.zip').path).size);
+    expect(live.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const staging = path.join(dataDir, 'unpacked');
+    await unpackWorld(at('live.zip').path, staging);
+    await checkWorld(staging);
+    // The flush wrote the chunks the player loaded and the player's own file.
+    expect(fs.readdirSync(path.join(staging, 'region')).filter((f) => f.endsWith('.mca')).length).toBeGreaterThan(0);
+    expect(fs.readdirSync(path.join(staging, 'playerdata')).length).toBe(1);
+    expect(await driver.observe(game)).toMatchObject({ status: 'RUNNING', players: ['Saver'] });
+    expect(await driver.rcon(game, 'list')).toBe('There are 1 of a max of 5 players online: Saver');
+    // Saves resumed: a second snapshot works the same.
+    await expect(driver.backup(game, at('live-2.zip'))).resolves.toMatchObject({ sizeBytes: expect.any(Number) as number });
+
+    await expect(driver.restore(game, at('live.zip'), 1e9)).rejects.toThrow('game backups is running');
+
+    await quit(player);
+    await driver.stop(game);
+    // Stopped: the world tool zips it, and puts a zip back in place of the world.
+    const marker = path.join(dir, 'world', 'marker.txt');
+    fs.writeFileSync(marker, 'kept');
+    const cold = await driver.backup(game, at('cold.zip'));
+    expect(cold.sizeBytes).toBe(fs.statSync(at('cold.zip').path).size);
+    fs.writeFileSync(marker, 'lost');
+    await driver.restore(game, at('cold.zip'), 1e9);
+    expect(fs.readFileSync(marker, 'utf8')).toBe('kept');
+    // A zip over the quota is refused with its code, the world untouched.
+    await expect(driver.restore(game, at('cold.zip'), 100)).rejects.toMatchObject({ code: 'archive.too-large' });
+    expect(fs.readFileSync(marker, 'utf8')).toBe('kept');
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('world'))).toEqual(['world']);
+    // The restored world is one the server loads.
+    await driver.start(game);
+    await waitFor(driver, game, 'RUNNING');
+    expect(fs.readFileSync(marker, 'utf8')).toBe('kept');
+  }, 180_000);
 
   it('refuses what it cannot host, with the reason', async () => {
     await expect(driver.provision(gameSpec('old', { version: '1.7.10' }))).rejects.toThrow('Minecraft "1.7.10" is not served by flying-squid: expected a release from 1.8.8 to 1.21.4');

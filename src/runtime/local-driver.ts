@@ -5,10 +5,11 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSupportedVersion, maxVersion, minVersion } from '../contract/games.ts';
-import { NoCapacityError, type GameDriver, type GameSpec, type Observed } from './driver.ts';
+import { NoCapacityError, type GameDriver, type GameSpec, type ObjectLocation, type Observed } from './driver.ts';
 import { syncList } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
 import { configFile, writeServerConfig, type StoredConfig } from './minecraft/server-config.ts';
+import { WorldArchiveError, type ArchiveResult, type WorldArchiveCode } from './minecraft/world-archive.ts';
 
 /**
  * The `local` driver: each game is a child process of this one (our launcher running flying-squid,
@@ -48,9 +49,21 @@ interface Child {
   /** Set when the platform asked for the stop, so the exit is not a crash. */
   stopping: boolean;
   stderrTail: string;
+  /** Snapshots asked of the launcher over IPC, by id, until it answers or exits. */
+  backups: Map<string, { resolve(result: ArchiveResult): void; reject(err: Error): void }>;
+}
+
+/** What the launcher answers a `backup` message with. */
+interface BackupAnswer {
+  type: 'backup-done' | 'backup-failed';
+  id: string;
+  sizeBytes?: number;
+  sha256?: string;
+  error?: string;
 }
 
 const launcher = fileURLToPath(new URL('./minecraft/launcher.ts', import.meta.url));
+const worldTool = fileURLToPath(new URL('./minecraft/world-tool.ts', import.meta.url));
 const stderrTailBytes = 2000;
 const gameId = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
@@ -84,6 +97,10 @@ export class LocalDriver implements GameDriver {
    * others are free, so a stopped game finds its address again when it starts.
    */
   private lastPorts: Map<string, Ports> | undefined;
+  /** Games being launched: no world tool may touch their folder meanwhile. */
+  private readonly launching = new Set<string>();
+  /** The world tool run of each game, so a start waits until it is done. */
+  private readonly worldToolRuns = new Map<string, Promise<unknown>>();
   /** Starts take ports one at a time, so two games never get the same. */
   private allocating: Promise<unknown> = Promise.resolve();
   private readonly gamesDir: string;
@@ -199,7 +216,18 @@ export class LocalDriver implements GameDriver {
   }
 
   async start(game: GameSpec): Promise<void> {
-    if (this.children.has(game.id)) return;
+    if (this.children.has(game.id) || this.launching.has(game.id)) return;
+    this.launching.add(game.id);
+    try {
+      // A snapshot or restore of the stopped world finishes before the server loads it.
+      await this.worldToolRuns.get(game.id)?.catch(() => {});
+      await this.launch(game);
+    } finally {
+      this.launching.delete(game.id);
+    }
+  }
+
+  private async launch(game: GameSpec): Promise<void> {
     await this.provision(game);
     const dir = this.dir(game);
     const ports = await this.serialized(async () => {
@@ -245,7 +273,15 @@ export class LocalDriver implements GameDriver {
       exited: Promise.resolve(),
       stopping: false,
       stderrTail: '',
+      backups: new Map(),
     };
+    child.on('message', (message: BackupAnswer | null) => {
+      const pending = message && record.backups.get(message.id);
+      if (!pending) return;
+      record.backups.delete(message.id);
+      if (message.type === 'backup-done') pending.resolve({ sizeBytes: message.sizeBytes!, sha256: message.sha256! });
+      else pending.reject(new Error(`backup of game ${game.id} failed: ${message.error}`));
+    });
     child.stderr!.on('data', (chunk: Buffer) => {
       fs.appendFile(path.join(dir, 'logs', 'latest.log'), chunk, () => {});
       record.stderrTail = (record.stderrTail + chunk.toString('utf8')).slice(-stderrTailBytes);
@@ -254,6 +290,8 @@ export class LocalDriver implements GameDriver {
       child.once('exit', (code, signal) => {
         if (this.children.get(game.id) === record) this.children.delete(game.id);
         release();
+        for (const pending of record.backups.values()) pending.reject(new Error(`backup of game ${game.id} failed: the server exited`));
+        record.backups.clear();
         // The launcher exits 0 only after saving the world: a `stop` sent over RCON is no crash.
         if (!record.stopping && (code !== 0 || signal)) {
           const how = signal ? `killed by signal ${signal}` : `exited with code ${code}`;
@@ -321,6 +359,88 @@ export class LocalDriver implements GameDriver {
     if (!child) throw new Error(`game ${game.id} is not running`);
     const [answer] = await rconCommands(child.rconTarget, [command]);
     return answer ?? '';
+  }
+
+  /** Whether the game's folder holds a world a server has created or a restore has put there. */
+  private hasWorld(game: GameSpec): boolean {
+    return fs.existsSync(path.join(this.dir(game), 'world', 'level.dat'));
+  }
+
+  /**
+   * Running: the launcher zips its world between a pause and a resume of its saves. Stopped: the
+   * world tool zips it. Either way the bytes go from the game's folder to the location directly.
+   */
+  async backup(game: GameSpec, location: ObjectLocation): Promise<ArchiveResult> {
+    if (!this.hasWorld(game)) throw new Error(`game ${game.id} has no world yet`);
+    const child = this.children.get(game.id);
+    if (child) {
+      const id = crypto.randomUUID();
+      return new Promise<ArchiveResult>((resolve, reject) => {
+        child.backups.set(id, { resolve, reject });
+        child.process.send({ type: 'backup', id, location }, (err) => {
+          if (!err) return;
+          child.backups.delete(id);
+          reject(new Error(`backup of game ${game.id} failed: ${err.message}`));
+        });
+      });
+    }
+    const answer = await this.runWorldTool(game, ['archive', this.dir(game), JSON.stringify(location)]);
+    return { sizeBytes: Number(answer.sizeBytes), sha256: String(answer.sha256) };
+  }
+
+  /** Only a stopped world is replaced: the world tool swaps it once the zip passed every check. */
+  async restore(game: GameSpec, location: ObjectLocation, maxArchiveBytes: number): Promise<void> {
+    await this.runWorldTool(game, ['restore', this.dir(game), JSON.stringify(location), String(maxArchiveBytes)]);
+  }
+
+  /**
+   * Runs the world tool on a stopped game's folder, one run per game at a time; rejects with the
+   * tool's WorldArchiveError when it refused, with its code.
+   */
+  private runWorldTool(game: GameSpec, args: string[]): Promise<Record<string, unknown>> {
+    const previous = this.worldToolRuns.get(game.id) ?? Promise.resolve();
+    const run = previous
+      .catch(() => {})
+      .then(() => {
+        // Checked when the run begins: a start may have come while an earlier run went on.
+        if (this.children.has(game.id) || this.launching.has(game.id)) {
+          throw new Error(`game ${game.id} is running: stop it before a restore, or back it up while it runs`);
+        }
+        return this.spawnWorldTool(game, args);
+      });
+    this.worldToolRuns.set(game.id, run);
+    const forget = () => {
+      if (this.worldToolRuns.get(game.id) === run) this.worldToolRuns.delete(game.id);
+    };
+    run.then(forget, forget);
+    return run;
+  }
+
+  private spawnWorldTool(game: GameSpec, args: string[]): Promise<Record<string, unknown>> {
+    // It streams: a small heap bounds what a hostile zip could make it take.
+    const tool = spawn(process.execPath, ['--max-old-space-size=256', worldTool, ...args], { cwd: this.dir(game), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderrTail = '';
+    tool.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    tool.stderr!.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString('utf8')).slice(-stderrTailBytes)));
+    return new Promise((resolve, reject) => {
+      tool.once('error', (err) => reject(new Error(`cannot run the world tool for game ${game.id}: ${err.message}`)));
+      tool.once('close', (code, signal) => {
+        const line = stdout.trim().split('\n').pop() ?? '';
+        let answer: Record<string, unknown> | undefined;
+        try {
+          answer = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          answer = undefined;
+        }
+        if (code === 0 && answer) return resolve(answer);
+        if (answer && typeof answer.error === 'string' && answer.error !== 'failed') {
+          return reject(new WorldArchiveError(answer.error as WorldArchiveCode, String(answer.detail ?? '')));
+        }
+        const why = answer?.detail ?? (signal ? `killed by signal ${signal}` : `exited with code ${code}: ${stderrTail.trim()}`);
+        reject(new Error(`world ${args[0]} of game ${game.id} failed: ${String(why)}`));
+      });
+    });
   }
 
   async remove(game: GameSpec): Promise<void> {

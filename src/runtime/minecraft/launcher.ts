@@ -6,16 +6,23 @@
  * It never outlives the API: when the IPC channel to its parent closes (the API exited or was
  * killed) it saves the world and exits, as it does on SIGTERM and SIGINT. flying-squid's own CLI
  * is not used because it ignores the config it is given.
+ *
+ * The driver asks it for world snapshots over IPC (`{ type: 'backup', id, location }`): it pauses
+ * the world's saves, flushes everything, zips the world and resumes, while players play on, and
+ * answers `backup-done` or `backup-failed` with the same id.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { installAdmin, type SquidPlayer, type SquidServer } from './admin-plugin.ts';
+import type { ObjectLocation } from '../driver.ts';
+import { archiveToLocation, parseLocation, recoverWorld, type ArchiveResult } from './world-archive.ts';
 import { keepChangesWhileSaving, type SavingWorld } from './world-saving.ts';
 import { difficulties, gameModes, numericSeed, readServerConfig, serverProperties, writeServerConfig, type ServerConfig } from './server-config.ts';
 
 interface World extends SavingWorld {
+  startSaving(): void;
   stopSaving(): void;
 }
 interface FlyingSquid extends SquidServer {
@@ -33,6 +40,25 @@ if (!dir) {
 }
 const config = readServerConfig(dir);
 process.chdir(dir);
+// A restore or snapshot killed earlier may have left a swap half done: settled before the world loads.
+recoverWorld(process.cwd());
+
+/** How each runner makes a snapshot of its running world. */
+type Snapshot = (location: ObjectLocation) => Promise<ArchiveResult>;
+interface Runner {
+  stop: (code?: number) => void;
+  snapshot: Snapshot;
+}
+
+/** One snapshot at a time, and the stop waits for the one under way (it would write the world). */
+let snapshotting: Promise<unknown> = Promise.resolve();
+function serializedSnapshot(snapshot: Snapshot): Snapshot {
+  return (location) => {
+    const next = snapshotting.then(() => snapshot(location));
+    snapshotting = next.catch(() => {});
+    return next;
+  };
+}
 
 /** Runs the stop once, whatever asked for it first, and exits with `code` when it is done. */
 function onceStop(stop: () => Promise<void>): (code?: number) => void {
@@ -50,7 +76,7 @@ function onceStop(stop: () => Promise<void>): (code?: number) => void {
   };
 }
 
-function runFlyingSquid(config: ServerConfig): (code?: number) => void {
+function runFlyingSquid(config: ServerConfig): Runner {
   // flying-squid is CommonJS without types; the interfaces above say what we use of it.
   const require = createRequire(import.meta.url);
   const { createMCServer } = require('flying-squid') as { createMCServer(options: object): FlyingSquid };
@@ -83,9 +109,12 @@ function runFlyingSquid(config: ServerConfig): (code?: number) => void {
     },
   });
 
+  let stopping = false;
   const stop = onceStop(async () => {
+    stopping = true;
     console.log('Stopping the server');
     rcon?.close();
+    await snapshotting;
     // Players are saved before they are kicked, as flying-squid saves them on disconnect without waiting.
     await Promise.all(serv.players.map((p) => p.save()));
     await serv.quit('Server closed').catch((err: unknown) => console.error('closing:', err));
@@ -95,12 +124,33 @@ function runFlyingSquid(config: ServerConfig): (code?: number) => void {
   });
 
   let rcon: { close(): void } | undefined;
+  let ready = false;
   // The world exists once flying-squid is ready, and no player may join before.
   // A server never ready is reported by installAdmin below, which waits for the same.
   serv.waitForReady(60_000).then(
-    () => keepChangesWhileSaving(serv.overworld),
+    () => {
+      keepChangesWhileSaving(serv.overworld);
+      ready = true;
+    },
     () => {},
   );
+
+  // Vanilla's `save-off`, `save-all flush`, zip, `save-on`: the saving loop stops, so no chunk is
+  // written while the zip reads the files; players and every queued chunk are written first, so
+  // the zip holds the world as it is now. Changes meanwhile stay queued and are saved after.
+  const snapshot: Snapshot = async (location) => {
+    if (!ready) throw new Error('the server is still starting');
+    if (stopping) throw new Error('the server is stopping');
+    serv.overworld.stopSaving();
+    try {
+      await Promise.all(serv.players.map((p) => p.save()));
+      while (serv.overworld.savingQueue.size > 0) await serv.overworld.saveNow();
+      return await archiveToLocation(process.cwd(), location);
+    } finally {
+      // Always resumed, even when the zip failed; the stop saves by itself.
+      if (!stopping) serv.overworld.startSaving();
+    }
+  };
   serv.on('error', (err) => {
     console.error(`server error: ${err.message}`);
     process.exit(1);
@@ -122,10 +172,10 @@ function runFlyingSquid(config: ServerConfig): (code?: number) => void {
       process.exit(1);
     },
   );
-  return stop;
+  return { stop, snapshot };
 }
 
-function runJar(config: ServerConfig & { jar: string }): (code?: number) => void {
+function runJar(config: ServerConfig & { jar: string }): Runner {
   fs.writeFileSync('server.properties', serverProperties(config));
   // Setting MC_SERVER_JAR is the operator accepting Mojang's EULA for the servers it runs.
   fs.writeFileSync('eula.txt', 'eula=true\n');
@@ -143,18 +193,62 @@ function runJar(config: ServerConfig & { jar: string }): (code?: number) => void
     exited = true;
     process.exit(code ?? (signal ? 1 : 0));
   });
+  const command = (line: string) => {
+    if (!exited) java.stdin.write(`${line}\n`);
+  };
   // The vanilla console takes `stop` on stdin: it saves the world and exits.
-  return onceStop(
-    () =>
-      new Promise<void>((resolve) => {
-        if (exited) return resolve();
-        java.once('exit', () => resolve());
-        java.stdin.write('stop\n');
-      }),
-  );
+  const stop = onceStop(async () => {
+    await snapshotting;
+    await new Promise<void>((resolve) => {
+      if (exited) return resolve();
+      java.once('exit', () => resolve());
+      command('stop');
+    });
+  });
+  const snapshot: Snapshot = async (location) => {
+    if (exited) throw new Error('the server has exited');
+    command('save-off');
+    try {
+      command('save-all flush');
+      // Java says "Saved the game" when the flush is done, but its output is inherited (it goes
+      // straight to the game's log), so we cannot wait for it: a fixed 2 s instead. A flush longer
+      // than that (a big world on a slow disk) could put a region file caught mid-write in the zip.
+      await new Promise((r) => setTimeout(r, 2000));
+      return await archiveToLocation(process.cwd(), location);
+    } finally {
+      command('save-on');
+    }
+  };
+  return { stop, snapshot };
 }
 
-const stop = config.jar ? runJar({ ...config, jar: config.jar }) : runFlyingSquid(config);
+const runner = config.jar ? runJar({ ...config, jar: config.jar }) : runFlyingSquid(config);
+const { stop } = runner;
+const snapshot = serializedSnapshot(runner.snapshot);
+
+interface BackupRequest {
+  type: 'backup';
+  id: string;
+  location: unknown;
+}
+
+process.on('message', (message: unknown) => {
+  const m = message as Partial<BackupRequest> | null;
+  if (m?.type !== 'backup' || typeof m.id !== 'string') return;
+  const { id } = m;
+  const reply = (answer: object) => {
+    if (process.connected) process.send?.({ id, ...answer });
+  };
+  Promise.resolve()
+    .then(() => snapshot(parseLocation(m.location)))
+    .then(
+      ({ sizeBytes, sha256 }) => reply({ type: 'backup-done', sizeBytes, sha256 }),
+      (err: unknown) => {
+        console.error('backup failed:', err);
+        reply({ type: 'backup-failed', error: err instanceof Error ? err.message : String(err) });
+      },
+    );
+});
 process.on('SIGTERM', () => stop(0));
 process.on('SIGINT', () => stop(0));
 if (process.connected) process.on('disconnect', () => stop(0));
