@@ -134,17 +134,23 @@ const packageFields = {
 };
 
 const PackageDescription = Localized(500);
+/** The package's backup quota (docs/architecture.md, "Backups"); left out at creation, 7 backups in 10 GB. */
+const backupQuota = {
+  backupsKept: Type.Integer({ minimum: 1, maximum: 100, description: 'How many backups a game keeps; beyond, the oldest unpinned are pruned' }),
+  backupsMaxMb: Type.Integer({ minimum: 100, maximum: 1_000_000, description: 'Total size of a game’s backups, in MB' }),
+};
+const optionalQuota = { backupsKept: Type.Optional(backupQuota.backupsKept), backupsMaxMb: Type.Optional(backupQuota.backupsMaxMb) };
 
 export const gamePackageCreate = Type.Object(
-  { definitionId: Id, ...packageFields, description: Type.Optional(Nullable(PackageDescription)) },
+  { definitionId: Id, ...packageFields, ...optionalQuota, description: Type.Optional(Nullable(PackageDescription)) },
   { $id: 'gamePackageCreate', additionalProperties: false },
 );
 export type GamePackageCreate = Static<typeof gamePackageCreate>;
 /** Staff update of a package (it stays in its definition). A description left out stays as it was; null removes it. */
-export const GamePackageUpdate = Type.Object({ ...packageFields, description: Type.Optional(Nullable(PackageDescription)) }, { additionalProperties: false });
+export const GamePackageUpdate = Type.Object({ ...packageFields, ...optionalQuota, description: Type.Optional(Nullable(PackageDescription)) }, { additionalProperties: false });
 export type GamePackageUpdate = Static<typeof GamePackageUpdate>;
 
-export const GamePackage = Type.Object({ id: Id, definitionId: Id, ...packageFields, description: Nullable(PackageDescription), createdAt: DateTime, updatedAt: DateTime });
+export const GamePackage = Type.Object({ id: Id, definitionId: Id, ...packageFields, ...backupQuota, description: Nullable(PackageDescription), createdAt: DateTime, updatedAt: DateTime });
 export type GamePackage = Static<typeof GamePackage>;
 
 const Rating = Type.Object({ average: Nullable(Type.Number()), count: Type.Integer() });

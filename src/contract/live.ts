@@ -8,7 +8,7 @@ export { RESOURCE_CHANGE_EVENT } from './events.ts';
  * whose data the server changes on its own or from another tab. `transactions` is the ledger, so
  * the balance too.
  */
-export const liveResources = ['games', 'gamePayments', 'friends', 'friendRequests', 'friendGroups', 'transactions', 'notifications'] as const;
+export const liveResources = ['games', 'gamePayments', 'friends', 'friendRequests', 'friendGroups', 'transactions', 'notifications', 'backups'] as const;
 export type LiveResource = (typeof liveResources)[number];
 
 /** The `data` of a `resource-change` event: which of the user's records changed, and how. */

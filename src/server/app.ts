@@ -24,6 +24,7 @@ import friendsRoutes from './modules/friends/routes.ts';
 import friendGroupsRoutes from './modules/friend-groups/routes.ts';
 import catalogueRoutes from './modules/catalogue/routes.ts';
 import gamesRoutes from './modules/games/routes.ts';
+import backupsRoutes from './modules/backups/routes.ts';
 import reviewsRoutes from './modules/reviews/routes.ts';
 import staffGamesRoutes from './modules/games/staff-routes.ts';
 import promoCodesRoutes from './modules/money/promocodes/routes.ts';
@@ -130,6 +131,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     friendGroupsRoutes,
     catalogueRoutes,
     gamesRoutes,
+    backupsRoutes,
     staffGamesRoutes,
     reviewsRoutes,
     promoCodesRoutes,
@@ -147,15 +149,20 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await services.users.start();
   await services.credits.start();
   await services.renewals.listen();
+  // Backups a previous process left running end FAILED, their partial archives deleted.
+  await services.backups.sweep();
   if (reconcileLoop) {
     services.reconciler.start();
     services.renewals.start();
+    services.backups.start();
   }
   // Game servers stop cleanly with the app (worlds saved), but their desired state stays running:
   // the next start of the app starts them again.
   app.addHook('onClose', async () => {
     await services.renewals.stop();
     await services.reconciler.stop();
+    await services.backups.stop();
+    await services.backups.idle();
     await services.runtime.driver.close();
   });
   // Graceful close: streams never finish on their own, so end them first; requests still in flight

@@ -27,6 +27,9 @@ import { AuditService } from './modules/audit/service.ts';
 import { StaffService } from './modules/staff/service.ts';
 import { createPaymentProvider } from './modules/money/providers/index.ts';
 import { createDriver } from '../runtime/index.ts';
+import { BackupsService } from './modules/backups/service.ts';
+import { GameWorlds } from './modules/games/world.ts';
+import { createStore } from './storage/index.ts';
 
 /** The composition root of the domain: every service, built once per app from the database. */
 export interface Services {
@@ -46,6 +49,7 @@ export interface Services {
   staffGames: StaffGamesService;
   reconciler: Reconciler;
   renewals: RenewalsService;
+  backups: BackupsService;
   reviews: ReviewsService;
   promoCodes: PromoCodesService;
   pricing: PricingService;
@@ -98,6 +102,12 @@ export function createServices(config: Config, database: Database, runtime: Part
   const reconciler = new Reconciler(db, game, notifications, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   // An owner's action is acted on at once rather than at the next round.
   games.onAction = () => reconciler.wake();
+  const backups = new BackupsService(
+    db,
+    { store: createStore(config.backupStore), driver: game.driver, worlds: new GameWorlds(db, game, games, notifications), catalogue, notifications, users },
+    { publicUrl: config.publicUrl, clock: game.clock, log: game.log },
+  );
+  games.onCreated = (gameId) => backups.initSettings(gameId);
   return {
     config,
     database,
@@ -115,6 +125,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     staffGames: new StaffGamesService(db, { games, catalogue, users, notifications, audit, runtime: game }),
     reconciler,
     renewals,
+    backups,
     reviews: new ReviewsService(db, { catalogue, games, users, audit }),
     promoCodes,
     pricing,

@@ -3,8 +3,10 @@
  * bucket (production). Both implement the same interface, so the backups module never knows which.
  */
 
-/** Where something outside the API process reads or writes an object: a file on this machine, or a presigned URL. */
-export type ObjectLocation = { kind: 'file'; path: string } | { kind: 'url'; url: string; method: 'GET' | 'PUT'; headers: Record<string, string> };
+import type { ObjectLocation } from '../../runtime/driver.ts';
+
+/** Where something outside the API process reads or writes an object: the drivers' own type, since they hand it to the game's host. */
+export type { ObjectLocation };
 
 export interface ObjectStore {
   readonly kind: 'local' | 's3';

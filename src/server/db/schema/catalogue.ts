@@ -33,6 +33,9 @@ export const gamePackages = pgTable(
     maxPlayers: integer('max_players').notNull(),
     periodDays: integer('period_days').notNull(),
     priceCredits: integer('price_credits').notNull(),
+    /** How many backups a game keeps, and their total size: beyond either, the oldest unpinned go. */
+    backupsKept: integer('backups_kept').notNull().default(7),
+    backupsMaxMb: integer('backups_max_mb').notNull().default(10_240),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -16,3 +16,4 @@ export * from './subscriptions.ts';
 export * from './payments.ts';
 export * from './invoices.ts';
 export * from './audit.ts';
+export * from './backups.ts';

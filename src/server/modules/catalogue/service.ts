@@ -37,6 +37,8 @@ function toPackage(row: PackageRow): GamePackage {
     maxPlayers: row.maxPlayers,
     periodDays: row.periodDays,
     priceCredits: row.priceCredits,
+    backupsKept: row.backupsKept,
+    backupsMaxMb: row.backupsMaxMb,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -255,6 +257,13 @@ export class CatalogueService {
       if (isStillReferenced(err)) throw conflict('catalogue.packageInUse');
       throw err;
     }
+  }
+
+  /** A package's backup quota (published or not: a game keeps its package). */
+  async backupQuota(packageId: string): Promise<{ backupsKept: number; backupsMaxMb: number }> {
+    const [row] = await this.db.select({ backupsKept: gamePackages.backupsKept, backupsMaxMb: gamePackages.backupsMaxMb }).from(gamePackages).where(eq(gamePackages.id, packageId));
+    if (!row) throw notFound('gamePackage');
+    return row;
   }
 
   /** A published definition and one of its packages, for a purchase; 404 naming what is missing. */

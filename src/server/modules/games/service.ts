@@ -115,6 +115,8 @@ export class GamesService {
   private readonly runtime: GameRuntime;
   /** Called after an action so the reconciler acts now instead of at its next round. */
   onAction: (gameId: string) => void = () => {};
+  /** Called once a game is bought, for what other modules keep per game (its nightly backup). */
+  onCreated: (gameId: string) => Promise<void> = async () => {};
 
   constructor(
     db: Db,
@@ -216,6 +218,7 @@ export class GamesService {
       this.runtime.log.warn({ err, gameId: row.id }, 'provisioning failed; the first start tries again');
     }
     await this.notifications.changed(ownerId, { resource: 'games', ids: [row.id], type: 'created' });
+    await this.onCreated(row.id);
     return toGame(row);
   }
 

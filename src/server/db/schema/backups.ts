@@ -1,0 +1,64 @@
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { games } from './games.ts';
+import { users } from './users.ts';
+import { backupKinds, backupStatuses } from '../../../contract/backups.ts';
+
+/**
+ * A snapshot of a game's world, kept in the object store under `objectKey`. It is READY only once
+ * the whole archive is stored and its sha256 known; a backup that a crash interrupted is found by
+ * its stale heartbeat and ends FAILED, its partial object deleted (docs/architecture.md, "Backups").
+ */
+export const backups = pgTable(
+  'backups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    gameId: uuid('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: backupKinds }).notNull(),
+    status: text('status', { enum: backupStatuses }).notNull().default('PENDING'),
+    /** Who asked for it; null for the nightly and automatic ones. */
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    objectKey: text('object_key').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    sha256: text('sha256'),
+    pinned: boolean('pinned').notNull().default(false),
+    note: text('note'),
+    /** Why it FAILED, as a message key. */
+    error: text('error'),
+    /** Refreshed while it runs; a RUNNING backup whose heartbeat is old was cut off by a crash. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('backups_game_idx').on(t.gameId, t.createdAt)],
+);
+
+/** When a game's nightly backup runs (a game without a row has the defaults), and what works on its world now. */
+export const backupSettings = pgTable('backup_settings', {
+  gameId: uuid('game_id')
+    .primaryKey()
+    .references(() => games.id, { onDelete: 'cascade' }),
+  nightly: boolean('nightly').notNull().default(true),
+  /** The hour of the nightly backup, in `timeZone` (an IANA zone, the owner's browser's). */
+  hour: integer('hour').notNull().default(4),
+  timeZone: text('time_zone').notNull().default('Europe/Paris'),
+  /** When the next nightly backup is due, computed in `timeZone` so it follows daylight-saving changes. */
+  nextNightlyAt: timestamp('next_nightly_at', { withTimezone: true }),
+  /**
+   * The backup or restore working on the game's world, claimed in one conditional write so two never
+   * run at once on any replica; it lapses at `busyUntil`, renewed while it runs, so a crash frees it.
+   */
+  busy: text('busy', { enum: ['BACKUP', 'RESTORE'] }),
+  busyUntil: timestamp('busy_until', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A download link: the token's hash, valid for one backup until `expiresAt`, on every replica. */
+export const backupLinks = pgTable('backup_links', {
+  tokenHash: text('token_hash').primaryKey(),
+  backupId: uuid('backup_id')
+    .notNull()
+    .references(() => backups.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

@@ -1,0 +1,140 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Backup, BackupCreate, BackupLink, BackupPage, BackupParams, BackupPatch, BackupSettings } from '../../../contract/backups.ts';
+import { Bytes, IdParams, Media, PageQuery } from '../../../contract/common.ts';
+import { HttpProblem } from '../../lib/problems.ts';
+import { attachmentDisposition } from '../../storage/store.ts';
+import { byteRange } from '../../lib/byte-range.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import { signedIn } from '../../plugins/auth.ts';
+import type { Services } from '../../services.ts';
+
+const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const backups = services.backups;
+  const tags = ['backups'];
+  const problems = [404, 409];
+
+  // No token: a browser follows this link as a plain download. The token in the path is the key.
+  app.get(
+    '/v1/backup-download/:token',
+    {
+      schema: {
+        tags,
+        summary: 'Download a backup as a .zip through a link from POST …/link (no token; valid 10 minutes; Range supported)',
+        security: [{}],
+        params: Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{20,100}$' }) }, { additionalProperties: false }),
+        response: {
+          200: Media('The world, a .zip Minecraft Java opens as-is', { 'application/zip': Bytes('application/zip') }),
+          206: Media('A byte range of it', { 'application/zip': Bytes('application/zip') }),
+          302: Type.Null({ description: 'The object store serves it: follow Location' }),
+        },
+        problems: [404, 416],
+      },
+    },
+    async (request, reply) => {
+      const file = await backups.download(request.params.token);
+      if (file.redirect) return reply.redirect(file.redirect, 302);
+      const range = byteRange(request.headers.range, file.sizeBytes);
+      if (range === 'unsatisfiable') {
+        throw new HttpProblem(416, 'status.416', {}, { headers: { 'content-range': `bytes */${file.sizeBytes}` } });
+      }
+      reply.type('application/zip').header('accept-ranges', 'bytes').header('content-disposition', attachmentDisposition(file.filename)).header('cache-control', 'private, no-store');
+      if (range) {
+        reply
+          .status(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${file.sizeBytes}`)
+          .header('content-length', String(range.end - range.start + 1));
+      } else reply.header('content-length', String(file.sizeBytes));
+      // Streamed from the store: the archive is never held in memory.
+      return reply.send((await backups.read(file.key, range ?? undefined)) as never);
+    },
+  );
+
+  await signedIn(app, null, (player) => {
+    player.get(
+      '/v1/game/:id/backups',
+      { schema: { tags, summary: 'A game’s backups, newest first', params: IdParams, querystring: PageQuery, response: { 200: BackupPage }, problems: [404] } },
+      async (request) => backups.list(request.user.id, request.params.id, pageWindow(request.query), request.locale),
+    );
+
+    player.post(
+      '/v1/game/:id/backups',
+      {
+        schema: {
+          tags,
+          summary: 'Back the world up now, running or stopped: 202 with the PENDING backup; its progress comes on the event stream. 409 while a backup or restore runs',
+          params: IdParams,
+          body: BackupCreate,
+          response: { 202: Backup },
+          problems,
+        },
+      },
+      async (request, reply) => reply.status(202).send(await backups.create(request.user.id, request.params.id, { kind: 'MANUAL', note: request.body.note, by: request.user.id }, request.locale)),
+    );
+
+    player.patch(
+      '/v1/game/:id/backups/:backupId',
+      {
+        schema: {
+          tags,
+          summary: 'Pin, unpin or note a backup (pinned ones are never pruned; 409 beyond the package’s quota)',
+          params: BackupParams,
+          body: BackupPatch,
+          response: { 200: Backup },
+          problems,
+        },
+      },
+      async (request) => backups.update(request.user.id, request.params.id, request.params.backupId, request.body, request.locale),
+    );
+
+    player.delete(
+      '/v1/game/:id/backups/:backupId',
+      { schema: { tags, summary: 'Delete a backup and its archive (409 while it runs)', params: BackupParams, response: { 204: Type.Null() }, problems } },
+      async (request, reply) => {
+        await backups.delete(request.user.id, request.params.id, request.params.backupId);
+        return reply.status(204).send(null);
+      },
+    );
+
+    player.post(
+      '/v1/game/:id/backups/:backupId/restore',
+      {
+        schema: {
+          tags,
+          summary: 'Put a backup back (202): the current world is backed up, the server stopped, the backup checked and swapped in, the server started again if it ran',
+          params: BackupParams,
+          response: { 202: Backup },
+          problems,
+        },
+      },
+      async (request, reply) => reply.status(202).send(await backups.restore(request.user.id, request.params.id, request.params.backupId, request.locale)),
+    );
+
+    player.post(
+      '/v1/game/:id/backups/:backupId/link',
+      { schema: { tags, summary: 'A download link for this backup, valid 10 minutes, that needs no token', params: BackupParams, response: { 200: BackupLink }, problems } },
+      async (request) => backups.link(request.user.id, request.params.id, request.params.backupId),
+    );
+
+    player.get('/v1/game/:id/backup-settings', { schema: { tags, summary: 'When the nightly backup runs', params: IdParams, response: { 200: BackupSettings }, problems: [404] } }, async (request) =>
+      backups.settings(request.user.id, request.params.id),
+    );
+
+    player.put(
+      '/v1/game/:id/backup-settings',
+      {
+        schema: {
+          tags,
+          summary: 'Turn the nightly backup on or off, at an hour of the owner’s time zone',
+          params: IdParams,
+          body: BackupSettings,
+          response: { 200: BackupSettings },
+          problems: [400, 404],
+        },
+      },
+      async (request) => backups.saveSettings(request.user.id, request.params.id, request.body),
+    );
+  });
+};
+
+export default routes;

@@ -1,0 +1,491 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { backupLinks, backups, backupSettings } from '../../db/schema/backups.ts';
+import { conflict, HttpProblem, notFound, type ErrorKey } from '../../lib/problems.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import { renderProblem } from '../../lib/problems.ts';
+import type { ObjectStore } from '../../storage/store.ts';
+import type { CatalogueService } from '../catalogue/service.ts';
+import type { GameWorld, GameWorlds } from '../games/world.ts';
+import type { NotificationsService } from '../notifications/service.ts';
+import type { UsersService } from '../users/service.ts';
+import type { Backup, BackupKind, BackupLink, BackupPatch, BackupSettings } from '../../../contract/backups.ts';
+import type { Locale } from '../../../contract/messages.ts';
+import { UnsupportedError, type GameDriver } from '../../../runtime/driver.ts';
+import type { Clock } from '../games/runtime.ts';
+import { nextNightly, validTimeZone } from './nightly.ts';
+
+type BackupRow = typeof backups.$inferSelect;
+
+/** A backup or restore claims its game this long, renewed while it runs; a crash frees it after. */
+const CLAIM_MS = 60_000;
+/** A running backup refreshes its heartbeat this often; one silent for CLAIM_MS was cut off. */
+const HEARTBEAT_MS = 10_000;
+/** How long the launcher may take to write a backup to the store's location. */
+const WRITE_LOCATION_SEC = 6 * 3600;
+/** A download link's life. */
+const LINK_MS = 10 * 60_000;
+const MB = 1024 * 1024;
+
+export interface BackupsOptions {
+  /** The API's public address, for download links. */
+  publicUrl: string;
+  clock: Clock;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/**
+ * Backups of games' worlds (docs/architecture.md, "Backups"). The world is archived where it lives
+ * (the launcher of a running server, or a child tool for a stopped one) straight into the object
+ * store's location: no world byte passes through this process. A backup is READY only once stored
+ * whole and checksummed; one cut off by a crash is found by its silent heartbeat and ends FAILED,
+ * its partial object deleted. At most one backup or restore works on a game at a time, on any
+ * replica: each claims the game's `busy` column in one conditional write.
+ */
+export class BackupsService {
+  private readonly db: Db;
+  private readonly store: ObjectStore;
+  private readonly driver: GameDriver;
+  private readonly worlds: GameWorlds;
+  private readonly catalogue: CatalogueService;
+  private readonly notifications: NotificationsService;
+  private readonly users: UsersService;
+  private readonly options: BackupsOptions;
+  /** Work running in this process, so shutdown and tests can wait for it. */
+  private readonly running = new Set<Promise<unknown>>();
+  private timer: NodeJS.Timeout | undefined;
+  private round: Promise<unknown> | undefined;
+
+  constructor(
+    db: Db,
+    deps: { store: ObjectStore; driver: GameDriver; worlds: GameWorlds; catalogue: CatalogueService; notifications: NotificationsService; users: UsersService },
+    options: BackupsOptions,
+  ) {
+    this.db = db;
+    this.store = deps.store;
+    this.driver = deps.driver;
+    this.worlds = deps.worlds;
+    this.catalogue = deps.catalogue;
+    this.notifications = deps.notifications;
+    this.users = deps.users;
+    this.options = options;
+  }
+
+  private now(): Date {
+    return this.options.clock();
+  }
+
+  async list(ownerId: string | null, gameId: string, window: Window, locale: Locale) {
+    await this.worlds.of(ownerId, gameId);
+    const where = eq(backups.gameId, gameId);
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(backups).where(where).orderBy(desc(backups.createdAt), desc(backups.id)).limit(window.limit).offset(window.offset),
+      this.db.select({ n: count() }).from(backups).where(where),
+    ]);
+    return pageOf(await this.views(rows, locale), total!.n, window);
+  }
+
+  private async views(rows: BackupRow[], locale: Locale): Promise<Backup[]> {
+    const authors = await this.users.names([...new Set(rows.flatMap((r) => (r.createdBy ? [r.createdBy] : [])))]);
+    return rows.map((row) => this.view(row, locale, authors.get(row.createdBy ?? '') ?? null));
+  }
+
+  private view(row: BackupRow, locale: Locale, author: string | null): Backup {
+    return {
+      id: row.id,
+      gameId: row.gameId,
+      kind: row.kind,
+      status: row.status,
+      sizeBytes: row.sizeBytes,
+      sha256: row.sha256,
+      createdAt: row.createdAt.toISOString(),
+      finishedAt: row.finishedAt?.toISOString() ?? null,
+      pinned: row.pinned,
+      note: row.note,
+      createdBy: author,
+      error: row.error ? renderProblem(row.error as ErrorKey, {}, undefined, locale).detail : null,
+    };
+  }
+
+  private async row(ownerId: string | null, gameId: string, backupId: string): Promise<{ world: GameWorld; row: BackupRow }> {
+    const world = await this.worlds.of(ownerId, gameId);
+    const [row] = await this.db
+      .select()
+      .from(backups)
+      .where(and(eq(backups.id, backupId), eq(backups.gameId, gameId)));
+    if (!row) throw notFound('backup');
+    return { world, row };
+  }
+
+  /**
+   * Takes a backup now, running or stopped (202): the answer is the PENDING backup, and its
+   * progress arrives on the owner's event stream. 409 while another backup or a restore runs.
+   */
+  async create(ownerId: string | null, gameId: string, input: { kind: BackupKind; note?: string; by: string | null }, locale: Locale): Promise<Backup> {
+    const world = await this.worlds.of(ownerId, gameId);
+    if (!(await this.claim(gameId, 'BACKUP'))) throw conflict('backups.busy');
+    let row: BackupRow;
+    try {
+      row = await this.insert(world, input);
+    } catch (err) {
+      await this.release(gameId);
+      throw err;
+    }
+    this.track(this.take(world, row).finally(() => this.release(gameId)));
+    return this.view(row, locale, null);
+  }
+
+  private async insert(world: GameWorld, input: { kind: BackupKind; note?: string; by: string | null }): Promise<BackupRow> {
+    const id = crypto.randomUUID();
+    const [row] = await this.db
+      .insert(backups)
+      .values({ id, gameId: world.id, kind: input.kind, note: input.note ?? null, createdBy: input.by, objectKey: `games/${world.id}/${id}.zip`, heartbeatAt: this.now(), createdAt: this.now() })
+      .returning();
+    await this.changed(world.ownerId, row!.id, 'created');
+    return row!;
+  }
+
+  /**
+   * Archives the world into the store and marks the backup READY, or FAILED with its object
+   * removed. Resolves with the READY row, or undefined when it failed.
+   */
+  private async take(world: GameWorld, row: BackupRow): Promise<BackupRow | undefined> {
+    const beat = setInterval(() => void this.heartbeat(row).catch(() => {}), HEARTBEAT_MS);
+    try {
+      await this.db.update(backups).set({ status: 'RUNNING', heartbeatAt: this.now() }).where(eq(backups.id, row.id));
+      await this.changed(world.ownerId, row.id);
+      const location = await this.store.writeLocation(row.objectKey, WRITE_LOCATION_SEC);
+      const written = await this.driver.backup(world.spec, location);
+      const { sizeBytes } = await this.store.commitWrite(row.objectKey, location);
+      if (sizeBytes !== written.sizeBytes) throw new Error(`stored ${sizeBytes} bytes of ${written.sizeBytes}`);
+      const [ready] = await this.db
+        .update(backups)
+        .set({ status: 'READY', sizeBytes, sha256: written.sha256, finishedAt: this.now() })
+        .where(and(eq(backups.id, row.id), eq(backups.status, 'RUNNING')))
+        .returning();
+      // Marked FAILED meanwhile (its heartbeat was taken for dead): the object goes with it.
+      if (!ready) throw new Error('the backup was given up while it ran');
+      await this.changed(world.ownerId, row.id);
+      await this.prune(world, row.id);
+      return ready;
+    } catch (err) {
+      this.options.log.warn({ err, gameId: world.id, backupId: row.id }, 'backup failed');
+      await this.fail(row, err instanceof UnsupportedError ? 'backups.unsupported' : /no world/i.test(String(err)) ? 'backups.noWorld' : 'backups.failed');
+      await this.changed(world.ownerId, row.id);
+      if (row.kind === 'NIGHTLY') {
+        await this.notifications.notify(world.ownerId, { key: 'backup.nightlyFailed', params: { name: world.name }, link: `/dashboard/game/${world.id}` });
+      }
+      return undefined;
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  private async heartbeat(row: BackupRow): Promise<void> {
+    const now = this.now();
+    await this.db
+      .update(backups)
+      .set({ heartbeatAt: now })
+      .where(and(eq(backups.id, row.id), inArray(backups.status, ['PENDING', 'RUNNING'])));
+    await this.db
+      .update(backupSettings)
+      .set({ busyUntil: new Date(now.getTime() + CLAIM_MS) })
+      .where(and(eq(backupSettings.gameId, row.gameId), sql`${backupSettings.busy} is not null`));
+  }
+
+  private async fail(row: BackupRow, error: ErrorKey): Promise<void> {
+    await this.db.update(backups).set({ status: 'FAILED', error, finishedAt: this.now() }).where(eq(backups.id, row.id));
+    await this.store.delete(row.objectKey).catch((err: unknown) => this.options.log.warn({ err, key: row.objectKey }, 'partial backup not deleted'));
+  }
+
+  /**
+   * Backups left PENDING or RUNNING by a process that died (their heartbeat silent for a minute)
+   * end FAILED, their partial objects deleted. Run at start and with the nightly rounds.
+   */
+  async sweep(): Promise<number> {
+    const stale = await this.db
+      .select()
+      .from(backups)
+      .where(and(inArray(backups.status, ['PENDING', 'RUNNING']), lt(backups.heartbeatAt, new Date(this.now().getTime() - CLAIM_MS))));
+    for (const row of stale) {
+      const [failed] = await this.db
+        .update(backups)
+        .set({ status: 'FAILED', error: 'backups.interrupted', finishedAt: this.now() })
+        .where(and(eq(backups.id, row.id), inArray(backups.status, ['PENDING', 'RUNNING'])))
+        .returning();
+      if (failed) await this.store.delete(row.objectKey).catch(() => {});
+    }
+    return stale.length;
+  }
+
+  /**
+   * Oldest unpinned backups beyond the package's quota (how many, and their total size) are
+   * deleted; the one just taken and pinned ones never are.
+   */
+  private async prune(world: GameWorld, keepId: string): Promise<void> {
+    const quota = await this.catalogue.backupQuota(world.packageId);
+    const ready = await this.db
+      .select()
+      .from(backups)
+      .where(and(eq(backups.gameId, world.id), eq(backups.status, 'READY')))
+      .orderBy(desc(backups.createdAt), desc(backups.id));
+    let kept = 0;
+    let bytes = 0;
+    const doomed: BackupRow[] = [];
+    for (const row of ready) {
+      const fits = kept < quota.backupsKept && bytes + (row.sizeBytes ?? 0) <= quota.backupsMaxMb * MB;
+      if (row.pinned || row.id === keepId || fits) {
+        kept++;
+        bytes += row.sizeBytes ?? 0;
+      } else doomed.push(row);
+    }
+    for (const row of doomed) await this.remove(world.ownerId, row);
+  }
+
+  private async remove(ownerId: string, row: BackupRow): Promise<void> {
+    await this.store.delete(row.objectKey);
+    await this.db.delete(backups).where(eq(backups.id, row.id));
+    await this.changed(ownerId, row.id, 'deleted');
+  }
+
+  /** Pins, unpins or notes a backup. Pinning beyond the package's quota is refused (409). */
+  async update(ownerId: string | null, gameId: string, backupId: string, patch: BackupPatch, locale: Locale): Promise<Backup> {
+    const { world, row } = await this.row(ownerId, gameId, backupId);
+    if (patch.pinned && !row.pinned) {
+      const { backupsKept } = await this.catalogue.backupQuota(world.packageId);
+      const [pinned] = await this.db
+        .select({ n: count() })
+        .from(backups)
+        .where(and(eq(backups.gameId, gameId), eq(backups.pinned, true)));
+      if (pinned!.n >= backupsKept) throw conflict('backups.pinQuota', { kept: backupsKept });
+    }
+    const [updated] = await this.db
+      .update(backups)
+      .set({ ...(patch.pinned === undefined ? {} : { pinned: patch.pinned }), ...(patch.note === undefined ? {} : { note: patch.note }) })
+      .where(eq(backups.id, backupId))
+      .returning();
+    await this.changed(world.ownerId, backupId);
+    return (await this.views([updated!], locale))[0]!;
+  }
+
+  /** Deletes a finished backup and its archive; 409 while it runs. */
+  async delete(ownerId: string | null, gameId: string, backupId: string): Promise<void> {
+    const { world, row } = await this.row(ownerId, gameId, backupId);
+    if (row.status === 'PENDING' || row.status === 'RUNNING') throw conflict('backups.running');
+    await this.remove(world.ownerId, row);
+  }
+
+  /**
+   * Puts a backup back (202): an automatic backup of the current world first, then the server
+   * stopped, the archive unpacked into a staging folder and checked, swapped in, and the server
+   * started again if it was running. A failure at any step leaves the current world as it was.
+   */
+  async restore(ownerId: string | null, gameId: string, backupId: string, locale: Locale): Promise<Backup> {
+    const { world, row } = await this.row(ownerId, gameId, backupId);
+    if (row.status !== 'READY') throw conflict('backups.notReady', { status: row.status });
+    if (!(await this.claim(gameId, 'RESTORE'))) throw conflict('backups.busy');
+    this.track(this.putBack(world, row).finally(() => this.release(gameId)));
+    return (await this.views([row], locale))[0]!;
+  }
+
+  private async putBack(world: GameWorld, source: BackupRow): Promise<void> {
+    const link = `/dashboard/game/${world.id}`;
+    const beat = setInterval(() => void this.heartbeat(source).catch(() => {}), HEARTBEAT_MS);
+    try {
+      // A world never started has nothing to keep; any other failure stops the restore.
+      const safety = await this.insert(world, { kind: 'AUTOMATIC', note: undefined, by: null });
+      const kept = await this.take(world, safety);
+      if (!kept && (await this.worldExists(safety))) throw new Error('the backup of the current world failed');
+      const { backupsMaxMb } = await this.catalogue.backupQuota(world.packageId);
+      await this.worlds.whileStopped(world.id, async (stopped) => {
+        const location = await this.store.readLocation(source.objectKey, WRITE_LOCATION_SEC);
+        await this.driver.restore(stopped.spec, location, backupsMaxMb * MB);
+      });
+      await this.notifications.notify(world.ownerId, { key: 'backup.restored', params: { name: world.name, at: source.createdAt.toISOString() }, link });
+    } catch (err) {
+      this.options.log.warn({ err, gameId: world.id, backupId: source.id }, 'restore failed');
+      await this.notifications.notify(world.ownerId, { key: 'backup.restoreFailed', params: { name: world.name }, link });
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  /** Whether a failed backup failed for a world that exists (not a game never started). */
+  private async worldExists(row: BackupRow): Promise<boolean> {
+    const [failed] = await this.db.select({ error: backups.error }).from(backups).where(eq(backups.id, row.id));
+    return failed?.error !== 'backups.noWorld';
+  }
+
+  /** A link that downloads the backup without a token, for 10 minutes. */
+  async link(ownerId: string | null, gameId: string, backupId: string): Promise<BackupLink> {
+    const { row } = await this.row(ownerId, gameId, backupId);
+    if (row.status !== 'READY') throw conflict('backups.notReady', { status: row.status });
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(this.now().getTime() + LINK_MS);
+    await this.db.delete(backupLinks).where(lt(backupLinks.expiresAt, this.now()));
+    await this.db.insert(backupLinks).values({ tokenHash: hashOf(token), backupId, expiresAt });
+    return { url: `${this.options.publicUrl}/v1/backup-download/${token}`, expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * What a download link gives: the archive's key, size and file name, or a presigned URL when
+   * the store serves it itself (S3). 404 for an unknown or expired link.
+   */
+  async download(token: string): Promise<{ key: string; sizeBytes: number; filename: string; redirect: string | null }> {
+    const [found] = await this.db
+      .select({ backup: backups })
+      .from(backupLinks)
+      .innerJoin(backups, eq(backups.id, backupLinks.backupId))
+      .where(and(eq(backupLinks.tokenHash, hashOf(token)), gt(backupLinks.expiresAt, this.now()), eq(backups.status, 'READY')));
+    if (!found) throw notFound('backupLink');
+    const { backup } = found;
+    const world = await this.worlds.of(null, backup.gameId);
+    const filename = `${slug(world.name)}-${backup.createdAt.toISOString().slice(0, 16).replace(/[T:]/g, '-')}.zip`;
+    return { key: backup.objectKey, sizeBytes: backup.sizeBytes ?? 0, filename, redirect: await this.store.downloadUrl(backup.objectKey, filename, LINK_MS / 1000) };
+  }
+
+  /** Streams a stored archive, whole or a byte range of it. */
+  read(key: string, range?: { start: number; end: number }): Promise<NodeJS.ReadableStream> {
+    return this.store.read(key, range);
+  }
+
+  async settings(ownerId: string, gameId: string): Promise<BackupSettings> {
+    await this.worlds.of(ownerId, gameId);
+    const [row] = await this.db.select().from(backupSettings).where(eq(backupSettings.gameId, gameId));
+    return { nightly: row?.nightly ?? true, hour: row?.hour ?? 4, timeZone: row?.timeZone ?? 'Europe/Paris' };
+  }
+
+  async saveSettings(ownerId: string, gameId: string, input: BackupSettings): Promise<BackupSettings> {
+    await this.worlds.of(ownerId, gameId);
+    if (!validTimeZone(input.timeZone)) throw new HttpProblem(400, 'request.invalidField', {}, { errors: [{ field: '/timeZone', key: 'backups.timeZone', params: { timeZone: input.timeZone } }] });
+    const next = nextNightly(this.now(), input.hour, input.timeZone);
+    const values = { nightly: input.nightly, hour: input.hour, timeZone: input.timeZone, nextNightlyAt: next, updatedAt: this.now() };
+    await this.db
+      .insert(backupSettings)
+      .values({ gameId, ...values })
+      .onConflictDoUpdate({ target: backupSettings.gameId, set: values });
+    return { nightly: input.nightly, hour: input.hour, timeZone: input.timeZone };
+  }
+
+  /** Claims the game for one backup or restore; false while another holds it. */
+  private async claim(gameId: string, work: 'BACKUP' | 'RESTORE', executor: Executor = this.db): Promise<boolean> {
+    const now = this.now();
+    const until = new Date(now.getTime() + CLAIM_MS);
+    const rows = await executor
+      .insert(backupSettings)
+      .values({ gameId, busy: work, busyUntil: until })
+      .onConflictDoUpdate({
+        target: backupSettings.gameId,
+        set: { busy: work, busyUntil: until },
+        setWhere: or(isNull(backupSettings.busy), lt(backupSettings.busyUntil, now)),
+      })
+      .returning({ gameId: backupSettings.gameId });
+    return rows.length > 0;
+  }
+
+  private async release(gameId: string): Promise<void> {
+    await this.db.update(backupSettings).set({ busy: null, busyUntil: null }).where(eq(backupSettings.gameId, gameId));
+  }
+
+  private async changed(ownerId: string, id: string, type: 'created' | 'updated' | 'deleted' = 'updated'): Promise<void> {
+    await this.notifications.changed(ownerId, { resource: 'backups', ids: [id], type });
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked = work.catch((err: unknown) => this.options.log.error({ err }, 'backup work failed'));
+    this.running.add(tracked);
+    void tracked.finally(() => this.running.delete(tracked));
+  }
+
+  /** Waits for the backups and restores this process runs (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+
+  /** Nightly rounds every minute until `stop`. */
+  start(intervalMs = 60_000): void {
+    const next = () => {
+      this.timer = setTimeout(() => {
+        this.round = this.nightlyRound()
+          .catch((err: unknown) => this.options.log.error({ err }, 'nightly backup round failed'))
+          .finally(next);
+      }, intervalMs);
+    };
+    next();
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.round;
+    clearTimeout(this.timer);
+  }
+
+  /** A new game's nightly backup, at the default hour until its owner picks one. */
+  async initSettings(gameId: string): Promise<void> {
+    const defaults = { hour: 4, timeZone: 'Europe/Paris' };
+    await this.db
+      .insert(backupSettings)
+      .values({ gameId, ...defaults, nextNightlyAt: nextNightly(this.now(), defaults.hour, defaults.timeZone) })
+      .onConflictDoNothing();
+  }
+
+  /**
+   * One round of nightly backups: the games whose time has come, each taken under `FOR UPDATE SKIP
+   * LOCKED` and moved to its next night in the same write, so a round on another replica or the
+   * next one never takes it twice. A game never started has no world to keep, an expired one no
+   * change since its last backup: both are skipped. Waits for the backups it started.
+   */
+  async nightlyRound(): Promise<number> {
+    const now = this.now();
+    await this.sweep();
+    const due = await this.db.transaction(async (tx) => {
+      const rows = await tx
+        .select()
+        .from(backupSettings)
+        .where(and(eq(backupSettings.nightly, true), or(isNull(backupSettings.nextNightlyAt), lte(backupSettings.nextNightlyAt, now))))
+        .limit(50)
+        .for('update', { skipLocked: true });
+      for (const row of rows) {
+        await tx
+          .update(backupSettings)
+          .set({ nextNightlyAt: nextNightly(now, row.hour, row.timeZone) })
+          .where(eq(backupSettings.gameId, row.gameId));
+      }
+      // A row without a time yet (a game older than nightly backups) only gets its time.
+      return rows.filter((row) => row.nextNightlyAt !== null);
+    });
+    let started = 0;
+    for (const row of due) {
+      const world = await this.worlds.of(null, row.gameId).catch(() => undefined);
+      if (!world || world.status === 'CREATED' || world.status === 'EXPIRED') continue;
+      if (!(await this.claim(world.id, 'BACKUP'))) continue;
+      const backup = await this.insert(world, { kind: 'NIGHTLY', by: null });
+      this.track(this.take(world, backup).finally(() => this.release(world.id)));
+      started++;
+    }
+    await this.idle();
+    return started;
+  }
+
+  /** Deletes every archive of a game (it is being deleted; its rows go with it). */
+  async removeAll(gameId: string): Promise<void> {
+    const rows = await this.db.select().from(backups).where(eq(backups.gameId, gameId)).orderBy(asc(backups.createdAt));
+    for (const row of rows) await this.store.delete(row.objectKey);
+  }
+}
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A file name from a game's name: letters, digits and dashes. */
+function slug(name: string): string {
+  return (
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'world'
+  );
+}

@@ -1,0 +1,371 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backups as backupsTable } from '../../src/server/db/schema/backups.ts';
+import { createStore } from '../../src/server/storage/index.ts';
+import { startTestApp, type TestApp } from '../fixtures/app.ts';
+import { buyGame, runGame } from '../fixtures/games.ts';
+import { startS3Server, type S3Server } from '../fixtures/s3-server.ts';
+
+/** The entries of a zip, names only. */
+function zipEntries(zip: Buffer): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
+      if (err || !file) return reject(err ?? new Error('no zip'));
+      const names: string[] = [];
+      file.on('entry', (entry: yauzl.Entry) => {
+        names.push(entry.fileName);
+        file.readEntry();
+      });
+      file.on('end', () => resolve(names));
+      file.on('error', reject);
+      file.readEntry();
+    });
+  });
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** The same suite on the embedded store (a folder) and on a real S3-compatible server. */
+describe.each(['local', 's3'] as const)('backups on the %s store', (store) => {
+  let s3: S3Server | undefined;
+  let t: TestApp;
+  const env = (): Record<string, string> =>
+    s3
+      ? {
+          BACKUP_STORE: 's3',
+          S3_ENDPOINT: s3.endpoint,
+          S3_REGION: s3.region,
+          S3_BUCKET: s3.bucket,
+          S3_ACCESS_KEY_ID: s3.accessKeyId,
+          S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+          S3_FORCE_PATH_STYLE: 'true',
+        }
+      : {};
+
+  beforeAll(async () => {
+    if (store === 's3') s3 = await startS3Server();
+  });
+  afterAll(async () => {
+    await s3?.stop();
+  });
+
+  const fresh = async () => {
+    t = await startTestApp(env());
+    return t;
+  };
+  const close = () => t.close();
+  /** The store the app keeps its archives in, seen from outside. */
+  const objects = () => createStore(t.config.backupStore);
+
+  /** Takes a backup and waits for it to end; the backup as listed then. */
+  const backUp = async (gameId: string, note?: string) => {
+    // The test clock stands still: each backup a second after the one before, as in life.
+    t.clock.advance(1000);
+    const res = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: note ? { note } : {} });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toMatchObject({ status: 'PENDING', kind: 'MANUAL' });
+    await t.app.services.backups.idle();
+    const list = await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` });
+    return list.json().data.find((b: { id: string }) => b.id === res.json().id);
+  };
+
+  /** Follows a download link as a browser would: no token, redirects followed. */
+  const download = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await t.app.inject({ method: 'GET', url: new URL(url).pathname, headers });
+    if (res.statusCode !== 302) return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
+    const redirected = await fetch(String(res.headers.location), { headers });
+    return { status: redirected.status, headers: Object.fromEntries(redirected.headers), body: Buffer.from(await redirected.arrayBuffer()) };
+  };
+
+  it('backs up a running world: READY with its size and sha256, listed newest first, downloadable as a zip Minecraft opens', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const first = await backUp(gameId, 'Before the castle');
+      expect(first).toMatchObject({ kind: 'MANUAL', status: 'READY', pinned: false, note: 'Before the castle', createdBy: 'alice', error: null });
+      expect(first.sizeBytes).toBeGreaterThan(100);
+      const second = await backUp(gameId);
+      const list = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json();
+      expect(list.data.map((b: { id: string }) => b.id)).toEqual([second.id, first.id]);
+      // Still running: players stay connected through a backup.
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json().status).toBe('RUNNING');
+
+      const link = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${first.id}/link` });
+      expect(link.statusCode, link.body).toBe(200);
+      expect(new Date(link.json().expiresAt).getTime() - t.clock.now.getTime()).toBe(10 * 60_000);
+      const zip = await download(link.json().url);
+      expect(zip.status).toBe(200);
+      expect(String(zip.headers['content-disposition'])).toMatch(/^attachment; filename="My-world-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}\.zip"/);
+      expect(zip.body.length).toBe(first.sizeBytes);
+      expect(sha256(zip.body)).toBe(first.sha256);
+      expect(await zipEntries(zip.body)).toEqual(expect.arrayContaining(['world/level.dat', 'world/region/r.0.0.mca']));
+
+      // A range, as a resumed download asks for it.
+      const part = await download(link.json().url, { range: 'bytes=10-19' });
+      expect(part.status).toBe(206);
+      expect(part.body).toEqual(zip.body.subarray(10, 20));
+      if (store === 'local') {
+        expect(part.headers['content-range']).toBe(`bytes 10-19/${first.sizeBytes}`);
+        expect((await download(link.json().url, { range: `bytes=${first.sizeBytes + 5}-` })).status).toBe(416);
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses a second backup while one runs, and a backup of a world never started fails without keeping anything', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      const never = await backUp(gameId);
+      expect(never).toMatchObject({ status: 'FAILED', sizeBytes: null });
+      expect(never.error).toMatch(/pas encore de monde|no world yet/);
+
+      await runGame(t, gameId);
+      const first = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} });
+      const second = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} });
+      expect(first.statusCode).toBe(202);
+      expect(second.statusCode).toBe(409);
+      expect(second.json().code).toBe('backups.busy');
+      await t.app.services.backups.idle();
+      expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} })).statusCode).toBe(202);
+      await t.app.services.backups.idle();
+    } finally {
+      await close();
+    }
+  });
+
+  it('restores a backup: the current world is backed up first, the server stopped, the old world put back and the server started again', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const world = t.driver.worldDir(gameId);
+      fs.writeFileSync(path.join(world, 'castle.txt'), 'before');
+      const backup = await backUp(gameId);
+      fs.writeFileSync(path.join(world, 'castle.txt'), 'after');
+      fs.writeFileSync(path.join(world, 'griefed.txt'), 'oops');
+      t.clock.advance(1000);
+
+      const res = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${backup.id}/restore` });
+      expect(res.statusCode, res.body).toBe(202);
+      // A second restore or a backup meanwhile is refused.
+      expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} })).json().code).toBe('backups.busy');
+      // The reconciler stops the server for the restore, then starts it again.
+      let done = false;
+      const restored = t.app.services.backups.idle().then(() => (done = true));
+      while (!done) {
+        await t.app.services.reconciler.tick();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await restored;
+      await t.app.services.reconciler.tick();
+      await t.app.services.reconciler.tick();
+
+      expect(fs.readFileSync(path.join(world, 'castle.txt'), 'utf8')).toBe('before');
+      expect(fs.existsSync(path.join(world, 'griefed.txt'))).toBe(false);
+      const calls = t.driver.calls.filter((c) => /^(backup|stop|restore|start) /.test(c)).map((c) => c.split(' ')[0]);
+      expect(calls.slice(-4)).toEqual(['backup', 'stop', 'restore', 'start']);
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json().status).toBe('RUNNING');
+
+      const list = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
+      expect(list[0]).toMatchObject({ kind: 'AUTOMATIC', status: 'READY', createdBy: null });
+      const notices = (await t.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
+      expect(notices[0].data).toMatchObject({ key: 'backup.restored', title: '« My world » restauré' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses a broken archive at restore and leaves the world exactly as it was', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const backup = await backUp(gameId);
+      const row = (await t.app.services.db.select().from(backupsTable)).find((b) => b.id === backup.id)!;
+      // The stored archive is damaged (a disk error, a bad upload): it is no zip any more.
+      await objects().put(row.objectKey, fsStream('not a zip at all'));
+      const world = t.driver.worldDir(gameId);
+      fs.writeFileSync(path.join(world, 'castle.txt'), 'now');
+      const before = snapshot(world);
+      expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${backup.id}/restore` })).statusCode).toBe(202);
+      let done = false;
+      const finished = t.app.services.backups.idle().then(() => (done = true));
+      while (!done) {
+        await t.app.services.reconciler.tick();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await finished;
+      expect(snapshot(world)).toEqual(before);
+      const notices = (await t.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
+      expect(notices[0].data).toMatchObject({ key: 'backup.restoreFailed' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('prunes the oldest unpinned backups beyond the package quota, never a pinned one, and refuses pinning beyond it', async () => {
+    await fresh();
+    try {
+      const { gameId, smallId, definitionId } = await buyGame(t);
+      const pkg = await t.as('boss', {
+        roles: ['staff'],
+        method: 'PUT',
+        url: `/v1/definition/game/package?id=${smallId}`,
+        payload: { name: { fr: 'Petit', en: 'Small' }, ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: 100, backupsKept: 2 },
+      });
+      expect(pkg.statusCode, pkg.body).toBe(200);
+      expect(pkg.json()).toMatchObject({ backupsKept: 2, definitionId });
+      await runGame(t, gameId);
+      const a = await backUp(gameId);
+      const pin = await t.as('alice', { method: 'PATCH', url: `/v1/game/${gameId}/backups/${a.id}`, payload: { pinned: true } });
+      expect(pin.json()).toMatchObject({ pinned: true });
+      const b = await backUp(gameId);
+      const c = await backUp(gameId);
+      const d = await backUp(gameId);
+      const ids = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data.map((x: { id: string }) => x.id);
+      // Two kept by the quota (the newest), plus the pinned one.
+      expect(ids).toEqual([d.id, c.id, a.id]);
+      expect(b.id).not.toBe(d.id);
+      expect((await t.as('alice', { method: 'PATCH', url: `/v1/game/${gameId}/backups/${c.id}`, payload: { pinned: true } })).statusCode).toBe(200);
+      const refused = await t.as('alice', { method: 'PATCH', url: `/v1/game/${gameId}/backups/${d.id}`, payload: { pinned: true } });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().code).toBe('backups.pinQuota');
+      expect(refused.json().detail).toContain('2');
+    } finally {
+      await close();
+    }
+  });
+
+  it('deletes a backup and its archive; its link stops working; links expire after 10 minutes', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const a = await backUp(gameId);
+      const b = await backUp(gameId);
+      const linkB = (await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${b.id}/link` })).json().url;
+      t.clock.advance(11 * 60_000);
+      expect((await download(linkB)).status).toBe(404);
+
+      const linkA = (await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${a.id}/link` })).json().url;
+      const [row] = (await t.app.services.db.select().from(backupsTable)).filter((r) => r.id === a.id);
+      expect((await t.as('alice', { method: 'DELETE', url: `/v1/game/${gameId}/backups/${a.id}` })).statusCode).toBe(204);
+      expect(await objects().stat(row!.objectKey)).toBeNull();
+      expect((await download(linkA)).status).toBe(404);
+      expect((await t.as('alice', { method: 'DELETE', url: `/v1/game/${gameId}/backups/${a.id}` })).statusCode).toBe(404);
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows nothing of another player’s game or backups: 404 everywhere', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const backup = await backUp(gameId);
+      const other = await buyGame(t, 'bob', 'Bob world');
+      for (const [method, url] of [
+        ['GET', `/v1/game/${gameId}/backups`],
+        ['POST', `/v1/game/${gameId}/backups`],
+        ['POST', `/v1/game/${gameId}/backups/${backup.id}/link`],
+        ['POST', `/v1/game/${gameId}/backups/${backup.id}/restore`],
+        ['PATCH', `/v1/game/${gameId}/backups/${backup.id}`],
+        ['DELETE', `/v1/game/${gameId}/backups/${backup.id}`],
+        ['GET', `/v1/game/${gameId}/backup-settings`],
+        // Alice's backup under Bob's game.
+        ['POST', `/v1/game/${other.gameId}/backups/${backup.id}/link`],
+      ] as const) {
+        const payload = method === 'PATCH' ? { pinned: true } : method === 'POST' ? {} : undefined;
+        const res = await t.as('bob', { method, url, ...(payload ? { payload } : {}) });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+      }
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
+  it('ends a backup cut off by a crash FAILED and deletes its partial archive', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      const { db } = t.app.services;
+      const objectKey = `games/${gameId}/partial.zip`;
+      await objects().put(objectKey, fsStream('half a zip'));
+      const [row] = await db
+        .insert(backupsTable)
+        .values({ gameId, kind: 'MANUAL', status: 'RUNNING', objectKey, heartbeatAt: new Date(t.clock.now.getTime() - 5 * 60_000) })
+        .returning();
+      expect(await t.app.services.backups.sweep()).toBe(1);
+      const listed = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
+      expect(listed).toEqual([expect.objectContaining({ id: row!.id, status: 'FAILED' })]);
+      expect(await objects().stat(objectKey)).toBeNull();
+    } finally {
+      await close();
+    }
+  });
+
+  it('keeps the nightly backup settings in the owner’s time zone and refuses an unknown zone', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backup-settings` })).json()).toEqual({ nightly: true, hour: 4, timeZone: 'Europe/Paris' });
+      const bad = await t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/backup-settings`, payload: { nightly: true, hour: 3, timeZone: 'Mars/Olympus' } });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().errors).toEqual([expect.objectContaining({ field: '/timeZone', code: 'backups.timeZone' })]);
+      const saved = await t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/backup-settings`, payload: { nightly: true, hour: 3, timeZone: 'America/New_York' } });
+      expect(saved.json()).toEqual({ nightly: true, hour: 3, timeZone: 'America/New_York' });
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backup-settings` })).json()).toEqual({ nightly: true, hour: 3, timeZone: 'America/New_York' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('takes the nightly backup once at the owner’s hour, on running and stopped games, not on a game never started', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      const never = await buyGame(t, 'alice', 'Never started');
+      await runGame(t, gameId);
+      t.clock.now = new Date('2026-07-10T12:00:00Z');
+      for (const id of [gameId, never.gameId]) {
+        await t.as('alice', { method: 'PUT', url: `/v1/game/${id}/backup-settings`, payload: { nightly: true, hour: 3, timeZone: 'Europe/Paris' } });
+      }
+      const { backups } = t.app.services;
+      expect(await backups.nightlyRound()).toBe(0);
+      t.clock.now = new Date('2026-07-11T01:00:00Z');
+      expect(await backups.nightlyRound()).toBe(1);
+      expect(await backups.nightlyRound()).toBe(0);
+      const list = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
+      expect(list).toEqual([expect.objectContaining({ kind: 'NIGHTLY', status: 'READY' })]);
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${never.gameId}/backups` })).json().data).toEqual([]);
+      t.clock.now = new Date('2026-07-12T01:00:00Z');
+      expect(await backups.nightlyRound()).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+});
+
+function fsStream(text: string): NodeJS.ReadableStream {
+  return Readable.from([Buffer.from(text)]);
+}
+
+/** Every file of a folder with its bytes, to compare a world before and after. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out[path.relative(dir, file)] = sha256(fs.readFileSync(file));
+  }
+  return out;
+}
