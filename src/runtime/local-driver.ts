@@ -33,6 +33,8 @@ export interface LocalDriverOptions {
   serverJar?: string;
   /** How long `stop` waits for the world to be saved before it kills the process. */
   stopTimeoutMs?: number;
+  /** Called with each world tool process as it is spawned (`archive` or `restore`): tests kill it. */
+  onWorldTool?: (tool: ChildProcess, command: string) => void;
 }
 
 interface Ports {
@@ -361,9 +363,13 @@ export class LocalDriver implements GameDriver {
     return answer ?? '';
   }
 
-  /** Whether the game's folder holds a world a server has created or a restore has put there. */
+  /**
+   * Whether the game's folder holds a world a server has created or a restore has put there; or
+   * only `world.previous`, when a restore was killed between the renames of its swap: the world
+   * tool or the launcher puts it back before anything else.
+   */
   private hasWorld(game: GameSpec): boolean {
-    return fs.existsSync(path.join(this.dir(game), 'world', 'level.dat'));
+    return ['world', 'world.previous'].some((name) => fs.existsSync(path.join(this.dir(game), name, 'level.dat')));
   }
 
   /**
@@ -419,6 +425,7 @@ export class LocalDriver implements GameDriver {
   private spawnWorldTool(game: GameSpec, args: string[]): Promise<Record<string, unknown>> {
     // It streams: a small heap bounds what a hostile zip could make it take.
     const tool = spawn(process.execPath, ['--max-old-space-size=256', worldTool, ...args], { cwd: this.dir(game), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.options.onWorldTool?.(tool, args[0]!);
     let stdout = '';
     let stderrTail = '';
     tool.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -113,7 +113,9 @@ export async function archiveWorld(worldDir: string, outFile: string, rootName: 
       hash.update(chunk);
       sizeBytes += chunk.length;
     }),
-    fs.createWriteStream(outFile, { flags: 'wx' }),
+    // flush: fsync before close, so the zip moved under the object's name holds its bytes even
+    // after a power cut, as the object store's own writes do.
+    fs.createWriteStream(outFile, { flags: 'wx', flush: true }),
   );
   // yazl reports a file it cannot read on the ZipFile, not on its stream.
   const failed = new Promise<never>((_, reject) => zip.on('error', reject));
@@ -259,8 +261,9 @@ export async function unpackWorld(zipFile: string, stagingDir: string, limits: P
         },
       });
       try {
-        // 'wx': a second entry of the same name is refused, never written over the first.
-        await pipeline(read, bounded, fs.createWriteStream(dest, { flags: 'wx' }));
+        // 'wx': a second entry of the same name is refused, never written over the first. flush:
+        // on disk before the swap deletes the old world, so a power cut cannot leave empty files.
+        await pipeline(read, bounded, fs.createWriteStream(dest, { flags: 'wx', flush: true }));
       } catch (err) {
         if (err instanceof WorldArchiveError) throw err;
         const code = (err as NodeJS.ErrnoException).code;
