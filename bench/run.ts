@@ -11,6 +11,7 @@ import { webhookBench } from './payments.ts';
 import { renewalsBench } from './renewals.ts';
 import { STAFF_TARGETS_MS, staffListsBench } from './staff.ts';
 import { liveBench } from './live.ts';
+import { backupsBench } from './backups.ts';
 
 /**
  * `npm run bench [-- spine|games|social ...]`: figures from runs against the real server (PGlite, or
@@ -25,10 +26,12 @@ import { liveBench } from './live.ts';
  * - soak: 10 minutes (SOAK_MINUTES) of mixed player traffic with real game servers: errors and memory;
  * - staff: the back office's ledger and user lists over 1 000 000 ledger rows and 100 000 users, on
  *   PostgreSQL (STAFF_BENCH_DATABASE_URL, default the local `test` database's server);
- * - live: a game's status change, from its commit to the change event on its owner's open stream.
+ * - live: a game's status change, from its commit to the change event on its owner's open stream;
+ * - backups: world backups and restores with the local driver (a 200 MB world, the API side's
+ *   memory, the pause a player sees during a running server's snapshot, 10 games at once).
  * Without a section name, all of them but the soak and staff, which are asked by name. Figures are written to bench/results/latest.json.
  */
-const sections = ['spine', 'games', 'social', 'web', 'payments', 'live', 'soak', 'staff'] as const;
+const sections = ['spine', 'games', 'social', 'web', 'payments', 'live', 'backups', 'soak', 'staff'] as const;
 type Section = (typeof sections)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 const unknown = asked.filter((a) => !(sections as readonly string[]).includes(a));
@@ -185,6 +188,13 @@ async function live() {
   row('  p99', ms(f.p99Ms), '≤ 500 ms', f.p99Ms <= 500);
 }
 
+async function backups() {
+  console.log('bench backups: local driver, world tool and flying-squid launcher, a mineflayer client');
+  const { figures, rows: table } = await backupsBench();
+  Object.assign(results, { backups: figures });
+  for (const [name, value, target, ok] of table) row(name, value, target, ok);
+}
+
 async function soak() {
   const server = await startServer(gameServerEnv());
   try {
@@ -223,7 +233,7 @@ async function staff() {
   }
 }
 
-const run: Record<Section, () => Promise<void>> = { spine, games, social, web, payments, live, soak, staff };
+const run: Record<Section, () => Promise<void>> = { spine, games, social, web, payments, live, backups, soak, staff };
 for (const section of sections) if (chosen.has(section)) await run[section]();
 console.log('');
 
