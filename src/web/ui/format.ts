@@ -24,3 +24,19 @@ export function useFormatRam() {
   const { t, i18n } = useTranslation('games');
   return (mb: number) => (mb >= 1024 ? t('units.gb', { value: (mb / 1024).toLocaleString(i18n.language, { maximumFractionDigits: 1 }) }) : t('units.mb', { value: mb }));
 }
+
+/** A size in bytes as the page's language writes it, in binary multiples ("12,3 Mo", "12.3 MB"); empty when unknown. */
+export function formatBytes(bytes: number | null, lang: string): string {
+  if (bytes === null) return '';
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const locale = lang === 'en' ? 'en-GB' : 'fr-FR';
+  // Intl's English short form of a plain byte count is "496 byte": B, as for the multiples.
+  if (unit === 0) return `${value.toLocaleString(locale)}\u00a0${lang === 'en' ? 'B' : 'o'}`;
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
+}

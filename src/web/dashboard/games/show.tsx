@@ -10,6 +10,7 @@ import { useFormatRam } from '../../ui/format.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { RenewalCard } from '../../money/renewals/RenewalCard.tsx';
+import { BackupsCard } from './BackupsCard.tsx';
 import { ConnectedCard } from './ConnectedCard.tsx';
 import { ControlsCard } from './ControlsCard.tsx';
 import { FriendsCard } from './FriendsCard.tsx';
@@ -69,6 +70,7 @@ function ControlPanel({ game, reload }: { game: Game; reload: () => void }) {
       </Box>
       <FriendsCard gameId={game.id} running={running} onListChanged={(type) => setLists((l) => ({ version: l.version + 1, type }))} />
       <PlayerListsCard key={lists.version} gameId={game.id} initialType={lists.type} />
+      <BackupsCard gameId={game.id} />
       <TransactionsCard gameId={game.id} />
     </Stack>
   );

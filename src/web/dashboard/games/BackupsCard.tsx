@@ -1,0 +1,218 @@
+import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, CircularProgress, Divider, IconButton, Stack, Tooltip, Typography, type ChipProps } from '@mui/material';
+import {
+  Backup as BackupIcon,
+  DeleteOutline as DeleteOutlineIcon,
+  Download as DownloadIcon,
+  PushPin as PushPinIcon,
+  PushPinOutlined as PushPinOutlinedIcon,
+  SettingsBackupRestore as RestoreIcon,
+} from '@mui/icons-material';
+import { useCreate, useCustomMutation, useDelete } from '@refinedev/core';
+import { useTranslation } from 'react-i18next';
+import type { Backup, BackupLink, BackupPatch } from '../../../contract/backups.ts';
+import type { ApiError } from '../../app/api.ts';
+import { downloadFrom } from '../../ui/download.ts';
+import { formatBytes, formatDate } from '../../ui/format.ts';
+import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
+import { ActionAlert, useConfirmedAction, type RunAction } from '../../ui/useConfirmedAction.tsx';
+import { ListPagination, usePaged } from '../lists.tsx';
+import { NightlyBackupSettings } from './NightlyBackupSettings.tsx';
+
+type BackupStatus = Backup['status'];
+
+const statusColors: Record<BackupStatus, ChipProps['color']> = { PENDING: 'info', RUNNING: 'info', READY: 'success', FAILED: 'error' };
+const inProgress = (status: BackupStatus) => status === 'PENDING' || status === 'RUNNING';
+
+/**
+ * The game's world backups: take one now, the nightly setting, and the list, newest first, read
+ * again live as each backup moves on (`resource-change` of `backups`). A ready backup can be
+ * restored, downloaded, pinned or deleted; the others only deleted once they stopped running.
+ */
+export function BackupsCard({ gameId }: { gameId: string }) {
+  const { t } = useTranslation('games');
+  const errorMessage = useErrorMessage();
+  const paged = usePaged<Backup>('backups', { params: { gameId }, pageSize: 10 });
+  const { run, busy, result, dialog } = useConfirmedAction();
+  const { mutateAsync: create } = useCreate<Backup, ApiError>();
+  const running = paged.rows.some((b) => inProgress(b.status));
+
+  const backUpNow = () =>
+    void run({
+      action: () => create({ resource: 'backups', meta: { params: { gameId } }, values: {}, successNotification: false, errorNotification: false }),
+      success: t('backups.started'),
+      failure: t('backups.createFailed'),
+    });
+
+  return (
+    <Card data-testid="backups">
+      {dialog}
+      <CardHeader
+        title={t('backups.title')}
+        subheader={t('backups.intro')}
+        titleTypographyProps={{ variant: 'h4', component: 'h2' }}
+        subheaderTypographyProps={{ variant: 'body2', sx: { mt: 0.5 } }}
+      />
+      <CardContent sx={{ pt: 0 }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2 }}>
+          <Button variant="contained" startIcon={<BackupIcon />} disabled={busy || running || paged.loading} onClick={backUpNow}>
+            {t('backups.now')}
+          </Button>
+          {running && (
+            <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'text.secondary' }}>
+              <CircularProgress size={16} color="inherit" />
+              <Typography variant="body2">{t('backups.running')}</Typography>
+            </Box>
+          )}
+        </Box>
+        <ActionAlert result={result} testId="backup-result" />
+
+        <NightlyBackupSettings gameId={gameId} />
+        <Divider sx={{ my: 2 }} />
+
+        {paged.error && <LoadError message={errorMessage(paged.error)} onRetry={paged.reload} />}
+        {!paged.error && paged.loading && (
+          <Box role="status" sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+            <CircularProgress size={28} aria-label={t('backups.loading')} />
+          </Box>
+        )}
+        {!paged.error && !paged.loading && paged.total === 0 && (
+          <EmptyState title={t('backups.empty')}>
+            <Typography color="text.secondary">{t('backups.emptyHelp')}</Typography>
+          </EmptyState>
+        )}
+        {!paged.error && paged.rows.length > 0 && (
+          <>
+            <Stack component="ul" aria-label={t('backups.listLabel')} spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+              {paged.rows.map((backup) => (
+                <BackupItem key={backup.id} gameId={gameId} backup={backup} run={run} busy={busy} onChanged={paged.reload} />
+              ))}
+            </Stack>
+            {paged.total > paged.pagination.rowsPerPage && <ListPagination {...paged.pagination} />}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** One backup: when, how big, which kind and by whom, its status, and what can be done with it. */
+function BackupItem({ gameId, backup, run, busy, onChanged }: { gameId: string; backup: Backup; run: RunAction; busy: boolean; onChanged: () => void }) {
+  const { t, i18n } = useTranslation('games');
+  const { mutateAsync: call } = useCustomMutation<BackupLink & Backup, ApiError>();
+  const { mutateAsync: remove } = useDelete<Backup, ApiError>();
+  const url = (action = '') => `/v1/game/${encodeURIComponent(gameId)}/backups/${encodeURIComponent(backup.id)}${action}`;
+  const quiet = { successNotification: false, errorNotification: false } as const;
+  const date = formatDate(backup.createdAt, i18n.language);
+  const ready = backup.status === 'READY';
+  const details = [formatBytes(backup.sizeBytes, i18n.language), backup.createdBy ? t('backups.by', { name: backup.createdBy }) : '', backup.note ?? ''].filter(Boolean);
+
+  const restore = () =>
+    void run({
+      confirm: { title: t('backups.restoreTitle'), text: t('backups.restoreText', { date }), confirm: t('backups.restore'), danger: true },
+      action: async () => {
+        await call({ url: url('/restore'), method: 'post', values: {}, ...quiet });
+        onChanged();
+      },
+      success: t('backups.restoreStarted', { date }),
+      failure: t('backups.failed'),
+    });
+  const download = () =>
+    void run({
+      action: async () => downloadFrom((await call({ url: url('/link'), method: 'post', values: {}, ...quiet })).data.url),
+      failure: t('backups.failed'),
+    });
+  const pin = () =>
+    void run({
+      action: async () => {
+        const values: BackupPatch = { pinned: !backup.pinned };
+        await call({ url: url(), method: 'patch', values, ...quiet });
+        onChanged();
+      },
+      failure: t('backups.failed'),
+    });
+  const del = () =>
+    void run({
+      confirm: { title: t('backups.deleteTitle'), text: t('backups.deleteText', { date }), confirm: t('backups.delete'), danger: true },
+      action: () => remove({ resource: 'backups', id: backup.id, meta: { params: { gameId } }, ...quiet }),
+      failure: t('backups.failed'),
+    });
+
+  return (
+    <Box
+      component="li"
+      data-testid="backup-item"
+      data-kind={backup.kind}
+      data-backup-id={backup.id}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 2, p: 1.5, display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 2, rowGap: 1 }}
+    >
+      <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+          <Typography sx={{ fontWeight: 600 }}>{date}</Typography>
+          <Chip size="small" variant="outlined" label={t(`backups.kind.${backup.kind}`)} />
+          <BackupStatusChip status={backup.status} />
+          {backup.pinned && <PushPinIcon fontSize="small" color="primary" titleAccess={t('backups.pinned')} data-testid="backup-pinned" />}
+        </Box>
+        {details.length > 0 && (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, overflowWrap: 'anywhere' }}>
+            {details.join(' · ')}
+          </Typography>
+        )}
+        {backup.status === 'FAILED' && backup.error && (
+          <Alert severity="error" variant="outlined" sx={{ mt: 1, py: 0 }}>
+            {t('backups.failedBecause', { error: backup.error })}
+          </Alert>
+        )}
+      </Box>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, ml: 'auto', '& .MuiButton-root': { minWidth: 0, px: { xs: 0.75, sm: 1 } } }}>
+        {ready && (
+          <>
+            <Button size="small" startIcon={<RestoreIcon />} disabled={busy} onClick={restore}>
+              {t('backups.restore')}
+            </Button>
+            <Button size="small" startIcon={<DownloadIcon />} disabled={busy} onClick={download}>
+              {t('backups.download')}
+            </Button>
+            <Tooltip title={backup.pinned ? t('backups.unpin') : t('backups.pin')}>
+              <span>
+                <IconButton
+                  aria-label={t(backup.pinned ? 'backups.unpinOf' : 'backups.pinOf', { date })}
+                  aria-pressed={backup.pinned}
+                  color={backup.pinned ? 'primary' : 'default'}
+                  size="small"
+                  disabled={busy}
+                  onClick={pin}
+                >
+                  {backup.pinned ? <PushPinIcon /> : <PushPinOutlinedIcon />}
+                </IconButton>
+              </span>
+            </Tooltip>
+          </>
+        )}
+        {!inProgress(backup.status) && (
+          <Tooltip title={t('backups.delete')}>
+            <span>
+              <IconButton aria-label={t('backups.deleteOf', { date })} size="small" disabled={busy} onClick={del}>
+                <DeleteOutlineIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+        )}
+      </Box>
+    </Box>
+  );
+}
+
+/** A backup's status; a spinner while it waits or runs; `data-status` gives tests the status whatever the language. */
+function BackupStatusChip({ status }: { status: BackupStatus }) {
+  const { t } = useTranslation('games');
+  return (
+    <Chip
+      size="small"
+      color={statusColors[status]}
+      label={t(`backups.status.${status}`)}
+      icon={inProgress(status) ? <CircularProgress size={12} color="inherit" sx={{ ml: '6px !important' }} /> : undefined}
+      data-testid="backup-status"
+      data-status={status}
+    />
+  );
+}

@@ -1,0 +1,144 @@
+import { readFile } from 'node:fs/promises';
+import type { Locator, Page } from '@playwright/test';
+import { accessToken, asStaff, expect, inEachLook, signUp, test } from './fixtures.ts';
+
+/** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
+const SHOTS = 'test-results/backups';
+const run = Date.now().toString(36).toUpperCase();
+
+/** The backups section at 1280 and 375 px, in both themes and both languages. */
+async function screenshots(page: Page, gamePath: string) {
+  for (const lang of ['fr', 'en'] as const) {
+    await inEachLook(page, async ({ theme, label }) => {
+      await page.goto(lang === 'fr' ? gamePath : `/en${gamePath}`);
+      const card = page.getByTestId('backups');
+      await expect(card.getByTestId('backup-item').first()).toBeVisible({ timeout: 15_000 });
+      await expect(card.getByTestId('nightly-zone')).toBeVisible();
+      // The card alone, cut from the whole page: an element's shot would scroll it under the sticky header.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const box = (await card.boundingBox())!;
+      await page.screenshot({ path: `${SHOTS}/backups-${lang}-${label}-${theme}.png`, fullPage: true, clip: box });
+    });
+  }
+}
+
+/** The backup item whose id is `id`. */
+const item = (page: Page, id: string): Locator => page.locator(`[data-testid="backup-item"][data-backup-id="${id}"]`);
+
+test('a player backs up a running server, pins, downloads and restores a backup, and deletes another, from the game page', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const player = `saver_${run.toLowerCase()}`;
+  const page = await signUp(browser, player);
+  const token = await accessToken(page);
+  const me = (await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string };
+  await asStaff(browser, async (api) => {
+    expect((await api.post('/v1/user/credit', { userId: me.id, amount: 200, reason: 'Browser test credits' })).status()).toBe(200);
+  });
+
+  // A server bought and started.
+  await page.goto('/dashboard/store');
+  await page.getByTestId('game-card').filter({ hasText: 'Survie' }).click();
+  await page.getByTestId('create-cta').click();
+  await page.getByLabel('Nom du serveur').fill('Monde sauvegardé');
+  await page.getByRole('button', { name: /^Payer .* et créer$/ }).click();
+  await expect(page).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
+  const gamePath = new URL(page.url()).pathname;
+  const status = page.getByTestId('game-status').first();
+
+  // No backup yet; the nightly settings show this browser's zone.
+  const card = page.getByTestId('backups');
+  await expect(card.getByRole('heading', { name: 'Sauvegardes' })).toBeVisible();
+  await expect(card.getByText('Aucune sauvegarde pour l’instant')).toBeVisible();
+  const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  await expect(card.getByTestId('nightly-zone')).toHaveText(`Heure de votre fuseau : ${zone}`);
+
+  await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+
+  // The nightly backup, on by default at 04:00 (Paris time): at 03:00 instead, saved with this browser's zone.
+  const nightly = card.getByRole('checkbox', { name: 'Une sauvegarde chaque nuit' });
+  await expect(nightly).toBeChecked();
+  await expect(card.getByLabel('Heure')).toHaveText('04:00');
+  await card.getByLabel('Heure').click();
+  await page.getByRole('option', { name: '03:00' }).click();
+  await expect(card.getByLabel('Heure')).toHaveText('03:00');
+  await nightly.click();
+  await expect(nightly).not.toBeChecked();
+  await expect(card.getByLabel('Heure')).toHaveAttribute('aria-disabled', 'true');
+  await nightly.click();
+  await expect(nightly).toBeChecked();
+  const gameId = gamePath.split('/').pop()!;
+  await expect
+    .poll(async () => (await page.request.get(`/v1/game/${gameId}/backup-settings`, { headers: { authorization: `Bearer ${token}` } })).json())
+    .toEqual({ nightly: true, hour: 3, timeZone: zone });
+
+  // Two backups of the running world, each READY in turn, the button held while one runs.
+  const now = card.getByRole('button', { name: 'Sauvegarder maintenant' });
+  await now.click();
+  await expect(card.getByTestId('backup-item')).toHaveCount(1);
+  await expect(card.getByTestId('backup-status').first()).toHaveAttribute('data-status', 'READY', { timeout: 60_000 });
+  await expect(card.getByTestId('backup-item').first()).toContainText(`par ${player}`);
+  await expect(card.getByTestId('backup-item').first()).toContainText(/\d+(,\d)?\s(o|ko|Mo)\b/);
+  const first = (await card.getByTestId('backup-item').first().getAttribute('data-backup-id'))!;
+  await expect(now).toBeEnabled();
+  await now.click();
+  await expect(card.getByTestId('backup-item')).toHaveCount(2);
+  await expect(card.getByTestId('backup-status').first()).toHaveAttribute('data-status', 'READY', { timeout: 60_000 });
+  const second = (await card.getByTestId('backup-item').first().getAttribute('data-backup-id'))!;
+  expect(second).not.toBe(first);
+
+  // A refused backup says why, in place.
+  await page.route(`**/v1/game/${gameId}/backups`, (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({
+          status: 409,
+          contentType: 'application/problem+json',
+          body: JSON.stringify({ type: 'about:blank', title: 'Conflict', status: 409, code: 'backups.busy', detail: 'Une sauvegarde ou une restauration est déjà en cours pour ce serveur' }),
+        })
+      : route.fallback(),
+  );
+  await now.click();
+  await expect(card.getByTestId('backup-result')).toHaveText('La sauvegarde n’a pas pu être lancée. Une sauvegarde ou une restauration est déjà en cours pour ce serveur');
+  await page.unroute(`**/v1/game/${gameId}/backups`);
+
+  // Pin the first one.
+  await item(page, first)
+    .getByRole('button', { name: /^Épingler la sauvegarde du / })
+    .click();
+  await expect(item(page, first).getByTestId('backup-pinned')).toBeVisible();
+  await expect(item(page, first).getByRole('button', { name: /^Désépingler la sauvegarde du / })).toHaveAttribute('aria-pressed', 'true');
+
+  // Download it: a .zip, as Minecraft opens it.
+  const downloading = page.waitForEvent('download');
+  await item(page, first).getByRole('button', { name: 'Télécharger' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/\.zip$/);
+  const bytes = await readFile((await download.path())!);
+  expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+  await expect(page).toHaveURL(new RegExp(`${gamePath}$`));
+
+  // Restore it, after the confirmation: the current world is backed up first, the server restarts.
+  await item(page, first).getByRole('button', { name: 'Restaurer' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Le monde actuel est d’abord sauvegardé');
+  await expect(dialog).toContainText('le serveur redémarre');
+  await dialog.getByRole('button', { name: 'Restaurer' }).click();
+  await expect(card.getByTestId('backup-result')).toContainText('Restauration lancée');
+  await expect(card.locator('[data-testid="backup-item"][data-kind="AUTOMATIC"]')).toHaveCount(1, { timeout: 30_000 });
+  await expect(status).not.toHaveAttribute('data-status', 'RUNNING', { timeout: 60_000 });
+  await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 120_000 });
+  await expect(card.locator('[data-testid="backup-item"][data-kind="AUTOMATIC"]').getByTestId('backup-status')).toHaveAttribute('data-status', 'READY');
+
+  // Delete the second one, after the confirmation.
+  await item(page, second)
+    .getByRole('button', { name: /^Supprimer la sauvegarde du / })
+    .click();
+  await expect(dialog).toContainText('supprimées définitivement');
+  await dialog.getByRole('button', { name: 'Supprimer' }).click();
+  await expect(item(page, second)).toHaveCount(0);
+  await expect(card.getByTestId('backup-item')).toHaveCount(2);
+
+  await screenshots(page, gamePath);
+  await page.context().close();
+});
