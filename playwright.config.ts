@@ -13,7 +13,10 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 60_000,
+  // Generous bounds: CI shares a 2-core machine with the API suites' leftovers and game servers, where
+  // a page can take seconds to render; a missing element still fails, only later.
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
   reporter: [['list']],
   use: {
     baseURL,

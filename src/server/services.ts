@@ -105,7 +105,7 @@ export function createServices(config: Config, database: Database, runtime: Part
   const backups = new BackupsService(
     db,
     { store: createStore(config.backupStore), driver: game.driver, worlds: new GameWorlds(db, game, games, notifications), catalogue, notifications, users },
-    { publicUrl: config.publicUrl, clock: game.clock, log: game.log },
+    { publicUrl: config.publicUrl, uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock, log: game.log },
   );
   games.onCreated = (gameId) => backups.initSettings(gameId);
   return {

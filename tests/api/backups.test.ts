@@ -9,6 +9,7 @@ import { createStore } from '../../src/server/storage/index.ts';
 import { startTestApp, type TestApp } from '../fixtures/app.ts';
 import { buyGame, runGame } from '../fixtures/games.ts';
 import { startS3Server, type S3Server } from '../fixtures/s3-server.ts';
+import { contents, declaring, renamed, worldEntries, zipOf } from '../fixtures/worlds.ts';
 
 /** The entries of a zip, names only. */
 function zipEntries(zip: Buffer): Promise<string[]> {
@@ -30,7 +31,8 @@ function zipEntries(zip: Buffer): Promise<string[]> {
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** The same suite on the embedded store (a folder) and on a real S3-compatible server. */
-describe.each(['local', 's3'] as const)('backups on the %s store', (store) => {
+// Each test runs real child processes (the world tool) several times: slow on a loaded machine.
+describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 180_000 }, (store) => {
   let s3: S3Server | undefined;
   let t: TestApp;
   const env = (): Record<string, string> =>
@@ -71,6 +73,23 @@ describe.each(['local', 's3'] as const)('backups on the %s store', (store) => {
     await t.app.services.backups.idle();
     const list = await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` });
     return list.json().data.find((b: { id: string }) => b.id === res.json().id);
+  };
+
+  /** Uploads a world; waits for its restore when accepted. */
+  const upload = async (gameId: string, zip: Buffer) => {
+    const res = await t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/world`, payload: zip, headers: { 'content-type': 'application/zip' } });
+    if (res.statusCode === 202) await finish();
+    return res;
+  };
+  /** Waits for the backups' work, running the reconciler rounds a restore waits for. */
+  const finish = async () => {
+    let done = false;
+    const finished = t.app.services.backups.idle().then(() => (done = true));
+    while (!done) {
+      await t.app.services.reconciler.tick();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await finished;
   };
 
   /** Follows a download link as a browser would: no token, redirects followed. */
@@ -157,13 +176,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', (store) => {
       // A second restore or a backup meanwhile is refused.
       expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} })).json().code).toBe('backups.busy');
       // The reconciler stops the server for the restore, then starts it again.
-      let done = false;
-      const restored = t.app.services.backups.idle().then(() => (done = true));
-      while (!done) {
-        await t.app.services.reconciler.tick();
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      await restored;
+      await finish();
       await t.app.services.reconciler.tick();
       await t.app.services.reconciler.tick();
 
@@ -193,16 +206,10 @@ describe.each(['local', 's3'] as const)('backups on the %s store', (store) => {
       await objects().put(row.objectKey, fsStream('not a zip at all'));
       const world = t.driver.worldDir(gameId);
       fs.writeFileSync(path.join(world, 'castle.txt'), 'now');
-      const before = snapshot(world);
+      const before = contents(world);
       expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${backup.id}/restore` })).statusCode).toBe(202);
-      let done = false;
-      const finished = t.app.services.backups.idle().then(() => (done = true));
-      while (!done) {
-        await t.app.services.reconciler.tick();
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      await finished;
-      expect(snapshot(world)).toEqual(before);
+      await finish();
+      expect(contents(world)).toEqual(before);
       const notices = (await t.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
       expect(notices[0].data).toMatchObject({ key: 'backup.restoreFailed' });
     } finally {
@@ -260,6 +267,58 @@ describe.each(['local', 's3'] as const)('backups on the %s store', (store) => {
       expect(await objects().stat(row!.objectKey)).toBeNull();
       expect((await download(linkA)).status).toBe(404);
       expect((await t.as('alice', { method: 'DELETE', url: `/v1/game/${gameId}/backups/${a.id}` })).statusCode).toBe(404);
+    } finally {
+      await close();
+    }
+  });
+
+  it('replaces the world by an uploaded .zip, after an automatic backup of the current one', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const res = await upload(gameId, await zipOf(worldEntries('My Single Player World')));
+      expect(res.statusCode, res.body).toBe(202);
+      await t.app.services.reconciler.tick();
+      await t.app.services.reconciler.tick();
+      expect(fs.readFileSync(path.join(t.driver.worldDir(gameId), 'marker.txt'), 'utf8')).toBe('restored');
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json().status).toBe('RUNNING');
+      const list = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
+      expect(list).toEqual([expect.objectContaining({ kind: 'AUTOMATIC', status: 'READY' })]);
+      // The uploaded archive is not kept beside the backups.
+      expect(await objects().list(`games/${gameId}/uploads/`)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses an upload that is no world or is unsafe with a clear reason, and changes nothing', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const world = t.driver.worldDir(gameId);
+      const before = contents(world);
+      const entries = worldEntries();
+      for (const [zip, code] of [
+        [Buffer.from('this is not a zip'), 'archive.not-zip'],
+        [renamed(await zipOf([...entries, { name: 'world/aa/evil', data: 'x' }]), 'aa/evil', '../evil'), 'archive.unsafe-path'],
+        [renamed(await zipOf([...entries, { name: 'xetc/evil', data: 'x' }]), 'xetc/evil', '/etc/evil'), 'archive.unsafe-path'],
+        [await zipOf([{ name: 'world/region/r.0.0.mca', data: 'x' }]), 'archive.no-level-dat'],
+        // A zip bomb: three entries declaring 4 GB each, 12 GB in all.
+        [['world/level.dat', 'world/region/r.0.0.mca', 'world/marker.txt'].reduce((zip, name) => declaring(zip, name, 0xffffffff), await zipOf(entries)), 'archive.unpacked-too-large'],
+      ] as const) {
+        const res = await upload(gameId, zip);
+        expect(res.statusCode, code).toBe(422);
+        expect(res.json().code).toBe(code);
+        expect(res.json().detail).not.toMatch(/^archive\./);
+      }
+      expect(contents(world)).toEqual(before);
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data).toEqual([]);
+      expect(await objects().list(`games/${gameId}/`)).toEqual([]);
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json().status).toBe('RUNNING');
+      // Another player's game: 404, nothing read.
+      expect((await t.as('bob', { method: 'PUT', url: `/v1/game/${gameId}/world`, payload: await zipOf(entries), headers: { 'content-type': 'application/zip' } })).statusCode).toBe(404);
     } finally {
       await close();
     }
@@ -357,15 +416,4 @@ describe.each(['local', 's3'] as const)('backups on the %s store', (store) => {
 
 function fsStream(text: string): NodeJS.ReadableStream {
   return Readable.from([Buffer.from(text)]);
-}
-
-/** Every file of a folder with its bytes, to compare a world before and after. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, file)] = sha256(fs.readFileSync(file));
-  }
-  return out;
 }

@@ -3,107 +3,16 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import type * as Nbt from 'prismarine-nbt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import type { ObjectLocation } from '../driver.ts';
+import { contents, declaring, levelDat, makeWorld, regionFile, renamed, worldEntries, zipOf } from '../../../tests/fixtures/worlds.ts';
 import { archiveWorld, checkWorld, inspectArchive, recoverWorld, swapWorld, unpackWorld, WorldArchiveError } from './world-archive.ts';
 
-const nbt = createRequire(import.meta.url)('prismarine-nbt') as typeof Nbt;
 const worldTool = fileURLToPath(new URL('./world-tool.ts', import.meta.url));
-
-/** A gzipped level.dat as vanilla writes it: a root compound holding `Data`. */
-function levelDat(name = 'test'): Buffer {
-  const data: Nbt.NBT = {
-    type: 'compound',
-    name: '',
-    value: { Data: { type: 'compound', value: { LevelName: { type: 'string', value: name } } } },
-  };
-  return zlib.gzipSync(nbt.writeUncompressed(data));
-}
-
-/** A region file of one chunk: the location table points at sector 2, one sector long. */
-function regionFile(): Buffer {
-  const file = Buffer.alloc(3 * 4096);
-  file.writeUInt32BE((2 << 8) | 1, 0);
-  file.writeUInt32BE(5, 8192);
-  file[8196] = 2;
-  return file;
-}
-
-function makeWorld(dir: string, marker = 'original'): void {
-  fs.mkdirSync(path.join(dir, 'region'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'playerdata'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'DIM-1', 'region'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'level.dat'), levelDat());
-  fs.writeFileSync(path.join(dir, 'region', 'r.0.0.mca'), regionFile());
-  fs.writeFileSync(path.join(dir, 'DIM-1', 'region', 'r.0.0.mca'), Buffer.alloc(0));
-  fs.writeFileSync(path.join(dir, 'marker.txt'), marker);
-  fs.writeFileSync(path.join(dir, 'session.lock'), 'lock');
-}
-
-/** Every file of a folder with its hash, to tell a folder left as it was. */
-function contents(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath, entry.name);
-    out[path.relative(dir, full)] = crypto.createHash('sha256').update(fs.readFileSync(full)).digest('hex');
-  }
-  return out;
-}
-
-interface Entry {
-  name: string;
-  data?: Buffer | string;
-  mode?: number;
-}
-
-async function zipOf(entries: Entry[]): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const e of entries) zip.addBuffer(Buffer.from(e.data ?? ''), e.name, e.mode === undefined ? {} : { mode: e.mode });
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** yazl refuses unsafe names: a harmless name of the same length is written, then replaced. */
-function renamed(zip: Buffer, from: string, to: string): Buffer {
-  expect(from.length).toBe(to.length);
-  const out = Buffer.from(zip);
-  let at = out.indexOf(from);
-  expect(at).toBeGreaterThan(0);
-  while (at !== -1) {
-    out.write(to, at, 'latin1');
-    at = out.indexOf(from, at + 1);
-  }
-  return out;
-}
-
-/** Makes the central directory declare `size` uncompressed bytes for `name`. */
-function declaring(zip: Buffer, name: string, size: number): Buffer {
-  const out = Buffer.from(zip);
-  for (let at = out.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); at !== -1; at = out.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4)) {
-    const nameLength = out.readUInt16LE(at + 28);
-    if (out.toString('latin1', at + 46, at + 46 + nameLength) === name) {
-      out.writeUInt32LE(size, at + 24);
-      return out;
-    }
-  }
-  throw new Error(`${name} not in the zip`);
-}
-
-const worldEntries = (root = 'world'): Entry[] => [
-  { name: `${root}/level.dat`, data: levelDat() },
-  { name: `${root}/region/r.0.0.mca`, data: regionFile() },
-  { name: `${root}/marker.txt`, data: 'restored' },
-];
 
 interface ToolAnswer {
   code: number;

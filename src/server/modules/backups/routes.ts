@@ -116,6 +116,35 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       async (request) => backups.link(request.user.id, request.params.id, request.params.backupId),
     );
 
+    // The zip is streamed to a temporary file by the handler, never held in memory: the parser leaves it unread.
+    player.addContentTypeParser('application/zip', (_request, _payload, done) => done(null, null));
+    player.put(
+      '/v1/game/:id/world',
+      {
+        schema: {
+          tags,
+          summary:
+            'Replace the world by a .zip (from single-player or another host), streamed (202): refused with nothing changed when it is no zip (422), over the package’s size (413), a zip bomb, holds unsafe names or links, or no level.dat (422); accepted, it is put in place after an automatic backup, as a restore',
+          params: IdParams,
+          consumes: ['application/zip'],
+          body: {
+            // Documents the bytes; the handler reads them from the request (the parsed body stays empty, hence nullable).
+            content: {
+              'application/zip': { schema: { type: 'string', nullable: true, contentMediaType: 'application/zip', description: 'The world as a .zip: level.dat at its root or in its one folder' } },
+            },
+          },
+          response: { 202: Type.Null() },
+          problems: [404, 409, 413, 422],
+        },
+      },
+      async (request, reply) => {
+        const length = request.headers['content-length'];
+        await backups.uploadWorld(request.user.id, request.params.id, request.raw, length === undefined ? undefined : Number(length));
+        // Accepted, no body: its progress comes on the event stream.
+        return reply.status(202).send(undefined as never);
+      },
+    );
+
     player.get('/v1/game/:id/backup-settings', { schema: { tags, summary: 'When the nightly backup runs', params: IdParams, response: { 200: BackupSettings }, problems: [404] } }, async (request) =>
       backups.settings(request.user.id, request.params.id),
     );

@@ -1,4 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { backupLinks, backups, backupSettings } from '../../db/schema/backups.ts';
@@ -13,6 +17,7 @@ import type { UsersService } from '../users/service.ts';
 import type { Backup, BackupKind, BackupLink, BackupPatch, BackupSettings } from '../../../contract/backups.ts';
 import type { Locale } from '../../../contract/messages.ts';
 import { UnsupportedError, type GameDriver } from '../../../runtime/driver.ts';
+import { inspectArchive, WorldArchiveError, type WorldArchiveCode } from '../../../runtime/minecraft/world-archive.ts';
 import type { Clock } from '../games/runtime.ts';
 import { nextNightly, validTimeZone } from './nightly.ts';
 
@@ -31,6 +36,8 @@ const MB = 1024 * 1024;
 export interface BackupsOptions {
   /** The API's public address, for download links. */
   publicUrl: string;
+  /** Where uploaded worlds wait while their directory is read (a local disk of the API). */
+  uploadDir: string;
   clock: Clock;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
@@ -137,7 +144,7 @@ export class BackupsService {
   }
 
   private async insert(world: GameWorld, input: { kind: BackupKind; note?: string; by: string | null }): Promise<BackupRow> {
-    const id = crypto.randomUUID();
+    const id = randomUUID();
     const [row] = await this.db
       .insert(backups)
       .values({ id, gameId: world.id, kind: input.kind, note: input.note ?? null, createdBy: input.by, objectKey: `games/${world.id}/${id}.zip`, heartbeatAt: this.now(), createdAt: this.now() })
@@ -183,15 +190,18 @@ export class BackupsService {
   }
 
   private async heartbeat(row: BackupRow): Promise<void> {
-    const now = this.now();
     await this.db
       .update(backups)
-      .set({ heartbeatAt: now })
+      .set({ heartbeatAt: this.now() })
       .where(and(eq(backups.id, row.id), inArray(backups.status, ['PENDING', 'RUNNING'])));
+    await this.renewClaim(row.gameId);
+  }
+
+  private async renewClaim(gameId: string): Promise<void> {
     await this.db
       .update(backupSettings)
-      .set({ busyUntil: new Date(now.getTime() + CLAIM_MS) })
-      .where(and(eq(backupSettings.gameId, row.gameId), sql`${backupSettings.busy} is not null`));
+      .set({ busyUntil: new Date(this.now().getTime() + CLAIM_MS) })
+      .where(and(eq(backupSettings.gameId, gameId), sql`${backupSettings.busy} is not null`));
   }
 
   private async fail(row: BackupRow, error: ErrorKey): Promise<void> {
@@ -289,9 +299,10 @@ export class BackupsService {
     return (await this.views([row], locale))[0]!;
   }
 
-  private async putBack(world: GameWorld, source: BackupRow): Promise<void> {
+  /** Puts a stored archive back (a backup, or an uploaded world) and tells the owner how it went. */
+  private async putBack(world: GameWorld, source: Pick<BackupRow, 'id' | 'objectKey' | 'createdAt'>): Promise<void> {
     const link = `/dashboard/game/${world.id}`;
-    const beat = setInterval(() => void this.heartbeat(source).catch(() => {}), HEARTBEAT_MS);
+    const beat = setInterval(() => void this.renewClaim(world.id).catch(() => {}), HEARTBEAT_MS);
     try {
       // A world never started has nothing to keep; any other failure stops the restore.
       const safety = await this.insert(world, { kind: 'AUTOMATIC', note: undefined, by: null });
@@ -315,6 +326,53 @@ export class BackupsService {
   private async worldExists(row: BackupRow): Promise<boolean> {
     const [failed] = await this.db.select({ error: backups.error }).from(backups).where(eq(backups.id, row.id));
     return failed?.error !== 'backups.noWorld';
+  }
+
+  /**
+   * Replaces the game's world by an uploaded .zip (202). The upload is written to a temporary file
+   * and its directory read before anything changes: a file that is no zip, too large for the
+   * package, a zip bomb, unsafe names, links or no level.dat are refused (413, 422) and nothing
+   * is kept. An accepted world is stored, then put in place as a restore is: after an automatic
+   * backup of the current world, with the server stopped, checked again once unpacked.
+   */
+  async uploadWorld(ownerId: string, gameId: string, body: NodeJS.ReadableStream, declaredBytes: number | undefined): Promise<void> {
+    const world = await this.worlds.of(ownerId, gameId);
+    const { backupsMaxMb } = await this.catalogue.backupQuota(world.packageId);
+    const maxBytes = backupsMaxMb * MB;
+    const tooLarge = () => new HttpProblem(413, 'archive.too-large', { maxMb: backupsMaxMb });
+    if (declaredBytes !== undefined && declaredBytes > maxBytes) throw tooLarge();
+    if (!(await this.claim(gameId, 'RESTORE'))) throw conflict('backups.busy');
+    const temp = path.join(this.options.uploadDir, `${randomUUID()}.zip`);
+    const key = `games/${gameId}/uploads/${path.basename(temp)}`;
+    try {
+      await fs.promises.mkdir(this.options.uploadDir, { recursive: true });
+      let bytes = 0;
+      const bounded = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          bytes += chunk.length;
+          done(bytes > maxBytes ? tooLarge() : null, chunk);
+        },
+      });
+      await pipeline(body, bounded, fs.createWriteStream(temp, { flags: 'wx' }));
+      try {
+        await inspectArchive(temp, { maxArchiveBytes: maxBytes });
+      } catch (err) {
+        if (!(err instanceof WorldArchiveError)) throw err;
+        if (err.code === 'archive.too-large') throw tooLarge();
+        throw new HttpProblem(422, archiveKey(err.code));
+      }
+      await this.store.put(key, fs.createReadStream(temp));
+    } catch (err) {
+      await this.release(gameId);
+      throw err;
+    } finally {
+      await fs.promises.rm(temp, { force: true });
+    }
+    this.track(
+      this.putBack(world, { objectKey: key, createdAt: this.now(), id: key })
+        .finally(() => this.store.delete(key))
+        .finally(() => this.release(gameId)),
+    );
   }
 
   /** A link that downloads the backup without a token, for 10 minutes. */
@@ -474,6 +532,11 @@ export class BackupsService {
     const rows = await this.db.select().from(backups).where(eq(backups.gameId, gameId)).orderBy(asc(backups.createdAt));
     for (const row of rows) await this.store.delete(row.objectKey);
   }
+}
+
+/** The error key of an archive's refusal: `archive.not-zip`, or `archive.corrupt` for a damaged world. */
+function archiveKey(code: WorldArchiveCode): ErrorKey {
+  return code === 'world.corrupt' || code === 'transfer.failed' ? 'archive.corrupt' : code;
 }
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
