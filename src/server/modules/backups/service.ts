@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { backupLinks, backups, backupSettings } from '../../db/schema/backups.ts';
 import { conflict, HttpProblem, notFound, type ErrorKey } from '../../lib/problems.ts';
@@ -525,12 +525,6 @@ export class BackupsService {
     }
     await this.idle();
     return started;
-  }
-
-  /** Deletes every archive of a game (it is being deleted; its rows go with it). */
-  async removeAll(gameId: string): Promise<void> {
-    const rows = await this.db.select().from(backups).where(eq(backups.gameId, gameId)).orderBy(asc(backups.createdAt));
-    for (const row of rows) await this.store.delete(row.objectKey);
   }
 }
 
