@@ -60,6 +60,14 @@ export class NoCapacityError extends Error {
  */
 export type ObjectLocation = { kind: 'file'; path: string } | { kind: 'url'; url: string; method: 'GET' | 'PUT'; headers: Record<string, string> };
 
+/** A backup asked of a game that has no world yet (never started): there is nothing to keep. */
+export class NoWorldError extends Error {
+  constructor(gameId: string) {
+    super(`game ${gameId} has no world yet`);
+    this.name = 'NoWorldError';
+  }
+}
+
 /** What a driver cannot do (yet): nothing was attempted or changed. */
 export class UnsupportedError extends Error {
   constructor(message: string) {

@@ -5,11 +5,12 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSupportedVersion, maxVersion, minVersion } from '../contract/games.ts';
-import { NoCapacityError, type GameDriver, type GameSpec, type ObjectLocation, type Observed } from './driver.ts';
+import { NoCapacityError, NoWorldError, type GameDriver, type GameSpec, type ObjectLocation, type Observed } from './driver.ts';
 import { syncList } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
 import { configFile, writeServerConfig, type StoredConfig } from './minecraft/server-config.ts';
-import { WorldArchiveError, type ArchiveResult, type WorldArchiveCode } from './minecraft/world-archive.ts';
+import type { ArchiveResult } from './minecraft/world-archive.ts';
+import { runWorldTool } from './minecraft/world-tool-client.ts';
 
 /**
  * The `local` driver: each game is a child process of this one (our launcher running flying-squid,
@@ -65,7 +66,6 @@ interface BackupAnswer {
 }
 
 const launcher = fileURLToPath(new URL('./minecraft/launcher.ts', import.meta.url));
-const worldTool = fileURLToPath(new URL('./minecraft/world-tool.ts', import.meta.url));
 const stderrTailBytes = 2000;
 const gameId = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
@@ -377,7 +377,7 @@ export class LocalDriver implements GameDriver {
    * world tool zips it. Either way the bytes go from the game's folder to the location directly.
    */
   async backup(game: GameSpec, location: ObjectLocation): Promise<ArchiveResult> {
-    if (!this.hasWorld(game)) throw new Error(`game ${game.id} has no world yet`);
+    if (!this.hasWorld(game)) throw new NoWorldError(game.id);
     const child = this.children.get(game.id);
     if (child) {
       const id = crypto.randomUUID();
@@ -423,31 +423,7 @@ export class LocalDriver implements GameDriver {
   }
 
   private spawnWorldTool(game: GameSpec, args: string[]): Promise<Record<string, unknown>> {
-    // It streams: a small heap bounds what a hostile zip could make it take.
-    const tool = spawn(process.execPath, ['--max-old-space-size=256', worldTool, ...args], { cwd: this.dir(game), stdio: ['ignore', 'pipe', 'pipe'] });
-    this.options.onWorldTool?.(tool, args[0]!);
-    let stdout = '';
-    let stderrTail = '';
-    tool.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    tool.stderr!.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString('utf8')).slice(-stderrTailBytes)));
-    return new Promise((resolve, reject) => {
-      tool.once('error', (err) => reject(new Error(`cannot run the world tool for game ${game.id}: ${err.message}`)));
-      tool.once('close', (code, signal) => {
-        const line = stdout.trim().split('\n').pop() ?? '';
-        let answer: Record<string, unknown> | undefined;
-        try {
-          answer = JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          answer = undefined;
-        }
-        if (code === 0 && answer) return resolve(answer);
-        if (answer && typeof answer.error === 'string' && answer.error !== 'failed') {
-          return reject(new WorldArchiveError(answer.error as WorldArchiveCode, String(answer.detail ?? '')));
-        }
-        const why = answer?.detail ?? (signal ? `killed by signal ${signal}` : `exited with code ${code}: ${stderrTail.trim()}`);
-        reject(new Error(`world ${args[0]} of game ${game.id} failed: ${String(why)}`));
-      });
-    });
+    return runWorldTool(args, { cwd: this.dir(game), label: `game ${game.id}`, onSpawn: (tool) => this.options.onWorldTool?.(tool, args[0]!) });
   }
 
   async remove(game: GameSpec): Promise<void> {

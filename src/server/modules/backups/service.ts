@@ -16,7 +16,7 @@ import type { NotificationsService } from '../notifications/service.ts';
 import type { UsersService } from '../users/service.ts';
 import type { Backup, BackupKind, BackupLink, BackupPatch, BackupSettings } from '../../../contract/backups.ts';
 import type { Locale } from '../../../contract/messages.ts';
-import { UnsupportedError, type GameDriver } from '../../../runtime/driver.ts';
+import { NoWorldError, UnsupportedError, type GameDriver } from '../../../runtime/driver.ts';
 import { inspectArchive, WorldArchiveError, type WorldArchiveCode } from '../../../runtime/minecraft/world-archive.ts';
 import type { Clock } from '../games/runtime.ts';
 import { nextNightly, validTimeZone } from './nightly.ts';
@@ -155,9 +155,9 @@ export class BackupsService {
 
   /**
    * Archives the world into the store and marks the backup READY, or FAILED with its object
-   * removed. Resolves with the READY row, or undefined when it failed.
+   * removed. Resolves with null once READY, or with why it failed.
    */
-  private async take(world: GameWorld, row: BackupRow): Promise<BackupRow | undefined> {
+  private async take(world: GameWorld, row: BackupRow): Promise<ErrorKey | null> {
     const beat = setInterval(() => void this.heartbeat(row).catch(() => {}), HEARTBEAT_MS);
     try {
       await this.db.update(backups).set({ status: 'RUNNING', heartbeatAt: this.now() }).where(eq(backups.id, row.id));
@@ -175,15 +175,16 @@ export class BackupsService {
       if (!ready) throw new Error('the backup was given up while it ran');
       await this.changed(world.ownerId, row.id);
       await this.prune(world, row.id);
-      return ready;
+      return null;
     } catch (err) {
       this.options.log.warn({ err, gameId: world.id, backupId: row.id }, 'backup failed');
-      await this.fail(row, err instanceof UnsupportedError ? 'backups.unsupported' : /no world/i.test(String(err)) ? 'backups.noWorld' : 'backups.failed');
+      const why: ErrorKey = err instanceof UnsupportedError ? 'backups.unsupported' : err instanceof NoWorldError ? 'backups.noWorld' : 'backups.failed';
+      await this.fail(row, why);
       await this.changed(world.ownerId, row.id);
       if (row.kind === 'NIGHTLY') {
         await this.notifications.notify(world.ownerId, { key: 'backup.nightlyFailed', params: { name: world.name }, link: `/dashboard/game/${world.id}` });
       }
-      return undefined;
+      return why;
     } finally {
       clearInterval(beat);
     }
@@ -306,8 +307,8 @@ export class BackupsService {
     try {
       // A world never started has nothing to keep; any other failure stops the restore.
       const safety = await this.insert(world, { kind: 'AUTOMATIC', note: undefined, by: null });
-      const kept = await this.take(world, safety);
-      if (!kept && (await this.worldExists(safety))) throw new Error('the backup of the current world failed');
+      const failed = await this.take(world, safety);
+      if (failed && failed !== 'backups.noWorld') throw new Error('the backup of the current world failed');
       const { backupsMaxMb } = await this.catalogue.backupQuota(world.packageId);
       await this.worlds.whileStopped(world.id, async (stopped) => {
         const location = await this.store.readLocation(source.objectKey, WRITE_LOCATION_SEC);
@@ -320,12 +321,6 @@ export class BackupsService {
     } finally {
       clearInterval(beat);
     }
-  }
-
-  /** Whether a failed backup failed for a world that exists (not a game never started). */
-  private async worldExists(row: BackupRow): Promise<boolean> {
-    const [failed] = await this.db.select({ error: backups.error }).from(backups).where(eq(backups.id, row.id));
-    return failed?.error !== 'backups.noWorld';
   }
 
   /**
