@@ -25,6 +25,7 @@ import friendGroupsRoutes from './modules/friend-groups/routes.ts';
 import catalogueRoutes from './modules/catalogue/routes.ts';
 import gamesRoutes from './modules/games/routes.ts';
 import backupsRoutes from './modules/backups/routes.ts';
+import staffBackupsRoutes from './modules/backups/staff-routes.ts';
 import reviewsRoutes from './modules/reviews/routes.ts';
 import staffGamesRoutes from './modules/games/staff-routes.ts';
 import promoCodesRoutes from './modules/money/promocodes/routes.ts';
@@ -132,6 +133,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     catalogueRoutes,
     gamesRoutes,
     backupsRoutes,
+    staffBackupsRoutes,
     staffGamesRoutes,
     reviewsRoutes,
     promoCodesRoutes,

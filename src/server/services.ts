@@ -28,6 +28,7 @@ import { StaffService } from './modules/staff/service.ts';
 import { createPaymentProvider } from './modules/money/providers/index.ts';
 import { createDriver } from '../runtime/index.ts';
 import { BackupsService } from './modules/backups/service.ts';
+import { StaffBackupsService } from './modules/backups/staff.ts';
 import { GameWorlds } from './modules/games/world.ts';
 import { createStore } from './storage/index.ts';
 
@@ -50,6 +51,7 @@ export interface Services {
   reconciler: Reconciler;
   renewals: RenewalsService;
   backups: BackupsService;
+  staffBackups: StaffBackupsService;
   reviews: ReviewsService;
   promoCodes: PromoCodesService;
   pricing: PricingService;
@@ -126,6 +128,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     reconciler,
     renewals,
     backups,
+    staffBackups: new StaffBackupsService(db, { backups, audit }),
     reviews: new ReviewsService(db, { catalogue, games, users, audit }),
     promoCodes,
     pricing,
