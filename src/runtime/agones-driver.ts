@@ -2,9 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { UnsupportedError, type GameDriver, type GameSpec, type Observed } from './driver.ts';
+import { agentDefaultPort, agentErrors, heartbeatMs } from './agones/agent-protocol.ts';
+import { NoWorldError, UnsupportedError, type GameDriver, type GameSpec, type ObjectLocation, type Observed } from './driver.ts';
 import { newEntry, type ListName } from './minecraft/player-lists.ts';
-import { parseList, pingServer, rconCommands } from './minecraft/probe.ts';
+import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
+import { WorldArchiveError, type ArchiveResult, type WorldArchiveCode } from './minecraft/world-archive.ts';
 
 /**
  * The `agones` driver: one Agones `GameServer` per game on Kubernetes, running the
@@ -18,6 +20,11 @@ import { parseList, pingServer, rconCommands } from './minecraft/probe.ts';
  *
  * The cluster runs the servers, not this process: `close()` leaves them be, and after an API
  * restart `observe` finds them again by name. RCON is reached on the pod's IP, inside the cluster.
+ *
+ * Backups and restores are done by the world agent (agones/world-agent.ts, the `toolImage`) where
+ * the world is, writing to or reading from the presigned URL it is handed: a running server's
+ * GameServer has it as a sidecar, and a stopped game's volume gets a short-lived Pod
+ * `blockhost-<id>-world` running it.
  */
 export interface KubernetesOptions {
   /** Kubernetes API base URL, e.g. https://kubernetes.default.svc. */
@@ -38,15 +45,26 @@ export interface KubernetesOptions {
   /** Port RCON listens on inside the pod. */
   rconPort?: number;
   stopTimeoutMs?: number;
+  /**
+   * Image of the platform itself (this repository with its dependencies, working directory at its
+   * root), which runs the world agent for backups and restores. Unset: neither is available.
+   */
+  toolImage?: string;
+  /** Port the world agent listens on inside the pod. */
+  agentPort?: number;
+  /** How long a stopped game's world pod may take to run (scheduling, image pull, volume attach). */
+  worldPodTimeoutMs?: number;
 }
 
 interface ObjectMeta {
   name: string;
   labels?: Record<string, string>;
   resourceVersion?: string;
+  deletionTimestamp?: string;
 }
 interface GameServer {
   metadata: ObjectMeta;
+  spec?: { template?: { spec?: { containers?: Array<{ name: string }> } } };
   status?: {
     state?: string;
     address?: string;
@@ -74,11 +92,30 @@ const heapShare = 0.75;
 /** States where the GameServer's pod is up or coming up. */
 const aliveStates = new Set(['PortAllocation', 'Creating', 'Starting', 'Scheduled', 'RequestReady', 'Ready', 'Reserved', 'Allocated']);
 const readyStates = new Set(['Ready', 'Reserved', 'Allocated']);
+/** The itzg image runs the server as 1000:1000: a restored world must be that user's to be saved. */
+const serverUser = 1000;
+/** A flush of a big world is slow, and vanilla answers `save-all flush` only once it is done. */
+const flushTimeoutMs = 300_000;
+/** The world agent's script in the tool image, whose working directory is the repository's root. */
+const worldAgentScript = new URL('./agones/world-agent.ts', import.meta.url).href.slice(new URL('../../', import.meta.url).href.length);
+/** A world pod a crashed API left behind ends by itself, and gives its volume back. */
+const worldPodDeadlineSeconds = 3 * 3600;
+
+interface Pod {
+  metadata: ObjectMeta;
+  status?: {
+    phase?: string;
+    podIP?: string;
+    containerStatuses?: Array<{ state?: { terminated?: { exitCode?: number; reason?: string; message?: string } } }>;
+  };
+}
 
 export class AgonesDriver implements GameDriver {
   readonly name = 'agones';
   private readonly options: KubernetesOptions;
   private readonly passwords = new Map<string, string>();
+  /** A stopped game's backup or restore under way, which its start waits for. */
+  private readonly worldRuns = new Map<string, Promise<unknown>>();
   /**
    * Carries every HTTPS call, with the cluster's CA when given. node:https rather than fetch: giving
    * fetch a CA takes an undici Agent, and undici is not a dependency here.
@@ -105,7 +142,7 @@ export class AgonesDriver implements GameDriver {
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(base) || base.length > 50) {
       throw new Error(`game id "${game.id}" is invalid: expected at most 40 letters, digits or "-"`);
     }
-    return { gameServer: base, secret: `${base}-rcon`, world: `${base}-world`, lists: `${base}-lists` };
+    return { gameServer: base, secret: `${base}-rcon`, world: `${base}-world`, lists: `${base}-lists`, worldPod: `${base}-world` };
   }
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -149,7 +186,7 @@ export class AgonesDriver implements GameDriver {
     });
   }
 
-  private core(kind: 'secrets' | 'configmaps' | 'persistentvolumeclaims', name?: string) {
+  private core(kind: 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'pods', name?: string) {
     return `/api/v1/namespaces/${this.options.namespace}/${kind}${name ? `/${name}` : ''}`;
   }
 
@@ -279,6 +316,8 @@ export class AgonesDriver implements GameDriver {
                 command: ['sh', '-c', `until mc-health; do sleep 5; done; ${post('ready')}; while sleep 10; do mc-health && ${post('health')}; done`],
                 resources: { requests: { memory: '32Mi' }, limits: { memory: '64Mi' } },
               },
+              // Backs the world up while it runs; never restores under the running server.
+              ...(this.options.toolImage ? [this.worldAgent(game, true)] : []),
             ],
             volumes: [
               { name: 'world', persistentVolumeClaim: { claimName: n.world } },
@@ -290,8 +329,52 @@ export class AgonesDriver implements GameDriver {
     };
   }
 
+  /** The world agent's container, on the game's volume, its token the game's RCON password. */
+  private worldAgent(game: GameSpec, readOnly: boolean) {
+    const n = this.names(game);
+    return {
+      name: 'world-agent',
+      image: this.options.toolImage,
+      command: ['node', '--max-old-space-size=256', worldAgentScript],
+      env: [
+        { name: 'WORLD_AGENT_PORT', value: String(this.agentPort()) },
+        { name: 'WORLD_AGENT_TOKEN', valueFrom: { secretKeyRef: { name: n.secret, key: 'password' } } },
+        { name: 'WORLD_DIR', value: '/data' },
+        ...(readOnly ? [{ name: 'WORLD_AGENT_READ_ONLY', value: 'true' }] : []),
+      ],
+      ports: [{ name: 'world-agent', containerPort: this.agentPort(), protocol: 'TCP' }],
+      securityContext: { runAsUser: serverUser, runAsGroup: serverUser },
+      // It streams: memory stays flat whatever the world's size.
+      resources: { requests: { memory: '64Mi' }, limits: { memory: '384Mi' } },
+      volumeMounts: [{ name: 'world', mountPath: '/data' }],
+    };
+  }
+
+  private agentPort() {
+    return this.options.agentPort ?? agentDefaultPort;
+  }
+
+  /** The short-lived Pod that runs the world agent on a stopped game's volume. */
+  private worldPodManifest(game: GameSpec) {
+    const n = this.names(game);
+    return {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: n.worldPod, labels: this.labels(game) },
+      spec: {
+        restartPolicy: 'Never',
+        activeDeadlineSeconds: worldPodDeadlineSeconds,
+        terminationGracePeriodSeconds: 10,
+        containers: [this.worldAgent(game, false)],
+        volumes: [{ name: 'world', persistentVolumeClaim: { claimName: n.world } }],
+      },
+    };
+  }
+
   async start(game: GameSpec): Promise<void> {
     const n = this.names(game);
+    // A backup or restore of the stopped world finishes before a server takes its volume.
+    await this.worldRuns.get(game.id)?.catch(() => {});
     await this.provision(game);
     const existing = await this.getOrNull<GameServer>(this.gameServers(n.gameServer));
     if (existing && aliveStates.has(existing.status?.state ?? 'Creating')) return;
@@ -353,15 +436,195 @@ export class AgonesDriver implements GameDriver {
   }
 
   /**
-   * The world lives on the pod's volume and its bytes must not pass through the API: the pod's
-   * launcher will make snapshots and restores there (a later change). Until then, none.
+   * Running: saves paused (`save-off`), everything flushed (`save-all flush`), the GameServer's
+   * agent zips the world, saves resumed (`save-on`) whatever happened; players stay connected.
+   * Stopped: a world pod's agent zips it. Either way the bytes go from the volume to the URL.
    */
-  async backup(game: GameSpec): Promise<{ sizeBytes: number; sha256: string }> {
-    throw new UnsupportedError(`game ${game.id}: backups are not available on Agones yet`);
+  async backup(game: GameSpec, location: ObjectLocation, onProgress?: (fraction: number) => void): Promise<ArchiveResult> {
+    this.checkWorldAccess(game, 'backup', location);
+    const gs = await this.liveGameServer(game);
+    if (!gs) {
+      // A game never provisioned has no volume, so no world: no pod is worth starting for it.
+      if (!(await this.getOrNull(this.core('persistentvolumeclaims', this.names(game).world)))) throw new NoWorldError(game.id);
+      const answer = await this.onWorldPod(game, 'backup', { location }, onProgress);
+      return { sizeBytes: Number(answer.sizeBytes), sha256: String(answer.sha256) };
+    }
+    const state = gs.status?.state ?? 'Creating';
+    if (!readyStates.has(state)) throw new Error(`game ${game.id} is ${state}: back it up once it runs or is stopped`);
+    if (!gs.spec?.template?.spec?.containers?.some((c) => c.name === 'world-agent')) {
+      throw new Error(`game ${game.id} runs without the world agent (started before AGONES_TOOL_IMAGE was set): back it up once it restarted or stopped`);
+    }
+    const target = await this.rconTarget(game, gs);
+    let answer: Record<string, unknown>;
+    try {
+      // Vanilla answers `save-all flush` once every chunk is written: then the files hold it all.
+      await rconCommands(target, ['save-off', 'save-all flush'], flushTimeoutMs);
+      answer = await this.callAgent(game, target.host, target.password, 'backup', { location }, onProgress);
+    } catch (err) {
+      await this.resumeSaves(game, target).catch(() => {});
+      throw err;
+    }
+    await this.resumeSaves(game, target);
+    return { sizeBytes: Number(answer.sizeBytes), sha256: String(answer.sha256) };
   }
 
-  async restore(game: GameSpec): Promise<void> {
-    throw new UnsupportedError(`game ${game.id}: restores are not available on Agones yet`);
+  /** Only a stopped world is replaced, by a world pod's agent, once the zip passed every check. */
+  async restore(game: GameSpec, location: ObjectLocation, maxArchiveBytes: number): Promise<void> {
+    this.checkWorldAccess(game, 'restore', location);
+    if (await this.liveGameServer(game)) throw new Error(`game ${game.id} is running: stop it before a restore`);
+    // A world may be restored into a game that never ran: its volume and secret are made first.
+    await this.provision(game);
+    await this.onWorldPod(game, 'restore', { location, maxArchiveBytes });
+  }
+
+  /** What no call to the cluster can change: the agent's image is known, the location reachable. */
+  private checkWorldAccess(game: GameSpec, operation: string, location: ObjectLocation) {
+    if (!this.options.toolImage) throw new UnsupportedError(`game ${game.id}: a ${operation} on Agones needs the world agent's image (AGONES_TOOL_IMAGE)`);
+    if (location.kind !== 'url') throw new UnsupportedError(`game ${game.id}: a ${operation} on Agones needs BACKUP_STORE=s3, as a pod cannot reach this process's files`);
+  }
+
+  /** The game's GameServer unless there is none or it is going away (its pod saving and ending). */
+  private async liveGameServer(game: GameSpec): Promise<GameServer | null> {
+    const gs = await this.getOrNull<GameServer>(this.gameServers(this.names(game).gameServer));
+    return gs && !gs.metadata.deletionTimestamp && gs.status?.state !== 'Shutdown' ? gs : null;
+  }
+
+  /** `save-on`, tried again a few times: a server left with its saves off loses what players do. */
+  private async resumeSaves(game: GameSpec, target: RconTarget): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await rconCommands(target, ['save-on']);
+        return;
+      } catch (err) {
+        if (attempt === 3) throw new Error(`game ${game.id}: its saves could not be resumed (save-on): ${(err as Error).message}`, { cause: err });
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+
+  /**
+   * Runs one call of the world agent on a pod of its own with the game's volume, one per game at a
+   * time, and deletes the pod afterwards whatever happened.
+   */
+  private onWorldPod(game: GameSpec, operation: 'backup' | 'restore', body: object, onProgress?: (fraction: number) => void): Promise<Record<string, unknown>> {
+    const previous = this.worldRuns.get(game.id) ?? Promise.resolve();
+    const run = previous
+      .catch(() => {})
+      .then(async () => {
+        const path = this.core('pods', this.names(game).worldPod);
+        // One left by a crashed API: its name is the one needed.
+        await this.deleteAndWait(path);
+        await this.request('POST', this.core('pods'), this.worldPodManifest(game));
+        try {
+          const host = await this.podIp(game, path);
+          return await this.callAgent(game, host, await this.password(game), operation, body, onProgress);
+        } finally {
+          await this.deleteIfExists(path);
+        }
+      });
+    this.worldRuns.set(game.id, run);
+    const forget = () => {
+      if (this.worldRuns.get(game.id) === run) this.worldRuns.delete(game.id);
+    };
+    run.then(forget, forget);
+    return run;
+  }
+
+  private async deleteAndWait(path: string): Promise<void> {
+    if (!(await this.getOrNull(path))) return;
+    await this.deleteIfExists(path);
+    const until = Date.now() + (this.options.worldPodTimeoutMs ?? 180_000);
+    while (await this.getOrNull(path)) {
+      if (Date.now() > until) throw new Error(`${path} is still being deleted`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  /** Waits for the world pod to run, with a bound: an image that cannot be pulled must not hang a backup. */
+  private async podIp(game: GameSpec, path: string): Promise<string> {
+    const timeoutMs = this.options.worldPodTimeoutMs ?? 180_000;
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const pod = await this.getOrNull<Pod>(path);
+      if (!pod) throw new Error(`the world pod of game ${game.id} was deleted before it ran`);
+      const phase = pod.status?.phase ?? 'Pending';
+      if (phase === 'Running' && pod.status?.podIP) return pod.status.podIP;
+      if (phase === 'Failed' || phase === 'Succeeded') {
+        const ended = pod.status?.containerStatuses?.[0]?.state?.terminated;
+        throw new Error(`the world pod of game ${game.id} ended (${phase}${ended ? `, exit code ${ended.exitCode}: ${ended.message ?? ended.reason ?? ''}` : ''})`);
+      }
+      if (Date.now() > until) throw new Error(`the world pod of game ${game.id} is not running after ${timeoutMs / 1000} s (${phase}): is AGONES_TOOL_IMAGE pullable and the volume free?`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  /**
+   * Calls the agent at `host` once it answers: a container is Running before it listens. Its
+   * answer ends with the result or `{ error, detail }`: a WorldArchiveError keeps its code, a
+   * missing world is a NoWorldError.
+   */
+  private async callAgent(game: GameSpec, host: string, token: string, operation: 'backup' | 'restore', body: object, onProgress?: (fraction: number) => void): Promise<Record<string, unknown>> {
+    const base = `http://${host.includes(':') ? `[${host}]` : host}:${this.agentPort()}`;
+    const until = Date.now() + (this.options.worldPodTimeoutMs ?? 180_000);
+    for (;;) {
+      const health = await this.agentExchange('GET', new URL(`${base}/healthz`), {}, () => {}).catch((err: unknown) => err as Error);
+      if (!(health instanceof Error) && health.status === 200) break;
+      if (Date.now() > until) throw new Error(`the world agent of game ${game.id} does not answer at ${base}: ${health instanceof Error ? health.message : health.status}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const payload = JSON.stringify(body);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
+    let answer: Record<string, unknown> | undefined;
+    const res = await this.agentExchange(
+      'POST',
+      new URL(`${base}/${operation}`),
+      headers,
+      (line) => {
+        let parsed: Record<string, unknown>;
+        try {
+          parsed = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return;
+        }
+        if (typeof parsed.progress === 'number') onProgress?.(parsed.progress);
+        else answer = parsed;
+      },
+      payload,
+    );
+    if (!answer) throw new Error(`world ${operation} of game ${game.id} failed: the agent answered ${res.status} without a result`);
+    if (typeof answer.error !== 'string') return answer;
+    const detail = String(answer.detail ?? '');
+    if (answer.error === agentErrors.noWorld) throw new NoWorldError(game.id);
+    if ((Object.values(agentErrors) as string[]).includes(answer.error)) throw new Error(`world ${operation} of game ${game.id} failed: ${detail}`);
+    throw new WorldArchiveError(answer.error as WorldArchiveCode, detail);
+  }
+
+  /**
+   * One exchange with an agent, in the cluster's network (plain HTTP, a bearer token), each line of
+   * its answer handed to `onLine`. The agent sends a line every few seconds while it works, so
+   * silence means a dead pod, not a big world.
+   */
+  private agentExchange(method: string, url: URL, headers: http.OutgoingHttpHeaders, onLine: (line: string) => void, payload?: string): Promise<{ status: number }> {
+    return new Promise((resolve, reject) => {
+      const idleMs = 3 * heartbeatMs;
+      const req = http.request(url, { method, headers, timeout: idleMs }, (res) => {
+        let pending = '';
+        res.setEncoding('utf8');
+        res.on('data', (text: string) => {
+          const lines = (pending + text).split('\n');
+          pending = lines.pop()!;
+          for (const line of lines) if (line.trim()) onLine(line);
+        });
+        res.on('error', reject);
+        res.on('end', () => {
+          if (pending.trim()) onLine(pending);
+          resolve({ status: res.statusCode ?? 0 });
+        });
+      });
+      req.on('timeout', () => req.destroy(new Error(`the world agent was silent for ${idleMs / 1000} s`)));
+      req.on('error', reject);
+      req.end(payload);
+    });
   }
 
   async remove(game: GameSpec): Promise<void> {
@@ -384,9 +647,14 @@ export class AgonesDriver implements GameDriver {
     return host && port ? { host, port } : null;
   }
 
-  private async rconTarget(game: Pick<GameSpec, 'id'>, gs: GameServer) {
+  private async rconTarget(game: Pick<GameSpec, 'id'>, gs: GameServer): Promise<RconTarget> {
     const host = gs.status?.addresses?.find((a) => a.type === 'PodIP')?.address;
     if (!host) throw new Error(`GameServer ${gs.metadata.name} has no pod IP yet`);
+    return { host, port: this.options.rconPort ?? 25575, password: await this.password(game) };
+  }
+
+  /** The game's RCON password, which is also its world agent's token. */
+  private async password(game: Pick<GameSpec, 'id'>): Promise<string> {
     let password = this.passwords.get(game.id);
     if (!password) {
       const secret = await this.request<{ data?: { password?: string } }>('GET', this.core('secrets', this.names(game).secret));
@@ -394,6 +662,6 @@ export class AgonesDriver implements GameDriver {
       password = Buffer.from(secret.data.password, 'base64').toString('utf8');
       this.passwords.set(game.id, password);
     }
-    return { host, port: this.options.rconPort ?? 25575, password };
+    return password;
   }
 }

@@ -181,6 +181,7 @@ function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): 
       namespace: text(env, 'KUBERNETES_NAMESPACE', /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a Kubernetes namespace name') ?? 'default',
       image: text(env, 'AGONES_IMAGE', /^[\w./:@-]{1,255}$/, 'a container image reference') ?? 'itzg/minecraft-server',
       worldSize: text(env, 'AGONES_WORLD_SIZE', /^\d{1,6}(Mi|Gi|Ti)$/, 'a volume size like 2Gi') ?? '2Gi',
+      toolImage: text(env, 'AGONES_TOOL_IMAGE', /^[\w./:@-]{1,255}$/, 'a container image reference'),
     },
   };
 }
