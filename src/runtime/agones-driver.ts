@@ -343,6 +343,8 @@ export class AgonesDriver implements GameDriver {
         ...(readOnly ? [{ name: 'WORLD_AGENT_READ_ONLY', value: 'true' }] : []),
       ],
       ports: [{ name: 'world-agent', containerPort: this.agentPort(), protocol: 'TCP' }],
+      // A failed agent's last words become its status' message, which the driver reports.
+      terminationMessagePolicy: 'FallbackToLogsOnError',
       securityContext: { runAsUser: serverUser, runAsGroup: serverUser },
       // It streams: memory stays flat whatever the world's size.
       resources: { requests: { memory: '64Mi' }, limits: { memory: '384Mi' } },
@@ -365,6 +367,8 @@ export class AgonesDriver implements GameDriver {
         restartPolicy: 'Never',
         activeDeadlineSeconds: worldPodDeadlineSeconds,
         terminationGracePeriodSeconds: 10,
+        // A volume no server ran on yet is root's: the group makes it the agent's to restore into.
+        securityContext: { fsGroup: serverUser },
         containers: [this.worldAgent(game, false)],
         volumes: [{ name: 'world', persistentVolumeClaim: { claimName: n.world } }],
       },
@@ -540,7 +544,11 @@ export class AgonesDriver implements GameDriver {
     }
   }
 
-  /** Waits for the world pod to run, with a bound: an image that cannot be pulled must not hang a backup. */
+  /**
+   * Waits for the world pod's agent to answer, with a bound: an image that cannot be pulled or a
+   * volume still held must not hang a backup. A container is Running before it listens, and may
+   * end instead: the pod's status says why.
+   */
   private async podIp(game: GameSpec, path: string): Promise<string> {
     const timeoutMs = this.options.worldPodTimeoutMs ?? 180_000;
     const until = Date.now() + timeoutMs;
@@ -548,28 +556,46 @@ export class AgonesDriver implements GameDriver {
       const pod = await this.getOrNull<Pod>(path);
       if (!pod) throw new Error(`the world pod of game ${game.id} was deleted before it ran`);
       const phase = pod.status?.phase ?? 'Pending';
-      if (phase === 'Running' && pod.status?.podIP) return pod.status.podIP;
+      let waiting = phase;
+      if (phase === 'Running' && pod.status?.podIP) {
+        const unhealthy = await this.agentHealth(pod.status.podIP);
+        if (!unhealthy) return pod.status.podIP;
+        waiting = `Running, its agent: ${unhealthy}`;
+      }
       if (phase === 'Failed' || phase === 'Succeeded') {
         const ended = pod.status?.containerStatuses?.[0]?.state?.terminated;
-        throw new Error(`the world pod of game ${game.id} ended (${phase}${ended ? `, exit code ${ended.exitCode}: ${ended.message ?? ended.reason ?? ''}` : ''})`);
+        throw new Error(`the world pod of game ${game.id} ended (${phase}${ended ? `, exit code ${ended.exitCode}: ${(ended.message ?? ended.reason ?? '').trim()}` : ''})`);
       }
-      if (Date.now() > until) throw new Error(`the world pod of game ${game.id} is not running after ${timeoutMs / 1000} s (${phase}): is AGONES_TOOL_IMAGE pullable and the volume free?`);
+      if (Date.now() > until) throw new Error(`the world pod of game ${game.id} is not serving after ${timeoutMs / 1000} s (${waiting}): is AGONES_TOOL_IMAGE pullable and the volume free?`);
       await new Promise((r) => setTimeout(r, 500));
     }
   }
 
+  private agentUrl(host: string, path: string): URL {
+    return new URL(`http://${host.includes(':') ? `[${host}]` : host}:${this.agentPort()}${path}`);
+  }
+
+  /** Why the agent at `host` does not answer its health check, or null when it does. */
+  private async agentHealth(host: string): Promise<string | null> {
+    try {
+      const { status } = await this.agentExchange('GET', this.agentUrl(host, '/healthz'), {}, () => {});
+      return status === 200 ? null : `answered ${status}`;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+
   /**
-   * Calls the agent at `host` once it answers: a container is Running before it listens. Its
+   * Calls the agent at `host` once it answers (a sidecar the pod restarted takes a moment). Its
    * answer ends with the result or `{ error, detail }`: a WorldArchiveError keeps its code, a
    * missing world is a NoWorldError.
    */
   private async callAgent(game: GameSpec, host: string, token: string, operation: 'backup' | 'restore', body: object, onProgress?: (fraction: number) => void): Promise<Record<string, unknown>> {
-    const base = `http://${host.includes(':') ? `[${host}]` : host}:${this.agentPort()}`;
     const until = Date.now() + (this.options.worldPodTimeoutMs ?? 180_000);
     for (;;) {
-      const health = await this.agentExchange('GET', new URL(`${base}/healthz`), {}, () => {}).catch((err: unknown) => err as Error);
-      if (!(health instanceof Error) && health.status === 200) break;
-      if (Date.now() > until) throw new Error(`the world agent of game ${game.id} does not answer at ${base}: ${health instanceof Error ? health.message : health.status}`);
+      const unhealthy = await this.agentHealth(host);
+      if (!unhealthy) break;
+      if (Date.now() > until) throw new Error(`the world agent of game ${game.id} does not answer at ${this.agentUrl(host, '').host}: ${unhealthy}`);
       await new Promise((r) => setTimeout(r, 500));
     }
     const payload = JSON.stringify(body);
@@ -577,7 +603,7 @@ export class AgonesDriver implements GameDriver {
     let answer: Record<string, unknown> | undefined;
     const res = await this.agentExchange(
       'POST',
-      new URL(`${base}/${operation}`),
+      this.agentUrl(host, `/${operation}`),
       headers,
       (line) => {
         let parsed: Record<string, unknown>;
@@ -630,6 +656,8 @@ export class AgonesDriver implements GameDriver {
   async remove(game: GameSpec): Promise<void> {
     const n = this.names(game);
     await this.stop(game);
+    // A world pod would keep the volume from being deleted.
+    await this.deleteIfExists(this.core('pods', n.worldPod));
     await this.deleteIfExists(this.core('configmaps', n.lists));
     await this.deleteIfExists(this.core('persistentvolumeclaims', n.world));
     await this.deleteIfExists(this.core('secrets', n.secret));

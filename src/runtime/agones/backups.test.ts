@@ -158,6 +158,23 @@ describe('AgonesDriver backups', () => {
     expect(await exists('g1/none.zip')).toBe(false);
   });
 
+  it('says why a world pod did not serve, and deletes it: ended at once, or never running', async () => {
+    await driver.provision(game);
+    makeWorld(worldDir());
+    // Without its token the agent exits at once: the pod fails.
+    kube.objects.delete(`${ns}/secrets/blockhost-g1-rcon`);
+    await expect(driver.backup(game, await presigned('PUT', 'g1/a.zip'))).rejects.toThrow('the world pod of game g1 ended (Failed, exit code 1: world agent: WORLD_AGENT_TOKEN is required)');
+    expect(kube.objects.has(podPath)).toBe(false);
+
+    // An image the cluster cannot run leaves the pod Pending: the wait is bounded.
+    const stuck = new AgonesDriver({ apiUrl: kube.url, token: kube.token, namespace: 'games', image: 'itzg/minecraft-server', toolImage: 'missing:image', worldPodTimeoutMs: 1000 });
+    await expect(stuck.restore(game, await presigned('GET', 'g1/a.zip'), 1000)).rejects.toThrow(
+      'the world pod of game g1 is not serving after 1 s (Pending): is AGONES_TOOL_IMAGE pullable and the volume free?',
+    );
+    expect(kube.calls.at(-1)).toBe(`DELETE ${podPath}`);
+    expect(kube.objects.has(podPath)).toBe(false);
+  });
+
   it('restores a stopped world from S3, and refuses an unsafe zip leaving the world as it was', async () => {
     await driver.provision(game);
     makeWorld(worldDir());

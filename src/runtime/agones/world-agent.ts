@@ -135,10 +135,17 @@ function startWorldAgent(env: NodeJS.ProcessEnv): http.Server {
   return server;
 }
 
-startWorldAgent(process.env).on('error', (err) => {
-  process.stderr.write(`world agent: ${err.message}\n`);
+/** One line, which the pod's status shows as the reason it ended. */
+function fail(err: unknown): never {
+  process.stderr.write(`world agent: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
-});
+}
+
+try {
+  startWorldAgent(process.env).on('error', fail);
+} catch (err) {
+  fail(err);
+}
 // Kubernetes stops a pod with SIGTERM: ending at once loses nothing, a swap being crash-safe and
 // what a cut backup or restore leaves being removed by the next one.
 process.on('SIGTERM', () => process.exit(0));
