@@ -26,6 +26,8 @@ export const Backup = Type.Object({
   /** Who asked for it, by username; null for the nightly and automatic ones. */
   createdBy: Type.Union([Type.String(), Type.Null()]),
   error: Type.Union([Type.String({ description: "Why it failed, in the caller's language" }), Type.Null()]),
+  progress: Type.Union([Type.Integer({ minimum: 0, maximum: 100, description: 'While RUNNING, how far it is, in percent' }), Type.Null()]),
+  expiresAt: Type.Union([DateTime, Type.Null()], { description: "When it is deleted: set on the one backup kept after its game's world was deleted at the end of its retention" }),
 });
 export type Backup = Static<typeof Backup>;
 export const BackupPage = Page(Backup);

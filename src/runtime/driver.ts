@@ -99,8 +99,9 @@ export interface GameDriver {
   /**
    * Zips the world to `location` (running: the server pauses its saves, flushes and zips while
    * players play on; stopped: a child tool zips it). Rejects when the game has no world yet.
+   * `onProgress` hears how far it is, from 0 to 1, now and then (a driver may stay silent).
    */
-  backup(game: GameSpec, location: ObjectLocation): Promise<{ sizeBytes: number; sha256: string }>;
+  backup(game: GameSpec, location: ObjectLocation, onProgress?: (fraction: number) => void): Promise<{ sizeBytes: number; sha256: string }>;
   /**
    * Replaces the world by the zip at `location`, only while the server is stopped. An unsafe or
    * broken zip is refused with a WorldArchiveError (its code a translation key) and the world

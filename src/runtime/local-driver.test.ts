@@ -142,7 +142,11 @@ describe('LocalDriver with flying-squid', () => {
     await player.waitForChunksToLoad();
 
     // Running: the launcher pauses its saves, flushes, zips and resumes; the player stays.
-    const live = await driver.backup(game, at('live.zip'));
+    const liveProgress: number[] = [];
+    const live = await driver.backup(game, at('live.zip'), (f) => liveProgress.push(f));
+    // Progress came over IPC, rising, 100 % once the zip was in place.
+    expect(liveProgress.at(-1)).toBe(1);
+    expect(liveProgress).toEqual([...liveProgress].sort((a, b) => a - b));
     expect(live.sizeBytes).toBe(fs.statSync(at('live.zip').path).size);
     expect(live.sha256).toMatch(/^[0-9a-f]{64}$/);
     const staging = path.join(dataDir, 'unpacked');
@@ -163,7 +167,9 @@ describe('LocalDriver with flying-squid', () => {
     // Stopped: the world tool zips it, and puts a zip back in place of the world.
     const marker = path.join(dir, 'world', 'marker.txt');
     fs.writeFileSync(marker, 'kept');
-    const cold = await driver.backup(game, at('cold.zip'));
+    const coldProgress: number[] = [];
+    const cold = await driver.backup(game, at('cold.zip'), (f) => coldProgress.push(f));
+    expect(coldProgress.at(-1)).toBe(1);
     expect(cold.sizeBytes).toBe(fs.statSync(at('cold.zip').path).size);
     fs.writeFileSync(marker, 'lost');
     await driver.restore(game, at('cold.zip'), 1e9);

@@ -53,12 +53,13 @@ interface Child {
   stopping: boolean;
   stderrTail: string;
   /** Snapshots asked of the launcher over IPC, by id, until it answers or exits. */
-  backups: Map<string, { resolve(result: ArchiveResult): void; reject(err: Error): void }>;
+  backups: Map<string, { resolve(result: ArchiveResult): void; reject(err: Error): void; onProgress?: (fraction: number) => void }>;
 }
 
 /** What the launcher answers a `backup` message with. */
 interface BackupAnswer {
-  type: 'backup-done' | 'backup-failed';
+  type: 'backup-progress' | 'backup-done' | 'backup-failed';
+  fraction?: number;
   id: string;
   sizeBytes?: number;
   sha256?: string;
@@ -280,6 +281,7 @@ export class LocalDriver implements GameDriver {
     child.on('message', (message: BackupAnswer | null) => {
       const pending = message && record.backups.get(message.id);
       if (!pending) return;
+      if (message.type === 'backup-progress') return pending.onProgress?.(message.fraction!);
       record.backups.delete(message.id);
       if (message.type === 'backup-done') pending.resolve({ sizeBytes: message.sizeBytes!, sha256: message.sha256! });
       else pending.reject(new Error(`backup of game ${game.id} failed: ${message.error}`));
@@ -376,13 +378,13 @@ export class LocalDriver implements GameDriver {
    * Running: the launcher zips its world between a pause and a resume of its saves. Stopped: the
    * world tool zips it. Either way the bytes go from the game's folder to the location directly.
    */
-  async backup(game: GameSpec, location: ObjectLocation): Promise<ArchiveResult> {
+  async backup(game: GameSpec, location: ObjectLocation, onProgress?: (fraction: number) => void): Promise<ArchiveResult> {
     if (!this.hasWorld(game)) throw new NoWorldError(game.id);
     const child = this.children.get(game.id);
     if (child) {
       const id = crypto.randomUUID();
       return new Promise<ArchiveResult>((resolve, reject) => {
-        child.backups.set(id, { resolve, reject });
+        child.backups.set(id, { resolve, reject, onProgress });
         child.process.send({ type: 'backup', id, location }, (err) => {
           if (!err) return;
           child.backups.delete(id);
@@ -390,20 +392,20 @@ export class LocalDriver implements GameDriver {
         });
       });
     }
-    const answer = await this.runWorldTool(game, ['archive', this.dir(game), JSON.stringify(location)]);
+    const answer = await this.runWorldTool(game, ['archive', this.dir(game)], location, onProgress);
     return { sizeBytes: Number(answer.sizeBytes), sha256: String(answer.sha256) };
   }
 
   /** Only a stopped world is replaced: the world tool swaps it once the zip passed every check. */
   async restore(game: GameSpec, location: ObjectLocation, maxArchiveBytes: number): Promise<void> {
-    await this.runWorldTool(game, ['restore', this.dir(game), JSON.stringify(location), String(maxArchiveBytes)]);
+    await this.runWorldTool(game, ['restore', this.dir(game), String(maxArchiveBytes)], location);
   }
 
   /**
    * Runs the world tool on a stopped game's folder, one run per game at a time; rejects with the
    * tool's WorldArchiveError when it refused, with its code.
    */
-  private runWorldTool(game: GameSpec, args: string[]): Promise<Record<string, unknown>> {
+  private runWorldTool(game: GameSpec, args: string[], location: ObjectLocation, onProgress?: (fraction: number) => void): Promise<Record<string, unknown>> {
     const previous = this.worldToolRuns.get(game.id) ?? Promise.resolve();
     const run = previous
       .catch(() => {})
@@ -412,7 +414,7 @@ export class LocalDriver implements GameDriver {
         if (this.children.has(game.id) || this.launching.has(game.id)) {
           throw new Error(`game ${game.id} is running: stop it before a restore, or back it up while it runs`);
         }
-        return this.spawnWorldTool(game, args);
+        return runWorldTool(args, { cwd: this.dir(game), label: `game ${game.id}`, location, onProgress, onSpawn: (tool) => this.options.onWorldTool?.(tool, args[0]!) });
       });
     this.worldToolRuns.set(game.id, run);
     const forget = () => {
@@ -420,10 +422,6 @@ export class LocalDriver implements GameDriver {
     };
     run.then(forget, forget);
     return run;
-  }
-
-  private spawnWorldTool(game: GameSpec, args: string[]): Promise<Record<string, unknown>> {
-    return runWorldTool(args, { cwd: this.dir(game), label: `game ${game.id}`, onSpawn: (tool) => this.options.onWorldTool?.(tool, args[0]!) });
   }
 
   async remove(game: GameSpec): Promise<void> {

@@ -100,7 +100,6 @@ export function createServices(config: Config, database: Database, runtime: Part
   });
   pricing.hasPayments = (packId) => payments.hasPaymentsForPack(packId);
   const games = new GamesService(db, { catalogue, credits, friends, notifications, promoCodes, runtime: game });
-  const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game }, config.renewals);
   const reconciler = new Reconciler(db, game, notifications, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   // An owner's action is acted on at once rather than at the next round.
   games.onAction = () => reconciler.wake();
@@ -110,6 +109,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     { publicUrl: config.publicUrl, uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock, log: game.log },
   );
   games.onCreated = (gameId) => backups.initSettings(gameId);
+  const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups }, config.renewals);
   return {
     config,
     database,

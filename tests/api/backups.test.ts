@@ -412,6 +412,81 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       await close();
     }
   });
+
+  it('shows a running backup’s progress in the list, and none once it is READY', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      let release!: () => void;
+      t.driver.backupGate = new Promise((resolve) => (release = resolve));
+      const res = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} });
+      expect(res.statusCode).toBe(202);
+      const listed = async () => (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data[0];
+      await expect.poll(listed).toMatchObject({ id: res.json().id, status: 'RUNNING', progress: 50 });
+      release();
+      t.driver.backupGate = undefined;
+      await t.app.services.backups.idle();
+      expect(await listed()).toMatchObject({ status: 'READY', progress: null, expiresAt: null });
+    } finally {
+      await close();
+    }
+  });
+
+  it('backs an expired game’s world up once; past its retention only its last backup stays, to download, GAME_RETENTION_DAYS more', async () => {
+    await fresh();
+    try {
+      const DAY = 24 * 3600_000;
+      const { gameId, game } = await buyGame(t);
+      await runGame(t, gameId);
+      const older = await backUp(gameId);
+      const olderKey = (await t.app.services.db.select().from(backupsTable)).find((b) => b.id === older.id)!.objectKey;
+      const list = async () => (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
+      const { backups, renewals, reconciler } = t.app.services;
+
+      // Unpaid at periodEnd (no credits left): the server is stopped and the game expires.
+      t.clock.now = new Date(new Date(game.periodEnd).getTime() - 3 * DAY);
+      await renewals.tick();
+      t.clock.now = new Date(game.periodEnd);
+      await renewals.tick();
+      await reconciler.tick();
+      await reconciler.tick();
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json().status).toBe('EXPIRED');
+      const expiredAt = t.clock.now.getTime();
+
+      // One backup of the stopped world, once, however many rounds.
+      expect(await backups.expiryRound()).toBe(1);
+      expect(await backups.expiryRound()).toBe(0);
+      const [last] = await list();
+      expect(last).toMatchObject({ kind: 'AUTOMATIC', status: 'READY', expiresAt: null });
+      expect((await list()).map((b: { id: string }) => b.id)).toEqual([last.id, older.id]);
+
+      // Past the retention (and a week after the notice), the world is deleted: only the last backup stays.
+      t.clock.now = new Date(expiredAt + 23 * DAY);
+      await renewals.tick();
+      t.clock.now = new Date(expiredAt + 30 * DAY);
+      await renewals.tick();
+      expect(t.driver.calls).toContain(`remove ${gameId}`);
+      const kept = await list();
+      expect(kept).toEqual([expect.objectContaining({ id: last.id, expiresAt: new Date(expiredAt + 60 * DAY).toISOString() })]);
+      await expect(objects().read(olderKey)).rejects.toThrow();
+      // Downloadable, not restorable; no new backup of a world that is gone.
+      expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${last.id}/link` })).statusCode).toBe(200);
+      const restore = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${last.id}/restore` });
+      expect([restore.statusCode, restore.json().code]).toEqual([409, 'backups.worldDeleted']);
+      expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} })).json().code).toBe('backups.worldDeleted');
+
+      // GAME_RETENTION_DAYS later it goes too.
+      t.clock.now = new Date(expiredAt + 60 * DAY - 1000);
+      await backups.expiryRound();
+      expect(await list()).toHaveLength(1);
+      t.clock.now = new Date(expiredAt + 60 * DAY);
+      await backups.expiryRound();
+      expect(await list()).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 });
 
 function fsStream(text: string): NodeJS.ReadableStream {

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
+import { join, quit, solidGroundNear } from '../fixtures/minecraft.ts';
+import { entryOf, readLevelDat, renamed, worldEntries, zipOf } from '../fixtures/worlds.ts';
 import { accessToken, asStaff, expect, inEachLook, signUp, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
@@ -25,7 +27,18 @@ async function screenshots(page: Page, gamePath: string) {
 /** The backup item whose id is `id`. */
 const item = (page: Page, id: string): Locator => page.locator(`[data-testid="backup-item"][data-backup-id="${id}"]`);
 
-test('a player backs up a running server, pins, downloads and restores a backup, and deletes another, from the game page', async ({ browser }) => {
+/** A player on the server, by a real Minecraft client. */
+async function joined(page: Page, name: string) {
+  const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  const result = await join(port, name, '1.21.4');
+  if (!result.joined) throw new Error(`${name} could not join: ${result.reason}`);
+  await result.bot.waitForChunksToLoad();
+  return result.bot;
+}
+
+test('a player backs up a running server with a player on it, pins, downloads and restores a backup (the player finds the old world), deletes another, and cannot upload an unsafe world', async ({
+  browser,
+}) => {
   test.setTimeout(300_000);
   const player = `saver_${run.toLowerCase()}`;
   const page = await signUp(browser, player);
@@ -73,11 +86,20 @@ test('a player backs up a running server, pins, downloads and restores a backup,
     .poll(async () => (await page.request.get(`/v1/game/${gameId}/backup-settings`, { headers: { authorization: `Bearer ${token}` } })).json())
     .toEqual({ nightly: true, hour: 3, timeZone: zone });
 
+  // A player plays on while the world is backed up.
+  const bot = await joined(page, 'Digger_e2e');
+  const ground = solidGroundNear(bot);
+  const groundName = ground.name;
+
   // Two backups of the running world, each READY in turn, the button held while one runs.
   const now = card.getByRole('button', { name: 'Sauvegarder maintenant' });
   await now.click();
   await expect(card.getByTestId('backup-item')).toHaveCount(1);
   await expect(card.getByTestId('backup-status').first()).toHaveAttribute('data-status', 'READY', { timeout: 60_000 });
+  // Still connected through it; then the player digs the block out.
+  expect(bot.entity).toBeTruthy();
+  await bot.dig(ground);
+  await expect.poll(() => bot.blockAt(ground.position)?.name).toBe('air');
   await expect(card.getByTestId('backup-item').first()).toContainText(`par ${player}`);
   await expect(card.getByTestId('backup-item').first()).toContainText(/\d+(,\d)?\s(o|ko|Mo)\b/);
   const first = (await card.getByTestId('backup-item').first().getAttribute('data-backup-id'))!;
@@ -116,6 +138,8 @@ test('a player backs up a running server, pins, downloads and restores a backup,
   expect(download.suggestedFilename()).toMatch(/\.zip$/);
   const bytes = await readFile((await download.path())!);
   expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+  // Minecraft opens it: level.dat in the world's folder, gzipped NBT with its Data.
+  expect(readLevelDat(await entryOf(bytes, 'world/level.dat')).value.Data?.type).toBe('compound');
   await expect(page).toHaveURL(new RegExp(`${gamePath}$`));
 
   // Restore it, after the confirmation: the current world is backed up first, the server restarts.
@@ -129,6 +153,23 @@ test('a player backs up a running server, pins, downloads and restores a backup,
   await expect(status).not.toHaveAttribute('data-status', 'RUNNING', { timeout: 60_000 });
   await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 120_000 });
   await expect(card.locator('[data-testid="backup-item"][data-kind="AUTOMATIC"]').getByTestId('backup-status')).toHaveAttribute('data-status', 'READY');
+  // The player, back on the restarted server, finds the block as it was at the backup.
+  await quit(bot);
+  const back = await joined(page, 'Digger_e2e');
+  await expect.poll(() => back.blockAt(ground.position)?.name).toBe(groundName);
+  await quit(back);
+
+  // A world whose zip reaches out of its folder is refused with the reason, and nothing changes.
+  const items = await card.getByTestId('backup-item').count();
+  const evil = renamed(await zipOf([...worldEntries(), { name: 'world/aa/evil', data: 'x' }]), 'aa/evil', '../evil');
+  await card.getByTestId('world-file').setInputFiles({ name: 'monde.zip', mimeType: 'application/zip', buffer: evil });
+  await expect(dialog).toContainText('monde.zip');
+  await expect(dialog).toContainText('Le monde actuel est d’abord sauvegardé');
+  await dialog.getByRole('button', { name: 'Remplacer le monde' }).click();
+  await expect(card.getByTestId('backup-result')).toContainText('Le monde n’a pas été importé ; rien n’a changé.');
+  await expect(card.getByTestId('backup-result')).toContainText('..');
+  await expect(card.getByTestId('backup-item')).toHaveCount(items);
+  await expect(status).toHaveAttribute('data-status', 'RUNNING');
 
   // Delete the second one, after the confirmation.
   await item(page, second)

@@ -9,7 +9,7 @@
  *
  * The driver asks it for world snapshots over IPC (`{ type: 'backup', id, location }`): it pauses
  * the world's saves, flushes everything, zips the world and resumes, while players play on, and
- * answers `backup-done` or `backup-failed` with the same id.
+ * answers `backup-progress` now and then, then `backup-done` or `backup-failed`, with the same id.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,7 +44,7 @@ process.chdir(dir);
 recoverWorld(process.cwd());
 
 /** How each runner makes a snapshot of its running world. */
-type Snapshot = (location: ObjectLocation) => Promise<ArchiveResult>;
+type Snapshot = (location: ObjectLocation, onProgress: (fraction: number) => void) => Promise<ArchiveResult>;
 interface Runner {
   stop: (code?: number) => void;
   snapshot: Snapshot;
@@ -53,8 +53,8 @@ interface Runner {
 /** One snapshot at a time, and the stop waits for the one under way (it would write the world). */
 let snapshotting: Promise<unknown> = Promise.resolve();
 function serializedSnapshot(snapshot: Snapshot): Snapshot {
-  return (location) => {
-    const next = snapshotting.then(() => snapshot(location));
+  return (location, onProgress) => {
+    const next = snapshotting.then(() => snapshot(location, onProgress));
     snapshotting = next.catch(() => {});
     return next;
   };
@@ -138,14 +138,14 @@ function runFlyingSquid(config: ServerConfig): Runner {
   // Vanilla's `save-off`, `save-all flush`, zip, `save-on`: the saving loop stops, so no chunk is
   // written while the zip reads the files; players and every queued chunk are written first, so
   // the zip holds the world as it is now. Changes meanwhile stay queued and are saved after.
-  const snapshot: Snapshot = async (location) => {
+  const snapshot: Snapshot = async (location, onProgress) => {
     if (!ready) throw new Error('the server is still starting');
     if (stopping) throw new Error('the server is stopping');
     serv.overworld.stopSaving();
     try {
       await Promise.all(serv.players.map((p) => p.save()));
       while (serv.overworld.savingQueue.size > 0) await serv.overworld.saveNow();
-      return await archiveToLocation(process.cwd(), location);
+      return await archiveToLocation(process.cwd(), location, { onProgress });
     } finally {
       // Always resumed, even when the zip failed; the stop saves by itself.
       if (!stopping) serv.overworld.startSaving();
@@ -205,7 +205,7 @@ function runJar(config: ServerConfig & { jar: string }): Runner {
       command('stop');
     });
   });
-  const snapshot: Snapshot = async (location) => {
+  const snapshot: Snapshot = async (location, onProgress) => {
     if (exited) throw new Error('the server has exited');
     command('save-off');
     try {
@@ -214,7 +214,7 @@ function runJar(config: ServerConfig & { jar: string }): Runner {
       // straight to the game's log), so we cannot wait for it: a fixed 2 s instead. A flush longer
       // than that (a big world on a slow disk) could put a region file caught mid-write in the zip.
       await new Promise((r) => setTimeout(r, 2000));
-      return await archiveToLocation(process.cwd(), location);
+      return await archiveToLocation(process.cwd(), location, { onProgress });
     } finally {
       command('save-on');
     }
@@ -240,7 +240,7 @@ process.on('message', (message: unknown) => {
     if (process.connected) process.send?.({ id, ...answer });
   };
   Promise.resolve()
-    .then(() => snapshot(parseLocation(m.location)))
+    .then(() => snapshot(parseLocation(m.location), (fraction) => reply({ type: 'backup-progress', fraction })))
     .then(
       ({ sizeBytes, sha256 }) => reply({ type: 'backup-done', sizeBytes, sha256 }),
       (err: unknown) => {

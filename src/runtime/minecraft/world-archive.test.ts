@@ -17,14 +17,21 @@ const worldTool = fileURLToPath(new URL('./world-tool.ts', import.meta.url));
 interface ToolAnswer {
   code: number;
   answer: Record<string, unknown>;
+  progress: number[];
 }
 
-function runTool(args: string[]): Promise<ToolAnswer> {
+/** Runs the world tool as the drivers do: the location on stdin, progress lines then one answer. */
+function runTool(command: 'archive' | 'restore', dir: string, location: ObjectLocation, ...rest: string[]): Promise<ToolAnswer> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [worldTool, ...args], (err, stdout) => {
+    const tool = execFile(process.execPath, [worldTool, command, dir, ...rest], (err, stdout) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, answer: JSON.parse(stdout.trim().split('\n').pop() || '{}') as Record<string, unknown> });
+      const lines = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      resolve({ code, answer: lines.pop() ?? {}, progress: lines.map((line) => line.progress as number) });
     });
+    tool.stdin!.end(JSON.stringify(location));
   });
 }
 
@@ -55,8 +62,14 @@ describe('world archives', () => {
 
   it('zips a world Minecraft opens as-is and unpacks it back', async () => {
     const zipFile = path.join(tmp, 'w.zip');
-    const result = await archiveWorld(world, zipFile, 'My World');
+    const progress: number[] = [];
+    const result = await archiveWorld(world, zipFile, 'My World', (f) => progress.push(f));
     const bytes = fs.readFileSync(zipFile);
+    // Rising by whole percents, and short of 100 % until the zip is whole.
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(new Set(progress).size).toBe(progress.length);
+    expect(Math.max(...progress)).toBeLessThanOrEqual(0.99);
     expect(result).toEqual({ sizeBytes: bytes.length, sha256: crypto.createHash('sha256').update(bytes).digest('hex') });
     // Every entry under the root folder, level.dat right in it, and no lock.
     const names = bytes.toString('latin1');
@@ -106,7 +119,7 @@ describe('world archives', () => {
     for (const [what, bytes, code] of cases) {
       const zipFile = path.join(tmp, `${what}.zip`);
       fs.writeFileSync(zipFile, bytes);
-      const { code: exit, answer } = await runTool(['restore', gameDir, JSON.stringify({ kind: 'file', path: zipFile })]);
+      const { code: exit, answer } = await runTool('restore', gameDir, { kind: 'file', path: zipFile });
       expect({ what, exit, error: answer.error }).toEqual({ what, exit: 1, error: code });
       expect(contents(world)).toEqual(before);
       // No staging folder or temporary zip left behind.
@@ -114,7 +127,7 @@ describe('world archives', () => {
     }
     const big = path.join(tmp, 'big.zip');
     fs.writeFileSync(big, await zipOf(worldEntries()));
-    const { answer } = await runTool(['restore', gameDir, JSON.stringify({ kind: 'file', path: big }), '100']);
+    const { answer } = await runTool('restore', gameDir, { kind: 'file', path: big }, '100');
     expect(answer.error).toBe('archive.too-large');
     expect(contents(world)).toEqual(before);
   }, 120_000);
@@ -138,11 +151,12 @@ describe('world archives', () => {
 
   it('restores through the world tool: a file and a presigned URL', async () => {
     const zipFile = path.join(tmp, 'backups', 'one.zip');
-    const archived = await runTool(['archive', gameDir, JSON.stringify({ kind: 'file', path: zipFile })]);
+    const archived = await runTool('archive', gameDir, { kind: 'file', path: zipFile });
     expect(archived.code).toBe(0);
     expect(archived.answer.sizeBytes).toBe(fs.statSync(zipFile).size);
+    expect(archived.progress.at(-1)).toBe(1);
     fs.writeFileSync(path.join(world, 'marker.txt'), 'changed');
-    expect(await runTool(['restore', gameDir, JSON.stringify({ kind: 'file', path: zipFile })])).toEqual({ code: 0, answer: { ok: true } });
+    expect(await runTool('restore', gameDir, { kind: 'file', path: zipFile })).toEqual({ code: 0, answer: { ok: true }, progress: [] });
     expect(fs.readFileSync(path.join(world, 'marker.txt'), 'utf8')).toBe('original');
     expect(fs.readdirSync(gameDir)).toEqual(['world']);
 
@@ -167,16 +181,16 @@ describe('world archives', () => {
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/w.zip`;
       const put: ObjectLocation = { kind: 'url', url, method: 'PUT', headers: { 'x-token': 'secret' } };
-      const up = await runTool(['archive', gameDir, JSON.stringify(put)]);
+      const up = await runTool('archive', gameDir, put);
       expect(up.code).toBe(0);
       expect(stored.get('/w.zip')?.length).toBe(up.answer.sizeBytes);
       expect(crypto.createHash('sha256').update(stored.get('/w.zip')!).digest('hex')).toBe(up.answer.sha256);
       fs.writeFileSync(path.join(world, 'marker.txt'), 'changed again');
       const get: ObjectLocation = { kind: 'url', url, method: 'GET', headers: { 'x-token': 'secret' } };
-      expect((await runTool(['restore', gameDir, JSON.stringify(get)])).answer).toEqual({ ok: true });
+      expect((await runTool('restore', gameDir, get)).answer).toEqual({ ok: true });
       expect(fs.readFileSync(path.join(world, 'marker.txt'), 'utf8')).toBe('original');
       // A refused download is a failed transfer, the world untouched.
-      const denied = await runTool(['restore', gameDir, JSON.stringify({ ...get, headers: {} })]);
+      const denied = await runTool('restore', gameDir, { ...get, headers: {} });
       expect(denied).toMatchObject({ code: 1, answer: { error: 'transfer.failed' } });
       expect(fs.readdirSync(gameDir)).toEqual(['world']);
     } finally {
@@ -234,6 +248,15 @@ describe('world archives', () => {
     fs.writeFileSync(path.join(world, 'DIM-1', 'region', 'r.0.0.mca'), Buffer.alloc(4096));
     await expectCode(checkWorld(world), 'world.corrupt');
     fs.rmSync(path.join(world, 'DIM-1'), { recursive: true });
+    // Entities and points of interest are region files too, in every dimension.
+    for (const rel of ['entities', 'poi', path.join('DIM1', 'entities')]) {
+      fs.mkdirSync(path.join(world, rel), { recursive: true });
+      fs.writeFileSync(path.join(world, rel, 'r.0.0.mca'), regionFile());
+      await checkWorld(world);
+      fs.writeFileSync(path.join(world, rel, 'r.0.0.mca'), Buffer.alloc(4096));
+      await expectCode(checkWorld(world), 'world.corrupt');
+      fs.rmSync(path.join(world, rel, 'r.0.0.mca'));
+    }
     fs.writeFileSync(path.join(world, 'level.dat'), zlib.gzipSync('garbage'));
     await expectCode(checkWorld(world), 'world.corrupt');
   });

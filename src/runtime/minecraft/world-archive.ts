@@ -67,7 +67,7 @@ function tempZipPath(gameDir: string): string {
   return path.join(gameDir, `${tempZipPrefix}${crypto.randomBytes(6).toString('hex')}.zip`);
 }
 
-export function stagingPath(gameDir: string): string {
+function stagingPath(gameDir: string): string {
   return path.join(gameDir, `${stagingPrefix}${crypto.randomBytes(6).toString('hex')}`);
 }
 
@@ -98,12 +98,33 @@ function measure(onChunk: (chunk: Buffer) => void): Transform {
   });
 }
 
+/** Calls `report` with a fraction of 0 to 1 when it moved by a percent at least, never going back. */
+export function progressOf(report: ((fraction: number) => void) | undefined): (fraction: number) => void {
+  let last = -1;
+  return (fraction) => {
+    const percent = Math.floor(Math.min(Math.max(fraction, 0), 1) * 100);
+    if (!report || percent <= last) return;
+    last = percent;
+    report(percent / 100);
+  };
+}
+
 /**
  * Zips `worldDir` into `outFile` with every entry under `rootName/`. yazl reads one file at a time
- * from disk, so memory stays flat whatever the world's size.
+ * from disk, so memory stays flat whatever the world's size. `onProgress` follows the zip's bytes
+ * against the files' total: region files are compressed already, so the two go nearly together.
  */
-export async function archiveWorld(worldDir: string, outFile: string, rootName: string): Promise<ArchiveResult> {
+export async function archiveWorld(worldDir: string, outFile: string, rootName: string, onProgress?: (fraction: number) => void): Promise<ArchiveResult> {
   if (!fs.existsSync(path.join(worldDir, 'level.dat'))) throw new Error(`${worldDir} holds no world (no level.dat)`);
+  const entries: Array<{ rel: string; isDir: boolean; size: number }> = [];
+  for await (const { rel, isDir } of walk(worldDir)) {
+    entries.push({ rel, isDir, size: isDir ? 0 : (await fs.promises.stat(path.join(worldDir, ...rel.split('/')))).size });
+  }
+  const total = Math.max(
+    1,
+    entries.reduce((sum, e) => sum + e.size, 0),
+  );
+  const progress = progressOf(onProgress);
   const zip = new yazl.ZipFile();
   const hash = crypto.createHash('sha256');
   let sizeBytes = 0;
@@ -112,6 +133,8 @@ export async function archiveWorld(worldDir: string, outFile: string, rootName: 
     measure((chunk) => {
       hash.update(chunk);
       sizeBytes += chunk.length;
+      // Never 100 % before the zip is whole.
+      progress(Math.min(sizeBytes / total, 0.99));
     }),
     // flush: fsync before close, so the zip moved under the object's name holds its bytes even
     // after a power cut, as the object store's own writes do.
@@ -124,7 +147,7 @@ export async function archiveWorld(worldDir: string, outFile: string, rootName: 
   failed.catch(() => {});
   try {
     zip.addEmptyDirectory(`${rootName}/`);
-    for await (const { rel, isDir } of walk(worldDir)) {
+    for (const { rel, isDir } of entries) {
       if (isDir) zip.addEmptyDirectory(`${rootName}/${rel}/`);
       else zip.addFile(path.join(worldDir, ...rel.split('/')), `${rootName}/${rel}`);
     }
@@ -327,8 +350,10 @@ export async function checkWorld(dir: string): Promise<void> {
     if (err instanceof WorldArchiveError) throw err;
     corrupt(`level.dat cannot be read: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const dims = (await fs.promises.readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && /^DIM-?\d+$/.test(e.name)).map((e) => `${e.name}/region`);
-  for (const rel of ['region', ...dims]) {
+  // Entities and points of interest are region files too (1.14+, 1.17+): a torn one loses mobs or villagers' beds.
+  const dims = (await fs.promises.readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && /^DIM-?\d+$/.test(e.name)).map((e) => `${e.name}/`);
+  const folders = ['', ...dims].flatMap((dim) => ['region', 'entities', 'poi'].map((kind) => `${dim}${kind}`));
+  for (const rel of folders) {
     let files: string[];
     try {
       files = await fs.promises.readdir(path.join(dir, rel));
@@ -336,6 +361,24 @@ export async function checkWorld(dir: string): Promise<void> {
       continue;
     }
     for (const file of files.filter((f) => f.endsWith('.mca')).sort()) await checkRegionFile(path.join(dir, rel, file), `${rel}/${file}`);
+  }
+}
+
+/**
+ * Restores the zip at `location` in place of the world of `gameDir` (the server stopped): brought
+ * to a temporary file, unpacked into a staging folder under the limits, checked, then swapped in.
+ * Any refusal or failure leaves the world as it was and no temporary file behind.
+ */
+export async function restoreFromLocation(gameDir: string, location: ObjectLocation, maxArchiveBytes = Number.POSITIVE_INFINITY): Promise<void> {
+  const tmp = await fetchToTemp(gameDir, location, maxArchiveBytes);
+  const staging = stagingPath(gameDir);
+  try {
+    await unpackWorld(tmp, staging, { maxArchiveBytes });
+    await checkWorld(staging);
+    swapWorld(gameDir, staging);
+  } finally {
+    await fs.promises.rm(staging, { recursive: true, force: true });
+    await fs.promises.rm(tmp, { force: true });
   }
 }
 
@@ -410,12 +453,17 @@ function transferFailed(what: string, err: unknown): WorldArchiveError {
  * Zips the world of `gameDir` to a temporary file in the game folder (same disk, so the move is
  * a rename), then moves it to the file location or PUTs it to the URL.
  */
-export async function archiveToLocation(gameDir: string, location: ObjectLocation, worldName = 'world'): Promise<ArchiveResult> {
+export async function archiveToLocation(gameDir: string, location: ObjectLocation, options: { worldName?: string; onProgress?: (fraction: number) => void } = {}): Promise<ArchiveResult> {
+  const { worldName = 'world', onProgress } = options;
   const tmp = tempZipPath(gameDir);
+  // An upload is the zip's length again: zipping counts for 80 %, sending the rest.
+  const zipShare = location.kind === 'file' ? 1 : 0.8;
+  const progress = progressOf(onProgress);
   try {
-    const result = await archiveWorld(path.join(gameDir, worldName), tmp, worldName);
+    const result = await archiveWorld(path.join(gameDir, worldName), tmp, worldName, (f) => progress(f * zipShare));
     if (location.kind === 'file') await moveFile(tmp, location.path);
-    else await putFile(tmp, result.sizeBytes, location);
+    else await putFile(tmp, result.sizeBytes, location, (sent) => progress(Math.min(zipShare + (1 - zipShare) * (sent / Math.max(result.sizeBytes, 1)), 0.99)));
+    progress(1);
     return result;
   } finally {
     await fs.promises.rm(tmp, { force: true });
@@ -435,7 +483,14 @@ async function moveFile(from: string, to: string): Promise<void> {
   }
 }
 
-async function putFile(file: string, size: number, location: Extract<ObjectLocation, { kind: 'url' }>): Promise<void> {
+async function putFile(file: string, size: number, location: Extract<ObjectLocation, { kind: 'url' }>, onSent: (bytes: number) => void): Promise<void> {
+  let sent = 0;
+  const counted = fs.createReadStream(file).pipe(
+    measure((chunk) => {
+      sent += chunk.length;
+      onSent(sent);
+    }),
+  );
   let res: Response;
   try {
     // S3 refuses a chunked upload to a presigned URL: the length is given, the body streamed.
@@ -443,7 +498,7 @@ async function putFile(file: string, size: number, location: Extract<ObjectLocat
     const init: RequestInit & { duplex: 'half' } = {
       method: 'PUT',
       headers: { ...location.headers, 'content-length': String(size) },
-      body: Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>,
+      body: Readable.toWeb(counted) as ReadableStream<Uint8Array>,
       duplex: 'half',
     };
     res = await fetch(location.url, init);

@@ -1,33 +1,51 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { ObjectLocation } from '../driver.ts';
 import { WorldArchiveError, type WorldArchiveCode } from './world-archive.ts';
 
 const worldTool = fileURLToPath(new URL('./world-tool.ts', import.meta.url));
 const stderrTailBytes = 2000;
 
+export interface WorldToolRun {
+  cwd: string;
+  /** Names the game in errors. */
+  label: string;
+  /** Where the archive goes or comes from; handed over on stdin, never on the command line. */
+  location: ObjectLocation;
+  onSpawn?: (tool: ChildProcess) => void;
+  onProgress?: (fraction: number) => void;
+}
+
 /**
- * Runs the world tool (world-tool.ts) as a child process in `cwd` and reads its one-line answer:
- * resolves with it, rejects with the tool's WorldArchiveError (its code) when it refused, or with
- * an Error naming `label` (the game) when it failed otherwise or was killed.
+ * Runs the world tool (world-tool.ts) as a child process in `cwd` and reads its answer: resolves
+ * with its last line, rejects with the tool's WorldArchiveError (its code) when it refused, or
+ * with an Error naming the game when it failed otherwise or was killed. Progress lines before the
+ * last go to `onProgress`.
  */
-export function runWorldTool(args: string[], options: { cwd: string; label: string; onSpawn?: (tool: ChildProcess) => void }): Promise<Record<string, unknown>> {
+export function runWorldTool(args: string[], options: WorldToolRun): Promise<Record<string, unknown>> {
   // It streams: a small heap bounds what a hostile zip could make it take.
-  const tool = spawn(process.execPath, ['--max-old-space-size=256', worldTool, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tool = spawn(process.execPath, ['--max-old-space-size=256', worldTool, ...args], { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   options.onSpawn?.(tool);
-  let stdout = '';
+  // A tool killed before it read its input closes the pipe: that is told by its exit, not here.
+  tool.stdin.on('error', () => {});
+  tool.stdin.end(JSON.stringify(options.location));
+  let pending = '';
+  let last = '';
   let stderrTail = '';
-  tool.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  tool.stdout.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString('utf8')).split('\n');
+    pending = lines.pop()!;
+    for (const line of lines.filter((l) => l.trim())) {
+      last = line;
+      const progress = parsed(line)?.progress;
+      if (typeof progress === 'number') options.onProgress?.(progress);
+    }
+  });
   tool.stderr.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString('utf8')).slice(-stderrTailBytes)));
   return new Promise((resolve, reject) => {
     tool.once('error', (err) => reject(new Error(`cannot run the world tool for ${options.label}: ${err.message}`)));
     tool.once('close', (code, signal) => {
-      const line = stdout.trim().split('\n').pop() ?? '';
-      let answer: Record<string, unknown> | undefined;
-      try {
-        answer = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        answer = undefined;
-      }
+      const answer = parsed(pending.trim() || last);
       if (code === 0 && answer) return resolve(answer);
       if (answer && typeof answer.error === 'string' && answer.error !== 'failed') {
         return reject(new WorldArchiveError(answer.error as WorldArchiveCode, String(answer.detail ?? '')));
@@ -36,4 +54,13 @@ export function runWorldTool(args: string[], options: { cwd: string; label: stri
       reject(new Error(`world ${args[0]} of ${options.label} failed: ${String(why)}`));
     });
   });
+}
+
+function parsed(line: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }

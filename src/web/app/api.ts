@@ -55,7 +55,8 @@ export async function apiFetch<T>(path: string, init: RequestInit & { json?: unk
     const problem = res.headers.get('content-type')?.includes('json') ? ((await res.json().catch(() => undefined)) as Problem | undefined) : undefined;
     throw new ApiError(res.status, problem);
   }
-  if (res.status === 204) return undefined as T;
+  // 204, or an accepted write that answers nothing (202 with no body).
+  if (res.status === 204 || res.headers.get('content-length') === '0') return undefined as T;
   return (await res.json()) as T;
 }
 

@@ -81,6 +81,20 @@ describe('the data provider', () => {
     expect(new Headers(sent.headers).get('idempotency-key')).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it("sends a custom call's file (a world's zip) as its bytes with its type, and takes an accepted write's empty answer", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 202, headers: { 'content-length': '0' } })),
+    );
+    const zip = new Blob(['PK'], { type: 'application/zip' });
+    const { data } = await dataProvider.custom!({ url: '/v1/game/g/world', method: 'put', payload: zip });
+    expect(data).toBeUndefined();
+    const sent = vi.mocked(fetch).mock.calls[0]![1] as RequestInit;
+    expect(sent.body).toBe(zip);
+    expect(new Headers(sent.headers).get('content-type')).toBe('application/zip');
+    expect(new Headers(sent.headers).get('idempotency-key')).toMatch(/^[0-9a-f]{32}$/);
+  });
+
   it('lists the catalogue where it lists, and finds a promo code, which has no GET of its own, in its list', async () => {
     const codes = Array.from({ length: 130 }, (_, i) => ({ code: `CODE${i}` }));
     const calls = stubApi((url) => {

@@ -21,8 +21,16 @@ function fill(resource: string, path: string, meta?: MetaQuery): string {
 const resourcePath = (resource: string, meta?: MetaQuery) => fill(resource, declared(resource).path, meta);
 const itemPath = (resource: string, id: string | number, meta?: MetaQuery) => `${resourcePath(resource, meta)}/${encodeURIComponent(String(id))}`;
 
-/** A write's body: a form (an image upload) goes as multipart, as the browser encodes it; anything else as JSON. */
-const body = (payload: unknown) => (payload === undefined ? {} : payload instanceof FormData ? { body: payload } : { json: payload });
+/**
+ * A write's body: a form (an image upload) goes as multipart, as the browser encodes it; a file (a
+ * world's .zip) as its bytes, streamed by the browser with the file's type; anything else as JSON.
+ */
+function body(payload: unknown): { body?: BodyInit; json?: unknown; headers?: Record<string, string> } {
+  if (payload === undefined) return {};
+  if (payload instanceof FormData) return { body: payload };
+  if (payload instanceof Blob) return { body: payload, headers: { 'content-type': payload.type || 'application/octet-stream' } };
+  return { json: payload };
+}
 
 /**
  * The list's query: 0-based `page`/`size`; the first sorter as `sort=field,asc|desc`; an equality

@@ -24,6 +24,13 @@ export const backups = pgTable(
     sha256: text('sha256'),
     pinned: boolean('pinned').notNull().default(false),
     note: text('note'),
+    /** How far a RUNNING backup is, in percent; written now and then, for the owner's page. */
+    progress: integer('progress'),
+    /**
+     * When the backup goes: set on the one backup kept once its game's world is deleted (it stays
+     * GAME_RETENTION_DAYS more, to download); null while the game has its world.
+     */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
     /** Why it FAILED, as a message key. */
     error: text('error'),
     /** Refreshed while it runs; a RUNNING backup whose heartbeat is old was cut off by a crash. */
@@ -50,6 +57,8 @@ export const backupSettings = pgTable('backup_settings', {
    * run at once on any replica; it lapses at `busyUntil`, renewed while it runs, so a crash frees it.
    */
   busy: text('busy', { enum: ['BACKUP', 'RESTORE'] }),
+  /** The expiry (the game's expiredAt) whose backup was taken: one per expiry, on one replica. */
+  expiryBackupFor: timestamp('expiry_backup_for', { withTimezone: true }),
   busyUntil: timestamp('busy_until', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

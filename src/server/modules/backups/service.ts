@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { and, count, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.ts';
+import { and, count, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
 import { backupLinks, backups, backupSettings } from '../../db/schema/backups.ts';
 import { conflict, HttpProblem, notFound, type ErrorKey } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
@@ -31,6 +31,10 @@ const HEARTBEAT_MS = 10_000;
 const WRITE_LOCATION_SEC = 6 * 3600;
 /** A download link's life. */
 const LINK_MS = 10 * 60_000;
+/** A running backup's progress is written at most this often. */
+const PROGRESS_MS = 1000;
+/** An expired game's backup is taken within this long of its expiry, or not at all. */
+const EXPIRY_WINDOW_MS = 7 * 24 * 3600_000;
 const MB = 1024 * 1024;
 
 export interface BackupsOptions {
@@ -111,6 +115,8 @@ export class BackupsService {
       pinned: row.pinned,
       note: row.note,
       createdBy: author,
+      progress: row.status === 'RUNNING' ? (row.progress ?? 0) : null,
+      expiresAt: row.expiresAt?.toISOString() ?? null,
       error: row.error ? renderProblem(row.error as ErrorKey, {}, undefined, locale).detail : null,
     };
   }
@@ -131,6 +137,7 @@ export class BackupsService {
    */
   async create(ownerId: string | null, gameId: string, input: { kind: BackupKind; note?: string; by: string | null }, locale: Locale): Promise<Backup> {
     const world = await this.worlds.of(ownerId, gameId);
+    if (world.worldDeleted) throw conflict('backups.worldDeleted');
     if (!(await this.claim(gameId, 'BACKUP'))) throw conflict('backups.busy');
     let row: BackupRow;
     try {
@@ -163,7 +170,7 @@ export class BackupsService {
       await this.db.update(backups).set({ status: 'RUNNING', heartbeatAt: this.now() }).where(eq(backups.id, row.id));
       await this.changed(world.ownerId, row.id);
       const location = await this.store.writeLocation(row.objectKey, WRITE_LOCATION_SEC);
-      const written = await this.driver.backup(world.spec, location);
+      const written = await this.driver.backup(world.spec, location, this.progressWriter(world.ownerId, row.id));
       const { sizeBytes } = await this.store.commitWrite(row.objectKey, location);
       if (sizeBytes !== written.sizeBytes) throw new Error(`stored ${sizeBytes} bytes of ${written.sizeBytes}`);
       const [ready] = await this.db
@@ -177,8 +184,13 @@ export class BackupsService {
       await this.prune(world, row.id);
       return null;
     } catch (err) {
-      this.options.log.warn({ err, gameId: world.id, backupId: row.id }, 'backup failed');
       const why: ErrorKey = err instanceof UnsupportedError ? 'backups.unsupported' : err instanceof NoWorldError ? 'backups.noWorld' : 'backups.failed';
+      // A world never started has nothing to keep: only a backup someone asked for says so.
+      if (why === 'backups.noWorld' && row.kind !== 'MANUAL') {
+        await this.remove(world.ownerId, row);
+        return why;
+      }
+      this.options.log.warn({ err, gameId: world.id, backupId: row.id }, 'backup failed');
       await this.fail(row, why);
       await this.changed(world.ownerId, row.id);
       if (row.kind === 'NIGHTLY') {
@@ -188,6 +200,28 @@ export class BackupsService {
     } finally {
       clearInterval(beat);
     }
+  }
+
+  /**
+   * How far a running backup is, written to its row at most once a second and told to the owner's
+   * pages, which read it from the list: any replica's page sees it.
+   */
+  private progressWriter(ownerId: string, id: string): (fraction: number) => void {
+    let last = 0;
+    let writing = false;
+    return (fraction) => {
+      const now = Date.now();
+      if (writing || now - last < PROGRESS_MS) return;
+      writing = true;
+      last = now;
+      void this.db
+        .update(backups)
+        .set({ progress: Math.round(fraction * 100) })
+        .where(and(eq(backups.id, id), eq(backups.status, 'RUNNING')))
+        .then(() => this.changed(ownerId, id))
+        .catch((err: unknown) => this.options.log.warn({ err, backupId: id }, 'backup progress not written'))
+        .finally(() => (writing = false));
+    };
   }
 
   private async heartbeat(row: BackupRow): Promise<void> {
@@ -295,6 +329,7 @@ export class BackupsService {
   async restore(ownerId: string | null, gameId: string, backupId: string, locale: Locale): Promise<Backup> {
     const { world, row } = await this.row(ownerId, gameId, backupId);
     if (row.status !== 'READY') throw conflict('backups.notReady', { status: row.status });
+    if (world.worldDeleted) throw conflict('backups.worldDeleted');
     if (!(await this.claim(gameId, 'RESTORE'))) throw conflict('backups.busy');
     this.track(this.putBack(world, row).finally(() => this.release(gameId)));
     return (await this.views([row], locale))[0]!;
@@ -332,6 +367,7 @@ export class BackupsService {
    */
   async uploadWorld(ownerId: string, gameId: string, body: NodeJS.ReadableStream, declaredBytes: number | undefined): Promise<void> {
     const world = await this.worlds.of(ownerId, gameId);
+    if (world.worldDeleted) throw conflict('backups.worldDeleted');
     const { backupsMaxMb } = await this.catalogue.backupQuota(world.packageId);
     const maxBytes = backupsMaxMb * MB;
     const tooLarge = () => new HttpProblem(413, 'archive.too-large', { maxMb: backupsMaxMb });
@@ -421,17 +457,22 @@ export class BackupsService {
     return { nightly: input.nightly, hour: input.hour, timeZone: input.timeZone };
   }
 
-  /** Claims the game for one backup or restore; false while another holds it. */
-  private async claim(gameId: string, work: 'BACKUP' | 'RESTORE', executor: Executor = this.db): Promise<boolean> {
+  /**
+   * Claims the game for one backup or restore; false while another holds it. With `expiry`, the
+   * backup of that expiry, which the same write records: false when it was taken already.
+   */
+  private async claim(gameId: string, work: 'BACKUP' | 'RESTORE', expiry?: Date): Promise<boolean> {
     const now = this.now();
     const until = new Date(now.getTime() + CLAIM_MS);
-    const rows = await executor
+    const set = { busy: work, busyUntil: until, ...(expiry ? { expiryBackupFor: expiry } : {}) };
+    const free = or(isNull(backupSettings.busy), lt(backupSettings.busyUntil, now));
+    const rows = await this.db
       .insert(backupSettings)
-      .values({ gameId, busy: work, busyUntil: until })
+      .values({ gameId, ...set })
       .onConflictDoUpdate({
         target: backupSettings.gameId,
-        set: { busy: work, busyUntil: until },
-        setWhere: or(isNull(backupSettings.busy), lt(backupSettings.busyUntil, now)),
+        set,
+        setWhere: expiry ? and(free, or(isNull(backupSettings.expiryBackupFor), ne(backupSettings.expiryBackupFor, expiry))) : free,
       })
       .returning({ gameId: backupSettings.gameId });
     return rows.length > 0;
@@ -456,12 +497,13 @@ export class BackupsService {
     while (this.running.size > 0) await Promise.all([...this.running]);
   }
 
-  /** Nightly rounds every minute until `stop`. */
+  /** Rounds every minute until `stop`: the nightly backups, the expiries' backups, the backups whose time is over. */
   start(intervalMs = 60_000): void {
     const next = () => {
       this.timer = setTimeout(() => {
         this.round = this.nightlyRound()
-          .catch((err: unknown) => this.options.log.error({ err }, 'nightly backup round failed'))
+          .then(() => this.expiryRound())
+          .catch((err: unknown) => this.options.log.error({ err }, 'backup round failed'))
           .finally(next);
       }, intervalMs);
     };
@@ -520,6 +562,63 @@ export class BackupsService {
     }
     await this.idle();
     return started;
+  }
+
+  /**
+   * One round for expired games: each game an expiry stopped in the last week gets one automatic
+   * backup of its stopped world (so it holds the world's last save), on one replica, once per
+   * expiry; and the backups kept past a world's deletion go once their time is over. Waits for
+   * the backups it started.
+   */
+  async expiryRound(): Promise<number> {
+    const now = this.now();
+    const expired = await this.worlds.expiredSince(new Date(now.getTime() - EXPIRY_WINDOW_MS));
+    const taken = new Map<string, number>();
+    for (let i = 0; i < expired.length; i += 500) {
+      const ids = expired.slice(i, i + 500).map((game) => game.id);
+      const rows = await this.db.select({ gameId: backupSettings.gameId, at: backupSettings.expiryBackupFor }).from(backupSettings).where(inArray(backupSettings.gameId, ids));
+      for (const row of rows) if (row.at) taken.set(row.gameId, row.at.getTime());
+    }
+    let started = 0;
+    for (const game of expired.filter((g) => taken.get(g.id) !== g.expiredAt.getTime()).slice(0, 50)) {
+      if (!(await this.claim(game.id, 'BACKUP', game.expiredAt))) continue;
+      try {
+        const world = await this.worlds.of(null, game.id);
+        const backup = await this.insert(world, { kind: 'AUTOMATIC', note: undefined, by: null });
+        this.track(this.take(world, backup).finally(() => this.release(game.id)));
+        started++;
+      } catch (err) {
+        await this.release(game.id);
+        throw err;
+      }
+    }
+    const over = await this.db.select().from(backups).where(lte(backups.expiresAt, now));
+    for (const row of over) {
+      const world = await this.worlds.of(null, row.gameId);
+      await this.remove(world.ownerId, row);
+    }
+    await this.idle();
+    return started;
+  }
+
+  /**
+   * Before an expired game's world is deleted: its newest finished backup stays until `until`
+   * (GAME_RETENTION_DAYS more, for its owner to download), the others go now. Idempotent, so a
+   * deletion tried again does it again harmlessly.
+   */
+  async keepLast(gameId: string, until: Date): Promise<void> {
+    const world = await this.worlds.of(null, gameId);
+    const rows = await this.db
+      .select()
+      .from(backups)
+      .where(and(eq(backups.gameId, gameId), inArray(backups.status, ['READY', 'FAILED'])))
+      .orderBy(desc(backups.createdAt), desc(backups.id));
+    const last = rows.find((row) => row.status === 'READY');
+    if (last && !last.expiresAt) {
+      await this.db.update(backups).set({ expiresAt: until }).where(eq(backups.id, last.id));
+      await this.changed(world.ownerId, last.id);
+    }
+    for (const row of rows) if (row.id !== last?.id) await this.remove(world.ownerId, row);
   }
 }
 

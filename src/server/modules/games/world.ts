@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
 import { notFound } from '../../lib/problems.ts';
@@ -23,6 +23,10 @@ export interface GameWorld {
   name: string;
   status: GameStatus;
   packageId: string;
+  /** When its renewal went unpaid, while it is expired. */
+  expiredAt: Date | null;
+  /** Its world was deleted past the retention: nothing can be restored into it any more. */
+  worldDeleted: boolean;
   spec: GameSpec;
 }
 
@@ -57,7 +61,25 @@ export class GameWorlds {
   }
 
   private async world(row: GameRow): Promise<GameWorld> {
-    return { id: row.id, ownerId: row.ownerId, name: row.name, status: row.status, packageId: row.packageId, spec: await specOf(this.db, row) };
+    return {
+      id: row.id,
+      ownerId: row.ownerId,
+      name: row.name,
+      status: row.status,
+      packageId: row.packageId,
+      expiredAt: row.expiredAt,
+      worldDeleted: row.worldDeletedAt !== null,
+      spec: await specOf(this.db, row),
+    };
+  }
+
+  /** The games stopped by an expiry since `since` whose world is still there, with when they expired. */
+  async expiredSince(since: Date): Promise<Array<{ id: string; expiredAt: Date }>> {
+    const rows = await this.db
+      .select({ id: games.id, expiredAt: games.expiredAt })
+      .from(games)
+      .where(and(eq(games.status, 'EXPIRED'), isNull(games.worldDeletedAt), gt(games.expiredAt, since)));
+    return rows.map((row) => ({ id: row.id, expiredAt: row.expiredAt! }));
   }
 
   /**

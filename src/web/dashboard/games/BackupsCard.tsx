@@ -1,4 +1,5 @@
-import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, CircularProgress, Divider, IconButton, Stack, Tooltip, Typography, type ChipProps } from '@mui/material';
+import { useRef } from 'react';
+import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, CircularProgress, Divider, IconButton, LinearProgress, Stack, Tooltip, Typography, type ChipProps } from '@mui/material';
 import {
   Backup as BackupIcon,
   DeleteOutline as DeleteOutlineIcon,
@@ -6,6 +7,7 @@ import {
   PushPin as PushPinIcon,
   PushPinOutlined as PushPinOutlinedIcon,
   SettingsBackupRestore as RestoreIcon,
+  UploadFile as UploadFileIcon,
 } from '@mui/icons-material';
 import { useCreate, useCustomMutation, useDelete } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
@@ -57,6 +59,7 @@ export function BackupsCard({ gameId }: { gameId: string }) {
           <Button variant="contained" startIcon={<BackupIcon />} disabled={busy || running || paged.loading} onClick={backUpNow}>
             {t('backups.now')}
           </Button>
+          <WorldUpload gameId={gameId} run={run} disabled={busy || running || paged.loading} />
           {running && (
             <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'text.secondary' }}>
               <CircularProgress size={16} color="inherit" />
@@ -92,6 +95,38 @@ export function BackupsCard({ gameId }: { gameId: string }) {
         )}
       </CardContent>
     </Card>
+  );
+}
+
+/**
+ * Replaces the world by a .zip the player picks (from single-player or another host), after a
+ * confirmation naming the file: the API checks it before anything changes and backs the current
+ * world up first. The browser streams the file; the API's refusal (too large, not a world, unsafe)
+ * is shown in place.
+ */
+function WorldUpload({ gameId, run, disabled }: { gameId: string; run: RunAction; disabled: boolean }) {
+  const { t, i18n } = useTranslation('games');
+  const input = useRef<HTMLInputElement>(null);
+  const { mutateAsync: call } = useCustomMutation<Record<string, never>, ApiError>();
+  const picked = (file: File | undefined) => {
+    if (input.current) input.current.value = '';
+    if (!file) return;
+    void run({
+      confirm: { title: t('backups.uploadTitle'), text: t('backups.uploadText', { file: file.name, size: formatBytes(file.size, i18n.language) }), confirm: t('backups.uploadConfirm'), danger: true },
+      // The API wants application/zip whatever the system named the file's type (Windows says x-zip-compressed).
+      action: () =>
+        call({ url: `/v1/game/${encodeURIComponent(gameId)}/world`, method: 'put', values: new Blob([file], { type: 'application/zip' }), successNotification: false, errorNotification: false }),
+      success: t('backups.uploadStarted', { file: file.name }),
+      failure: t('backups.uploadFailed'),
+    });
+  };
+  return (
+    <>
+      <input ref={input} type="file" accept=".zip,application/zip" hidden data-testid="world-file" onChange={(e) => picked(e.target.files?.[0])} />
+      <Button variant="outlined" startIcon={<UploadFileIcon />} disabled={disabled} onClick={() => input.current?.click()}>
+        {t('backups.upload')}
+      </Button>
+    </>
   );
 }
 
@@ -157,6 +192,19 @@ function BackupItem({ gameId, backup, run, busy, onChanged }: { gameId: string; 
             {details.join(' · ')}
           </Typography>
         )}
+        {backup.status === 'RUNNING' && backup.progress !== null && (
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 1, maxWidth: 360 }}>
+            <LinearProgress variant="determinate" value={backup.progress} aria-label={t('backups.progressOf', { date })} sx={{ flex: 1, height: 6, borderRadius: 3 }} />
+            <Typography variant="caption" color="text.secondary" data-testid="backup-progress">
+              {t('backups.percent', { value: backup.progress })}
+            </Typography>
+          </Box>
+        )}
+        {backup.expiresAt && (
+          <Alert severity="warning" variant="outlined" sx={{ mt: 1, py: 0 }}>
+            {t('backups.keptUntil', { date: formatDate(backup.expiresAt, i18n.language) })}
+          </Alert>
+        )}
         {backup.status === 'FAILED' && backup.error && (
           <Alert severity="error" variant="outlined" sx={{ mt: 1, py: 0 }}>
             {t('backups.failedBecause', { error: backup.error })}
@@ -166,9 +214,12 @@ function BackupItem({ gameId, backup, run, busy, onChanged }: { gameId: string; 
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, ml: 'auto', '& .MuiButton-root': { minWidth: 0, px: { xs: 0.75, sm: 1 } } }}>
         {ready && (
           <>
-            <Button size="small" startIcon={<RestoreIcon />} disabled={busy} onClick={restore}>
-              {t('backups.restore')}
-            </Button>
+            {/* A backup kept past its world's deletion has no world to go back into. */}
+            {!backup.expiresAt && (
+              <Button size="small" startIcon={<RestoreIcon />} disabled={busy} onClick={restore}>
+                {t('backups.restore')}
+              </Button>
+            )}
             <Button size="small" startIcon={<DownloadIcon />} disabled={busy} onClick={download}>
               {t('backups.download')}
             </Button>

@@ -5,6 +5,7 @@ import type { CatalogueService } from '../../catalogue/service.ts';
 import type { CreditsService } from '../credits/service.ts';
 import type { NotificationsService } from '../../notifications/service.ts';
 import type { GamesService } from '../../games/service.ts';
+import type { BackupsService } from '../../backups/service.ts';
 import type { GameRow, GameRuntime } from '../../games/runtime.ts';
 import type { PaymentStatus } from './game-payment.ts';
 
@@ -26,6 +27,8 @@ export interface RenewalDeps {
   notifications: NotificationsService;
   games: GamesService;
   runtime: GameRuntime;
+  /** Keeps an expired game's last backup once its world is deleted. */
+  backups: Pick<BackupsService, 'keepLast'>;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;

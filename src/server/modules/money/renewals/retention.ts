@@ -10,7 +10,8 @@ const DELETION_NOTICE_MS = 7 * DAY_MS;
 
 /**
  * An expired game's world: kept GAME_RETENTION_DAYS for its owner to pay and revive the game, then,
- * a week at least after telling them, deleted through the driver; after that nothing revives it.
+ * a week at least after telling them, deleted through the driver; after that nothing revives it,
+ * and only its last backup stays, GAME_RETENTION_DAYS more, for its owner to download.
  */
 export class Retention {
   private readonly ctx: RenewalContext;
@@ -105,6 +106,8 @@ export class Retention {
     for (const game of leased) {
       const mine = and(eq(games.id, game.id), eq(games.leaseOwner, this.replica));
       try {
+        // Nothing revives the game now: its last backup stays GAME_RETENTION_DAYS more, to download.
+        await ctx.deps.backups.keepLast(game.id, new Date(now.getTime() + this.retentionMs));
         await ctx.deps.runtime.driver.remove(await specOf(ctx.db, game));
         await ctx.db.transaction(async (tx) => {
           const [deleted] = await tx.update(games).set({ worldDeletedAt: ctx.now, leaseOwner: null, leaseUntil: null, updatedAt: ctx.now }).where(mine).returning({ id: games.id });
