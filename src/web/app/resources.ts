@@ -64,6 +64,8 @@ export const resources = [
   { name: 'promoCodeUses', meta: { path: '/v1/promocode/:code/uses', staff: true } },
   staff('users', 'players', 'users', { path: '/v1/staff/users' }, { show: true }),
   staff('staffGames', 'players', 'games', { path: '/v1/staff/games' }, { show: true }),
+  // A game's backups: shown on the game's page, no menu entry of their own; one is restored by a custom call.
+  { name: 'staffGameBackups', meta: { path: '/v1/staff/games/:gameId/backups', staff: true } },
   staff('staffTransactions', 'support', 'transactions', { path: '/v1/staff/transactions' }, {}),
   staff('payments', 'support', 'payments', { path: '/v1/staff/payments' }, { show: true }),
   staff('staffInvoices', 'support', 'invoices', { path: '/v1/staff/invoices' }, { show: true }),

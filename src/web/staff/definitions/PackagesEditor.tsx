@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Card, CardContent, CardHeader, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, CardHeader, InputAdornment, Stack, TextField, Typography } from '@mui/material';
 import { Add as AddIcon } from '@mui/icons-material';
 import { useCan, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { ApiError, errorText } from '../../app/api.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 
 /** Each field by the API's path for it, so the API's field errors land on it. */
-const fields = ['name.fr', 'name.en', 'description.fr', 'description.en', 'ramMb', 'maxPlayers', 'periodDays', 'priceCredits'] as const;
+const fields = ['name.fr', 'name.en', 'description.fr', 'description.en', 'ramMb', 'maxPlayers', 'periodDays', 'priceCredits', 'backupsKept', 'backupsMaxMb'] as const;
 type Field = (typeof fields)[number];
 type Values = Record<Field, string>;
 const labels: Record<Field, string> = {
@@ -20,8 +20,12 @@ const labels: Record<Field, string> = {
   maxPlayers: 'maxPlayers',
   periodDays: 'periodDays',
   priceCredits: 'priceCredits',
+  backupsKept: 'backupsKept',
+  backupsMaxMb: 'backupsMaxMb',
 };
 const isText = (f: Field) => f.startsWith('name.') || f.startsWith('description.');
+/** The backup quota's bounds (src/contract/games.ts), checked before sending so a slip is named at once. */
+const quotaRanges: Partial<Record<Field, { min: number; max: number }>> = { backupsKept: { min: 1, max: 100 }, backupsMaxMb: { min: 100, max: 1_000_000 } };
 
 interface Row {
   /** The package's id once saved; a row added here has a key of its own until then. */
@@ -42,9 +46,23 @@ const valuesOf = (p: GamePackage): Values => ({
   maxPlayers: String(p.maxPlayers),
   periodDays: String(p.periodDays),
   priceCredits: String(p.priceCredits),
+  backupsKept: String(p.backupsKept),
+  backupsMaxMb: String(p.backupsMaxMb),
 });
 const rowOf = (p: GamePackage): Row => ({ id: p.id, key: p.id, values: valuesOf(p), saved: valuesOf(p), errors: {}, error: null });
-const blank: Values = { 'name.fr': '', 'name.en': '', 'description.fr': '', 'description.en': '', ramMb: '1024', maxPlayers: '10', periodDays: '30', priceCredits: '' };
+// The API's own quota for a package made without one: 7 backups in 10 GB.
+const blank: Values = {
+  'name.fr': '',
+  'name.en': '',
+  'description.fr': '',
+  'description.en': '',
+  ramMb: '1024',
+  maxPlayers: '10',
+  periodDays: '30',
+  priceCredits: '',
+  backupsKept: '7',
+  backupsMaxMb: '10240',
+};
 
 /**
  * Numbers as numbers; what is not one goes as typed, for the API to name the field. No description
@@ -61,6 +79,8 @@ function body(values: Values) {
     maxPlayers: number(values.maxPlayers),
     periodDays: number(values.periodDays),
     priceCredits: number(values.priceCredits),
+    backupsKept: number(values.backupsKept),
+    backupsMaxMb: number(values.backupsMaxMb),
   };
 }
 
@@ -81,7 +101,19 @@ export function PackagesEditor({ definitionId, packages }: { definitionId: strin
   // The list shows how many packages each definition has.
   const refreshList = () => void invalidate({ resource: 'definitions', invalidates: ['list'] });
 
+  /** The quota fields that are no whole number within their bounds, with what they take. */
+  const outOfRange = (values: Values): Partial<Record<Field, string>> =>
+    Object.fromEntries(
+      Object.entries(quotaRanges).flatMap(([f, { min, max }]) => {
+        const n = Number(values[f as Field]);
+        const fine = values[f as Field].trim() !== '' && Number.isInteger(n) && n >= min && n <= max;
+        return fine ? [] : [[f, t('definitions.packages.outOfRange', { min: min.toLocaleString(i18n.language), max: max.toLocaleString(i18n.language) })]];
+      }),
+    );
+
   const save = async (row: Row) => {
+    const refused = outOfRange(row.values);
+    if (Object.keys(refused).length) return update(row.key, { errors: refused, error: null });
     setBusy(row.key);
     update(row.key, { errors: {}, error: null });
     try {
@@ -155,11 +187,15 @@ export function PackagesEditor({ definitionId, packages }: { definitionId: strin
                       error={!!row.errors[f]}
                       helperText={row.errors[f]}
                       type={isText(f) ? 'text' : 'number'}
-                      required={f.startsWith('name.')}
+                      required={f.startsWith('name.') || f in quotaRanges}
                       multiline={f.startsWith('description.')}
                       size="small"
                       disabled={!canEdit}
                       sx={isText(f) ? { gridColumn: { xs: '1 / -1', md: 'span 2' } } : undefined}
+                      slotProps={{
+                        htmlInput: quotaRanges[f] ? { min: quotaRanges[f].min, max: quotaRanges[f].max, step: 1 } : undefined,
+                        input: f === 'backupsMaxMb' ? { endAdornment: <InputAdornment position="end">{t('definitions.packages.backupsMaxMbUnit')}</InputAdornment> } : undefined,
+                      }}
                     />
                   ))}
                 </Box>

@@ -10,12 +10,13 @@ import { ErrorAlert, Fact, Facts } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { ListLink, PageTitle, ShowLink } from '../lists.tsx';
 import { ExtendDialog, StopDialog } from './GameActions.tsx';
+import { GameBackups } from './GameBackups.tsx';
 import { GameStatusChip } from './GameStatusChip.tsx';
 
 /** The statuses a stop applies to, as for the owner's own stop button. */
 const STOPPABLE: readonly GameStatus[] = ['STARTING', 'RUNNING', 'CRASHED'];
 
-/** One player's server: what it runs, its owner and paid period; staff stop it or give it free days. */
+/** One player's server: what it runs, its owner and paid period, its backups; staff stop it, give it free days or restore a backup. */
 export function GameShow() {
   const { t, i18n } = useTranslation('staff');
   const lang = i18n.language === 'en' ? 'en' : 'fr';
@@ -24,6 +25,8 @@ export function GameShow() {
   const [open, setOpen] = useState<'stop' | 'extend' | null>(null);
   const refresh = () => {
     if (game) void invalidate({ resource: 'staffGames', invalidates: ['list', 'detail'], id: game.id });
+    // The backups are not on staff's event stream: they come again with the page's other data.
+    void invalidate({ resource: 'staffGameBackups', invalidates: ['list'] });
     void invalidate({ resource: 'audit', invalidates: ['list'] });
   };
   const expired = !!game && (game.status === 'EXPIRED' || !!game.expiredAt || !!game.worldDeletedAt);
@@ -49,7 +52,7 @@ export function GameShow() {
               </Button>
             </CanAccess>
           )}
-          <RefreshButton {...refreshButtonProps} />
+          <RefreshButton {...refreshButtonProps} onClick={refresh} />
         </Stack>
       )}
     >
@@ -87,6 +90,7 @@ export function GameShow() {
           <ListLink resource="audit" query={{ entity: 'game', entityId: game.id }}>
             {t('staffGames.audit')}
           </ListLink>
+          <GameBackups game={game} onRestored={refresh} />
           {open === 'stop' && <StopDialog game={game} onClose={() => setOpen(null)} onDone={refresh} />}
           {open === 'extend' && <ExtendDialog game={game} onClose={() => setOpen(null)} onDone={refresh} />}
         </>
