@@ -12,7 +12,7 @@ const run = Date.now().toString(36).toUpperCase();
 async function screenshots(page: Page, gamePath: string) {
   for (const lang of ['fr', 'en'] as const) {
     await inEachLook(page, async ({ theme, label }) => {
-      await page.goto(lang === 'fr' ? gamePath : `/en${gamePath}`);
+      await page.goto(lang === 'fr' ? `${gamePath}/backups` : `/en${gamePath}/backups`);
       const card = page.getByTestId('backups');
       await expect(card.getByTestId('backup-item').first()).toBeVisible({ timeout: 15_000 });
       await expect(card.getByTestId('nightly-zone')).toBeVisible();
@@ -27,9 +27,17 @@ async function screenshots(page: Page, gamePath: string) {
 /** The backup item whose id is `id`. */
 const item = (page: Page, id: string): Locator => page.locator(`[data-testid="backup-item"][data-backup-id="${id}"]`);
 
-/** A player on the server, by a real Minecraft client. */
+/** A tab of the game page, opened as a player does, at its own address. */
+async function openTab(page: Page, name: 'Aperçu' | 'Sauvegardes') {
+  await page.getByRole('tab', { name }).click();
+  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** A player on the server, by a real Minecraft client, at the address the control panel shows. */
 async function joined(page: Page, name: string) {
+  await openTab(page, 'Aperçu');
   const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  await openTab(page, 'Sauvegardes');
   const result = await join(port, name, '1.21.4');
   if (!result.joined) throw new Error(`${name} could not join: ${result.reason}`);
   await result.bot.waitForChunksToLoad();
@@ -58,16 +66,20 @@ test('a player backs up a running server with a player on it, pins, downloads an
   const gamePath = new URL(page.url()).pathname;
   const status = page.getByTestId('game-status').first();
 
-  // No backup yet; the nightly settings show this browser's zone.
+  // No backup yet, on the server's Backups tab; the nightly settings show this browser's zone.
+  await openTab(page, 'Sauvegardes');
+  await expect(page).toHaveURL(new RegExp(`${gamePath}/backups$`));
   const card = page.getByTestId('backups');
   await expect(card.getByRole('heading', { name: 'Sauvegardes' })).toBeVisible();
   await expect(card.getByText('Aucune sauvegarde pour l’instant')).toBeVisible();
   const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
   await expect(card.getByTestId('nightly-zone')).toHaveText(`Heure de votre fuseau : ${zone}`);
 
+  await openTab(page, 'Aperçu');
   await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
   await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+  await openTab(page, 'Sauvegardes');
 
   // The nightly backup, on by default at 04:00 (Paris time): at 03:00 instead, saved with this browser's zone.
   const nightly = card.getByRole('checkbox', { name: 'Une sauvegarde chaque nuit' });
@@ -140,7 +152,7 @@ test('a player backs up a running server with a player on it, pins, downloads an
   expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
   // Minecraft opens it: level.dat in the world's folder, gzipped NBT with its Data.
   expect(readLevelDat(await entryOf(bytes, 'world/level.dat')).value.Data?.type).toBe('compound');
-  await expect(page).toHaveURL(new RegExp(`${gamePath}$`));
+  await expect(page).toHaveURL(new RegExp(`${gamePath}/backups$`));
 
   // Restore it, after the confirmation: the current world is backed up first, the server restarts.
   await item(page, first).getByRole('button', { name: 'Restaurer' }).click();
@@ -181,5 +193,31 @@ test('a player backs up a running server with a player on it, pins, downloads an
   await expect(card.getByTestId('backup-item')).toHaveCount(2);
 
   await screenshots(page, gamePath);
+
+  // A backup under way shows its percentage; one kept past its world's deletion says until when,
+  // and offers no restore. The list is answered as the API would then.
+  await page.route(
+    (url) => url.pathname === `/v1/game/${gameId}/backups`,
+    async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      const listed = (await (await route.fetch()).json()) as { data: Array<Record<string, unknown>> };
+      listed.data[0] = { ...listed.data[0], status: 'RUNNING', progress: 42, sizeBytes: null, sha256: null, finishedAt: null };
+      listed.data[1] = { ...listed.data[1], expiresAt: '2026-12-31T12:00:00.000Z' };
+      await route.fulfill({ json: listed });
+    },
+  );
+  await page.goto(`${gamePath}/backups`);
+  const [running, kept] = [card.getByTestId('backup-item').nth(0), card.getByTestId('backup-item').nth(1)];
+  await expect(running.getByRole('progressbar', { name: /^Avancement de la sauvegarde du / })).toHaveAttribute('aria-valuenow', '42');
+  await expect(running.getByTestId('backup-progress')).toHaveText('42 %');
+  await expect(kept).toContainText('reste téléchargeable jusqu’au 31 déc. 2026');
+  await expect(kept.getByRole('button', { name: 'Restaurer' })).toHaveCount(0);
+  await expect(kept.getByRole('button', { name: 'Télécharger' })).toBeVisible();
+  await inEachLook(page, async ({ theme, label }) => {
+    await page.reload();
+    await expect(running.getByTestId('backup-progress')).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${SHOTS}/backups-progress-${label}-${theme}.png`, fullPage: true, clip: (await card.boundingBox())! });
+  });
   await page.context().close();
 });

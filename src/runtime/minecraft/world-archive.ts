@@ -99,7 +99,7 @@ function measure(onChunk: (chunk: Buffer) => void): Transform {
 }
 
 /** Calls `report` with a fraction of 0 to 1 when it moved by a percent at least, never going back. */
-export function progressOf(report: ((fraction: number) => void) | undefined): (fraction: number) => void {
+function progressOf(report: ((fraction: number) => void) | undefined): (fraction: number) => void {
   let last = -1;
   return (fraction) => {
     const percent = Math.floor(Math.min(Math.max(fraction, 0), 1) * 100);
@@ -513,7 +513,7 @@ async function putFile(file: string, size: number, location: Extract<ObjectLocat
  * Brings the zip of a location to a temporary file in the game folder (a copy, or a GET) and
  * returns its path; refuses one bigger than `maxArchiveBytes` before or while it comes.
  */
-export async function fetchToTemp(gameDir: string, location: ObjectLocation, maxArchiveBytes = Number.POSITIVE_INFINITY): Promise<string> {
+async function fetchToTemp(gameDir: string, location: ObjectLocation, maxArchiveBytes = Number.POSITIVE_INFINITY): Promise<string> {
   const tmp = tempZipPath(gameDir);
   const tooLarge = (size: number | string) => new WorldArchiveError('archive.too-large', `${size} bytes, at most ${maxArchiveBytes}`);
   try {

@@ -71,7 +71,7 @@ export default function DashboardRoutes() {
           <Route path="account" element={<AccountPage />} />
           <Route path="notifications" element={<NotificationList />} />
           <Route path="creategame/:id" element={<GameCreate />} />
-          <Route path="game/:id" element={<GameShow />} />
+          <Route path="game/:id/*" element={<GameShow />} />
           <Route path="products/:id" element={<ProductShow />} />
           <Route path="profil" element={<ProfilePage />} />
           <Route path="ranked/*" element={<RankedPage />} />

@@ -194,7 +194,7 @@ export class BackupsService {
       await this.fail(row, why);
       await this.changed(world.ownerId, row.id);
       if (row.kind === 'NIGHTLY') {
-        await this.notifications.notify(world.ownerId, { key: 'backup.nightlyFailed', params: { name: world.name }, link: `/dashboard/game/${world.id}` });
+        await this.notifications.notify(world.ownerId, { key: 'backup.nightlyFailed', params: { name: world.name }, link: `/dashboard/game/${world.id}/backups` });
       }
       return why;
     } finally {
@@ -337,7 +337,7 @@ export class BackupsService {
 
   /** Puts a stored archive back (a backup, or an uploaded world) and tells the owner how it went. */
   private async putBack(world: GameWorld, source: Pick<BackupRow, 'id' | 'objectKey' | 'createdAt'>): Promise<void> {
-    const link = `/dashboard/game/${world.id}`;
+    const link = `/dashboard/game/${world.id}/backups`;
     const beat = setInterval(() => void this.renewClaim(world.id).catch(() => {}), HEARTBEAT_MS);
     try {
       // A world never started has nothing to keep; any other failure stops the restore.

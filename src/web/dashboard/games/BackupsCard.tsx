@@ -261,7 +261,8 @@ function BackupStatusChip({ status }: { status: BackupStatus }) {
       size="small"
       color={statusColors[status]}
       label={t(`backups.status.${status}`)}
-      icon={inProgress(status) ? <CircularProgress size={12} color="inherit" sx={{ ml: '6px !important' }} /> : undefined}
+      // Decorative: the status is the chip's label, and a running backup's progress has its own bar.
+      icon={inProgress(status) ? <CircularProgress size={12} color="inherit" aria-hidden sx={{ ml: '6px !important' }} /> : undefined}
       data-testid="backup-status"
       data-status={status}
     />

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Box, Button, Stack, Typography } from '@mui/material';
+import { Box, Button, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import type { Game, GameStatus, GameStatusView, PlayerListType } from '../../../contract/games.ts';
 import type { ApiError } from '../../app/api.ts';
 import { useLocalePath } from '../../app/locale.tsx';
@@ -20,10 +20,18 @@ import { TransactionsCard } from './TransactionsCard.tsx';
 import { useGameRead } from './useGameCall.ts';
 import { WhitelistCard } from './WhitelistCard.tsx';
 
-/** /dashboard/game/:id: the control panel of one of the player's servers. */
+/**
+ * The game page's tabs, each its own address under /dashboard/game/:id so it can be linked to and
+ * reloaded: '' is the control panel, the others a part of the server's tooling.
+ */
+const TABS = ['', 'backups'] as const;
+type GameTab = (typeof TABS)[number];
+
+/** /dashboard/game/:id[/tab]: the control panel of one of the player's servers, and its tabs. */
 export function GameShow() {
-  const { id = '' } = useParams();
+  const { id = '', '*': rest = '' } = useParams();
   const { t } = useTranslation('games');
+  const to = useLocalePath();
   const errorMessage = useErrorMessage();
   // The game itself (reason of a crash, period, whitelist), read again by Refine when the server
   // says it changed; a refetch keeps it on screen.
@@ -31,17 +39,19 @@ export function GameShow() {
   if (query.isPending) return <PageLoader />;
   if (query.isError && !query.data)
     return <LoadError message={query.error.status === 404 ? t('game.notFound') : `${t('game.loadError')} ${errorMessage(query.error)}`} onRetry={() => void query.refetch()} />;
-  return <ControlPanel game={query.data.data} reload={() => void query.refetch()} />;
+  const tab = TABS.find((name) => name === rest.replace(/\/+$/, ''));
+  // An unknown tab: the control panel.
+  if (tab === undefined) return <Navigate to={to(`/dashboard/game/${encodeURIComponent(id)}`)} replace />;
+  return <ControlPanel game={query.data.data} tab={tab} reload={() => void query.refetch()} />;
 }
 
-function ControlPanel({ game, reload }: { game: Game; reload: () => void }) {
+function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload: () => void }) {
   const { t } = useTranslation('games');
   const to = useLocalePath();
+  const base = `/dashboard/game/${encodeURIComponent(game.id)}`;
   const ram = useFormatRam();
   // Status, address and players, read again when the server says the game changed.
   const live = useGameRead<GameStatusView>(game.id, 'status');
-  // A friend group changed a list: the lists card is read again, on that list.
-  const [lists, setLists] = useState<{ version: number; type: PlayerListType }>({ version: 0, type: 'WHITELIST' });
   const status: GameStatus = live.data?.status ?? game.status;
   const running = status === 'RUNNING';
 
@@ -62,6 +72,24 @@ function ControlPanel({ game, reload }: { game: Game; reload: () => void }) {
         </Typography>
       </Box>
 
+      <Tabs value={tab} variant="scrollable" allowScrollButtonsMobile aria-label={t('game.tabs.label')} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+        {TABS.map((name) => (
+          <Tab key={name} value={name} label={t(`game.tabs.${name || 'overview'}`)} component={RouterLink} to={to(name ? `${base}/${name}` : base)} />
+        ))}
+      </Tabs>
+
+      {tab === 'backups' && <BackupsCard gameId={game.id} />}
+      {tab === '' && <Overview game={game} status={status} running={running} live={live} reload={reload} />}
+    </Stack>
+  );
+}
+
+/** The control panel: renewal, power, players, lists and the game's transactions. */
+function Overview({ game, status, running, live, reload }: { game: Game; status: GameStatus; running: boolean; live: ReturnType<typeof useGameRead<GameStatusView>>; reload: () => void }) {
+  // A friend group changed a list: the lists card is read again, on that list.
+  const [lists, setLists] = useState<{ version: number; type: PlayerListType }>({ version: 0, type: 'WHITELIST' });
+  return (
+    <>
       <RenewalCard game={game} onChanged={reload} />
       <ControlsCard game={game} status={status} live={live.data} liveFailed={live.error !== null} onActed={live.refetch} />
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
@@ -70,8 +98,7 @@ function ControlPanel({ game, reload }: { game: Game; reload: () => void }) {
       </Box>
       <FriendsCard gameId={game.id} running={running} onListChanged={(type) => setLists((l) => ({ version: l.version + 1, type }))} />
       <PlayerListsCard key={lists.version} gameId={game.id} initialType={lists.type} />
-      <BackupsCard gameId={game.id} />
       <TransactionsCard gameId={game.id} />
-    </Stack>
+    </>
   );
 }
