@@ -117,8 +117,10 @@ export function GameBackups({ game, onRestored }: { game: StaffGame; onRestored:
               headerName: '',
               width: phone ? 64 : 140,
               align: 'right',
+              // A backup kept past its world's deletion has no world to go back into.
               renderCell: ({ row }) =>
-                row.status === 'READY' && (
+                row.status === 'READY' &&
+                !row.expiresAt && (
                   <Button
                     size="small"
                     variant="outlined"
