@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestApp } from '../fixtures/app.ts';
-import { buyGame, runGame } from '../fixtures/games.ts';
+import { buyGame, finishBackups, runGame } from '../fixtures/games.ts';
 
 const staff = { roles: ['staff'] };
 const support = { roles: ['support'] };
@@ -17,17 +17,6 @@ async function backUp(t: TestApp, gameId: string, owner = 'alice') {
   await t.app.services.backups.idle();
   const list = await t.as(owner, { method: 'GET', url: `/v1/game/${gameId}/backups` });
   return list.json().data.find((b: { id: string }) => b.id === res.json().id) as { id: string; status: string; createdAt: string };
-}
-
-/** Waits for the backups' work, running the reconciler rounds a restore waits for. */
-async function finish(t: TestApp) {
-  let done = false;
-  const finished = t.app.services.backups.idle().then(() => (done = true));
-  while (!done) {
-    await t.app.services.reconciler.tick();
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await finished;
 }
 
 /** The audit log's entries about a game. */
@@ -93,7 +82,7 @@ describe('staff and a game’s backups', { timeout: 180_000 }, () => {
     const again = await send();
     expect(again.statusCode).toBe(202);
     expect(again.headers['idempotent-replayed']).toBe('true');
-    await finish(t.current);
+    await finishBackups(t.current);
     await t.current.app.services.reconciler.tick();
     await t.current.app.services.reconciler.tick();
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backups as backupsTable } from '../../src/server/db/schema/backups.ts';
 import { createStore } from '../../src/server/storage/index.ts';
 import { startTestApp, type TestApp } from '../fixtures/app.ts';
-import { buyGame, runGame } from '../fixtures/games.ts';
+import { buyGame, finishBackups, runGame } from '../fixtures/games.ts';
 import { startS3Server, type S3Server } from '../fixtures/s3-server.ts';
 import { contents, declaring, renamed, worldEntries, zipOf } from '../fixtures/worlds.ts';
 
@@ -81,16 +81,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     if (res.statusCode === 202) await finish();
     return res;
   };
-  /** Waits for the backups' work, running the reconciler rounds a restore waits for. */
-  const finish = async () => {
-    let done = false;
-    const finished = t.app.services.backups.idle().then(() => (done = true));
-    while (!done) {
-      await t.app.services.reconciler.tick();
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    await finished;
-  };
+  const finish = () => finishBackups(t);
 
   /** Follows a download link as a browser would: no token, redirects followed. */
   const download = async (url: string, headers: Record<string, string> = {}) => {

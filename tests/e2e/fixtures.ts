@@ -1,10 +1,38 @@
-import { expect, test as base, type APIResponse, type Browser, type Page, type Request } from '@playwright/test';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test as base, type APIRequestContext, type APIResponse, type Browser, type Page, type Request } from '@playwright/test';
+import { loadConfig } from '../../src/server/config.ts';
+import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
+import { signAccessToken } from '../../src/server/identity/tokens.ts';
 
 /** The seeded accounts (README). */
 export const accounts = {
   alice: { login: 'alice', password: 'Creeper-2026!' },
   staff: { login: 'staff', password: 'Blocks-Admin-2026' },
+  support: { login: 'support', password: 'Blocks-Helpdesk-2026' },
 } as const;
+
+const port = process.env.E2E_PORT ?? '8091';
+// The test server's settings and identity keys (playwright.config.ts starts it on this data folder).
+const serverConfig = loadConfig({ PORT: port, PUBLIC_URL: `http://localhost:${port}`, DATA_DIR: path.join(os.tmpdir(), `blockhost-e2e-${port}`) });
+
+/**
+ * An access token the test server accepts, signed with its own keys as the token CLI does
+ * (README): the quick way to make many players, each created by its first call.
+ */
+export async function mintToken(user: string, roles: string[] = []): Promise<string> {
+  return signAccessToken(serverConfig, await loadOrCreateKeys(serverConfig.oidc.keysFile), { username: user, roles });
+}
+
+/** The API as one token's holder. */
+export function apiAs(request: APIRequestContext, token: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  return {
+    get: (url: string) => request.get(url, { headers }),
+    post: (url: string, data: object) => request.post(url, { headers, data }),
+    patch: (url: string, data: object) => request.patch(url, { headers, data }),
+  };
+}
 
 /** Fills the embedded provider's sign-in page (French) and submits it. */
 export async function fillSignIn(page: Page, account: { login: string; password: string }) {

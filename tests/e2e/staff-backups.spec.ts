@@ -1,35 +1,10 @@
-import os from 'node:os';
-import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { loadConfig } from '../../src/server/config.ts';
-import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
-import { signAccessToken } from '../../src/server/identity/tokens.ts';
-import { accounts, expect, followScripts, inEachLook, signIn, test, transitionsEnded } from './fixtures.ts';
+import { accounts, apiAs, expect, followScripts, inEachLook, mintToken, signIn, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/staff-backups';
 const run = Date.now().toString(36);
-const support = { login: 'support', password: 'Blocks-Helpdesk-2026' };
-
-const port = process.env.E2E_PORT ?? '8091';
-// The test server's settings and identity keys (playwright.config.ts starts it on this data folder).
-const serverConfig = loadConfig({ PORT: port, PUBLIC_URL: `http://localhost:${port}`, DATA_DIR: path.join(os.tmpdir(), `blockhost-e2e-${port}`) });
-
-/** An access token the test server accepts, signed with its own keys as the token CLI does (README). */
-async function mintToken(user: string, roles: string[] = []): Promise<string> {
-  return signAccessToken(serverConfig, await loadOrCreateKeys(serverConfig.oidc.keysFile), { username: user, roles });
-}
-
-/** The API as one token's holder. */
-function apiAs(request: APIRequestContext, token: string) {
-  const headers = { authorization: `Bearer ${token}` };
-  return {
-    get: (url: string) => request.get(url, { headers }),
-    post: (url: string, data: object) => request.post(url, { headers, data }),
-    patch: (url: string, data: object) => request.patch(url, { headers, data }),
-  };
-}
 
 type Api = ReturnType<typeof apiAs>;
 interface BackupRow {
@@ -105,7 +80,7 @@ test('staff see a player’s backups, restore one with a reason (refused while i
   // Support see the backups and no restore.
   const reader = await (await browser.newContext()).newPage();
   await reader.setViewportSize({ width: 1280, height: 900 });
-  await signIn(reader, support, '/dashboard/staff/users');
+  await signIn(reader, accounts.support, '/dashboard/staff/users');
   // The access check runs in the page, without a request: once it is idle with its code loaded, it has answered.
   const scripts = followScripts(reader);
   await reader.goto(gamePath);

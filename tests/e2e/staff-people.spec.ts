@@ -1,40 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { loadConfig } from '../../src/server/config.ts';
-import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
-import { signAccessToken } from '../../src/server/identity/tokens.ts';
-import { accessToken, accounts, expect, followScripts, inEachLook, signIn, test } from './fixtures.ts';
+import { accessToken, accounts, apiAs, expect, followScripts, inEachLook, mintToken, signIn, test } from './fixtures.ts';
 
 const SHOTS = 'test-results/staff-people';
 const run = Date.now().toString(36);
-const support = { login: 'support', password: 'Blocks-Helpdesk-2026' };
-
-const port = process.env.E2E_PORT ?? '8091';
-// The test server's settings and identity keys (playwright.config.ts starts it on this data folder).
-const serverConfig = loadConfig({ PORT: port, PUBLIC_URL: `http://localhost:${port}`, DATA_DIR: path.join(os.tmpdir(), `blockhost-e2e-${port}`) });
-
-/**
- * An access token the test server accepts, signed with its own keys as the token CLI does
- * (README): the quick way to make many players, each created by its first call.
- */
-async function mintToken(user: string, roles: string[] = []): Promise<string> {
-  return signAccessToken(serverConfig, await loadOrCreateKeys(serverConfig.oidc.keysFile), { username: user, roles });
-}
 
 /** The seeded staff member's token. */
 const staffToken = () => mintToken('staff', ['staff', 'support']);
-
-/** The API as one token's holder. */
-function apiAs(request: APIRequestContext, token: string) {
-  const headers = { authorization: `Bearer ${token}` };
-  return {
-    get: (url: string) => request.get(url, { headers }),
-    post: (url: string, data: object) => request.post(url, { headers, data }),
-  };
-}
 
 /** A player made through the token CLI, with `credits` given by staff. */
 async function makePlayer(request: APIRequestContext, name: string, credits = 0) {
@@ -333,7 +306,7 @@ test('support browses the transactions and a user’s page with no write button 
   const customer = await makeCustomer(request, `helped_${run}`);
   const page = await (await browser.newContext()).newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
-  await signIn(page, support, '/dashboard/staff/transactions');
+  await signIn(page, accounts.support, '/dashboard/staff/transactions');
   await expect(rows(page, 'transactions-grid').first()).toBeVisible();
   await rows(page, 'transactions-grid').filter({ hasText: customer.name }).first().getByRole('link', { name: customer.name }).click();
   await expect(page.getByRole('heading', { level: 1, name: customer.name })).toBeVisible();

@@ -1,35 +1,15 @@
-import os from 'node:os';
-import path from 'node:path';
-import type { APIRequestContext } from '@playwright/test';
-import { loadConfig } from '../../src/server/config.ts';
-import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
-import { signAccessToken } from '../../src/server/identity/tokens.ts';
-import { expect, inEachLook, test } from './fixtures.ts';
+import { apiAs, expect, inEachLook, mintToken, test } from './fixtures.ts';
 
 const SHOTS = 'test-results/store';
 const run = Date.now().toString(36);
-
-const port = process.env.E2E_PORT ?? '8091';
-// The test server's settings and identity keys (playwright.config.ts starts it on this data folder).
-const serverConfig = loadConfig({ PORT: port, PUBLIC_URL: `http://localhost:${port}`, DATA_DIR: path.join(os.tmpdir(), `blockhost-e2e-${port}`) });
-
-/** The API as a player made by their first call, with a token signed by the server's own keys (the token CLI's way, README). */
-async function apiAs(request: APIRequestContext, user: string, roles: string[] = []) {
-  const token = await signAccessToken(serverConfig, await loadOrCreateKeys(serverConfig.oidc.keysFile), { username: user, roles });
-  const headers = { authorization: `Bearer ${token}` };
-  return {
-    get: (url: string) => request.get(url, { headers }),
-    post: (url: string, data: object) => request.post(url, { headers, data }),
-  };
-}
 
 type Definition = { id: string; name: { fr: string }; rating: { average: number | null; count: number }; packages: Array<{ id: string; priceCredits: number }> };
 
 test('a visitor reads the players’ reviews and the rating summary on a product page, and is offered to sign in to write one', async ({ browser, request }) => {
   test.setTimeout(120_000);
   // The seed has no review: a player who created a server of the game writes one through the API.
-  const player = await apiAs(request, `reviewer_${run}`);
-  const staff = await apiAs(request, 'staff', ['staff', 'support']);
+  const player = apiAs(request, await mintToken(`reviewer_${run}`));
+  const staff = apiAs(request, await mintToken('staff', ['staff', 'support']));
   const me = (await (await player.get('/v1/user')).json()) as { id: string };
   const definitions = ((await (await request.get('/v1/definition/game/list?size=100')).json()) as { data: Definition[] }).data;
   const definition = definitions.find((d) => d.name.fr === 'Créatif')!;
