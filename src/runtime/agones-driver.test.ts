@@ -147,6 +147,26 @@ describe('AgonesDriver', () => {
     }
   });
 
+  it('reads a running server’s usage from the metrics API, and none without metrics', async () => {
+    const driver = driverFor();
+    const game = gameSpec('G1');
+    const metricsPath = '/apis/metrics.k8s.io/v1beta1/namespaces/games/pods/blockhost-g1';
+    // No metrics-server, or a pod not measured yet: the API answers 404.
+    expect(await driver.usage(game)).toBeNull();
+    kube.objects.set(metricsPath, {
+      kind: 'PodMetrics',
+      apiVersion: 'metrics.k8s.io/v1beta1',
+      metadata: { name: 'blockhost-g1', namespace: 'games' },
+      window: '15s',
+      containers: [
+        { name: 'agones-gameserver-sidecar', usage: { cpu: '2m', memory: '20Mi' } },
+        { name: 'minecraft', usage: { cpu: '1250000000n', memory: '786432Ki' } },
+      ],
+    });
+    expect(await driver.usage(game)).toEqual({ cpuCores: 1.25, memoryBytes: 768 * 1024 * 1024 });
+    expect(kube.calls).toContain(`GET ${metricsPath}`);
+  });
+
   it('says what is wrong: a refused token, a bad game id, a bad driver name', async () => {
     const driver = new AgonesDriver({ apiUrl: kube.url, token: 'wrong', namespace: 'games', image: 'itzg/minecraft-server' });
     await expect(driver.observe(gameSpec('g2'))).rejects.toThrow(`Kubernetes GET ${gsPath.replace('g1', 'g2')}: 401 Unauthorized`);

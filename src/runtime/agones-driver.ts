@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { agentDefaultPort, agentErrors, heartbeatMs } from './agones/agent-protocol.ts';
-import { NoWorldError, UnsupportedError, type GameDriver, type GameSpec, type ObjectLocation, type Observed } from './driver.ts';
+import { NoWorldError, UnsupportedError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
 import { newEntry, type ListName } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
 import { WorldArchiveError, type ArchiveResult, type WorldArchiveCode } from './minecraft/world-archive.ts';
@@ -74,6 +74,21 @@ interface GameServer {
 }
 
 /** Kubernetes' answer to a failed call, with its `Status` body. */
+/** A pod's entry in the metrics API (metrics.k8s.io/v1beta1 PodMetrics). */
+interface PodMetrics {
+  containers?: Array<{ name: string; usage?: { cpu?: string; memory?: string } }>;
+}
+
+const quantitySuffixes: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 };
+
+/** A Kubernetes quantity ("250m", "123456789n", "524288Ki", "1Gi") as a number. */
+function quantity(text: string): number {
+  const match = /^([0-9.]+)([a-zA-Z]*)$/.exec(text.trim());
+  const factor = match ? quantitySuffixes[match[2]!] : undefined;
+  if (!match || factor === undefined) throw new Error(`"${text}" is not a Kubernetes quantity`);
+  return Number(match[1]) * factor;
+}
+
 class KubernetesError extends Error {
   readonly status: number;
   constructor(status: number, message: string) {
@@ -485,6 +500,19 @@ export class AgonesDriver implements GameDriver {
   private checkWorldAccess(game: GameSpec, operation: string, location: ObjectLocation) {
     if (!this.options.toolImage) throw new UnsupportedError(`game ${game.id}: a ${operation} on Agones needs the world agent's image (AGONES_TOOL_IMAGE)`);
     if (location.kind !== 'url') throw new UnsupportedError(`game ${game.id}: a ${operation} on Agones needs BACKUP_STORE=s3, as a pod cannot reach this process's files`);
+  }
+
+  /**
+   * The `minecraft` container's usage from the metrics API (metrics-server): its CPU is already an
+   * average over the kubelet's last window, its memory the working set. Null when the pod has no
+   * metrics (not running, just started, or no metrics-server in the cluster).
+   */
+  async usage(game: GameSpec): Promise<ResourceUsage | null> {
+    const path = `/apis/metrics.k8s.io/v1beta1/namespaces/${this.options.namespace}/pods/${this.names(game).gameServer}`;
+    const metrics = await this.getOrNull<PodMetrics>(path);
+    const server = metrics?.containers?.find((c) => c.name === 'minecraft');
+    if (!server?.usage?.cpu || !server.usage.memory) return null;
+    return { memoryBytes: quantity(server.usage.memory), cpuCores: quantity(server.usage.cpu) };
   }
 
   /** The game's GameServer unless there is none or it is going away (its pod saving and ending). */

@@ -68,6 +68,15 @@ export class NoWorldError extends Error {
   }
 }
 
+/**
+ * What a game server's process uses at a moment, for the usage history: resident memory, and CPU
+ * as cores busy on average since the driver's previous reading (1 = one full core).
+ */
+export interface ResourceUsage {
+  memoryBytes: number;
+  cpuCores: number;
+}
+
 /** What a driver cannot do (yet): nothing was attempted or changed. */
 export class UnsupportedError extends Error {
   constructor(message: string) {
@@ -112,4 +121,11 @@ export interface GameDriver {
   remove(game: GameSpec): Promise<void>;
   /** Stops every server this process launched, cleanly (API shutdown). */
   close(): Promise<void>;
+
+  // Usage history: read once a minute per running game by the platform's sampler.
+  /**
+   * What the game's server uses now; null when this driver sees no server of the game running
+   * (stopped, or on another replica's host), or cannot measure it here.
+   */
+  usage(game: GameSpec): Promise<ResourceUsage | null>;
 }

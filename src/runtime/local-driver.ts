@@ -5,12 +5,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSupportedVersion, maxVersion, minVersion } from '../contract/games.ts';
-import { NoCapacityError, NoWorldError, type GameDriver, type GameSpec, type ObjectLocation, type Observed } from './driver.ts';
+import { NoCapacityError, NoWorldError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
 import { syncList } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
 import { configFile, writeServerConfig, type StoredConfig } from './minecraft/server-config.ts';
 import type { ArchiveResult } from './minecraft/world-archive.ts';
 import { runWorldTool } from './minecraft/world-tool-client.ts';
+import { ProcessUsage } from './process-usage.ts';
 
 /**
  * The `local` driver: each game is a child process of this one (our launcher running flying-squid,
@@ -91,6 +92,8 @@ async function portFree(port: number): Promise<boolean> {
 export class LocalDriver implements GameDriver {
   readonly name = 'local';
   private readonly children = new Map<string, Child>();
+  /** CPU readings of the servers' processes, to average each sample since the previous one. */
+  private readonly processUsage = new ProcessUsage();
   /** Why a game's process ended without being asked to, until it is started or stopped again. */
   private readonly crashes = new Map<string, string>();
   /** Ports of the servers this process launched, from their start until their process ends. */
@@ -433,6 +436,13 @@ export class LocalDriver implements GameDriver {
 
   async close(): Promise<void> {
     await Promise.all([...this.children.keys()].map((id) => this.stop({ id } as GameSpec)));
+  }
+
+  /** The server's process tree, as the launcher may run a jar as its child. */
+  async usage(game: GameSpec): Promise<ResourceUsage | null> {
+    this.processUsage.retain(new Set([...this.children.values()].flatMap((child) => (child.process.pid ? [child.process.pid] : []))));
+    const pid = this.pid(game);
+    return pid ? this.processUsage.read(pid) : null;
   }
 
   /** Process id of a game's server, for tests and benchmarks that watch it. */

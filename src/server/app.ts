@@ -26,6 +26,7 @@ import catalogueRoutes from './modules/catalogue/routes.ts';
 import gamesRoutes from './modules/games/routes.ts';
 import backupsRoutes from './modules/backups/routes.ts';
 import staffBackupsRoutes from './modules/backups/staff-routes.ts';
+import usageRoutes from './modules/usage/routes.ts';
 import reviewsRoutes from './modules/reviews/routes.ts';
 import staffGamesRoutes from './modules/games/staff-routes.ts';
 import promoCodesRoutes from './modules/money/promocodes/routes.ts';
@@ -134,6 +135,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     gamesRoutes,
     backupsRoutes,
     staffBackupsRoutes,
+    usageRoutes,
     staffGamesRoutes,
     reviewsRoutes,
     promoCodesRoutes,
@@ -157,6 +159,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     services.reconciler.start();
     services.renewals.start();
     services.backups.start();
+    services.usage.start();
   }
   // Game servers stop cleanly with the app (worlds saved), but their desired state stays running:
   // the next start of the app starts them again.
@@ -165,6 +168,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     await services.reconciler.stop();
     await services.backups.stop();
     await services.backups.idle();
+    await services.usage.stop();
     await services.runtime.driver.close();
   });
   // Graceful close: streams never finish on their own, so end them first; requests still in flight

@@ -34,6 +34,8 @@ export interface Config {
     startTimeoutMs: number;
     /** How often the reconciler looks at the games. */
     reconcileIntervalMs: number;
+    /** How often each running game's usage is sampled. */
+    usageSampleMs: number;
   };
   stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined; apiUrl: string | undefined };
   /**
@@ -240,6 +242,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     games: {
       startTimeoutMs: int(env, 'GAME_START_TIMEOUT_SECONDS', 90, 5, 3600) * 1000,
       reconcileIntervalMs: int(env, 'GAME_RECONCILE_INTERVAL_MS', 2000, 100, 600_000),
+      usageSampleMs: int(env, 'USAGE_SAMPLE_INTERVAL_MS', 60_000, 1000, 600_000),
     },
     stripe: {
       secretKey: text(env, 'STRIPE_SECRET_KEY', /^sk_(test|live)_\w+$/, 'a Stripe secret key (sk_test_... or sk_live_...)'),

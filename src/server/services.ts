@@ -31,6 +31,7 @@ import { BackupsService } from './modules/backups/service.ts';
 import { StaffBackupsService } from './modules/backups/staff.ts';
 import { GameWorlds } from './modules/games/world.ts';
 import { createStore } from './storage/index.ts';
+import { UsageService } from './modules/usage/service.ts';
 
 /** The composition root of the domain: every service, built once per app from the database. */
 export interface Services {
@@ -52,6 +53,7 @@ export interface Services {
   renewals: RenewalsService;
   backups: BackupsService;
   staffBackups: StaffBackupsService;
+  usage: UsageService;
   reviews: ReviewsService;
   promoCodes: PromoCodesService;
   pricing: PricingService;
@@ -109,6 +111,8 @@ export function createServices(config: Config, database: Database, runtime: Part
     { publicUrl: config.publicUrl, uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock, log: game.log },
   );
   games.onCreated = (gameId) => backups.initSettings(gameId);
+  const usage = new UsageService(db, { games, backups, driver: game.driver }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
+  reconciler.onTransition = (row, from, executor) => usage.recordTransition(row, from, executor);
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups }, config.renewals);
   return {
     config,
@@ -129,6 +133,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     renewals,
     backups,
     staffBackups: new StaffBackupsService(db, { backups, audit }),
+    usage,
     reviews: new ReviewsService(db, { catalogue, games, users, audit }),
     promoCodes,
     pricing,

@@ -17,3 +17,4 @@ export * from './payments.ts';
 export * from './invoices.ts';
 export * from './audit.ts';
 export * from './backups.ts';
+export * from './usage.ts';

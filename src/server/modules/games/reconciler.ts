@@ -58,6 +58,8 @@ export class Reconciler {
   /** What each game this process launched was launched with, until it is seen running. */
   private readonly launchedWith = new Map<string, GameSpec>();
   private round: Promise<void> | undefined;
+  /** Hears each status change the reconciler writes, in the write's executor (the usage timeline). */
+  onTransition: (row: GameRow, from: GameRow['status'], executor: Executor) => Promise<void> = async () => {};
   private timer: NodeJS.Timeout | undefined;
   private looping = false;
   /** Woken during a round: run another as soon as it ends. */
@@ -180,6 +182,7 @@ export class Reconciler {
       .where(and(eq(games.id, game.id), eq(games.stateVersion, game.stateVersion)))
       .returning();
     if (row) await this.notifications.changed(row.ownerId, { resource: 'games', ids: [row.id], type: 'updated' }, executor);
+    if (row && row.status !== game.status) await this.onTransition(row, game.status, executor);
     return row;
   }
 

@@ -24,6 +24,7 @@ import {
 } from '../../../contract/games.ts';
 import { listCommands, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 import { toGamePayment } from '../money/renewals/game-payment.ts';
+import type { GameSpec } from '../../../runtime/driver.ts';
 
 const MC_NAME = /^[A-Za-z0-9_]{3,16}$/;
 /** Bounds a list so one game cannot grow the table without end. */
@@ -220,6 +221,12 @@ export class GamesService {
     await this.notifications.changed(ownerId, { resource: 'games', ids: [row.id], type: 'created' });
     await this.onCreated(row.id);
     return toGame(row);
+  }
+
+  /** What the driver is told about each RUNNING game, for the usage sampler. */
+  async runningSpecs(): Promise<GameSpec[]> {
+    const rows = await this.db.select().from(games).where(eq(games.status, 'RUNNING'));
+    return Promise.all(rows.map((row) => specOf(this.db, row)));
   }
 
   /** One of the owner's games, with its renewal waiting to be paid. */
