@@ -91,8 +91,8 @@ export function isSupportedVersion(v: string): boolean {
   return (minecraftVersions as readonly string[]).includes(v);
 }
 
-const GameMode = literals(['survival', 'creative', 'adventure', 'spectator'] as const);
-const Difficulty = literals(['peaceful', 'easy', 'normal', 'hard'] as const);
+export const GameMode = literals(['survival', 'creative', 'adventure', 'spectator'] as const);
+export const Difficulty = literals(['peaceful', 'easy', 'normal', 'hard'] as const);
 
 export const GameSettings = Type.Object(
   {
@@ -106,7 +106,18 @@ export const GameSettings = Type.Object(
 export type GameSettings = Static<typeof GameSettings>;
 
 /** A game's settings once its definition's defaults are applied. */
-export const ResolvedSettings = Type.Object({ motd: Type.String(), gameMode: GameMode, difficulty: Difficulty, seed: Nullable(Type.String()) });
+export const ResolvedSettings = Type.Object({
+  motd: Type.String(),
+  gameMode: GameMode,
+  difficulty: Difficulty,
+  seed: Nullable(Type.String()),
+  // Set after creation on the game's Settings (src/contract/settings.ts); absent, vanilla's defaults.
+  pvp: Type.Optional(Type.Boolean()),
+  maxPlayers: Type.Optional(Type.Integer()),
+  viewDistance: Type.Optional(Type.Integer()),
+  spawnProtection: Type.Optional(Type.Integer()),
+  allowFlight: Type.Optional(Type.Boolean()),
+});
 export type ResolvedSettings = Static<typeof ResolvedSettings>;
 
 const ImagePath = Type.String({ maxLength: 500, pattern: '^(/|https://)', description: 'A path on this site (/images/games/...) or an https URL' });
@@ -118,6 +129,8 @@ export const gameDefCreate = Type.Object(
     description: Localized(4000),
     image: Type.Optional(ImagePath),
     version: Version,
+    /** Other versions its games may change to after creation, besides `version`. */
+    allowedVersions: Type.Optional(Type.Array(Version, { maxItems: 100, uniqueItems: true })),
     settings: Type.Optional(GameSettings),
     published: Type.Optional(Type.Boolean()),
   },
@@ -163,6 +176,8 @@ export const GameDefinition = Type.Object({
   /** `srcset` of an uploaded image (its 1x and 2x WebP); null for any other image. */
   imageSrcSet: Nullable(Type.String()),
   version: Type.String(),
+  /** Other versions its games may change to, besides `version`. */
+  allowedVersions: Type.Array(Type.String()),
   settings: GameSettings,
   published: Type.Boolean(),
   packages: Type.Array(GamePackage),

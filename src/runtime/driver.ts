@@ -19,6 +19,13 @@ export interface GameSpec {
   gameMode: 'survival' | 'creative' | 'adventure' | 'spectator';
   difficulty: 'peaceful' | 'easy' | 'normal' | 'hard';
   seed?: string;
+  // Set on the game's Settings; left out, the server's defaults.
+  pvp?: boolean;
+  viewDistance?: number;
+  spawnProtection?: number;
+  allowFlight?: boolean;
+  /** The server icon, a 64×64 PNG in base64. */
+  icon?: string;
   /** Player lists written to the server before it starts (applied live over RCON afterwards). */
   whitelist: string[];
   ops: string[];

@@ -8,7 +8,7 @@ import { isSupportedVersion, maxVersion, minVersion } from '../contract/games.ts
 import { NoCapacityError, NoWorldError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
 import { syncList } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
-import { configFile, writeServerConfig, type StoredConfig } from './minecraft/server-config.ts';
+import { configFile, startSettings, writeServerConfig, type StoredConfig } from './minecraft/server-config.ts';
 import type { ArchiveResult } from './minecraft/world-archive.ts';
 import { runWorldTool } from './minecraft/world-tool-client.ts';
 import { ProcessUsage } from './process-usage.ts';
@@ -148,6 +148,7 @@ export class LocalDriver implements GameDriver {
       gameMode: game.gameMode,
       difficulty: game.difficulty,
       ...(game.seed ? { seed: game.seed } : {}),
+      ...startSettings(game),
       whitelistEnabled: game.whitelistEnabled,
       ramMb: game.ramMb,
       ...(this.options.serverJar ? { jar: this.options.serverJar } : {}),

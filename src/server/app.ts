@@ -29,6 +29,7 @@ import staffBackupsRoutes from './modules/backups/staff-routes.ts';
 import usageRoutes from './modules/usage/routes.ts';
 import reviewsRoutes from './modules/reviews/routes.ts';
 import staffGamesRoutes from './modules/games/staff-routes.ts';
+import gameSettingsRoutes from './modules/games/settings-routes.ts';
 import promoCodesRoutes from './modules/money/promocodes/routes.ts';
 import pricingRoutes from './modules/money/pricing/routes.ts';
 import subscriptionsRoutes from './modules/money/subscriptions/routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     staffBackupsRoutes,
     usageRoutes,
     staffGamesRoutes,
+    gameSettingsRoutes,
     reviewsRoutes,
     promoCodesRoutes,
     pricingRoutes,

@@ -16,6 +16,7 @@ import { GamesService } from './modules/games/service.ts';
 import { Reconciler } from './modules/games/reconciler.ts';
 import { RenewalsService } from './modules/money/renewals/service.ts';
 import { StaffGamesService } from './modules/games/staff.ts';
+import { GameSettingsService } from './modules/games/settings.ts';
 import type { GameRuntime } from './modules/games/runtime.ts';
 import { ReviewsService } from './modules/reviews/service.ts';
 import { PromoCodesService } from './modules/money/promocodes/service.ts';
@@ -49,6 +50,7 @@ export interface Services {
   catalogue: CatalogueService;
   games: GamesService;
   staffGames: StaffGamesService;
+  gameSettings: GameSettingsService;
   reconciler: Reconciler;
   renewals: RenewalsService;
   backups: BackupsService;
@@ -129,6 +131,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     catalogue,
     games,
     staffGames: new StaffGamesService(db, { games, catalogue, users, notifications, audit, runtime: game }),
+    gameSettings: new GameSettingsService(db, { runtime: game, games, catalogue, notifications, backUpBefore: (ownerId, gameId) => backups.backUpBefore(ownerId, gameId) }),
     reconciler,
     renewals,
     backups,

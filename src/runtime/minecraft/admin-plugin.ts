@@ -1,6 +1,7 @@
 import type net from 'node:net';
 import { minecraftName, newEntry, readList, writeList, type ListName } from './player-lists.ts';
 import { startRconServer } from './rcon-server.ts';
+import { difficulties } from './server-config.ts';
 
 /**
  * Our admin plugin for flying-squid: what a vanilla server has and flying-squid lacks. An RCON
@@ -31,6 +32,8 @@ export interface SquidServer {
   players: SquidPlayer[];
   _server: {
     maxPlayers: number;
+    /** What the Server List Ping answers; read at each ping, so a change shows at once. */
+    motd: string;
     options: { beforeLogin?: (client: LoginClient) => void };
     emit(event: string, ...args: unknown[]): boolean;
   };
@@ -38,6 +41,8 @@ export interface SquidServer {
   broadcast(message: string): void;
   info(message: string): void;
   waitForReady(timeoutMs: number): Promise<unknown>;
+  difficulty: number;
+  _writeAll(packet: string, params: object): void;
 }
 
 export interface AdminOptions {
@@ -196,6 +201,19 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
       if (!has('banned', needName(name, 'pardon <player>'))) return "Nothing changed. The player isn't banned";
       removeFrom('banned', name!);
       return `Unbanned ${name}`;
+    },
+    // Not vanilla (its MOTD is read at start only): lets the platform change it live.
+    motd: (args) => {
+      serv._server.motd = args.join(' ');
+      return `The MOTD is now "${serv._server.motd}"`;
+    },
+    // Vanilla's names, which flying-squid's own `difficulty` (numbers only) does not take.
+    difficulty: ([name]) => {
+      const level = (difficulties as Record<string, number>)[name?.toLowerCase() ?? ''];
+      if (level === undefined) throw new Error(`${messages.unknown}\ndifficulty (peaceful|easy|normal|hard)`);
+      serv.difficulty = level;
+      serv._writeAll('difficulty', { difficulty: level, difficultyLocked: false });
+      return `The difficulty has been set to ${name!.toLowerCase()}`;
     },
     stop: () => {
       // Answered first: the caller learns the stop began before the connection goes away.

@@ -96,8 +96,11 @@ function runFlyingSquid(config: ServerConfig): Runner {
     plugins: {},
     modpe: false,
     // Chunks are generated in JS on the game's single thread: vanilla's 10 makes a first join
-    // generate 441 columns, 6 makes it 169 and keeps joins quick on a shared machine.
-    'view-distance': 6,
+    // generate 441 columns, 6 makes it 169 and keeps joins quick on a shared machine, unless the
+    // owner chose another on the game's Settings.
+    'view-distance': config.viewDistance ?? 6,
+    // minecraft-protocol answers the Server List Ping with it.
+    ...(config.icon ? { favicon: `data:image/png;base64,${config.icon}` } : {}),
     'player-list-text': { header: { text: config.motd }, footer: { text: '' } },
     'everybody-op': false,
     'max-entities': 100,
@@ -179,6 +182,8 @@ function runJar(config: ServerConfig & { jar: string }): Runner {
   fs.writeFileSync('server.properties', serverProperties(config));
   // Setting MC_SERVER_JAR is the operator accepting Mojang's EULA for the servers it runs.
   fs.writeFileSync('eula.txt', 'eula=true\n');
+  if (config.icon) fs.writeFileSync('server-icon.png', Buffer.from(config.icon, 'base64'));
+  else fs.rmSync('server-icon.png', { force: true });
   // The JVM needs room beside its heap (metaspace, threads, buffers): the heap gets three quarters.
   const heapMb = Math.max(Math.floor(config.ramMb * 0.75), 256);
   const java = spawn('java', [`-Xmx${heapMb}M`, `-Xms${Math.min(heapMb, 256)}M`, '-jar', config.jar, 'nogui'], {

@@ -16,6 +16,12 @@ export interface ServerConfig {
   gameMode: GameSpec['gameMode'];
   difficulty: GameSpec['difficulty'];
   seed?: string;
+  pvp?: boolean;
+  viewDistance?: number;
+  spawnProtection?: number;
+  allowFlight?: boolean;
+  /** The server icon, a 64×64 PNG in base64. */
+  icon?: string;
   whitelistEnabled: boolean;
   /** Vanilla or Paper jar launched with `java -jar` instead of flying-squid (MC_SERVER_JAR). */
   jar?: string;
@@ -24,6 +30,12 @@ export interface ServerConfig {
 }
 
 export const configFile = 'blockhost-server.json';
+
+/** The settings of the game's Settings page a server reads at start, those its owner set. */
+export function startSettings(game: GameSpec): Pick<ServerConfig, 'pvp' | 'viewDistance' | 'spawnProtection' | 'allowFlight' | 'icon'> {
+  const { pvp, viewDistance, spawnProtection, allowFlight, icon } = game;
+  return Object.fromEntries(Object.entries({ pvp, viewDistance, spawnProtection, allowFlight, icon }).filter(([, v]) => v !== undefined));
+}
 
 /**
  * The file as written between starts: the local driver takes the ports at each start, so a game
@@ -84,6 +96,10 @@ export function serverProperties(config: ServerConfig): string {
     'white-list': config.whitelistEnabled,
     'enforce-whitelist': config.whitelistEnabled,
     'enable-status': true,
+    ...(config.pvp === undefined ? {} : { pvp: config.pvp }),
+    ...(config.viewDistance === undefined ? {} : { 'view-distance': config.viewDistance }),
+    ...(config.spawnProtection === undefined ? {} : { 'spawn-protection': config.spawnProtection }),
+    ...(config.allowFlight === undefined ? {} : { 'allow-flight': config.allowFlight }),
   };
   // Java properties escape backslashes and line breaks; a motd is one line anyway.
   const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 import type { GameSettings, LocalizedText } from '../../../contract/games.ts';
@@ -9,6 +10,11 @@ export const gameDefinitions = pgTable('game_definitions', {
   description: jsonb('description').$type<LocalizedText>().notNull(),
   image: text('image'),
   version: text('version').notNull(),
+  /** Other versions its games may change to after creation, besides `version`. */
+  allowedVersions: text('allowed_versions')
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
   settings: jsonb('settings').$type<GameSettings>().notNull().default({}),
   published: boolean('published').notNull().default(false),
   /** Kept beside the definition, in the review's transaction, so the catalogue shows ratings without a join. */

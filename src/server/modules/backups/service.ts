@@ -150,6 +150,21 @@ export class BackupsService {
     return this.view(row, locale, null);
   }
 
+  /**
+   * An automatic backup of the world before a change that could spoil it (a version change),
+   * waited for: resolves with why it failed ('backups.noWorld' for a world never started), or null
+   * once READY. 409 while another backup or a restore runs.
+   */
+  async backUpBefore(ownerId: string, gameId: string): Promise<ErrorKey | null> {
+    const world = await this.worlds.of(ownerId, gameId);
+    if (!(await this.claim(gameId, 'BACKUP'))) throw conflict('backups.busy');
+    try {
+      return await this.take(world, await this.insert(world, { kind: 'AUTOMATIC', note: undefined, by: null }));
+    } finally {
+      await this.release(gameId);
+    }
+  }
+
   private async insert(world: GameWorld, input: { kind: BackupKind; note?: string; by: string | null }): Promise<BackupRow> {
     const id = randomUUID();
     const [row] = await this.db

@@ -53,6 +53,7 @@ function toDefinition(row: DefinitionRow, packages: PackageRow[]): GameDefinitio
     image: row.image,
     imageSrcSet: srcSetOf(row.image),
     version: row.version,
+    allowedVersions: row.allowedVersions,
     settings: row.settings,
     published: row.published,
     packages: packages.map(toPackage),
@@ -63,10 +64,15 @@ function toDefinition(row: DefinitionRow, packages: PackageRow[]): GameDefinitio
   };
 }
 
-function checkVersion(version: string) {
+function checkVersion(version: string, field = 'version') {
   if (!isSupportedVersion(version)) {
-    throw badRequest('catalogue.versionNotServed', { version, min: minVersion, max: maxVersion }, [{ field: 'version', key: 'field.versionRange', params: { min: minVersion, max: maxVersion } }]);
+    throw badRequest('catalogue.versionNotServed', { version, min: minVersion, max: maxVersion }, [{ field, key: 'field.versionRange', params: { min: minVersion, max: maxVersion } }]);
   }
+}
+
+function checkVersions(input: GameDefCreate) {
+  checkVersion(input.version);
+  (input.allowedVersions ?? []).forEach((v, i) => checkVersion(v, `allowedVersions/${i}`));
 }
 
 /**
@@ -128,7 +134,7 @@ export class CatalogueService {
   }
 
   async createDefinition(input: GameDefCreate, actorId?: string): Promise<GameDefinition> {
-    checkVersion(input.version);
+    checkVersions(input);
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(gameDefinitions)
@@ -137,6 +143,7 @@ export class CatalogueService {
           description: input.description,
           image: input.image ?? null,
           version: input.version,
+          allowedVersions: input.allowedVersions ?? [],
           settings: input.settings ?? {},
           published: input.published ?? false,
         })
@@ -155,7 +162,7 @@ export class CatalogueService {
   }
 
   async updateDefinition(id: string, input: GameDefCreate, actorId?: string): Promise<GameDefinition> {
-    checkVersion(input.version);
+    checkVersions(input);
     return this.db.transaction(async (tx) => {
       const before = await this.locked(tx, id);
       const [row] = await tx
@@ -165,6 +172,7 @@ export class CatalogueService {
           description: input.description,
           image: input.image ?? null,
           version: input.version,
+          allowedVersions: input.allowedVersions ?? [],
           settings: input.settings ?? {},
           // Left out, the published flag stays as it was: an edit must not take a game off the store.
           ...(input.published === undefined ? {} : { published: input.published }),
@@ -257,6 +265,13 @@ export class CatalogueService {
       if (isStillReferenced(err)) throw conflict('catalogue.packageInUse');
       throw err;
     }
+  }
+
+  /** The versions a game of the definition may change to: its own and the ones staff allowed (published or not). */
+  async versions(definitionId: string): Promise<string[]> {
+    const [row] = await this.db.select({ version: gameDefinitions.version, allowed: gameDefinitions.allowedVersions }).from(gameDefinitions).where(eq(gameDefinitions.id, definitionId));
+    if (!row) throw notFound('gameDefinition');
+    return [row.version, ...row.allowed];
   }
 
   /** A package's backup quota (published or not: a game keeps its package). */

@@ -24,16 +24,24 @@ export async function specOf(executor: Executor, game: GameRow): Promise<GameSpe
     id: game.id,
     version: game.version,
     ramMb: game.ramMb,
-    maxPlayers: game.maxPlayers,
+    // The owner's choice on the Settings page, within what the package bought.
+    maxPlayers: game.settings.maxPlayers ?? game.maxPlayers,
     motd: game.settings.motd,
     gameMode: game.settings.gameMode,
     difficulty: game.settings.difficulty,
     ...(game.settings.seed ? { seed: game.settings.seed } : {}),
+    ...startSettings(game.settings),
     whitelist: names('WHITELIST'),
     ops: names('OPS'),
     banned: names('BANNED'),
     whitelistEnabled: game.whitelistEnabled,
   };
+}
+
+/** What the owner set on the Settings page that the server reads at start; unset, its defaults. */
+function startSettings(settings: GameRow['settings']): Pick<GameSpec, 'pvp' | 'viewDistance' | 'spawnProtection' | 'allowFlight' | 'icon'> {
+  const { pvp, viewDistance, spawnProtection, allowFlight, icon } = settings;
+  return Object.fromEntries(Object.entries({ pvp, viewDistance, spawnProtection, allowFlight, icon }).filter(([, v]) => v !== undefined));
 }
 
 /** The message of anything thrown, bounded for a status reason or a notification. */

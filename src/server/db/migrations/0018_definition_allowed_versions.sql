@@ -1,0 +1,1 @@
+ALTER TABLE "game_definitions" ADD COLUMN "allowed_versions" text[] DEFAULT '{}' NOT NULL;
