@@ -37,6 +37,8 @@ const staff = <N extends string>(name: N, parent: StaffGroup, segment: string, p
 export const resources = [
   { name: 'games', meta: { path: '/v1/game', createPath: '/v1/game/create' } },
   { name: 'gameTransactions', meta: { path: '/v1/game/:gameId/transactions' } },
+  // A game's own items by name: its `settings`, written by the Settings tab's form (PUT).
+  { name: 'gameItems', meta: { path: '/v1/game/:gameId' } },
   // A game's world backups, newest first; pinned by a PATCH and restored or linked by custom calls.
   { name: 'backups', meta: { path: '/v1/game/:gameId/backups' } },
   { name: 'friends', meta: { path: '/v1/friend' } },

@@ -15,6 +15,7 @@ import { ConnectedCard } from './ConnectedCard.tsx';
 import { ControlsCard } from './ControlsCard.tsx';
 import { FriendsCard } from './FriendsCard.tsx';
 import { PlayerListsCard } from './PlayerListsCard.tsx';
+import { SettingsCard } from './settings/SettingsCard.tsx';
 import { StatusChip } from './StatusChip.tsx';
 import { TransactionsCard } from './TransactionsCard.tsx';
 import { useGameRead } from './useGameCall.ts';
@@ -24,7 +25,7 @@ import { WhitelistCard } from './WhitelistCard.tsx';
  * The game page's tabs, each its own address under /dashboard/game/:id so it can be linked to and
  * reloaded: '' is the control panel, the others a part of the server's tooling.
  */
-const TABS = ['', 'backups'] as const;
+const TABS = ['', 'settings', 'backups'] as const;
 type GameTab = (typeof TABS)[number];
 
 /** /dashboard/game/:id[/tab]: the control panel of one of the player's servers, and its tabs. */
@@ -78,6 +79,7 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
         ))}
       </Tabs>
 
+      {tab === 'settings' && <SettingsCard gameId={game.id} />}
       {tab === 'backups' && <BackupsCard gameId={game.id} />}
       {tab === '' && <Overview game={game} status={status} running={running} live={live} reload={reload} />}
     </Stack>

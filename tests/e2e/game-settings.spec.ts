@@ -1,0 +1,98 @@
+import type { Page } from '@playwright/test';
+import { pingServer } from '../../src/runtime/minecraft/probe.ts';
+import { join, quit } from '../fixtures/minecraft.ts';
+import { asStaff, accessToken, expect, inEachLook, signUp, test } from './fixtures.ts';
+
+/** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
+const SHOTS = 'test-results/settings';
+const run = Date.now().toString(36).toLowerCase();
+
+/** A tab of the game page, opened as a player does. */
+async function openTab(page: Page, name: 'Aperçu' | 'Réglages') {
+  await page.getByRole('tab', { name }).click();
+  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+}
+
+test('a player changes the MOTD live and the game mode with a restart, and a Minecraft client sees both', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const page = await signUp(browser, `tuner_${run}`);
+  const token = await accessToken(page);
+  const me = (await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string };
+  await asStaff(browser, async (api) => {
+    expect((await api.post('/v1/user/credit', { userId: me.id, amount: 200, reason: 'Browser test credits' })).status()).toBe(200);
+  });
+
+  await page.goto('/dashboard/store');
+  await page.getByTestId('game-card').filter({ hasText: 'Survie' }).click();
+  await page.getByTestId('create-cta').click();
+  await page.getByLabel('Nom du serveur').fill('Monde réglé');
+  await page.getByRole('button', { name: /^Payer .* et créer$/ }).click();
+  await expect(page).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
+  const gamePath = new URL(page.url()).pathname;
+  const status = page.getByTestId('game-status').first();
+  await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+  const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+
+  // The Settings tab, at its own address.
+  await openTab(page, 'Réglages');
+  await expect(page).toHaveURL(new RegExp(`${gamePath}/settings$`));
+  const form = page.getByTestId('settings-form');
+  const motd = form.getByLabel('Message du jour (MOTD)');
+  await expect(motd).toHaveValue('Un monde de survie BlockHost');
+  // Nothing changed yet: nothing to apply.
+  await expect(form.getByRole('button', { name: 'Appliquer', exact: true })).toBeDisabled();
+
+  // A bad value is refused on its field by the browser's rule before anything is sent.
+  const players = form.getByLabel('Joueurs max.');
+  await players.fill('99');
+  await form.getByRole('button', { name: 'Appliquer', exact: true }).click();
+  await expect(form.getByText(/Au plus \d+ avec l’offre de ce serveur/)).toBeVisible();
+  await players.fill(await players.getAttribute('max').then((max) => max!));
+
+  // The MOTD, live: the players stay connected and the server list shows it at once.
+  await motd.fill('Bienvenue chez les testeurs');
+  await expect(form.getByTestId('settings-plan')).toHaveText('Ces changements s’appliquent tout de suite, les joueurs restent connectés.');
+  await expect(form.getByRole('button', { name: 'Appliquer et redémarrer' })).toHaveCount(0);
+  await form.getByRole('button', { name: 'Appliquer', exact: true }).click();
+  await expect(form.getByTestId('settings-outcome')).toHaveText('Appliqué maintenant : Message du jour (MOTD).');
+  expect((await pingServer('127.0.0.1', port)).motd).toBe('Bienvenue chez les testeurs');
+  await expect(status).toHaveAttribute('data-status', 'RUNNING');
+
+  // The game mode needs a restart: both buttons, then "Apply and restart".
+  await form.getByLabel('Mode de jeu').click();
+  await page.getByRole('option', { name: 'Créatif' }).click();
+  await expect(form.getByTestId('settings-plan')).toContainText('Certains changements demandent un redémarrage');
+  await form.getByRole('button', { name: 'Appliquer et redémarrer' }).click();
+  await expect(form.getByTestId('settings-outcome')).toHaveText('Le serveur redémarre avec les nouveaux réglages.');
+  await expect(status).not.toHaveAttribute('data-status', 'RUNNING', { timeout: 30_000 });
+  await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+  await expect(form.getByLabel('Mode de jeu')).toHaveText('Créatif');
+
+  // A player joining now plays in creative, and the MOTD survived the restart.
+  await openTab(page, 'Aperçu');
+  const newPort = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  expect((await pingServer('127.0.0.1', newPort)).motd).toBe('Bienvenue chez les testeurs');
+  const result = await join(newPort, 'Builder_e2e', '1.21.4');
+  if (!result.joined) throw new Error(`could not join: ${result.reason}`);
+  try {
+    await expect.poll(() => result.bot.game.gameMode, { timeout: 20_000 }).toBe('creative');
+  } finally {
+    await quit(result.bot);
+  }
+
+  // The version card says what a change would do before it is made.
+  await openTab(page, 'Réglages');
+  await expect(page.getByTestId('version-card')).toContainText('Le serveur tourne sous Minecraft 1.21.4.');
+
+  for (const lang of ['fr', 'en'] as const) {
+    await inEachLook(page, async ({ theme, label }) => {
+      await page.goto(lang === 'fr' ? `${gamePath}/settings` : `/en${gamePath}/settings`);
+      await expect(page.getByTestId('settings-form')).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByTestId('version-card')).toBeVisible();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `${SHOTS}/settings-${lang}-${label}-${theme}.png`, fullPage: true });
+    });
+  }
+});
