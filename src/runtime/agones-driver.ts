@@ -4,6 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { agentDefaultPort, agentErrors, heartbeatMs } from './agones/agent-protocol.ts';
 import { NoWorldError, UnsupportedError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
+import type { ConsoleLine } from './driver.ts';
 import { newEntry, type ListName } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
 import { WorldArchiveError, type ArchiveResult, type WorldArchiveCode } from './minecraft/world-archive.ts';
@@ -517,6 +518,15 @@ export class AgonesDriver implements GameDriver {
     const server = metrics?.containers?.find((c) => c.name === 'minecraft');
     if (!server?.usage?.cpu || !server.usage.memory) return null;
     return { memoryBytes: quantity(server.usage.memory), cpuCores: quantity(server.usage.cpu) };
+  }
+
+  // The console: following the pod's log is not done yet; the platform says it is unavailable.
+  async consoleLines(game: Pick<GameSpec, 'id'>): Promise<ConsoleLine[] | null> {
+    throw new UnsupportedError(`game ${game.id}: the console is not available on Agones yet`);
+  }
+
+  followConsole(): () => void {
+    return () => {};
   }
 
   /** The game's GameServer unless there is none or it is going away (its pod saving and ending). */

@@ -92,6 +92,20 @@ export class UnsupportedError extends Error {
   }
 }
 
+export type ConsoleLevel = 'info' | 'warn' | 'error';
+
+/**
+ * One line of a game's console, numbered from 1 for the game's whole life. A marker standing for
+ * lines a flood had collapsed carries how many (`omitted`).
+ */
+export interface ConsoleLine {
+  seq: number;
+  at: string;
+  level: ConsoleLevel;
+  text: string;
+  omitted?: number;
+}
+
 export interface GameDriver {
   readonly name: string;
   /** Prepares the game's home (folder, secrets); idempotent. */
@@ -128,6 +142,15 @@ export interface GameDriver {
   remove(game: GameSpec): Promise<void>;
   /** Stops every server this process launched, cleanly (API shutdown). */
   close(): Promise<void>;
+
+  // Console: the lines the game's server printed, numbered, the last 5 000 kept with the game.
+  /**
+   * Lines after `afterSeq`, oldest first, at most `limit`; null when the game's server never printed
+   * anything (it never started).
+   */
+  consoleLines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): Promise<ConsoleLine[] | null>;
+  /** Hands `listener` each line numbered from now on, until the function it returns is called. */
+  followConsole(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void;
 
   // Usage history: read once a minute per running game by the platform's sampler.
   /**

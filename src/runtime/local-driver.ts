@@ -6,6 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSupportedVersion, maxVersion, minVersion } from '../contract/games.ts';
 import { NoCapacityError, NoWorldError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
+import { classify, ConsoleLog, consoleFile, lineSplitter } from './console-log.ts';
+import type { ConsoleLine } from './driver.ts';
 import { syncList } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
 import { configFile, startSettings, writeServerConfig, type StoredConfig } from './minecraft/server-config.ts';
@@ -92,6 +94,8 @@ async function portFree(port: number): Promise<boolean> {
 export class LocalDriver implements GameDriver {
   readonly name = 'local';
   private readonly children = new Map<string, Child>();
+  /** Each game's console, opened at its first start or read, kept while this process lives. */
+  private readonly consoles = new Map<string, ConsoleLog>();
   /** CPU readings of the servers' processes, to average each sample since the previous one. */
   private readonly processUsage = new ProcessUsage();
   /** Why a game's process ended without being asked to, until it is started or stopped again. */
@@ -264,15 +268,28 @@ export class LocalDriver implements GameDriver {
     }
     this.crashes.delete(game.id);
     fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
-    const log = fs.openSync(path.join(dir, 'logs', 'latest.log'), 'a');
+    const log = fs.createWriteStream(path.join(dir, 'logs', 'latest.log'), { flags: 'a' });
+    const output = this.console(game);
+    output.note('info', `Starting the server (Minecraft ${game.version})`);
     // flying-squid's player files warn on each save (DEP0174); the noise would bury a crash's cause.
     const flags = [`--max-old-space-size=${heapLimitMb(game.ramMb)}`, '--disable-warning=DEP0174'];
     const child = spawn(process.execPath, [...flags, launcher, dir], {
       cwd: dir,
       // An IPC channel, so the launcher notices when this process goes away.
-      stdio: ['ignore', log, 'pipe', 'ipc'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
-    fs.closeSync(log);
+    // Both streams go to the log file as they come, and line by line to the console.
+    const splitters = (['stdout', 'stderr'] as const).map((stream) => {
+      const lines = lineSplitter((line) => {
+        const { level, text } = classify(line, stream);
+        output.write(level, text);
+      });
+      child[stream]!.on('data', (chunk: Buffer) => {
+        log.write(chunk);
+        lines.push(chunk);
+      });
+      return lines;
+    });
     const record: Child = {
       process: child,
       port: ports.port,
@@ -291,11 +308,12 @@ export class LocalDriver implements GameDriver {
       else pending.reject(new Error(`backup of game ${game.id} failed: ${message.error}`));
     });
     child.stderr!.on('data', (chunk: Buffer) => {
-      fs.appendFile(path.join(dir, 'logs', 'latest.log'), chunk, () => {});
       record.stderrTail = (record.stderrTail + chunk.toString('utf8')).slice(-stderrTailBytes);
     });
     record.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
+        for (const lines of splitters) lines.end();
+        log.end();
         if (this.children.get(game.id) === record) this.children.delete(game.id);
         release();
         for (const pending of record.backups.values()) pending.reject(new Error(`backup of game ${game.id} failed: the server exited`));
@@ -305,6 +323,9 @@ export class LocalDriver implements GameDriver {
           const how = signal ? `killed by signal ${signal}` : `exited with code ${code}`;
           const tail = record.stderrTail.trim().split('\n').slice(-10).join('\n');
           this.crashes.set(game.id, tail ? `${how}: ${tail}` : how);
+          output.note('error', `The server crashed: ${how}`);
+        } else {
+          output.note('info', 'The server stopped');
         }
         resolve();
       });
@@ -430,6 +451,7 @@ export class LocalDriver implements GameDriver {
 
   async remove(game: GameSpec): Promise<void> {
     await this.stop(game);
+    this.consoles.delete(game.id);
     this.crashes.delete(game.id);
     this.lastPorts?.delete(game.id);
     fs.rmSync(this.dir(game), { recursive: true, force: true });
@@ -444,6 +466,25 @@ export class LocalDriver implements GameDriver {
     this.processUsage.retain(new Set([...this.children.values()].flatMap((child) => (child.process.pid ? [child.process.pid] : []))));
     const pid = this.pid(game);
     return pid ? this.processUsage.read(pid) : null;
+  }
+
+  /** The game's console, read from its folder the first time. */
+  private console(game: Pick<GameSpec, 'id'>): ConsoleLog {
+    let output = this.consoles.get(game.id);
+    if (!output) {
+      output = new ConsoleLog(path.join(this.dir(game), consoleFile));
+      this.consoles.set(game.id, output);
+    }
+    return output;
+  }
+
+  async consoleLines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): Promise<ConsoleLine[] | null> {
+    const output = this.console(game);
+    return output.started ? output.after(afterSeq, limit) : null;
+  }
+
+  followConsole(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void {
+    return this.console(game).follow(listener);
   }
 
   /** Process id of a game's server, for tests and benchmarks that watch it. */

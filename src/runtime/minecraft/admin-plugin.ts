@@ -38,8 +38,13 @@ export interface SquidServer {
     emit(event: string, ...args: unknown[]): boolean;
   };
   on(event: 'newPlayer', listener: (player: SquidPlayer) => void): void;
-  broadcast(message: string): void;
+  broadcast(message: string | object, options?: object): void;
   info(message: string): void;
+  err(message: string): void;
+  /** flying-squid's own commands (`time`, `setblock`, `tp`, `weather`...), as its console runs them. */
+  commands: { find(command: string): unknown; use(command: string): Promise<string | undefined> };
+  supportFeature(feature: string): boolean;
+  _createChatComponent(message: unknown): unknown;
   waitForReady(timeoutMs: number): Promise<unknown>;
   difficulty: number;
   _writeAll(packet: string, params: object): void;
@@ -63,6 +68,11 @@ const messages = {
   kickedDefault: 'Kicked by an operator',
   unknown: 'Unknown or incomplete command, see below for error',
 } as const;
+
+/** flying-squid's `&` colour and format codes as the `§` ones Minecraft clients render (`&&` is a `&`). */
+export function legacyColours(message: string): string {
+  return message.replace(/&([0-9a-fk-or&])/gi, (_, code: string) => (code === '&' ? '&' : `§${code.toLowerCase()}`));
+}
 
 export async function installAdmin(serv: SquidServer, options: AdminOptions): Promise<net.Server> {
   const lists = {
@@ -115,6 +125,19 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
     // believes it plays survival whatever the server says: tell it again once it has spawned.
     player.on('spawned', () => player.setGameMode(player.gameMode));
   });
+
+  // What players are told (joins, leaves, chat, `say`) goes to the console too, colour codes and all.
+  const broadcast = serv.broadcast.bind(serv);
+  serv.broadcast = (message, broadcastOptions) => {
+    if (typeof message === 'string') serv.info(message);
+    broadcast(message, broadcastOptions);
+  };
+  // From 1.20.3 flying-squid sends chat as a plain NBT string, so players saw its `&e` colour codes
+  // as text: the client colours the legacy `§` codes instead.
+  if (serv.supportFeature('chatPacketsUseNbtComponents')) {
+    const component = serv._createChatComponent.bind(serv);
+    serv._createChatComponent = (message) => component(typeof message === 'string' ? legacyColours(message) : message);
+  }
 
   const addTo = (list: ListName, name: string, reason?: string) => {
     lists[list].push(newEntry(list, name, reason) as never);
@@ -222,6 +245,39 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
     },
   };
 
+  /**
+   * Any other command goes to flying-squid's command system as its own console would send it; what
+   * the command prints meanwhile is its answer. One at a time, so answers do not mix.
+   */
+  let squidQueue: Promise<unknown> = Promise.resolve();
+  const squidCommand = (line: string): Promise<string> => {
+    const run = squidQueue.then(async () => {
+      const printed: string[] = [];
+      const { info, err } = serv;
+      serv.info = (message) => {
+        printed.push(message);
+        info(message);
+      };
+      serv.err = (message) => {
+        printed.push(message);
+        err(message);
+      };
+      try {
+        const answer = await serv.commands.use(line);
+        if (answer) printed.push(answer);
+      } catch (error) {
+        // flying-squid's UserError carries what to tell the user; anything else stays inside.
+        printed.push((error as { userError?: boolean }).userError ? (error as Error).message : messages.unknown);
+      } finally {
+        serv.info = info;
+        serv.err = err;
+      }
+      return printed.join('\n');
+    });
+    squidQueue = run.catch(() => {});
+    return run;
+  };
+
   // RCON opens once flying-squid accepts players, so a login over RCON means the game is playable.
   await serv.waitForReady(60_000);
   return startRconServer({
@@ -230,9 +286,13 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
     password: options.rconPassword,
     async execute(line) {
       // Vanilla accepts commands with or without the leading slash.
-      const [name = '', ...args] = line.trim().replace(/^\//, '').split(/\s+/);
+      const command = line.trim().replace(/^\//, '');
+      const [name = '', ...args] = command.split(/\s+/);
       const key = name.toLowerCase();
-      if (!Object.hasOwn(commands, key)) throw new Error(messages.unknown);
+      if (!Object.hasOwn(commands, key)) {
+        if (!serv.commands.find(command)) throw new Error(messages.unknown);
+        return squidCommand(command);
+      }
       return commands[key]!(args);
     },
   });

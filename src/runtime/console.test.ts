@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Bot } from 'mineflayer';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gameSpec, join, quit, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
+import { classify, ConsoleLog, consoleFile, lineSplitter } from './console-log.ts';
+import type { ConsoleLine } from './driver.ts';
+import { LocalDriver } from './local-driver.ts';
+import { legacyColours } from './minecraft/admin-plugin.ts';
+
+describe('ConsoleLog', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-console-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('numbers lines, hands them to followers, and keeps the last ones in the file across a reopening', () => {
+    const file = path.join(dir, consoleFile);
+    const log = new ConsoleLog(file, { keep: 10, perSecond: 1000 });
+    expect(log.started).toBe(false);
+    const heard: number[] = [];
+    const stop = log.follow((line) => heard.push(line.seq));
+    for (let i = 1; i <= 25; i++) log.write('info', `line ${i}`);
+    stop();
+    log.write('warn', 'unheard');
+    log.flush();
+    expect(heard).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(log.after(20).map((l) => l.text)).toEqual(['line 21', 'line 22', 'line 23', 'line 24', 'line 25', 'unheard']);
+    // Only the last 10 are kept, and the file never holds more than twice that.
+    expect(log.after(0).map((l) => l.seq)).toEqual([17, 18, 19, 20, 21, 22, 23, 24, 25, 26]);
+    expect(fs.readFileSync(file, 'utf8').trim().split('\n').length).toBeLessThanOrEqual(20);
+
+    const again = new ConsoleLog(file, { keep: 10 });
+    expect(again.started).toBe(true);
+    expect(again.after(24)).toEqual(log.after(24));
+    again.write('info', 'after the restart');
+    expect(again.after(26)).toMatchObject([{ seq: 27, level: 'info', text: 'after the restart' }]);
+  });
+
+  it('collapses a flood beyond its rate into one marker a second, said even if the server falls silent', async () => {
+    let now = 1_000_000;
+    const log = new ConsoleLog(path.join(dir, consoleFile), { perSecond: 5, burst: 5, clock: () => now });
+    for (let i = 0; i < 50; i++) log.write('info', `flood ${i}`);
+    now += 1000;
+    log.write('info', 'next second');
+    expect(log.after(0).map((l) => [l.text, l.omitted])).toEqual([...Array.from({ length: 5 }, (_, i) => [`flood ${i}`, undefined]), ['45 lines omitted', 45], ['next second', undefined]]);
+    for (let i = 0; i < 8; i++) log.write('info', `more ${i}`);
+    await new Promise<void>((resolve) => log.follow((line) => line.omitted && resolve()));
+    expect(log.after(0).at(-1)).toMatchObject({ level: 'warn', text: '4 lines omitted', omitted: 4 });
+  });
+
+  it('splits chunks into lines, reads levels and drops flying-squid’s time stamp', () => {
+    const lines: string[] = [];
+    const split = lineSplitter((l) => lines.push(l), 10);
+    split.push('one\r\ntw');
+    split.push('o\nabcdefghijklmno');
+    split.end();
+    expect(lines).toEqual(['one', 'two', 'abcdefghij', 'klmno']);
+    expect(classify('November 25th 2026, 02:10:00 [\u001b[33mWARN\u001b[39m]: slow', 'stdout')).toEqual({ level: 'warn', text: '[\u001b[33mWARN\u001b[39m]: slow' });
+    expect(classify('[12:00:00] [Server thread/ERROR]: boom', 'stdout').level).toBe('error');
+    expect(classify('[INFO]: fine', 'stderr').level).toBe('info');
+    expect(classify('TypeError: x is undefined', 'stderr').level).toBe('error');
+    expect(legacyColours('&eAlex joined the game. &&1')).toBe('§eAlex joined the game. &1');
+  });
+});
+
+/** A real flying-squid server's console, through the local driver. */
+describe('LocalDriver console', () => {
+  let dataDir: string;
+  let driver: LocalDriver;
+  const bots: Bot[] = [];
+
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-console-runtime-'));
+    driver = new LocalDriver({ dataDir, host: 'play.example.test', portRange: randomPortRange() });
+  });
+  afterEach(async () => {
+    await Promise.all(bots.splice(0).map(quit));
+    await driver.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps the server’s output, joins and command answers, across a restart of the API', async () => {
+    const game = gameSpec('console');
+    expect(await driver.consoleLines(game, 0, 100)).toBeNull();
+    const heard: ConsoleLine[] = [];
+    driver.followConsole(game, (line) => heard.push(line));
+    await driver.start(game);
+    const running = await waitFor(driver, game, 'RUNNING');
+    const port = Number(running.address!.split(':')[1]);
+
+    const result = await join(port, 'Watcher', game.version);
+    if (!result.joined) throw new Error(result.reason);
+    bots.push(result.bot);
+    // flying-squid's own commands answer over RCON, and the player's chat arrives coloured.
+    const chat = new Promise<{ text: string; ansi: string }>((resolve) =>
+      result.bot.on('message', (message) => {
+        if (message.toString().startsWith('[Server]')) resolve({ text: message.toString(), ansi: message.toAnsi() });
+      }),
+    );
+    expect(await driver.rcon(game, 'time set day')).toMatch(/^Time was changed from \d+ to 1000$/);
+    expect(await driver.rcon(game, 'setblock 0 60 0 stone')).toBe('');
+    expect(await driver.rcon(game, 'nosuchcommand')).toBe('Unknown or incomplete command, see below for error');
+    expect(await driver.rcon(game, 'say &ehello')).toBe('');
+    // Yellow, not "&e" as text.
+    expect(await chat).toMatchObject({ text: '[Server] hello', ansi: expect.stringContaining('\u001b[93m') });
+
+    await driver.stop(game);
+    const texts = () => heard.map((l) => l.text);
+    expect(texts()[0]).toBe('Starting the server (Minecraft 1.21.4)');
+    expect(texts()).toContainEqual(expect.stringContaining('&eWatcher joined the game.'));
+    expect(texts()).toContainEqual(expect.stringContaining('Time was changed from'));
+    expect(texts()).toContainEqual(expect.stringContaining('[Server] &ehello'));
+    expect(texts().at(-1)).toBe('The server stopped');
+    expect(heard.map((l) => l.seq)).toEqual(heard.map((_, i) => i + 1));
+
+    // Another API process reads the same history from the game's folder.
+    const other = new LocalDriver({ dataDir, host: 'play.example.test', portRange: randomPortRange() });
+    await new Promise((r) => setImmediate(r));
+    expect(await other.consoleLines(game, 0, 10_000)).toEqual(heard);
+    expect(await other.consoleLines(game, heard.length - 1, 10)).toEqual([heard.at(-1)]);
+  });
+
+  it('says why a server crashed after the fact', async () => {
+    const game = gameSpec('console-crash');
+    await driver.start(game);
+    await waitFor(driver, game, 'RUNNING');
+    process.kill(driver.pid(game)!, 'SIGKILL');
+    await waitFor(driver, game, 'CRASHED');
+    const lines = await driver.consoleLines(game, 0, 10_000);
+    expect(lines!.at(-1)).toMatchObject({ level: 'error', text: 'The server crashed: killed by signal SIGKILL' });
+  });
+});
