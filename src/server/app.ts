@@ -26,6 +26,7 @@ import catalogueRoutes from './modules/catalogue/routes.ts';
 import gamesRoutes from './modules/games/routes.ts';
 import backupsRoutes from './modules/backups/routes.ts';
 import staffBackupsRoutes from './modules/backups/staff-routes.ts';
+import consoleRoutes from './modules/console/routes.ts';
 import usageRoutes from './modules/usage/routes.ts';
 import reviewsRoutes from './modules/reviews/routes.ts';
 import staffGamesRoutes from './modules/games/staff-routes.ts';
@@ -136,6 +137,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     gamesRoutes,
     backupsRoutes,
     staffBackupsRoutes,
+    consoleRoutes,
     usageRoutes,
     staffGamesRoutes,
     gameSettingsRoutes,

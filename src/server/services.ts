@@ -29,6 +29,7 @@ import { StaffService } from './modules/staff/service.ts';
 import { createPaymentProvider } from './modules/money/providers/index.ts';
 import { createDriver } from '../runtime/index.ts';
 import { BackupsService } from './modules/backups/service.ts';
+import { ConsoleService } from './modules/console/service.ts';
 import { StaffBackupsService } from './modules/backups/staff.ts';
 import { GameWorlds } from './modules/games/world.ts';
 import { createStore } from './storage/index.ts';
@@ -55,6 +56,7 @@ export interface Services {
   renewals: RenewalsService;
   backups: BackupsService;
   staffBackups: StaffBackupsService;
+  console: ConsoleService;
   usage: UsageService;
   reviews: ReviewsService;
   promoCodes: PromoCodesService;
@@ -136,6 +138,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     renewals,
     backups,
     staffBackups: new StaffBackupsService(db, { backups, audit }),
+    console: new ConsoleService(db, { games, audit, driver: game.driver, clock: game.clock }),
     usage,
     reviews: new ReviewsService(db, { catalogue, games, users, audit }),
     promoCodes,

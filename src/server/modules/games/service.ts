@@ -488,6 +488,17 @@ export class GamesService {
     }
   }
 
+  /** A console command on the owner's running game (409 otherwise): the server's answer. */
+  async command(ownerId: string, id: string, command: string): Promise<string> {
+    const row = await this.row(ownerId, id);
+    if (row.status !== 'RUNNING') throw conflict('console.notRunning', { status: row.status });
+    try {
+      return await this.runtime.driver.rcon(await specOf(this.db, row), command);
+    } catch {
+      throw new HttpProblem(503, 'games.noAnswer');
+    }
+  }
+
   /**
    * Tells the owner's friends that the game is open, with its address: 409 unless it runs, 503
    * when its address cannot be read, 429 (with Retry-After) within 10 minutes of the last

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { HEARTBEAT_EVENT, NOTIFICATION_EVENT, type NotificationData } from '../../../contract/notifications.ts';
 import { RESOURCE_CHANGE_EVENT, type ResourceChange } from '../../../contract/live.ts';
+import { sseFrame } from '../../lib/sse.ts';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -19,10 +20,6 @@ interface Stream {
   lastSeq: number;
   /** Live deliveries held back while the backlog is replayed, so order is kept. */
   held: Delivery[] | null;
-}
-
-function sseFrame(event: string, data: unknown, id?: string): string {
-  return `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 export interface StreamLimits {

@@ -4,6 +4,7 @@ import { Media, Page, PageQuery } from '../../../contract/common.ts';
 import { Notification, NotificationParams } from '../../../contract/notifications.ts';
 import { HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageWindow } from '../../lib/paging.ts';
+import { openEventStream } from '../../lib/sse.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
@@ -49,16 +50,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         if (!notifications.hub.admits(request.ip)) {
           throw new HttpProblem(429, 'notifications.tooManyStreams', {}, { headers: { 'retry-after': '60' } });
         }
-        reply.hijack();
-        const res = reply.raw;
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          // The socket is this stream's alone: when the stream ends, so does the connection.
-          connection: 'close',
-          'x-accel-buffering': 'no',
-        });
-        res.write(': connected\n\n');
+        const res = openEventStream(reply);
         const lastEventId = request.headers['last-event-id'];
         const replay = typeof lastEventId === 'string' && UUID.test(lastEventId);
         // Subscribe before reading the backlog, so nothing sent in between is lost.

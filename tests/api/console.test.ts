@@ -1,0 +1,129 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConsoleLine } from '../../src/contract/console.ts';
+import { startListeningApp, type TestApp } from '../fixtures/app.ts';
+import { buyGame, runGame } from '../fixtures/games.ts';
+import { openStream, type SseEvent } from '../fixtures/sse.ts';
+
+const staff = { roles: ['staff'] };
+const lines = (events: SseEvent[]) => events.filter((e) => e.event === 'line').map((e) => JSON.parse(e.data) as ConsoleLine);
+
+// The flood test writes for 10 s; a loaded machine adds to it.
+describe('game console', { timeout: 60_000 }, () => {
+  let t: TestApp & { origin: string };
+  beforeEach(async () => {
+    t = await startListeningApp();
+  });
+  afterEach(() => t.close());
+
+  const stream = async (gameId: string, user = 'alice', headers: Record<string, string> = {}) => openStream(`${t.origin}/v1/game/${gameId}/console/stream`, await t.token(user), headers);
+
+  it('says a game never started, then streams its lines; a client coming back with Last-Event-ID gets exactly the ones it missed', async () => {
+    const { gameId } = await buyGame(t);
+    const first = await stream(gameId);
+    expect(first.status).toBe(200);
+    await first.waitFor('never-started');
+
+    await runGame(t, gameId);
+    for (let i = 1; i <= 100; i++) t.driver.print(gameId, `line ${i}`);
+    const seen = lines(await first.waitFor('line', 101));
+    expect(seen.map((l) => l.seq)).toEqual(Array.from({ length: 101 }, (_, i) => i + 1));
+    expect(seen[0]).toMatchObject({ level: 'info', text: 'Starting the server' });
+    expect(seen[100]).toMatchObject({ seq: 101, level: 'info', text: 'line 100', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(first.events.filter((e) => e.event === 'line').map((e) => e.id)).toEqual(seen.map((l) => String(l.seq)));
+
+    // A second client that had read up to line 40 reconnects while the server keeps printing.
+    const second = await stream(gameId, 'alice', { 'last-event-id': '41' });
+    t.driver.print(gameId, 'after the reconnection', 'warn');
+    const resumed = lines(await second.waitFor('line', 61));
+    expect(resumed.map((l) => l.seq)).toEqual(Array.from({ length: 61 }, (_, i) => 42 + i));
+    expect(resumed.at(-1)).toMatchObject({ seq: 102, level: 'warn', text: 'after the reconnection' });
+    expect(second.events.some((e) => e.event === 'never-started')).toBe(false);
+    expect(lines(await first.waitFor('line', 102)).at(-1)!.seq).toBe(102);
+    first.close();
+    second.close();
+
+    // Another user's game does not exist for them.
+    expect((await stream(gameId, 'bob')).status).toBe(404);
+  });
+
+  it('collapses a flood of 1 000 lines a second for 10 s into markers, without slowing the API', async () => {
+    const { gameId } = await buyGame(t);
+    await runGame(t, gameId);
+    const s = await stream(gameId);
+    await s.waitFor('line');
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    let printed = 0;
+    await new Promise<void>((resolve) => {
+      const started = Date.now();
+      const timer = setInterval(() => {
+        // What 1 000 lines a second would have printed by now.
+        const due = Math.min(10_000, Math.floor(Date.now() - started));
+        for (; printed < due; printed++) t.driver.print(gameId, `flood line ${printed} ${'x'.repeat(80)}`);
+        if (printed >= 10_000) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 10);
+    });
+    lag.disable();
+    const p99Ms = lag.percentile(99) / 1e6;
+    console.log(`console flood: event-loop delay p99 ${p99Ms.toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms`);
+    expect(p99Ms).toBeLessThanOrEqual(50);
+
+    // Every printed line is either sent or counted in a marker, once.
+    await s.waitFor('line', 2, 5000);
+    const deadline = Date.now() + 5000;
+    let got = lines(s.events);
+    while (got.reduce((n, l) => n + (l.omitted ?? 1), 0) < 10_001 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      got = lines(s.events);
+    }
+    expect(got.reduce((n, l) => n + (l.omitted ?? 1), 0)).toBe(10_001);
+    const markers = got.filter((l) => l.omitted);
+    expect(markers.length).toBeGreaterThanOrEqual(8);
+    expect(markers[0]).toMatchObject({ level: 'warn', text: expect.stringMatching(/^\d+ lines omitted$/) });
+    expect(got.length).toBeLessThan(3000);
+    expect(got.map((l) => l.seq)).toEqual(got.map((_, i) => i + 1));
+    s.close();
+  });
+
+  it('runs the owner’s commands, audited, within their limits', async () => {
+    const { gameId } = await buyGame(t);
+    const post = (command: unknown, user = 'alice', headers: Record<string, string> = {}) => t.as(user, { method: 'POST', url: `/v1/game/${gameId}/console`, payload: { command }, headers });
+
+    expect((await post('list')).statusCode).toBe(409);
+    await runGame(t, gameId);
+    const list = await post('list', 'alice', { 'idempotency-key': 'list-1' });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json()).toEqual({ output: 'There are 0 of a max of 10 players online: ' });
+    // A retry with the same key answers again without running it twice.
+    expect((await post('list', 'alice', { 'idempotency-key': 'list-1' })).json()).toEqual(list.json());
+    expect(t.driver.commands(gameId).filter((c) => c === 'list')).toHaveLength(1);
+
+    const audit = await t.as('boss', { ...staff, method: 'GET', url: `/v1/staff/audit?entity=game&entityId=${gameId}` });
+    expect(audit.json().data).toMatchObject([{ action: 'console.command', actorName: 'alice', after: { command: 'list', output: list.json().output } }]);
+
+    const control = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/console`, payload: { command: 'say hi\nop bob' }, headers: { 'accept-language': 'fr' } });
+    expect(control.statusCode).toBe(400);
+    expect(control.json().errors).toEqual([expect.objectContaining({ field: 'command', message: expect.stringContaining('caractères de contrôle') })]);
+    const long = await post('say '.padEnd(257, 'a'));
+    expect(long.statusCode).toBe(400);
+    expect(long.json().errors[0].field).toMatch(/command/);
+    expect(t.driver.commands(gameId).some((c) => c.includes('op bob') || c.length > 256)).toBe(false);
+
+    // Bob cannot even tell the game exists.
+    expect((await post('list', 'bob')).statusCode).toBe(404);
+
+    // 10 a second per user: the clock stands still, so the 11th is refused until it moves.
+    t.clock.advance(1000);
+    for (let i = 0; i < 10; i++) expect((await post(`say ${i}`)).statusCode).toBe(200);
+    const refused = await post('say too fast');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.json()).toMatchObject({ code: 'console.tooManyCommands' });
+    t.clock.advance(1000);
+    expect((await post('say later')).statusCode).toBe(200);
+  });
+});
