@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { pingServer } from '../../src/runtime/minecraft/probe.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { asStaff, accessToken, expect, inEachLook, signUp, test } from './fixtures.ts';
+import { accounts, asStaff, accessToken, expect, inEachLook, signIn, signUp, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/settings';
@@ -82,15 +82,52 @@ test('a player changes the MOTD live and the game mode with a restart, and a Min
     await quit(result.bot);
   }
 
-  // The version card says what a change would do before it is made.
+  // Staff offer an older version for the game's definition in the back office.
   await openTab(page, 'Réglages');
-  await expect(page.getByTestId('version-card')).toContainText('Le serveur tourne sous Minecraft 1.21.4.');
+  const versionCard = page.getByTestId('version-card');
+  await expect(versionCard).toContainText('Le serveur tourne sous Minecraft 1.21.4.');
+  await expect(versionCard).toContainText('Ce jeu ne propose pas d’autre version pour l’instant.');
+  const gameId = gamePath.split('/').pop()!;
+  const { definitionId } = (await (await page.request.get(`/v1/game/${gameId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { definitionId: string };
+  const staff = await (await browser.newContext()).newPage();
+  await signIn(staff, accounts.staff, `/dashboard/staff/definitions/edit/${definitionId}`);
+  await staff.getByLabel('Autres versions proposées').fill('1.21.1');
+  await staff.getByRole('option', { name: '1.21.1', exact: true }).click();
+  await staff.getByRole('button', { name: 'Enregistrer', exact: true }).click();
+  await expect(staff).toHaveURL(/\/dashboard\/staff\/definitions\/show\/[0-9a-f-]{36}$/);
+  await staff.context().close();
+
+  // The player goes back to it: the card says what will happen, and an older version needs an explicit yes.
+  await page.reload();
+  await versionCard.getByLabel('Version').click();
+  await page.getByRole('option', { name: '1.21.1', exact: true }).click();
+  const plan = versionCard.getByTestId('version-plan');
+  await expect(plan).toContainText('Une sauvegarde automatique du monde est faite d’abord');
+  await expect(plan).toContainText('Le serveur redémarre ensuite sous Minecraft 1.21.1');
+  await expect(plan).toContainText('1.21.1 est plus ancienne que 1.21.4');
+  const change = versionCard.getByRole('button', { name: 'Changer de version' });
+  await expect(change).toBeDisabled();
+  await versionCard.getByRole('checkbox', { name: 'J’ai compris, revenir à la version plus ancienne' }).check();
+  await change.click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Changer de version' }).click();
+  await expect(versionCard.getByRole('alert')).toHaveText('Le serveur est maintenant sous Minecraft 1.21.1 et redémarre.', { timeout: 60_000 });
+  await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+  await expect(page.getByText('Minecraft 1.21.1 ·')).toBeVisible();
+  // The backup was taken first, kept with the others.
+  const backups = (await (await page.request.get(`/v1/game/${gameId}/backups`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: Array<{ kind: string; status: string }> };
+  expect(backups.data).toEqual([expect.objectContaining({ kind: 'AUTOMATIC', status: 'READY' })]);
 
   for (const lang of ['fr', 'en'] as const) {
     await inEachLook(page, async ({ theme, label }) => {
       await page.goto(lang === 'fr' ? `${gamePath}/settings` : `/en${gamePath}/settings`);
       await expect(page.getByTestId('settings-form')).toBeVisible({ timeout: 15_000 });
-      await expect(page.getByTestId('version-card')).toBeVisible();
+      // The plan of an upgrade back to 1.21.4, as the player sees it before deciding.
+      await page.getByTestId('version-card').getByLabel('Version').click();
+      await page.getByRole('option', { name: '1.21.4', exact: true }).click();
+      await expect(page.getByTestId('version-plan')).toBeVisible();
+      // The menu closed, its fading out done: it would show over the form in the shot.
+      await expect(page.getByRole('listbox')).toHaveCount(0);
+      await transitionsEnded(page);
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: `${SHOTS}/settings-${lang}-${label}-${theme}.png`, fullPage: true });
     });

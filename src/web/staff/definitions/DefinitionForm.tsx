@@ -1,5 +1,5 @@
-import { Box, Divider, Stack, Typography } from '@mui/material';
-import type { Control } from 'react-hook-form';
+import { Autocomplete, Box, Divider, Stack, TextField, Typography } from '@mui/material';
+import { Controller, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { maxVersion, minecraftVersions, type GameDefCreate, type GameSettings } from '../../../contract/games.ts';
 import { SelectInput, SwitchInput, TextInput } from '../fields.tsx';
@@ -9,6 +9,7 @@ export interface DefinitionValues {
   name: { fr: string; en: string };
   description: { fr: string; en: string };
   version: string;
+  allowedVersions: string[];
   image: string | null;
   published: boolean;
   settings: { motd?: string; gameMode?: string; difficulty?: string; seed?: string };
@@ -18,6 +19,7 @@ export const emptyDefinition: DefinitionValues = {
   name: { fr: '', en: '' },
   description: { fr: '', en: '' },
   version: maxVersion ?? '',
+  allowedVersions: [],
   image: null,
   published: false,
   settings: { motd: '', gameMode: '', difficulty: '', seed: '' },
@@ -30,6 +32,7 @@ export function toRequest(values: DefinitionValues): GameDefCreate {
     name: values.name,
     description: values.description,
     version: values.version,
+    allowedVersions: values.allowedVersions ?? [],
     published: values.published,
     ...(values.image && { image: values.image }),
     ...(Object.keys(settings).length > 0 && { settings }),
@@ -66,6 +69,20 @@ export function DefinitionFields({ control }: { control: Control<DefinitionValue
         <SelectInput control={control} name="settings.difficulty" label={f('difficulty')} options={[unset, ...difficulties.map((d) => ({ value: d, label: t(`definitions.difficulties.${d}`) }))]} />
         <TextInput control={control} name="settings.seed" label={f('seed')} />
       </Box>
+      <Controller
+        control={control}
+        name="allowedVersions"
+        render={({ field, fieldState }) => (
+          <Autocomplete
+            multiple
+            options={[...minecraftVersions].reverse()}
+            value={field.value ?? []}
+            onChange={(_, value) => field.onChange(value)}
+            filterSelectedOptions
+            renderInput={(params) => <TextField {...params} label={f('allowedVersions')} error={!!fieldState.error} helperText={fieldState.error?.message ?? f('allowedVersionsHelp')} />}
+          />
+        )}
+      />
       <SwitchInput control={control} name="published" label={f('published')} help={f('publishedHelp')} />
     </Stack>
   );
