@@ -142,14 +142,22 @@ export class UsageService {
     }));
   }
 
-  /** Samples every `sampleIntervalMs` until `stop`. */
+  /**
+   * Samples early in every interval (each minute) until `stop`. Rounds are timed to the interval's
+   * start rather than spaced by it, so a round's own duration never drifts one past an interval,
+   * which would leave it without a sample and break the chart's line there.
+   */
   start(): void {
+    const interval = this.options.sampleIntervalMs;
     const next = () => {
-      this.timer = setTimeout(() => {
-        this.round = this.sampleRound()
-          .catch((err: unknown) => this.options.log.error({ err }, 'usage round failed'))
-          .finally(next);
-      }, this.options.sampleIntervalMs);
+      this.timer = setTimeout(
+        () => {
+          this.round = this.sampleRound()
+            .catch((err: unknown) => this.options.log.error({ err }, 'usage round failed'))
+            .finally(next);
+        },
+        interval - (Date.now() % interval) + Math.min(1000, interval / 10),
+      );
     };
     next();
   }

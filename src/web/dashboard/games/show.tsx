@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Box, Button, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
@@ -21,11 +21,14 @@ import { TransactionsCard } from './TransactionsCard.tsx';
 import { useGameRead } from './useGameCall.ts';
 import { WhitelistCard } from './WhitelistCard.tsx';
 
+// MUI X Charts is heavy: loaded only when the Usage tab opens.
+const UsageCard = lazy(() => import('./usage/UsageCard.tsx'));
+
 /**
  * The game page's tabs, each its own address under /dashboard/game/:id so it can be linked to and
  * reloaded: '' is the control panel, the others a part of the server's tooling.
  */
-const TABS = ['', 'settings', 'backups'] as const;
+const TABS = ['', 'settings', 'usage', 'backups'] as const;
 type GameTab = (typeof TABS)[number];
 
 /** /dashboard/game/:id[/tab]: the control panel of one of the player's servers, and its tabs. */
@@ -80,6 +83,11 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
       </Tabs>
 
       {tab === 'settings' && <SettingsCard gameId={game.id} />}
+      {tab === 'usage' && (
+        <Suspense fallback={<PageLoader />}>
+          <UsageCard gameId={game.id} />
+        </Suspense>
+      )}
       {tab === 'backups' && <BackupsCard gameId={game.id} />}
       {tab === '' && <Overview game={game} status={status} running={running} live={live} reload={reload} />}
     </Stack>
