@@ -55,8 +55,9 @@ export default function UsageCard({ gameId }: { gameId: string }) {
   const times = rows.map((row, i) => new Date(row ? row.at : Date.parse(rows[i - 1]!.at) + 1));
   // The axis starts at the window's first sample or event: a server that ran an hour fills the width.
   const first = data ? Math.min(...[...data.points, ...data.events].map((d) => Date.parse(d.at))) : Infinity;
-  const from = data ? new Date(Math.max(Date.parse(data.from), Number.isFinite(first) ? first : 0)) : undefined;
   const to = data ? new Date(data.to) : undefined;
+  // A little room before the first one, so its event mark stands clear of the axis.
+  const from = data && to ? new Date(Math.max(Date.parse(data.from), Number.isFinite(first) ? first - (to.getTime() - first) * 0.03 : 0)) : undefined;
   const span = from && to ? to.getTime() - from.getTime() : 0;
   const tick = (value: Date) =>
     span > 2 * 24 * 3600_000
