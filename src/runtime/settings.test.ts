@@ -4,7 +4,8 @@ import path from 'node:path';
 import minecraftProtocol from 'minecraft-protocol';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gameSpec, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
+import type { Bot } from 'mineflayer';
+import { gameSpec, join, quit, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
 import { LocalDriver } from './local-driver.ts';
 import { pingServer } from './minecraft/probe.ts';
 import { readServerConfig } from './minecraft/server-config.ts';
@@ -13,6 +14,7 @@ import { readServerConfig } from './minecraft/server-config.ts';
 describe('settings on a flying-squid server', () => {
   let dataDir: string;
   let driver: LocalDriver;
+  const bots: Bot[] = [];
 
   beforeEach(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-settings-'));
@@ -20,6 +22,7 @@ describe('settings on a flying-squid server', () => {
   });
 
   afterEach(async () => {
+    await Promise.all(bots.splice(0).map(quit));
     await driver.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -44,5 +47,35 @@ describe('settings on a flying-squid server', () => {
     expect((await pingServer('127.0.0.1', port)).motd).toBe('Now with castles');
     expect(await driver.rcon(game, 'difficulty hard')).toBe('The difficulty has been set to hard');
     expect(await driver.rcon(game, 'difficulty impossible')).toMatch(/Unknown or incomplete command/);
+  });
+
+  it.each([true, false])('lets players hurt each other only with PvP on (pvp: %s)', { timeout: 120_000 }, async (pvp) => {
+    const game = gameSpec(`pvp-${pvp}`, { gameMode: 'survival', pvp });
+    await driver.provision(game);
+    await driver.start(game);
+    await waitFor(driver, game, 'RUNNING');
+    const { port } = readServerConfig(driver.dir(game));
+    const joined = await Promise.all(['Fighter', 'Target'].map((name) => join(port, name, game.version)));
+    for (const result of joined) if (result.joined) bots.push(result.bot);
+    const [fighter, target] = bots;
+    if (!fighter || !target) throw new Error('a player could not join');
+    // Found by its id: flying-squid announces another player under an entity type mineflayer names otherwise.
+    await expect.poll(() => fighter.entities[target.entity.id], { timeout: 20_000 }).toBeTruthy();
+    await expect.poll(() => target.health).toBe(20);
+    fighter.attack(fighter.entities[target.entity.id]!);
+    if (pvp) {
+      await expect.poll(() => target.health, { timeout: 10_000 }).toBeLessThan(20);
+    } else {
+      // The attack and then a chat line, in that order from the same client: once the target reads
+      // the line, the server has dealt with the attack.
+      const heard = new Promise<void>((resolve) =>
+        target.on('messagestr', (message) => {
+          if (message.includes('after the hit')) resolve();
+        }),
+      );
+      fighter.chat('after the hit');
+      await heard;
+      expect(target.health).toBe(20);
+    }
   });
 });

@@ -22,6 +22,8 @@ export interface SquidPlayer {
   chat(message: string): void;
   setGameMode(mode: number): void;
   on(event: 'spawned', listener: () => void): void;
+  /** flying-squid's cancellable attack, before any damage. */
+  on(event: 'attack_cancel', listener: (attack: { attackedEntity: { type: string } }, cancel: () => void) => void): void;
 }
 interface LoginClient {
   username: string;
@@ -56,6 +58,8 @@ export interface AdminOptions {
   rconPort: number;
   rconPassword: string;
   whitelistEnabled: boolean;
+  /** Vanilla's `pvp`: false, players cannot hurt each other (flying-squid has no such setting). */
+  pvp: boolean;
   /** Called by `stop` once the answer is sent: saves the world and ends the process. */
   onStop(): void;
   /** Called when `whitelist on|off` changes the setting, to persist it. */
@@ -124,6 +128,7 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
     // flying-squid's 1.20.2+ login packet carries the registry's default game mode, so the client
     // believes it plays survival whatever the server says: tell it again once it has spawned.
     player.on('spawned', () => player.setGameMode(player.gameMode));
+    if (!options.pvp) player.on('attack_cancel', ({ attackedEntity }, cancel) => attackedEntity.type === 'player' && cancel());
   });
 
   // What players are told (joins, leaves, chat, `say`) goes to the console too, colour codes and all.

@@ -163,6 +163,7 @@ function runFlyingSquid(config: ServerConfig): Runner {
     rconPort: config.rconPort,
     rconPassword: config.rconPassword,
     whitelistEnabled: config.whitelistEnabled,
+    pvp: config.pvp ?? true,
     onStop: () => stop(0),
     onWhitelistChange: (enabled) => writeServerConfig(process.cwd(), { ...readServerConfig(process.cwd()), whitelistEnabled: enabled }),
   }).then(
