@@ -7,8 +7,6 @@ import { Type, type Static } from 'typebox';
 export const CONSOLE_LINE_EVENT = 'line';
 /** Sent first when the game's server never started: there is no line yet. */
 export const CONSOLE_EMPTY_EVENT = 'never-started';
-/** Sent instead of lines when this platform cannot read the game's console (its driver cannot). */
-export const CONSOLE_UNAVAILABLE_EVENT = 'unavailable';
 
 const consoleLevels = ['info', 'warn', 'error'] as const;
 const COMMAND_MAX_LENGTH = 256;

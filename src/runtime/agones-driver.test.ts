@@ -167,6 +167,47 @@ describe('AgonesDriver', () => {
     expect(kube.calls).toContain(`GET ${metricsPath}`);
   });
 
+  it('follows the server container’s log into the console, numbered once across reconnections and an API restart', async () => {
+    const consoleDir = path.join(dataDir, 'consoles');
+    const options = { apiUrl: kube.url, token: kube.token, namespace: 'games', image: 'itzg/minecraft-server', consoleDir };
+    const driver = new AgonesDriver(options);
+    const game = gameSpec('G1');
+    const texts = async (d: AgonesDriver) => ((await d.consoleLines(game, 0, 100)) ?? []).map((l) => `${l.seq} ${l.level} ${l.text}`);
+    const until = async (d: AgonesDriver, count: number) => {
+      for (let i = 0; i < 100 && (await texts(d)).length < count; i++) await new Promise((r) => setTimeout(r, 50));
+      return texts(d);
+    };
+    try {
+      expect(await driver.consoleLines(game, 0, 100)).toBeNull();
+      await driver.start(game);
+      // The pod has no log yet: the driver asks again until it has.
+      kube.podLog('games', 'blockhost-g1', '[init] Starting the Minecraft server...');
+      kube.podLog('games', 'blockhost-g1', "[12:00:01] [Server thread/WARN]: Can't keep up!");
+      expect(await until(driver, 2)).toEqual(['1 info [init] Starting the Minecraft server...', "2 warn [12:00:01] [Server thread/WARN]: Can't keep up!"]);
+      expect(kube.calls).toContain('GET /api/v1/namespaces/games/pods/blockhost-g1/log');
+
+      // The log's connection ends while the GameServer lives: asked again, nothing taken twice.
+      kube.endPodLog('games', 'blockhost-g1');
+      kube.podLog('games', 'blockhost-g1', '[12:00:02] [Server thread/INFO]: Alex joined the game');
+      expect(await until(driver, 3)).toEqual([...(await texts(driver)).slice(0, 2), '3 info [12:00:02] [Server thread/INFO]: Alex joined the game']);
+      const [third] = (await driver.consoleLines(game, 2, 1))!;
+      expect(Date.parse(third!.at)).toBeGreaterThan(Date.now() - 60_000);
+
+      // Another API process finds the history and follows on from it.
+      await driver.close();
+      const again = new AgonesDriver(options);
+      try {
+        expect(await again.observe(game)).toMatchObject({ status: 'STARTING' });
+        kube.podLog('games', 'blockhost-g1', '[12:00:03] [Server thread/ERROR]: boom');
+        expect((await until(again, 4)).slice(2)).toEqual(['3 info [12:00:02] [Server thread/INFO]: Alex joined the game', '4 error [12:00:03] [Server thread/ERROR]: boom']);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await driver.close();
+    }
+  });
+
   it('says what is wrong: a refused token, a bad game id, a bad driver name', async () => {
     const driver = new AgonesDriver({ apiUrl: kube.url, token: 'wrong', namespace: 'games', image: 'itzg/minecraft-server' });
     await expect(driver.observe(gameSpec('g2'))).rejects.toThrow(`Kubernetes GET ${gsPath.replace('g1', 'g2')}: 401 Unauthorized`);

@@ -2,9 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import { agentDefaultPort, agentErrors, heartbeatMs } from './agones/agent-protocol.ts';
 import { NoWorldError, UnsupportedError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
 import type { ConsoleLine } from './driver.ts';
+import { classify, ConsoleLog, consoleFile, lineSplitter } from './console-log.ts';
 import { newEntry, type ListName } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
 import { WorldArchiveError, type ArchiveResult, type WorldArchiveCode } from './minecraft/world-archive.ts';
@@ -53,6 +56,8 @@ export interface KubernetesOptions {
   toolImage?: string;
   /** Port the world agent listens on inside the pod. */
   agentPort?: number;
+  /** Where each game's console is kept (`<consoleDir>/<id>/console.jsonl`); the system's temporary folder when unset. */
+  consoleDir?: string;
   /** How long a stopped game's world pod may take to run (scheduling, image pull, volume attach). */
   worldPodTimeoutMs?: number;
 }
@@ -72,6 +77,18 @@ interface GameServer {
     addresses?: Array<{ type: string; address: string }>;
     ports?: Array<{ name: string; port: number }>;
   };
+}
+
+/** How long a log follow waits before asking again (no pod yet, or the log ended). */
+const logRetryMs = 1000;
+
+/**
+ * A log line's time stamp as a key that sorts as the times do: the kubelet writes RFC 3339 with
+ * up to nine fraction digits and drops trailing zeros, so the fraction is padded.
+ */
+function stampKey(stamp: string): string {
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z$/.exec(stamp);
+  return match ? `${match[1]}.${(match[2] ?? '').padEnd(9, '0')}` : '';
 }
 
 /** Kubernetes' answer to a failed call, with its `Status` body. */
@@ -130,6 +147,10 @@ export class AgonesDriver implements GameDriver {
   readonly name = 'agones';
   private readonly options: KubernetesOptions;
   private readonly passwords = new Map<string, string>();
+  /** Each game's console, kept while this process lives. */
+  private readonly consoles = new Map<string, ConsoleLog>();
+  /** The log follows under way, by game, with what stops each. */
+  private readonly logFollows = new Map<string, () => void>();
   /** A stopped game's backup or restore under way, which its start waits for. */
   private readonly worldRuns = new Map<string, Promise<unknown>>();
   /**
@@ -405,6 +426,7 @@ export class AgonesDriver implements GameDriver {
     // A GameServer whose server ended (Shutdown, Unhealthy, Error) is not restarted by Agones.
     if (existing) await this.deleteIfExists(this.gameServers(n.gameServer));
     await this.request('POST', this.gameServers(), this.gameServerManifest(game));
+    this.followLog(game);
   }
 
   async stop(game: GameSpec): Promise<void> {
@@ -433,6 +455,7 @@ export class AgonesDriver implements GameDriver {
     const gs = await this.getOrNull<GameServer>(this.gameServers(this.names(game).gameServer));
     const state = gs?.status?.state;
     if (!gs || state === 'Shutdown') return { ...base, status: 'STOPPED' };
+    if (aliveStates.has(state ?? 'Creating')) this.followLog(game);
     if (state === 'Unhealthy' || state === 'Error') return { ...base, status: 'CRASHED', reason: `GameServer ${gs.metadata.name} is ${state}` };
     if (!readyStates.has(state ?? '')) return { ...base, status: 'STARTING' };
     const address = this.publicAddress(gs);
@@ -520,13 +543,84 @@ export class AgonesDriver implements GameDriver {
     return { memoryBytes: quantity(server.usage.memory), cpuCores: quantity(server.usage.cpu) };
   }
 
-  // The console: following the pod's log is not done yet; the platform says it is unavailable.
-  async consoleLines(game: Pick<GameSpec, 'id'>): Promise<ConsoleLine[] | null> {
-    throw new UnsupportedError(`game ${game.id}: the console is not available on Agones yet`);
+  private consoleFolder(game: Pick<GameSpec, 'id'>): string {
+    return path.join(this.options.consoleDir ?? path.join(os.tmpdir(), 'blockhost-consoles'), this.names(game).gameServer);
   }
 
-  followConsole(): () => void {
-    return () => {};
+  /** The game's console, read from its file the first time. */
+  private console(game: Pick<GameSpec, 'id'>): ConsoleLog {
+    let output = this.consoles.get(game.id);
+    if (!output) {
+      output = new ConsoleLog(path.join(this.consoleFolder(game), consoleFile));
+      this.consoles.set(game.id, output);
+    }
+    return output;
+  }
+
+  async consoleLines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): Promise<ConsoleLine[] | null> {
+    const output = this.console(game);
+    return output.started ? output.after(afterSeq, limit) : null;
+  }
+
+  followConsole(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void {
+    return this.console(game).follow(listener);
+  }
+
+  /**
+   * Follows the `minecraft` container's log (`follow=true`, with the kubelet's time stamps) while
+   * the game's GameServer lives, and numbers its lines into the game's console. A log that ends
+   * while the GameServer lives (the container restarted, the API's connection dropped) is asked
+   * again from the last line's time stamp, lines up to that one skipped, so none is taken twice.
+   * Started by `start`, and by `observe` after this process restarted.
+   */
+  private followLog(game: Pick<GameSpec, 'id'>) {
+    if (this.logFollows.has(game.id)) return;
+    const n = this.names(game);
+    const output = this.console(game);
+    const last = output.last;
+    // After a restart the last line's own time stands for the kubelet's stamp: kept to the
+    // millisecond, so lines of that millisecond count as taken (a later one there would be lost).
+    let lastStamp = last ? `${stampKey(last.at).slice(0, -6)}999999` : '';
+    let request: http.ClientRequest | undefined;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+      request?.destroy();
+    };
+    this.logFollows.set(game.id, stop);
+    const follow = async () => {
+      while (!stopped) {
+        const gs = await this.getOrNull<GameServer>(this.gameServers(n.gameServer)).catch(() => undefined);
+        if (gs === null || (gs && !aliveStates.has(gs.status?.state ?? 'Creating'))) break;
+        const since = lastStamp ? `&sinceTime=${encodeURIComponent(`${lastStamp.slice(0, 19)}Z`)}` : '';
+        const lines = lineSplitter((raw) => {
+          const space = raw.indexOf(' ');
+          const stamp = stampKey(raw.slice(0, space));
+          if (space < 0 || stamp <= lastStamp) return;
+          lastStamp = stamp;
+          const { level, text } = classify(raw.slice(space + 1), 'stdout');
+          output.write(level, text, Date.parse(raw.slice(0, space)));
+        });
+        await new Promise<void>((resolve) => {
+          const url = new URL(`${this.options.apiUrl}${this.core('pods', n.gameServer)}/log?container=minecraft&follow=true&timestamps=true${since}`);
+          const token = this.options.token ?? fs.readFileSync(this.options.tokenFile!, 'utf8').trim();
+          const options = { headers: { authorization: `Bearer ${token}`, accept: '*/*' } };
+          const onAnswer = (res: http.IncomingMessage) => {
+            // No pod or no container yet (400, 404): asked again below.
+            if (res.statusCode !== 200) res.resume();
+            else res.on('data', (chunk: Buffer) => lines.push(chunk));
+            res.on('end', resolve);
+            res.on('error', () => resolve());
+          };
+          request = url.protocol === 'https:' ? https.get(url, { ...options, agent: this.agent }, onAnswer) : http.get(url, options, onAnswer);
+          request.on('error', () => resolve());
+        });
+        lines.end();
+        if (!stopped) await new Promise((r) => setTimeout(r, logRetryMs));
+      }
+      if (this.logFollows.get(game.id) === stop) this.logFollows.delete(game.id);
+    };
+    void follow();
   }
 
   /** The game's GameServer unless there is none or it is going away (its pod saving and ending). */
@@ -704,10 +798,16 @@ export class AgonesDriver implements GameDriver {
     await this.deleteIfExists(this.core('persistentvolumeclaims', n.world));
     await this.deleteIfExists(this.core('secrets', n.secret));
     this.passwords.delete(game.id);
+    this.logFollows.get(game.id)?.();
+    this.logFollows.delete(game.id);
+    this.consoles.delete(game.id);
+    fs.rmSync(this.consoleFolder(game), { recursive: true, force: true });
   }
 
   /** The cluster keeps the servers running; only the idle API connections are this process's. */
   async close(): Promise<void> {
+    for (const stop of this.logFollows.values()) stop();
+    this.logFollows.clear();
     this.agent.destroy();
   }
 

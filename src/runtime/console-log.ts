@@ -105,8 +105,13 @@ export class ConsoleLog {
     return () => this.listeners.delete(listener);
   }
 
-  /** One line the server printed, subject to the flood control. */
-  write(level: ConsoleLevel, text: string) {
+  /** The last line kept. */
+  get last(): ConsoleLine | undefined {
+    return this.lines.at(-1);
+  }
+
+  /** One line the server printed (at `at`, ms, when its source says; now otherwise), subject to the flood control. */
+  write(level: ConsoleLevel, text: string, at?: number) {
     const now = this.clock();
     if (this.omitted > 0 && now - this.collapsingSince >= 1000) this.flushOmitted();
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * this.perSecond) / 1000);
@@ -119,7 +124,7 @@ export class ConsoleLog {
       return;
     }
     this.tokens -= 1;
-    this.add({ level, text: text.length > this.maxLineLength ? `${text.slice(0, this.maxLineLength)}…` : text });
+    this.add({ level, text: text.length > this.maxLineLength ? `${text.slice(0, this.maxLineLength)}…` : text }, at);
   }
 
   /** A line of the platform's own (a crash's reason), never collapsed. */
@@ -137,8 +142,8 @@ export class ConsoleLog {
     this.add({ level: 'warn', text: `${count} lines omitted`, omitted: count });
   }
 
-  private add(line: Omit<ConsoleLine, 'seq' | 'at'>) {
-    const numbered: ConsoleLine = { seq: ++this.lastSeq, at: new Date(this.clock()).toISOString(), ...line };
+  private add(line: Omit<ConsoleLine, 'seq' | 'at'>, at = this.clock()) {
+    const numbered: ConsoleLine = { seq: ++this.lastSeq, at: new Date(at).toISOString(), ...line };
     this.lines.push(numbered);
     if (this.lines.length > this.keep) this.lines.splice(0, this.lines.length - this.keep);
     if (this.pending.length === 0) setImmediate(() => this.flush());

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { AgonesDriver, type KubernetesOptions } from './agones-driver.ts';
 import { gameDrivers, type GameDriver, type GameDriverName } from './driver.ts';
 import { LocalDriver } from './local-driver.ts';
@@ -23,7 +24,7 @@ export function createDriver(config: DriverConfig): GameDriver {
     case 'local':
       return new LocalDriver({ dataDir: config.dataDir, host: config.host, portRange: config.portRange, ...(config.serverJar ? { serverJar: config.serverJar } : {}) });
     case 'agones':
-      return new AgonesDriver(config.kubernetes);
+      return new AgonesDriver({ consoleDir: path.join(config.dataDir, 'games'), ...config.kubernetes });
     default:
       throw new Error(`game driver "${String(config.driver)}" is unknown: expected one of ${gameDrivers.join(', ')}`);
   }

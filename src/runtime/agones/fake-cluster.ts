@@ -127,6 +127,15 @@ export async function startFakeCluster(options: { image: string; volumesDir: str
         kube.calls.push(`${req.method} ${url}`);
         return handlePods(req, res, body, pod[1]!, pod[2]);
       }
+      // A log followed stays open: passed on as it comes.
+      if (url.endsWith('/log')) {
+        const follow = http.request(new URL(req.url!, kube.url), { method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        res.on('close', () => follow.destroy());
+        return follow.end(body);
+      }
       const forwarded = http.request(new URL(req.url!, kube.url), { method: req.method, headers: req.headers }, (answer) => {
         const parts: Buffer[] = [];
         answer.on('data', (c: Buffer) => parts.push(c));

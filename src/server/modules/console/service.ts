@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { CONSOLE_EMPTY_EVENT, CONSOLE_LINE_EVENT, CONSOLE_UNAVAILABLE_EVENT, COMMANDS_PER_SECOND } from '../../../contract/console.ts';
+import { CONSOLE_EMPTY_EVENT, CONSOLE_LINE_EVENT, COMMANDS_PER_SECOND } from '../../../contract/console.ts';
 import type { Db } from '../../db/client.ts';
-import { UnsupportedError, type ConsoleLine, type GameDriver } from '../../../runtime/driver.ts';
+import type { ConsoleLine, GameDriver } from '../../../runtime/driver.ts';
 import { badRequest, HttpProblem } from '../../lib/problems.ts';
 import { sseFrame } from '../../lib/sse.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -75,15 +75,7 @@ export class ConsoleService {
         this.heartbeat = undefined;
       }
     });
-    let history: ConsoleLine[] | null;
-    try {
-      history = await this.deps.driver.consoleLines(game, afterSeq, HISTORY_LINES);
-    } catch (err) {
-      if (!(err instanceof UnsupportedError)) throw err;
-      res.write(sseFrame(CONSOLE_UNAVAILABLE_EVENT, {}));
-      res.end();
-      return;
-    }
+    const history = await this.deps.driver.consoleLines(game, afterSeq, HISTORY_LINES);
     // One write for the whole history rather than one per line.
     res.cork();
     if (history === null) res.write(sseFrame(CONSOLE_EMPTY_EVENT, {}));
