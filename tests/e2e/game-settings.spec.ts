@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import { pingServer } from '../../src/runtime/minecraft/probe.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
 import { accounts, asStaff, accessToken, expect, inEachLook, signIn, signUp, test, transitionsEnded } from './fixtures.ts';
@@ -82,8 +83,22 @@ test('a player changes the MOTD live and the game mode with a restart, and a Min
     await quit(result.bot);
   }
 
-  // Staff offer an older version for the game's definition in the back office.
+  // An icon from a large picture: previewed, sent, and shown as the server's 64×64 PNG.
   await openTab(page, 'Réglages');
+  const iconCard = page.getByTestId('icon-card');
+  await expect(iconCard.getByTestId('icon-preview')).toHaveText('Aucune');
+  const picture = await sharp({ create: { width: 512, height: 384, channels: 3, background: '#2e7d32' } })
+    .png()
+    .toBuffer();
+  await iconCard.locator('input[type=file]').setInputFiles({ name: 'creeper.png', mimeType: 'image/png', buffer: picture });
+  await expect(iconCard).toContainText('Choisie : creeper.png');
+  await iconCard.getByRole('button', { name: 'Utiliser cette icône' }).click();
+  await expect(iconCard.getByRole('alert')).toHaveText('Icône enregistrée : visible une fois le serveur redémarré.');
+  const icon = (await iconCard.getByRole('img', { name: 'Icône du serveur' }).getAttribute('src'))!;
+  expect(icon).toMatch(/^data:image\/png;base64,/);
+  expect(await sharp(Buffer.from(icon.split(',')[1]!, 'base64')).metadata()).toMatchObject({ format: 'png', width: 64, height: 64 });
+
+  // Staff offer an older version for the game's definition in the back office.
   const versionCard = page.getByTestId('version-card');
   await expect(versionCard).toContainText('Le serveur tourne sous Minecraft 1.21.4.');
   await expect(versionCard).toContainText('Ce jeu ne propose pas d’autre version pour l’instant.');
@@ -111,6 +126,7 @@ test('a player changes the MOTD live and the game mode with a restart, and a Min
   await change.click();
   await page.getByRole('dialog').getByRole('button', { name: 'Changer de version' }).click();
   await expect(versionCard.getByRole('alert')).toHaveText('Le serveur est maintenant sous Minecraft 1.21.1 et redémarre.', { timeout: 60_000 });
+  await expect(versionCard.getByTestId('version-plan')).toHaveCount(0);
   await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
   await expect(page.getByText('Minecraft 1.21.1 ·')).toBeVisible();
   // The backup was taken first, kept with the others.
@@ -128,6 +144,8 @@ test('a player changes the MOTD live and the game mode with a restart, and a Min
       // The menu closed, its fading out done: it would show over the form in the shot.
       await expect(page.getByRole('listbox')).toHaveCount(0);
       await transitionsEnded(page);
+      // The pointer off the fields, so none shows its hover border.
+      await page.mouse.move(0, 0);
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: `${SHOTS}/settings-${lang}-${label}-${theme}.png`, fullPage: true });
     });

@@ -14,17 +14,21 @@ export function VersionPicker({ gameId, view }: { gameId: string; view: GameSett
   const { t } = useTranslation('settings');
   const send = useGameWrite<GameVersionResult>(gameId);
   const { run, busy, result, dialog } = useConfirmedAction();
+  // What the server answered to the last change, until the settings are read again.
+  const [answered, setAnswered] = useState<{ version: string; over: string } | null>(null);
+  const current = answered && answered.over === view.version ? answered.version : view.version;
   const [version, setVersion] = useState(view.version);
   const [confirmed, setConfirmed] = useState(false);
   // The versions are listed oldest first: one before the current one is a downgrade.
-  const downgrade = view.versions.indexOf(version) < view.versions.indexOf(view.version);
-  const changing = version !== view.version;
+  const downgrade = view.versions.indexOf(version) < view.versions.indexOf(current);
+  const changing = version !== current;
 
   const change = () =>
     void run({
       confirm: { title: t('version.confirmTitle', { version }), text: view.running ? t('version.confirmRunning') : t('version.confirmStopped'), confirm: t('version.change'), danger: downgrade },
       action: () => send('version', 'put', { version, ...(downgrade ? { confirmDowngrade: confirmed } : {}) }),
       success: (answer) => {
+        setAnswered({ version: answer.version, over: view.version });
         setConfirmed(false);
         return answer.restarting ? t('version.doneRestarting', { version: answer.version }) : t('version.done', { version: answer.version });
       },
@@ -38,7 +42,7 @@ export function VersionPicker({ gameId, view }: { gameId: string; view: GameSett
           {t('version.title')}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {t('version.current', { version: view.version })}
+          {t('version.current', { version: current })}
         </Typography>
         {view.versions.length <= 1 ? (
           <Typography variant="body2">{t('version.only')}</Typography>
@@ -68,7 +72,7 @@ export function VersionPicker({ gameId, view }: { gameId: string; view: GameSett
                 </Typography>
                 {downgrade && (
                   <Alert severity="warning" sx={{ mt: 1.5 }}>
-                    {t('version.downgradeWarning', { from: view.version, to: version })}
+                    {t('version.downgradeWarning', { from: current, to: version })}
                     <FormControlLabel
                       sx={{ display: 'flex', mt: 1 }}
                       control={<Checkbox checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} />}
