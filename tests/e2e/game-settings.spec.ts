@@ -52,6 +52,30 @@ test('a player changes the MOTD live and the game mode with a restart, and a Min
   await expect(form.getByText(/Au plus \d+ avec l’offre de ce serveur/)).toBeVisible();
   await players.fill(await players.getAttribute('max').then((max) => max!));
 
+  // A refusal the API words for a field shows under that field, and nothing is said to be applied.
+  const settingsUrl = `**/v1/game/${gamePath.split('/').pop()}/settings`;
+  await page.route(settingsUrl, (route) =>
+    route.request().method() === 'PUT'
+      ? route.fulfill({
+          status: 400,
+          contentType: 'application/problem+json',
+          body: JSON.stringify({
+            type: 'about:blank',
+            title: 'Bad Request',
+            status: 400,
+            code: 'request.invalidFields',
+            detail: 'Champs invalides',
+            errors: [{ field: 'motd', code: 'validation.maxLength', message: 'ne doit pas dépasser 59 caractères' }],
+          }),
+        })
+      : route.fallback(),
+  );
+  await motd.fill('Refusé par le serveur');
+  await form.getByRole('button', { name: 'Appliquer', exact: true }).click();
+  await expect(form.getByText('ne doit pas dépasser 59 caractères')).toBeVisible();
+  await expect(form.getByTestId('settings-outcome')).toHaveCount(0);
+  await page.unroute(settingsUrl);
+
   // The MOTD, live: the players stay connected and the server list shows it at once.
   await motd.fill('Bienvenue chez les testeurs');
   await expect(form.getByTestId('settings-plan')).toHaveText('Ces changements s’appliquent tout de suite, les joueurs restent connectés.');
