@@ -201,6 +201,10 @@ export function lineSplitter(onLine: (line: string) => void, max = 8192): { push
 
 // eslint-disable-next-line no-control-regex
 const ansi = /\u001b\[[0-9;]*m/g;
+/** Escapes that move the cursor (flying-squid's readline puts one before each line), and its `> ` prompt. */
+// eslint-disable-next-line no-control-regex
+const cursorMoves = /\u001b\[[0-9;]*[A-HJKSTf]/g;
+const prompt = /^(?:> )+/;
 /** flying-squid's own time stamp ("November 25th 2026, 02:10:00 "): the line's `at` says it. */
 const squidStamp = /^[A-Z][a-z]+ \d{1,2}(?:st|nd|rd|th) \d{4}, \d{2}:\d{2}:\d{2} /;
 
@@ -210,7 +214,7 @@ const squidStamp = /^[A-Z][a-z]+ \d{1,2}(?:st|nd|rd|th) \d{4}, \d{2}:\d{2}:\d{2}
  * time stamp and keeps its colours (ANSI escapes), which the web renders.
  */
 export function classify(raw: string, stream: 'stdout' | 'stderr'): { level: ConsoleLevel; text: string } {
-  const text = raw.replace(squidStamp, '');
+  const text = raw.replace(cursorMoves, '').replace(prompt, '').replace(squidStamp, '');
   const plain = text.replace(ansi, '');
   if (/[[/](?:WARN|WARNING)\]/.test(plain) || /^\(node:\d+\) \w*Warning/.test(plain)) return { level: 'warn', text };
   if (/[[/](?:ERROR|SEVERE|FATAL)\]/.test(plain)) return { level: 'error', text };

@@ -60,6 +60,8 @@ describe('ConsoleLog', () => {
     expect(lines).toEqual(['one', 'two', 'abcdefghij', 'klmno']);
     expect(classify('November 25th 2026, 02:10:00 [\u001b[33mWARN\u001b[39m]: slow', 'stdout')).toEqual({ level: 'warn', text: '[\u001b[33mWARN\u001b[39m]: slow' });
     expect(classify('[12:00:00] [Server thread/ERROR]: boom', 'stdout').level).toBe('error');
+    // flying-squid's readline moves the cursor and prints its prompt before a line.
+    expect(classify('\u001b[1G> November 25th 2026, 02:40:02 [INFO]: World seed: 1', 'stdout')).toEqual({ level: 'info', text: '[INFO]: World seed: 1' });
     expect(classify('[INFO]: fine', 'stderr').level).toBe('info');
     expect(classify('TypeError: x is undefined', 'stderr').level).toBe('error');
     expect(legacyColours('&eAlex joined the game. &&1')).toBe('§eAlex joined the game. &1');

@@ -11,6 +11,7 @@ import { PageLoader } from '../../ui/PageLoader.tsx';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { RenewalCard } from '../../money/renewals/RenewalCard.tsx';
 import { BackupsCard } from './BackupsCard.tsx';
+import { ConsoleCard } from './console/ConsoleCard.tsx';
 import { ConnectedCard } from './ConnectedCard.tsx';
 import { ControlsCard } from './ControlsCard.tsx';
 import { FriendsCard } from './FriendsCard.tsx';
@@ -28,7 +29,7 @@ const UsageCard = lazy(() => import('./usage/UsageCard.tsx'));
  * The game page's tabs, each its own address under /dashboard/game/:id so it can be linked to and
  * reloaded: '' is the control panel, the others a part of the server's tooling.
  */
-const TABS = ['', 'settings', 'usage', 'backups'] as const;
+const TABS = ['', 'settings', 'usage', 'console', 'backups'] as const;
 type GameTab = (typeof TABS)[number];
 
 /** /dashboard/game/:id[/tab]: the control panel of one of the player's servers, and its tabs. */
@@ -82,12 +83,13 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
         ))}
       </Tabs>
 
-      {tab === 'settings' && <SettingsCard gameId={game.id} />}
       {tab === 'usage' && (
         <Suspense fallback={<PageLoader />}>
           <UsageCard gameId={game.id} />
         </Suspense>
       )}
+      {tab === 'settings' && <SettingsCard gameId={game.id} />}
+      {tab === 'console' && <ConsoleCard gameId={game.id} running={running} />}
       {tab === 'backups' && <BackupsCard gameId={game.id} />}
       {tab === '' && <Overview game={game} status={status} running={running} live={live} reload={reload} />}
     </Stack>

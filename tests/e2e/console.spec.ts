@@ -1,0 +1,102 @@
+import type { Page } from '@playwright/test';
+import { Vec3 } from 'vec3';
+import { join, quit } from '../fixtures/minecraft.ts';
+import { asStaff, accessToken, expect, inEachLook, signUp, test } from './fixtures.ts';
+
+/** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
+const SHOTS = 'test-results/console';
+const run = Date.now().toString(36).toUpperCase();
+
+async function openTab(page: Page, name: 'Aperçu' | 'Console') {
+  await page.getByRole('tab', { name }).click();
+  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** The numbers of the server's lines on screen, in order. */
+const seqs = async (page: Page) =>
+  await page
+    .getByTestId('console-lines')
+    .locator('[data-seq]')
+    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-seq'))));
+
+test('a player reads the console live, sees a join in colour, runs commands and finds the same history after a reload', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const player = `console_${run.toLowerCase()}`;
+  const page = await signUp(browser, player);
+  const token = await accessToken(page);
+  const me = (await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string };
+  await asStaff(browser, async (api) => {
+    expect((await api.post('/v1/user/credit', { userId: me.id, amount: 200, reason: 'Browser test credits' })).status()).toBe(200);
+  });
+  await page.goto('/dashboard/store');
+  await page.getByTestId('game-card').filter({ hasText: 'Survie' }).click();
+  await page.getByTestId('create-cta').click();
+  await page.getByLabel('Nom du serveur').fill('Monde en console');
+  await page.getByRole('button', { name: /^Payer .* et créer$/ }).click();
+  await expect(page).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
+  const gamePath = new URL(page.url()).pathname;
+
+  // Before its first start, the console says so.
+  await openTab(page, 'Console');
+  await expect(page).toHaveURL(new RegExp(`${gamePath}/console$`));
+  const lines = page.getByTestId('console-lines');
+  await expect(lines).toContainText('Ce serveur n’a jamais démarré');
+  await expect(page.getByRole('textbox', { name: 'Commande' })).toBeDisabled();
+
+  await openTab(page, 'Aperçu');
+  await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+  const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  await openTab(page, 'Console');
+  await expect(lines).toContainText('Starting the server (Minecraft 1.21.4)');
+
+  // A player joins: the line arrives live, yellow, its colour code not shown.
+  const name = `Bot${run.slice(-6)}`;
+  const result = await join(port, name, '1.21.4');
+  if (!result.joined) throw new Error(`${name} could not join: ${result.reason}`);
+  const bot = result.bot;
+  try {
+    const joinLine = lines.locator('[data-seq]').filter({ hasText: `${name} joined the game.` });
+    await expect(joinLine).toBeVisible({ timeout: 15_000 });
+    await expect(joinLine).not.toContainText('&e');
+    await expect(joinLine.locator('span', { hasText: `${name} joined the game.` })).toHaveCSS('color', 'rgb(255, 255, 85)');
+
+    // Commands, through the server's own command system, and their answers.
+    const command = page.getByRole('textbox', { name: 'Commande' });
+    await command.fill('time set day');
+    await command.press('Enter');
+    await expect(lines.locator('[data-seq]').filter({ hasText: /Time was changed from \d+ to 1000/ })).toBeVisible();
+    await bot.waitForChunksToLoad();
+    const at = bot.entity.position.floored().offset(1, 1, 0);
+    await command.fill(`setblock ${at.x} ${at.y} ${at.z} stone`);
+    await command.press('Enter');
+    await expect(lines).toContainText(`> setblock ${at.x} ${at.y} ${at.z} stone`);
+    await expect.poll(() => bot.blockAt(new Vec3(at.x, at.y, at.z))?.name, { timeout: 15_000 }).toBe('stone');
+    // The up arrow brings the last command back.
+    await command.press('ArrowUp');
+    await expect(command).toHaveValue(`setblock ${at.x} ${at.y} ${at.z} stone`);
+    await command.fill('');
+
+    // Reloaded: the history again, each line once, none missing.
+    const before = await seqs(page);
+    await page.reload();
+    await expect(lines.locator('[data-seq]').filter({ hasText: `${name} joined the game.` })).toBeVisible();
+    await expect.poll(async () => (await seqs(page)).length).toBeGreaterThanOrEqual(before.length);
+    const after = await seqs(page);
+    expect(after).toEqual(Array.from({ length: after.length }, (_, i) => after[0]! + i));
+    expect(after.slice(0, before.length)).toEqual(before);
+
+    // How it looks, in both languages, themes and widths.
+    for (const lang of ['fr', 'en'] as const) {
+      await inEachLook(page, async ({ theme, label }) => {
+        await page.goto(lang === 'fr' ? `${gamePath}/console` : `/en${gamePath}/console`);
+        await expect(lines.locator('[data-seq]').filter({ hasText: `${name} joined the game.` })).toBeVisible();
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: `${SHOTS}/console-${lang}-${label}-${theme}.png`, fullPage: true });
+      });
+    }
+  } finally {
+    await quit(bot);
+  }
+});
