@@ -12,6 +12,7 @@ import { renewalsBench } from './renewals.ts';
 import { STAFF_TARGETS_MS, staffListsBench } from './staff.ts';
 import { liveBench } from './live.ts';
 import { backupsBench } from './backups.ts';
+import { consoleBench } from './console.ts';
 
 /**
  * `npm run bench [-- spine|games|social ...]`: figures from runs against the real server (PGlite, or
@@ -28,10 +29,12 @@ import { backupsBench } from './backups.ts';
  *   PostgreSQL (STAFF_BENCH_DATABASE_URL, default the local `test` database's server);
  * - live: a game's status change, from its commit to the change event on its owner's open stream;
  * - backups: world backups and restores with the local driver (a 200 MB world, the API side's
- *   memory, the pause a player sees during a running server's snapshot, 10 games at once).
+ *   memory, the pause a player sees during a running server's snapshot, 10 games at once);
+ * - console: a line a real server prints until it is on an open console stream, with one and with
+ *   100 consoles open on the game.
  * Without a section name, all of them but the soak and staff, which are asked by name. Figures are written to bench/results/latest.json.
  */
-const sections = ['spine', 'games', 'social', 'web', 'payments', 'live', 'backups', 'soak', 'staff'] as const;
+const sections = ['spine', 'games', 'social', 'web', 'payments', 'live', 'backups', 'console', 'soak', 'staff'] as const;
 type Section = (typeof sections)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 const unknown = asked.filter((a) => !(sections as readonly string[]).includes(a));
@@ -195,6 +198,21 @@ async function backups() {
   for (const [name, value, target, ok] of table) row(name, value, target, ok);
 }
 
+async function consoleSection() {
+  console.log('bench console: a flying-squid server run by the local driver, its lines on open console streams');
+  const f = await consoleBench();
+  Object.assign(results, { console: f });
+  row(`server line (say over RCON) → an open console (${f.one.lines} lines)`, `p50 ${ms(f.one.p50Ms)}, max ${ms(f.one.maxMs)}`, '', null);
+  row('  p99', ms(f.one.p99Ms), '≤ 200 ms', f.one.p99Ms <= 200);
+  row(
+    `  with ${f.hundred.streams} consoles open on the game (${f.hundred.deliveries} deliveries of ${f.hundred.lines} lines)`,
+    `p50 ${ms(f.hundred.p50Ms)}, p99 ${ms(f.hundred.p99Ms)}, max ${ms(f.hundred.maxMs)}`,
+    '',
+    null,
+  );
+  row('  API event-loop delay meanwhile, p99', ms(f.hundred.loopDelayP99Ms), '', null);
+}
+
 async function soak() {
   const server = await startServer(gameServerEnv());
   try {
@@ -233,7 +251,7 @@ async function staff() {
   }
 }
 
-const run: Record<Section, () => Promise<void>> = { spine, games, social, web, payments, live, backups, soak, staff };
+const run: Record<Section, () => Promise<void>> = { spine, games, social, web, payments, live, backups, console: consoleSection, soak, staff };
 for (const section of sections) if (chosen.has(section)) await run[section]();
 console.log('');
 
