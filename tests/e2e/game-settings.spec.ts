@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { pingServer } from '../../src/runtime/minecraft/probe.ts';
@@ -172,6 +173,10 @@ test('a player changes the MOTD live and the game mode with a restart, and a Min
       await page.mouse.move(0, 0);
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: `${SHOTS}/settings-${lang}-${label}-${theme}.png`, fullPage: true });
+      if (label === 'phone') return;
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${lang} ${theme} ${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`).join(', ')}`)).toEqual([]);
     });
   }
 });

@@ -63,7 +63,7 @@ export function IconUpload({ gameId, view }: { gameId: string; view: GameSetting
               </Button>
             )}
             {!chosen && view.icon && (
-              <Button color="error" disabled={busy} onClick={() => upload(null)}>
+              <Button disabled={busy} onClick={() => upload(null)}>
                 {t('icon.remove')}
               </Button>
             )}
