@@ -205,7 +205,7 @@ function CommandLine({ gameId, running, echo }: { gameId: string; running: boole
 
   const send = async () => {
     const text = command.trim();
-    if (!text || mutation.isPending) return;
+    if (!text) return;
     setHistory((h) => [text, ...h.filter((c) => c !== text)].slice(0, HISTORY_SIZE));
     setCursor(-1);
     setCommand('');

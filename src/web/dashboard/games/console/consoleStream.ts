@@ -4,7 +4,7 @@ import { CONSOLE_EMPTY_EVENT, CONSOLE_LINE_EVENT, type ConsoleLine } from '../..
 export interface ConsoleStreamHandlers {
   line(line: ConsoleLine): void;
   neverStarted(): void;
-  /** Connected or not; `refused` when the API answered an error (no retry then). */
+  /** Connected or not; `refused` when the game is not the user's (no retry then). */
   state(state: 'open' | 'reconnecting' | 'refused'): void;
 }
 
@@ -19,14 +19,23 @@ export function followConsole(gameId: string, token: () => string | undefined, h
   let lastSeq = 0;
   void (async () => {
     while (!controller.signal.aborted) {
+      const bearer = token();
+      // The session is still being restored (a page loaded at this address): its token comes soon.
+      if (!bearer) {
+        await new Promise((r) => setTimeout(r, 200));
+        continue;
+      }
       try {
-        const headers: Record<string, string> = { authorization: `Bearer ${token() ?? ''}`, accept: 'text/event-stream' };
+        const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, accept: 'text/event-stream' };
         if (lastSeq > 0) headers['last-event-id'] = String(lastSeq);
         const res = await fetch(`/v1/game/${encodeURIComponent(gameId)}/console/stream`, { headers, signal: controller.signal });
-        if (!res.ok || !res.body) {
+        // Not this user's game, or no such game: asking again changes nothing. A refused token
+        // (401, expired) is asked again below with the session's next one.
+        if (res.status === 404 || res.status === 403) {
           handlers.state('refused');
           return;
         }
+        if (!res.ok || !res.body) throw new Error(`console stream answered ${res.status}`);
         handlers.state('open');
         // A reader, not `for await`: Safari before 18.4 cannot iterate a stream.
         const reader = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
