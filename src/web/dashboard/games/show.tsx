@@ -11,7 +11,6 @@ import { PageLoader } from '../../ui/PageLoader.tsx';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { RenewalCard } from '../../money/renewals/RenewalCard.tsx';
 import { BackupsCard } from './BackupsCard.tsx';
-import { ConsoleCard } from './console/ConsoleCard.tsx';
 import { ConnectedCard } from './ConnectedCard.tsx';
 import { ControlsCard } from './ControlsCard.tsx';
 import { FriendsCard } from './FriendsCard.tsx';
@@ -24,6 +23,8 @@ import { WhitelistCard } from './WhitelistCard.tsx';
 
 // MUI X Charts is heavy: loaded only when the Usage tab opens.
 const UsageCard = lazy(() => import('./usage/UsageCard.tsx'));
+// The console (its stream, colours and command line) loads when its tab opens.
+const ConsoleCard = lazy(() => import('./console/ConsoleCard.tsx'));
 
 /**
  * The game page's tabs, each its own address under /dashboard/game/:id so it can be linked to and
@@ -89,7 +90,11 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
         </Suspense>
       )}
       {tab === 'settings' && <SettingsCard gameId={game.id} />}
-      {tab === 'console' && <ConsoleCard gameId={game.id} running={running} />}
+      {tab === 'console' && (
+        <Suspense fallback={<PageLoader />}>
+          <ConsoleCard gameId={game.id} running={running} />
+        </Suspense>
+      )}
       {tab === 'backups' && <BackupsCard gameId={game.id} />}
       {tab === '' && <Overview game={game} status={status} running={running} live={live} reload={reload} />}
     </Stack>
