@@ -31,7 +31,7 @@ describe('game settings', () => {
     const res = await settingsOf(t.current, gameId);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
-      values: { motd: 'My world', gameMode: 'survival', difficulty: 'hard', pvp: true, maxPlayers: 10, viewDistance: 10, spawnProtection: 16, whitelistEnabled: false, allowFlight: false },
+      values: { motd: 'My world', gameMode: 'survival', difficulty: 'hard', pvp: true, maxPlayers: 10, viewDistance: 6, spawnProtection: 16, whitelistEnabled: false, allowFlight: false },
       icon: null,
       packageMaxPlayers: 10,
       live: ['motd', 'difficulty', 'whitelistEnabled'],
@@ -39,6 +39,9 @@ describe('game settings', () => {
       versions: ['1.20.4', '1.21.1', '1.21.4'],
       running: false,
     });
+    // The server is given the view distance the page shows, not its own default.
+    await runGame(t.current, gameId);
+    expect(t.current.driver.servers.get(gameId)!.spec.viewDistance).toBe(6);
   });
 
   it('applies the live settings to a running server over RCON and keeps the others for a restart, which it does when asked', async () => {
@@ -56,7 +59,7 @@ describe('game settings', () => {
     expect((await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/minecraft/whitelist/status` })).json()).toEqual({ enabled: true });
 
     // Asked to restart: the server starts again with what needs a restart.
-    const again = await put(t.current, gameId, { viewDistance: 6, restart: true });
+    const again = await put(t.current, gameId, { viewDistance: 8, restart: true });
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json()).toMatchObject({ applied: [], pendingRestart: ['viewDistance'], restarting: true });
     await t.current.app.services.reconciler.tick();
@@ -69,7 +72,7 @@ describe('game settings', () => {
       difficulty: 'easy',
       pvp: false,
       maxPlayers: 8,
-      viewDistance: 6,
+      viewDistance: 8,
       whitelistEnabled: true,
     });
   });

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { gamePlayers, games } from '../../db/schema/games.ts';
 import type { GameDriver, GameSpec } from '../../../runtime/driver.ts';
 import type { PlayerAction, PlayerListType } from '../../../contract/games.ts';
+import { settingDefaults } from '../../../contract/settings.ts';
 
 export type GameRow = typeof games.$inferSelect;
 
@@ -38,9 +39,12 @@ export async function specOf(executor: Executor, game: GameRow): Promise<GameSpe
   };
 }
 
-/** What the owner set on the Settings page that the server reads at start; unset, its defaults. */
+/**
+ * What the owner set on the Settings page that the server reads at start; unset, the server's own
+ * defaults, but for the view distance, always given so every server runs what the page shows.
+ */
 function startSettings(settings: GameRow['settings']): Pick<GameSpec, 'pvp' | 'viewDistance' | 'spawnProtection' | 'allowFlight' | 'icon'> {
-  const { pvp, viewDistance, spawnProtection, allowFlight, icon } = settings;
+  const { pvp, viewDistance = settingDefaults.viewDistance, spawnProtection, allowFlight, icon } = settings;
   return Object.fromEntries(Object.entries({ pvp, viewDistance, spawnProtection, allowFlight, icon }).filter(([, v]) => v !== undefined));
 }
 

@@ -8,6 +8,7 @@ import type { NotificationsService } from '../notifications/service.ts';
 import { minecraftVersions } from '../../../contract/games.ts';
 import {
   liveSettingKeys,
+  settingDefaults,
   settingKeys,
   type GameSettingsResult,
   type GameSettingsUpdate,
@@ -24,9 +25,6 @@ import { specOf, type GameRow, type GameRuntime } from './runtime.ts';
 const ICON_PX = 64;
 /** Beyond this many pixels (4000 × 4000), decoding an icon costs more memory than it is worth. */
 const MAX_ICON_PIXELS = 16_000_000;
-
-/** Vanilla's values for what a game created before its Settings page never set. */
-const defaults = { pvp: true, viewDistance: 10, spawnProtection: 16, allowFlight: false } as const;
 
 /** The RCON command that applies a live setting on a running server. */
 const liveCommand: Partial<Record<SettingKey, (values: SettingValues) => string>> = {
@@ -207,11 +205,11 @@ function valuesOf(row: GameRow): SettingValues {
     motd: s.motd,
     gameMode: s.gameMode,
     difficulty: s.difficulty,
-    pvp: s.pvp ?? defaults.pvp,
+    pvp: s.pvp ?? settingDefaults.pvp,
     maxPlayers: s.maxPlayers ?? row.maxPlayers,
-    viewDistance: s.viewDistance ?? defaults.viewDistance,
-    spawnProtection: s.spawnProtection ?? defaults.spawnProtection,
+    viewDistance: s.viewDistance ?? settingDefaults.viewDistance,
+    spawnProtection: s.spawnProtection ?? settingDefaults.spawnProtection,
     whitelistEnabled: row.whitelistEnabled,
-    allowFlight: s.allowFlight ?? defaults.allowFlight,
+    allowFlight: s.allowFlight ?? settingDefaults.allowFlight,
   };
 }
