@@ -109,7 +109,12 @@ describe('LocalDriver console', () => {
     // Yellow, not "&e" as text.
     expect(await chat).toMatchObject({ text: '[Server] hello', ansi: expect.stringContaining('\u001b[93m') });
 
+    // A player's chat is in the console once.
+    result.bot.chat('hello from Watcher');
+    await expect.poll(() => heard.filter((l) => l.text.includes('hello from Watcher')).length).toBeGreaterThan(0);
+    await driver.rcon(game, 'list');
     await driver.stop(game);
+    expect(heard.filter((l) => l.text.includes('hello from Watcher')).map((l) => l.text)).toHaveLength(1);
     const texts = () => heard.map((l) => l.text);
     expect(texts()[0]).toBe('Starting the server (Minecraft 1.21.4)');
     expect(texts()).toContainEqual(expect.stringContaining('&eWatcher joined the game.'));

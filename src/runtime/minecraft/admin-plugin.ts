@@ -131,10 +131,11 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
     if (!options.pvp) player.on('attack_cancel', ({ attackedEntity }, cancel) => attackedEntity.type === 'player' && cancel());
   });
 
-  // What players are told (joins, leaves, chat, `say`) goes to the console too, colour codes and all.
+  // What players are told (joins, leaves, `say`) goes to the console too, colour codes and all; a
+  // player's chat (`<name> text`) is printed by flying-squid itself already.
   const broadcast = serv.broadcast.bind(serv);
   serv.broadcast = (message, broadcastOptions) => {
-    if (typeof message === 'string') serv.info(message);
+    if (typeof message === 'string' && !/^<\w{1,16}> /.test(message)) serv.info(message);
     broadcast(message, broadcastOptions);
   };
   // From 1.20.3 flying-squid sends chat as a plain NBT string, so players saw its `&e` colour codes
