@@ -77,9 +77,15 @@ export default function ConsoleCard({ gameId, running }: { gameId: string; runni
   };
 
   const copy = async () => {
-    await navigator.clipboard.writeText(shown.map(({ line }) => (line.omitted ? t('console.omitted', { count: line.omitted }) : plainText(line.text))).join('\n'));
-    setCopied(true);
-    setTimeout(() => setCopied(false), 2000);
+    const text = shown.map(({ line }) => (line.omitted ? t('console.omitted', { count: line.omitted }) : plainText(line.text))).join('\n');
+    try {
+      // Only a secure page (https, localhost) has the clipboard, and the browser may refuse it.
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 2000);
+    } catch (err) {
+      console.error('console copy', err);
+    }
   };
 
   const echo = (text: string, level: ConsoleLine['level'] = 'info') =>
