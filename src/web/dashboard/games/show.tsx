@@ -30,7 +30,7 @@ const ConsoleCard = lazy(() => import('./console/ConsoleCard.tsx'));
  * The game page's tabs, each its own address under /dashboard/game/:id so it can be linked to and
  * reloaded: '' is the control panel, the others a part of the server's tooling.
  */
-const TABS = ['', 'settings', 'usage', 'console', 'backups'] as const;
+const TABS = ['', 'console', 'settings', 'usage', 'backups'] as const;
 type GameTab = (typeof TABS)[number];
 
 /** /dashboard/game/:id[/tab]: the control panel of one of the player's servers, and its tabs. */
@@ -78,7 +78,7 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
         </Typography>
       </Box>
 
-      <Tabs value={tab} variant="scrollable" allowScrollButtonsMobile aria-label={t('game.tabs.label')} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+      <Tabs value={tab} variant="scrollable" aria-label={t('game.tabs.label')} sx={{ borderBottom: 1, borderColor: 'divider' }}>
         {TABS.map((name) => (
           <Tab key={name} value={name} label={t(`game.tabs.${name || 'overview'}`)} component={RouterLink} to={to(name ? `${base}/${name}` : base)} />
         ))}
