@@ -123,11 +123,15 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
   };
 
   serv.on('newPlayer', (player) => {
-    // `username` is set later in flying-squid's login; the client has it already.
-    player.op = has('ops', player._client.username);
-    // flying-squid's 1.20.2+ login packet carries the registry's default game mode, so the client
-    // believes it plays survival whatever the server says: tell it again once it has spawned.
-    player.on('spawned', () => player.setGameMode(player.gameMode));
+    player.on('spawned', () => {
+      // flying-squid's login sets every player's `op` to its `everybody-op` setting (false) after
+      // `newPlayer`: the operators list is applied once the login is over. `op`/`deop` change it
+      // live for a player online.
+      player.op = has('ops', player.username);
+      // flying-squid's 1.20.2+ login packet carries the registry's default game mode, so the client
+      // believes it plays survival whatever the server says: tell it again once it has spawned.
+      player.setGameMode(player.gameMode);
+    });
     if (!options.pvp) player.on('attack_cancel', ({ attackedEntity }, cancel) => attackedEntity.type === 'player' && cancel());
   });
 
