@@ -1,11 +1,16 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { gameSpec, join, quit, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
+import type { Item } from 'prismarine-item';
+import { Vec3 } from 'vec3';
+import { gameSpec, join, quit, randomPortRange, solidGroundNear, waitFor } from '../../tests/fixtures/minecraft.ts';
 import { LocalDriver } from './local-driver.ts';
 import { readServerConfig } from './minecraft/server-config.ts';
+
+const itemLoader = createRequire(import.meta.url)('prismarine-item') as (registry: object) => typeof Item;
 
 /** What a player's `/setblock` two blocks away did: the block there afterwards, and the server's answer if any. */
 async function setBlockNear(bot: Bot, dx: number): Promise<{ block: string | undefined; answer: string }> {
@@ -73,5 +78,45 @@ describe('operators on a flying-squid server', () => {
     const revoked = await setBlockNear(oppy, 3);
     expect(revoked.block).not.toBe('gold_block');
     expect(revoked.answer).toContain('You do not have permission to use this command');
+  });
+
+  it.each([16, 0])('keeps the spawn from players who are not operators (spawn protection %s)', { timeout: 120_000 }, async (spawnProtection) => {
+    const game = gameSpec(`spawn-${spawnProtection}`, { gameMode: 'creative', ops: ['Boss'], spawnProtection });
+    await driver.provision(game);
+    await driver.start(game);
+    await waitFor(driver, game, 'RUNNING');
+    const { port } = readServerConfig(driver.dir(game));
+    const result = await join(port, 'Builder', game.version);
+    if (!result.joined) throw new Error(`Builder could not join: ${result.reason}`);
+    const builder = result.bot;
+    bots.push(builder);
+    await builder.waitForChunksToLoad();
+    const protectedSpawn = spawnProtection > 0;
+
+    // Digging near the spawn: refused, the block stays (the client is told so); or done.
+    const ground = solidGroundNear(builder);
+    const name = ground.name;
+    await builder.dig(ground);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(builder.blockAt(ground.position)?.name).toBe(protectedSpawn ? name : 'air');
+
+    // Placing near the spawn: refused, nothing there; or placed.
+    const under = solidGroundNear(builder);
+    const above = under.position.offset(0, 1, 0);
+    const Item = itemLoader(builder.registry);
+    await builder.creative.setInventorySlot(36, new Item(builder.registry.itemsByName.gold_block!.id, 1));
+    await builder.equip(builder.registry.itemsByName.gold_block!.id, 'hand');
+    const placing = builder.placeBlock(under, new Vec3(0, 1, 0));
+    if (protectedSpawn) await expect(placing).rejects.toThrow();
+    else await placing;
+    await new Promise((r) => setTimeout(r, 500));
+    expect(builder.blockAt(above)?.name).toBe(protectedSpawn ? 'air' : 'gold_block');
+
+    // An operator may.
+    if (protectedSpawn) {
+      expect(await driver.rcon(game, 'op Builder')).toBe('Made Builder a server operator');
+      await builder.placeBlock(under, new Vec3(0, 1, 0));
+      expect(builder.blockAt(above)?.name).toBe('gold_block');
+    }
   });
 });

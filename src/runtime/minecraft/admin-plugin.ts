@@ -11,11 +11,39 @@ import { difficulties } from './server-config.ts';
  * start so lists written before start apply, and rewritten on each change.
  */
 
+/** A block position, as flying-squid's Vec3 gives it. */
+interface Vec3Like {
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** The block a player right-clicked, and the face (0 to 5, vanilla's order) a placed block goes against. */
+interface ClickedBlock {
+  position: Vec3Like;
+  direction: number;
+  boundingBox: string;
+}
+
+/** Vanilla's faces, in their order: down, up, north, south, west, east. */
+const faces: ReadonlyArray<readonly [number, number, number]> = [
+  [0, -1, 0],
+  [0, 1, 0],
+  [0, 0, -1],
+  [0, 0, 1],
+  [-1, 0, 0],
+  [1, 0, 0],
+];
+
 /** The parts of flying-squid (a JS library without types) this plugin uses. */
 export interface SquidPlayer {
   username: string;
   uuid: string;
   op: boolean;
+  /** Where the world's spawn is, as flying-squid found it for this player's world. */
+  spawnPoint: Vec3Like;
+  world: { getBlock(position: Vec3Like): Promise<{ stateId: number }> };
+  sendBlock(position: Vec3Like, stateId: number): void;
   _client: { username: string };
   gameMode: number;
   kick(reason: string): void;
@@ -24,6 +52,8 @@ export interface SquidPlayer {
   on(event: 'spawned', listener: () => void): void;
   /** flying-squid's cancellable attack, before any damage. */
   on(event: 'attack_cancel', listener: (attack: { attackedEntity: { type: string } }, cancel: () => void) => void): void;
+  /** flying-squid's cancellable end of a dig, before the block goes. */
+  on(event: 'dug_cancel', listener: (dug: { position: Vec3Like; block: { stateId: number } }, cancel: () => void) => void): void;
 }
 interface LoginClient {
   username: string;
@@ -48,6 +78,8 @@ export interface SquidServer {
   supportFeature(feature: string): boolean;
   _createChatComponent(message: unknown): unknown;
   waitForReady(timeoutMs: number): Promise<unknown>;
+  /** Asked first on each right-click on a block; true stops it there (nothing placed). */
+  interactWithBlock(click: { block: ClickedBlock; player: SquidPlayer }): Promise<boolean>;
   difficulty: number;
   _writeAll(packet: string, params: object): void;
 }
@@ -60,6 +92,11 @@ export interface AdminOptions {
   whitelistEnabled: boolean;
   /** Vanilla's `pvp`: false, players cannot hurt each other (flying-squid has no such setting). */
   pvp: boolean;
+  /**
+   * Vanilla's `spawn-protection`: only operators dig or place within this many blocks of the
+   * world's spawn (0: no protection); as in vanilla, none while the server has no operator.
+   */
+  spawnProtection: number;
   /** Called by `stop` once the answer is sent: saves the world and ends the process. */
   onStop(): void;
   /** Called when `whitelist on|off` changes the setting, to persist it. */
@@ -133,7 +170,31 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
       player.setGameMode(player.gameMode);
     });
     if (!options.pvp) player.on('attack_cancel', ({ attackedEntity }, cancel) => attackedEntity.type === 'player' && cancel());
+    player.on('dug_cancel', (dug, cancel) => {
+      if (!guarded(player, dug.position)) return;
+      cancel();
+      // The client broke it on its side already: it is told the block is still there.
+      player.sendBlock(dug.position, dug.block.stateId);
+    });
   });
+
+  // Spawn protection, as vanilla's: within `spawnProtection` blocks of the spawn (a square, any
+  // height), only operators change the world, and only once the server has an operator.
+  const guarded = (player: SquidPlayer, at: Vec3Like) => {
+    if (options.spawnProtection <= 0 || player.op || lists.ops.length === 0) return false;
+    const spawn = player.spawnPoint;
+    return Math.max(Math.abs(Math.floor(at.x) - Math.floor(spawn.x)), Math.abs(Math.floor(at.z) - Math.floor(spawn.z))) <= options.spawnProtection;
+  };
+  const interact = serv.interactWithBlock.bind(serv);
+  serv.interactWithBlock = async (click) => {
+    const { block, player } = click;
+    const face = block.boundingBox === 'empty' ? undefined : faces[block.direction];
+    const at = face ? { x: block.position.x + face[0], y: block.position.y + face[1], z: block.position.z + face[2] } : block.position;
+    if (!guarded(player, at)) return interact(click);
+    // Refused like a placement vanilla refuses: the client, which drew the block already, is told what is there.
+    player.sendBlock(at, (await player.world.getBlock(at)).stateId);
+    return true;
+  };
 
   // What players are told (joins, leaves, `say`) goes to the console too, colour codes and all; a
   // player's chat (`<name> text`) is printed by flying-squid itself already.

@@ -19,6 +19,7 @@ import { installAdmin, type SquidPlayer, type SquidServer } from './admin-plugin
 import type { ObjectLocation } from '../driver.ts';
 import { archiveToLocation, parseLocation, recoverWorld, type ArchiveResult } from './world-archive.ts';
 import { keepChangesWhileSaving, type SavingWorld } from './world-saving.ts';
+import { settingDefaults } from '../../contract/settings.ts';
 import { difficulties, gameModes, numericSeed, readServerConfig, serverProperties, writeServerConfig, type ServerConfig } from './server-config.ts';
 
 interface World extends SavingWorld {
@@ -164,6 +165,7 @@ function runFlyingSquid(config: ServerConfig): Runner {
     rconPassword: config.rconPassword,
     whitelistEnabled: config.whitelistEnabled,
     pvp: config.pvp ?? true,
+    spawnProtection: config.spawnProtection ?? settingDefaults.spawnProtection,
     onStop: () => stop(0),
     onWhitelistChange: (enabled) => writeServerConfig(process.cwd(), { ...readServerConfig(process.cwd()), whitelistEnabled: enabled }),
   }).then(
