@@ -51,14 +51,17 @@ describe('AgonesDriver', () => {
 
   it('creates the game objects and a GameServer for the itzg image', async () => {
     const driver = driverFor();
-    const game = gameSpec('G1', { seed: 'hello', whitelist: ['Alex'], ops: ['Steve'], banned: ['Griefer'], whitelistEnabled: true, ramMb: 1024 });
+    const icon = Buffer.from('a 64×64 png').toString('base64');
+    const game = gameSpec('G1', { seed: 'hello', whitelist: ['Alex'], ops: ['Steve'], banned: ['Griefer'], whitelistEnabled: true, ramMb: 1024, icon });
     await driver.start(game);
     expect(kube.calls).toEqual([`POST ${ns}/secrets`, `POST ${ns}/persistentvolumeclaims`, `POST ${ns}/configmaps`, `GET ${gsPath}`, 'POST /apis/agones.dev/v1/namespaces/games/gameservers']);
 
     const secret = kube.objects.get(`${ns}/secrets/blockhost-g1-rcon`) as { data: { password: string } };
     expect(Buffer.from(secret.data.password, 'base64').toString()).toMatch(/^[\w-]{32}$/);
-    const lists = kube.objects.get(`${ns}/configmaps/blockhost-g1-lists`) as { data: Record<string, string> };
+    const lists = kube.objects.get(`${ns}/configmaps/blockhost-g1-lists`) as { data: Record<string, string>; binaryData?: Record<string, string> };
     expect(JSON.parse(lists.data['whitelist.json']!)).toEqual([{ uuid: offlineUuid('Alex'), name: 'Alex' }]);
+    // The icon goes with the lists; the init container puts it in /data, where the server reads it.
+    expect(lists.binaryData).toEqual({ 'server-icon.png': icon });
     expect(JSON.parse(lists.data['banned-players.json']!)).toEqual([expect.objectContaining({ name: 'Griefer', expires: 'forever' })]);
 
     const gs = kube.objects.get(gsPath) as {
@@ -88,6 +91,12 @@ describe('AgonesDriver', () => {
     await driver.start({ ...game, banned: [] });
     expect(kube.calls).toEqual([`POST ${ns}/secrets`, `POST ${ns}/persistentvolumeclaims`, `POST ${ns}/configmaps`, `PUT ${ns}/configmaps/blockhost-g1-lists`, `GET ${gsPath}`]);
     expect(JSON.parse((kube.objects.get(`${ns}/configmaps/blockhost-g1-lists`) as { data: Record<string, string> }).data['banned-players.json']!)).toEqual([]);
+    // Without an icon any more: none in the lists, and the init container removes the old one.
+    await driver.provision({ ...game, icon: undefined });
+    expect((kube.objects.get(`${ns}/configmaps/blockhost-g1-lists`) as { binaryData?: object }).binaryData).toBeUndefined();
+    const init = (kube.objects.get(gsPath) as { spec: { template: { spec: { initContainers: Array<{ command: string[] }> } } } }).spec.template.spec.initContainers[0]!;
+    expect(init.command.at(-1)).toContain('cp /lists/server-icon.png /data/');
+    expect(init.command.at(-1)).toContain('rm -f /data/server-icon.png');
     expect(kube.objects.get(`${ns}/secrets/blockhost-g1-rcon`)).toEqual(secret);
 
     (kube.objects.get(gsPath) as { status: object }).status = { state: 'Unhealthy' };

@@ -282,6 +282,9 @@ export class AgonesDriver implements GameDriver {
     const lists = {
       metadata: { name: n.lists, labels },
       data: { 'whitelist.json': file('whitelist', game.whitelist), 'ops.json': file('ops', game.ops), 'banned-players.json': file('banned', game.banned) },
+      // The server icon (a 64×64 PNG, base64) travels with the lists: itzg's ICON wants a URL the
+      // pod can reach, while a server-icon.png already in /data is what the server shows.
+      ...(game.icon ? { binaryData: { 'server-icon.png': game.icon } } : {}),
     };
     try {
       await this.request('POST', this.core('configmaps'), lists);
@@ -336,7 +339,8 @@ export class AgonesDriver implements GameDriver {
               {
                 name: 'player-lists',
                 image,
-                command: ['sh', '-c', 'cp /lists/*.json /data/'],
+                // The icon too, or none once its owner removed it.
+                command: ['sh', '-c', 'cp /lists/*.json /data/ && if [ -f /lists/server-icon.png ]; then cp /lists/server-icon.png /data/; else rm -f /data/server-icon.png; fi'],
                 volumeMounts: [
                   { name: 'world', mountPath: '/data' },
                   { name: 'lists', mountPath: '/lists' },
