@@ -121,6 +121,9 @@ describe('LocalDriver console', () => {
     expect(texts()).toContainEqual(expect.stringContaining('Time was changed from'));
     expect(texts()).toContainEqual(expect.stringContaining('[Server] &ehello'));
     expect(texts().at(-1)).toBe('The server stopped');
+    // flying-squid names the world's folder: relative to the game's, never where it is on the host.
+    expect(texts()).toContainEqual(expect.stringContaining('./world'));
+    expect(texts().filter((text) => text.includes(dataDir))).toEqual([]);
     expect(heard.map((l) => l.seq)).toEqual(heard.map((_, i) => i + 1));
 
     // Another API process reads the same history from the game's folder.

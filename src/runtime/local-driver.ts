@@ -282,7 +282,8 @@ export class LocalDriver implements GameDriver {
     const splitters = (['stdout', 'stderr'] as const).map((stream) => {
       const lines = lineSplitter((line) => {
         const { level, text } = classify(line, stream);
-        output.write(level, text);
+        // The game's folder is the host's business: its owner reads paths from the world's folder.
+        output.write(level, text.replaceAll(dir, '.'));
       });
       child[stream]!.on('data', (chunk: Buffer) => {
         log.write(chunk);
