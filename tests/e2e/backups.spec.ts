@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { join, quit, solidGroundNear } from '../fixtures/minecraft.ts';
 import { entryOf, readLevelDat, renamed, worldEntries, zipOf } from '../fixtures/worlds.ts';
-import { accessToken, asStaff, expect, inEachLook, signUp, test } from './fixtures.ts';
+import { buyServerInStore, expect, inEachLook, openTab, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/backups';
@@ -27,12 +27,6 @@ async function screenshots(page: Page, gamePath: string) {
 /** The backup item whose id is `id`. */
 const item = (page: Page, id: string): Locator => page.locator(`[data-testid="backup-item"][data-backup-id="${id}"]`);
 
-/** A tab of the game page, opened as a player does, at its own address. */
-async function openTab(page: Page, name: 'Aperçu' | 'Sauvegardes') {
-  await page.getByRole('tab', { name }).click();
-  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
-}
-
 /** A player on the server, by a real Minecraft client, at the address the control panel shows. */
 async function joined(page: Page, name: string) {
   await openTab(page, 'Aperçu');
@@ -49,21 +43,7 @@ test('a player backs up a running server with a player on it, pins, downloads an
 }) => {
   test.setTimeout(300_000);
   const player = `saver_${run.toLowerCase()}`;
-  const page = await signUp(browser, player);
-  const token = await accessToken(page);
-  const me = (await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string };
-  await asStaff(browser, async (api) => {
-    expect((await api.post('/v1/user/credit', { userId: me.id, amount: 200, reason: 'Browser test credits' })).status()).toBe(200);
-  });
-
-  // A server bought and started.
-  await page.goto('/dashboard/store');
-  await page.getByTestId('game-card').filter({ hasText: 'Survie' }).click();
-  await page.getByTestId('create-cta').click();
-  await page.getByLabel('Nom du serveur').fill('Monde sauvegardé');
-  await page.getByRole('button', { name: /^Payer .* et créer$/ }).click();
-  await expect(page).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
-  const gamePath = new URL(page.url()).pathname;
+  const { page, token, gamePath } = await buyServerInStore(browser, player, 'Monde sauvegardé');
   const status = page.getByTestId('game-status').first();
 
   // No backup yet, on the server's Backups tab; the nightly settings show this browser's zone.

@@ -1,16 +1,11 @@
 import type { Page } from '@playwright/test';
 import { Vec3 } from 'vec3';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { asStaff, accessToken, expect, inEachLook, signUp, test } from './fixtures.ts';
+import { buyServerInStore, expect, inEachLook, openTab, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/console';
 const run = Date.now().toString(36).toUpperCase();
-
-async function openTab(page: Page, name: 'Aperçu' | 'Console') {
-  await page.getByRole('tab', { name }).click();
-  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
-}
 
 /** The numbers of the server's lines on screen, in order. */
 const seqs = async (page: Page) =>
@@ -22,19 +17,7 @@ const seqs = async (page: Page) =>
 test('a player reads the console live, sees a join in colour, runs commands and finds the same history after a reload', async ({ browser }) => {
   test.setTimeout(240_000);
   const player = `console_${run.toLowerCase()}`;
-  const page = await signUp(browser, player);
-  const token = await accessToken(page);
-  const me = (await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string };
-  await asStaff(browser, async (api) => {
-    expect((await api.post('/v1/user/credit', { userId: me.id, amount: 200, reason: 'Browser test credits' })).status()).toBe(200);
-  });
-  await page.goto('/dashboard/store');
-  await page.getByTestId('game-card').filter({ hasText: 'Survie' }).click();
-  await page.getByTestId('create-cta').click();
-  await page.getByLabel('Nom du serveur').fill('Monde en console');
-  await page.getByRole('button', { name: /^Payer .* et créer$/ }).click();
-  await expect(page).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
-  const gamePath = new URL(page.url()).pathname;
+  const { page, gamePath } = await buyServerInStore(browser, player, 'Monde en console');
 
   // Before its first start, the console says so.
   await openTab(page, 'Console');

@@ -85,6 +85,32 @@ export async function accessToken(page: Page): Promise<string> {
 }
 
 /** How a person looks at a page: one theme, at a desktop or a phone width. */
+/**
+ * A new player given 200 credits by staff, who bought a "Survie" server named `name` from the
+ * store: on its page, with their token and the page's path.
+ */
+export async function buyServerInStore(browser: Browser, player: string, name: string): Promise<{ page: Page; token: string; gamePath: string }> {
+  const page = await signUp(browser, player);
+  const token = await accessToken(page);
+  const me = (await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string };
+  await asStaff(browser, async (api) => {
+    expect((await api.post('/v1/user/credit', { userId: me.id, amount: 200, reason: 'Browser test credits' })).status()).toBe(200);
+  });
+  await page.goto('/dashboard/store');
+  await page.getByTestId('game-card').filter({ hasText: 'Survie' }).click();
+  await page.getByTestId('create-cta').click();
+  await page.getByLabel('Nom du serveur').fill(name);
+  await page.getByRole('button', { name: /^Payer .* et créer$/ }).click();
+  await expect(page).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
+  return { page, token, gamePath: new URL(page.url()).pathname };
+}
+
+/** A tab of the game page, opened as a player does, at its own address. */
+export async function openTab(page: Page, name: string) {
+  await page.getByRole('tab', { name }).click();
+  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+}
+
 export interface Look {
   theme: 'light' | 'dark';
   label: 'desktop' | 'phone';

@@ -1,36 +1,16 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { pingServer } from '../../src/runtime/minecraft/probe.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { accounts, asStaff, accessToken, expect, inEachLook, signIn, signUp, test, transitionsEnded } from './fixtures.ts';
+import { accounts, buyServerInStore, expect, inEachLook, openTab, signIn, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/settings';
 const run = Date.now().toString(36).toLowerCase();
 
-/** A tab of the game page, opened as a player does. */
-async function openTab(page: Page, name: 'Aperçu' | 'Réglages') {
-  await page.getByRole('tab', { name }).click();
-  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
-}
-
 test('a player changes the MOTD live and the game mode with a restart, and a Minecraft client sees both', async ({ browser }) => {
   test.setTimeout(300_000);
-  const page = await signUp(browser, `tuner_${run}`);
-  const token = await accessToken(page);
-  const me = (await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string };
-  await asStaff(browser, async (api) => {
-    expect((await api.post('/v1/user/credit', { userId: me.id, amount: 200, reason: 'Browser test credits' })).status()).toBe(200);
-  });
-
-  await page.goto('/dashboard/store');
-  await page.getByTestId('game-card').filter({ hasText: 'Survie' }).click();
-  await page.getByTestId('create-cta').click();
-  await page.getByLabel('Nom du serveur').fill('Monde réglé');
-  await page.getByRole('button', { name: /^Payer .* et créer$/ }).click();
-  await expect(page).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
-  const gamePath = new URL(page.url()).pathname;
+  const { page, token, gamePath } = await buyServerInStore(browser, `tuner_${run}`, 'Monde réglé');
   const status = page.getByTestId('game-status').first();
   await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();

@@ -1,35 +1,15 @@
-import type { Page } from '@playwright/test';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { accessToken, apiAs, asStaff, expect, inEachLook, signUp, test } from './fixtures.ts';
+import { apiAs, buyServerInStore, expect, inEachLook, openTab, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/usage';
 const run = Date.now().toString(36).toLowerCase();
 
-/** A tab of the game page, opened as a player does. */
-async function openTab(page: Page, name: string) {
-  await page.getByRole('tab', { name }).click();
-  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
-}
-
 // The e2e server samples every USAGE_SAMPLE_INTERVAL_MS (playwright.config.ts), not every minute.
 test('the Usage tab draws a running server’s players, CPU and memory, with its start and a backup on the timeline, over 24 hours or 7 days', async ({ browser }) => {
   test.setTimeout(240_000);
-  const page = await signUp(browser, `gauge_${run}`);
-  const token = await accessToken(page);
+  const { page, token, gamePath } = await buyServerInStore(browser, `gauge_${run}`, 'Monde mesuré');
   const api = apiAs(page.request, token);
-  const me = (await (await api.get('/v1/user')).json()) as { id: string };
-  await asStaff(browser, async (staff) => {
-    expect((await staff.post('/v1/user/credit', { userId: me.id, amount: 200, reason: 'Browser test credits' })).status()).toBe(200);
-  });
-
-  await page.goto('/dashboard/store');
-  await page.getByTestId('game-card').filter({ hasText: 'Survie' }).click();
-  await page.getByTestId('create-cta').click();
-  await page.getByLabel('Nom du serveur').fill('Monde mesuré');
-  await page.getByRole('button', { name: /^Payer .* et créer$/ }).click();
-  await expect(page).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
-  const gamePath = new URL(page.url()).pathname;
   const gameId = gamePath.split('/').pop()!;
 
   // Never started: nothing to draw, and the tab says why.
