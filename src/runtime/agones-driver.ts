@@ -7,7 +7,7 @@ import path from 'node:path';
 import { agentDefaultPort, agentErrors, heartbeatMs } from './agones/agent-protocol.ts';
 import { NoWorldError, UnsupportedError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
 import type { ConsoleLine } from './driver.ts';
-import { classify, ConsoleLog, consoleFile, lineSplitter } from './console-log.ts';
+import { classify, GameConsoles, lineSplitter } from './console-log.ts';
 import { newEntry, type ListName } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
 import { WorldArchiveError, type ArchiveResult, type WorldArchiveCode } from './minecraft/world-archive.ts';
@@ -148,7 +148,7 @@ export class AgonesDriver implements GameDriver {
   private readonly options: KubernetesOptions;
   private readonly passwords = new Map<string, string>();
   /** Each game's console, kept while this process lives. */
-  private readonly consoles = new Map<string, ConsoleLog>();
+  private readonly consoles = new GameConsoles((game) => this.consoleFolder(game));
   /** The log follows under way, by game, with what stops each. */
   private readonly logFollows = new Map<string, () => void>();
   /** A stopped game's backup or restore under way, which its start waits for. */
@@ -551,23 +551,12 @@ export class AgonesDriver implements GameDriver {
     return path.join(this.options.consoleDir ?? path.join(os.tmpdir(), 'blockhost-consoles'), this.names(game).gameServer);
   }
 
-  /** The game's console, read from its file the first time. */
-  private console(game: Pick<GameSpec, 'id'>): ConsoleLog {
-    let output = this.consoles.get(game.id);
-    if (!output) {
-      output = new ConsoleLog(path.join(this.consoleFolder(game), consoleFile));
-      this.consoles.set(game.id, output);
-    }
-    return output;
-  }
-
   async consoleLines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): Promise<ConsoleLine[] | null> {
-    const output = this.console(game);
-    return output.started ? output.after(afterSeq, limit) : null;
+    return this.consoles.lines(game, afterSeq, limit);
   }
 
   followConsole(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void {
-    return this.console(game).follow(listener);
+    return this.consoles.follow(game, listener);
   }
 
   /**
@@ -580,7 +569,7 @@ export class AgonesDriver implements GameDriver {
   private followLog(game: Pick<GameSpec, 'id'>) {
     if (this.logFollows.has(game.id)) return;
     const n = this.names(game);
-    const output = this.console(game);
+    const output = this.consoles.of(game);
     const last = output.last;
     // After a restart the last line's own time stands for the kubelet's stamp: kept to the
     // millisecond, so lines of that millisecond count as taken (a later one there would be lost).
@@ -804,7 +793,7 @@ export class AgonesDriver implements GameDriver {
     this.passwords.delete(game.id);
     this.logFollows.get(game.id)?.();
     this.logFollows.delete(game.id);
-    this.consoles.delete(game.id);
+    this.consoles.forget(game);
     fs.rmSync(this.consoleFolder(game), { recursive: true, force: true });
   }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ConsoleLevel, ConsoleLine } from './driver.ts';
+import type { ConsoleLevel, ConsoleLine, GameSpec } from './driver.ts';
 
 /**
  * A game's console: the lines its server printed, numbered from 1 and kept in a JSON-lines file of
@@ -170,6 +170,42 @@ export class ConsoleLog {
     } catch {
       // A folder removed under a stopping game: the lines stay in memory only.
     }
+  }
+}
+
+/**
+ * The consoles of a driver's games, each read from `folderOf(game)`'s file the first time it is
+ * asked for, and what the GameDriver interface answers of them.
+ */
+export class GameConsoles {
+  private readonly logs = new Map<string, ConsoleLog>();
+  private readonly folderOf: (game: Pick<GameSpec, 'id'>) => string;
+
+  constructor(folderOf: (game: Pick<GameSpec, 'id'>) => string) {
+    this.folderOf = folderOf;
+  }
+
+  of(game: Pick<GameSpec, 'id'>): ConsoleLog {
+    let output = this.logs.get(game.id);
+    if (!output) {
+      output = new ConsoleLog(path.join(this.folderOf(game), consoleFile));
+      this.logs.set(game.id, output);
+    }
+    return output;
+  }
+
+  /** The kept lines after `afterSeq`; null for a game whose server never started. */
+  lines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): ConsoleLine[] | null {
+    const output = this.of(game);
+    return output.started ? output.after(afterSeq, limit) : null;
+  }
+
+  follow(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void {
+    return this.of(game).follow(listener);
+  }
+
+  forget(game: Pick<GameSpec, 'id'>): void {
+    this.logs.delete(game.id);
   }
 }
 

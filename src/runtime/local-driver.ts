@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSupportedVersion, maxVersion, minVersion } from '../contract/games.ts';
 import { NoCapacityError, NoWorldError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
-import { classify, ConsoleLog, consoleFile, lineSplitter } from './console-log.ts';
+import { classify, GameConsoles, lineSplitter } from './console-log.ts';
 import type { ConsoleLine } from './driver.ts';
 import { syncList } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
@@ -95,7 +95,7 @@ export class LocalDriver implements GameDriver {
   readonly name = 'local';
   private readonly children = new Map<string, Child>();
   /** Each game's console, opened at its first start or read, kept while this process lives. */
-  private readonly consoles = new Map<string, ConsoleLog>();
+  private readonly consoles = new GameConsoles((game) => this.dir(game));
   /** CPU readings of the servers' processes, to average each sample since the previous one. */
   private readonly processUsage = new ProcessUsage();
   /** Why a game's process ended without being asked to, until it is started or stopped again. */
@@ -269,7 +269,7 @@ export class LocalDriver implements GameDriver {
     this.crashes.delete(game.id);
     fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
     const log = fs.createWriteStream(path.join(dir, 'logs', 'latest.log'), { flags: 'a' });
-    const output = this.console(game);
+    const output = this.consoles.of(game);
     output.note('info', `Starting the server (Minecraft ${game.version})`);
     // flying-squid's player files warn on each save (DEP0174); the noise would bury a crash's cause.
     const flags = [`--max-old-space-size=${heapLimitMb(game.ramMb)}`, '--disable-warning=DEP0174'];
@@ -452,7 +452,7 @@ export class LocalDriver implements GameDriver {
 
   async remove(game: GameSpec): Promise<void> {
     await this.stop(game);
-    this.consoles.delete(game.id);
+    this.consoles.forget(game);
     this.crashes.delete(game.id);
     this.lastPorts?.delete(game.id);
     fs.rmSync(this.dir(game), { recursive: true, force: true });
@@ -469,23 +469,12 @@ export class LocalDriver implements GameDriver {
     return pid ? this.processUsage.read(pid) : null;
   }
 
-  /** The game's console, read from its folder the first time. */
-  private console(game: Pick<GameSpec, 'id'>): ConsoleLog {
-    let output = this.consoles.get(game.id);
-    if (!output) {
-      output = new ConsoleLog(path.join(this.dir(game), consoleFile));
-      this.consoles.set(game.id, output);
-    }
-    return output;
-  }
-
   async consoleLines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): Promise<ConsoleLine[] | null> {
-    const output = this.console(game);
-    return output.started ? output.after(afterSeq, limit) : null;
+    return this.consoles.lines(game, afterSeq, limit);
   }
 
   followConsole(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void {
-    return this.console(game).follow(listener);
+    return this.consoles.follow(game, listener);
   }
 
   /** Process id of a game's server, for tests and benchmarks that watch it. */
