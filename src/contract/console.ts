@@ -21,6 +21,7 @@ export const ConsoleLine = Type.Object({
     description: 'As printed: Minecraft § and & colour codes and ANSI escapes included, to render as styled text (never as HTML)',
   }),
   omitted: Type.Optional(Type.Integer({ minimum: 1, description: 'Set on the marker line standing for the lines a flood had collapsed: how many' })),
+  command: Type.Optional(Type.Boolean({ description: 'Set on a command run from the panel (its text is the command), kept before its answer' })),
 });
 export type ConsoleLine = Static<typeof ConsoleLine>;
 

@@ -41,6 +41,7 @@ export const Usage = Type.Object({
   to: DateTime,
   /** The package's RAM, what memoryPercent is a share of. */
   ramMb: Type.Integer({ minimum: 0 }),
+  sampleSeconds: Type.Integer({ minimum: 1, description: 'How often a running server is sampled: a page showing the history reads it again at that pace' }),
   /** Oldest first; none while the server did not run. */
   points: Type.Array(UsagePoint),
   /** Oldest first. */

@@ -559,6 +559,10 @@ export class AgonesDriver implements GameDriver {
     return this.consoles.follow(game, listener);
   }
 
+  noteConsole(game: Pick<GameSpec, 'id'>, lines: Pick<ConsoleLine, 'level' | 'text' | 'command'>[]): void {
+    this.consoles.note(game, lines);
+  }
+
   /**
    * Follows the `minecraft` container's log (`follow=true`, with the kubelet's time stamps) while
    * the game's GameServer lives, and numbers its lines into the game's console. A log that ends

@@ -127,10 +127,10 @@ export class ConsoleLog {
     this.add({ level, text: text.length > this.maxLineLength ? `${text.slice(0, this.maxLineLength)}…` : text }, at);
   }
 
-  /** A line of the platform's own (a crash's reason), never collapsed. */
-  note(level: ConsoleLevel, text: string) {
+  /** A line of the platform's own (a crash's reason, a command run from the panel), never collapsed. */
+  note(level: ConsoleLevel, text: string, command?: boolean) {
     this.flushOmitted();
-    this.add({ level, text });
+    this.add(command ? { level, text, command } : { level, text });
   }
 
   private flushOmitted() {
@@ -202,6 +202,11 @@ export class GameConsoles {
 
   follow(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void {
     return this.of(game).follow(listener);
+  }
+
+  note(game: Pick<GameSpec, 'id'>, lines: Pick<ConsoleLine, 'level' | 'text' | 'command'>[]): void {
+    const output = this.of(game);
+    for (const line of lines) output.note(line.level, line.text, line.command);
   }
 
   forget(game: Pick<GameSpec, 'id'>): void {

@@ -102,7 +102,13 @@ describe('LocalDriver console', () => {
         if (message.toString().startsWith('[Server]')) resolve({ text: message.toString(), ansi: message.toAnsi() });
       }),
     );
-    expect(await driver.rcon(game, 'time set day')).toMatch(/^Time was changed from \d+ to 1000$/);
+    const answer = await driver.rcon(game, 'time set day');
+    expect(answer).toMatch(/^Time was changed from \d+ to 1000$/);
+    // The platform notes a command run from the panel and its answer; the server does not print them.
+    driver.noteConsole(game, [
+      { level: 'info', text: 'time set day', command: true },
+      { level: 'info', text: answer },
+    ]);
     expect(await driver.rcon(game, 'setblock 0 60 0 stone')).toBe('');
     expect(await driver.rcon(game, 'nosuchcommand')).toBe('Unknown or incomplete command, see below for error');
     expect(await driver.rcon(game, 'say &ehello')).toBe('');
@@ -118,7 +124,10 @@ describe('LocalDriver console', () => {
     const texts = () => heard.map((l) => l.text);
     expect(texts()[0]).toBe('Starting the server (Minecraft 1.21.4)');
     expect(texts()).toContainEqual(expect.stringContaining('&eWatcher joined the game.'));
-    expect(texts()).toContainEqual(expect.stringContaining('Time was changed from'));
+    expect(heard.filter((l) => l.text.includes('Time was changed from') || l.command).map(({ text, command }) => ({ text, command }))).toEqual([
+      { text: 'time set day', command: true },
+      { text: answer, command: undefined },
+    ]);
     expect(texts()).toContainEqual(expect.stringContaining('[Server] &ehello'));
     expect(texts().at(-1)).toBe('The server stopped');
     // flying-squid names the world's folder: relative to the game's, never where it is on the host.

@@ -96,7 +96,8 @@ export type ConsoleLevel = 'info' | 'warn' | 'error';
 
 /**
  * One line of a game's console, numbered from 1 for the game's whole life. A marker standing for
- * lines a flood had collapsed carries how many (`omitted`).
+ * lines a flood had collapsed carries how many (`omitted`); a command run from the panel is marked
+ * (`command`), its answer follows it.
  */
 export interface ConsoleLine {
   seq: number;
@@ -104,6 +105,7 @@ export interface ConsoleLine {
   level: ConsoleLevel;
   text: string;
   omitted?: number;
+  command?: boolean;
 }
 
 export interface GameDriver {
@@ -151,6 +153,12 @@ export interface GameDriver {
   consoleLines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): Promise<ConsoleLine[] | null>;
   /** Hands `listener` each line numbered from now on, until the function it returns is called. */
   followConsole(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void;
+  /**
+   * Adds the platform's lines to the console: a command run from the panel and its answer, so the
+   * history keeps them whatever the server prints of them. On Agones, only this replica's followers
+   * see them.
+   */
+  noteConsole(game: Pick<GameSpec, 'id'>, lines: Pick<ConsoleLine, 'level' | 'text' | 'command'>[]): void;
 
   // Usage history: read once a minute per running game by the platform's sampler.
   /**

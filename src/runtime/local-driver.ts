@@ -477,6 +477,10 @@ export class LocalDriver implements GameDriver {
     return this.consoles.follow(game, listener);
   }
 
+  noteConsole(game: Pick<GameSpec, 'id'>, lines: Pick<ConsoleLine, 'level' | 'text' | 'command'>[]): void {
+    this.consoles.note(game, lines);
+  }
+
   /** Process id of a game's server, for tests and benchmarks that watch it. */
   pid(game: Pick<GameSpec, 'id'>): number | undefined {
     return this.children.get(game.id)?.process.pid;

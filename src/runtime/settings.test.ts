@@ -5,7 +5,7 @@ import minecraftProtocol from 'minecraft-protocol';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Bot } from 'mineflayer';
-import { gameSpec, join, quit, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
+import { gameSpec, join, kicked, quit, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
 import { LocalDriver } from './local-driver.ts';
 import { pingServer } from './minecraft/probe.ts';
 import { readServerConfig } from './minecraft/server-config.ts';
@@ -76,6 +76,41 @@ describe('settings on a flying-squid server', () => {
       fighter.chat('after the hit');
       await heard;
       expect(target.health).toBe(20);
+    }
+  });
+
+  it.each([false, true])('kicks a player who hovers in survival, unless flight is allowed (allowFlight: %s)', { timeout: 120_000 }, async (allowFlight) => {
+    const game = gameSpec(`flight-${allowFlight}`, { gameMode: 'survival', allowFlight });
+    await driver.provision(game);
+    await driver.start(game);
+    await waitFor(driver, game, 'RUNNING');
+    const result = await join(readServerConfig(driver.dir(game)).port, 'Flyer', game.version);
+    if (!result.joined) throw new Error(`Flyer could not join: ${result.reason}`);
+    const bot = result.bot;
+    bots.push(bot);
+    await bot.waitForChunksToLoad();
+    // A flying client: it rises five blocks and stays there, saying it is off the ground, for six
+    // seconds (vanilla's bound is four), sending its position each tick.
+    bot.physicsEnabled = false;
+    const { x, y, z } = bot.entity.position;
+    const reason = kicked(bot, 15_000);
+    reason.catch(() => {});
+    let gone = false;
+    bot.once('end', () => {
+      gone = true;
+    });
+    for (let tick = 0; tick < 120 && !gone; tick++) {
+      // Where mineflayer believes it is too: it repeats its position each second on its own.
+      bot.entity.position.y = y + Math.min(5, tick * 0.25);
+      bot.entity.onGround = false;
+      bot._client.write('position', { x, y: bot.entity.position.y, z, flags: { onGround: false, hasHorizontalCollision: false } });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (allowFlight) {
+      expect(gone).toBe(false);
+      expect(await driver.rcon(game, 'list')).toContain('Flyer');
+    } else {
+      expect(await reason).toBe('Flying is not enabled on this server');
     }
   });
 });

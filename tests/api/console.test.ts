@@ -101,6 +101,12 @@ describe('game console', { timeout: 60_000 }, () => {
     // A retry with the same key answers again without running it twice.
     expect((await post('list', 'alice', { 'idempotency-key': 'list-1' })).json()).toEqual(list.json());
     expect(t.driver.commands(gameId).filter((c) => c === 'list')).toHaveLength(1);
+    // The command and its answer are in the console's history, for the page reloaded later.
+    const history = (await t.driver.consoleLines({ id: gameId }, 0, 100))!.map(({ text, command }) => ({ text, command }));
+    expect(history.slice(-2)).toEqual([
+      { text: 'list', command: true },
+      { text: 'There are 0 of a max of 10 players online:', command: undefined },
+    ]);
 
     const audit = await t.as('boss', { ...staff, method: 'GET', url: `/v1/staff/audit?entity=game&entityId=${gameId}` });
     expect(audit.json().data).toMatchObject([{ action: 'console.command', actorName: 'alice', after: { command: 'list', output: list.json().output } }]);
@@ -112,6 +118,7 @@ describe('game console', { timeout: 60_000 }, () => {
     expect(long.statusCode).toBe(400);
     expect(long.json().errors[0].field).toMatch(/command/);
     expect(t.driver.commands(gameId).some((c) => c.includes('op bob') || c.length > 256)).toBe(false);
+    expect((await t.driver.consoleLines({ id: gameId }, 0, 100))!.filter((l) => l.command)).toHaveLength(1);
 
     // Bob cannot even tell the game exists.
     expect((await post('list', 'bob')).statusCode).toBe(404);

@@ -34,7 +34,8 @@ describe('usage history', () => {
     const res = await usage(running.gameId);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ window: '24h', ramMb: 1024 });
+    // Sampled each minute (the default), which the page reads again at.
+    expect(body).toMatchObject({ window: '24h', ramMb: 1024, sampleSeconds: 60 });
     expect(body.points).toHaveLength(3);
     expect(body.points[0]).toEqual({ at: expect.any(String), players: 2, memoryMb: 512, memoryPercent: 50, cpuPercent: 50 });
     const times = body.points.map((p: { at: string }) => Date.parse(p.at));

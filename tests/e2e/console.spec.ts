@@ -14,7 +14,7 @@ const seqs = async (page: Page) =>
     .locator('[data-seq]')
     .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-seq'))));
 
-test('a player reads the console live, sees a join in colour, runs commands and finds the same history after a reload', async ({ browser }) => {
+test('a player reads the console live, sees a join in colour, runs commands and finds the same history, commands included, after a reload', async ({ browser }) => {
   test.setTimeout(240_000);
   const player = `console_${run.toLowerCase()}`;
   const { page, gamePath } = await buyServerInStore(browser, player, 'Monde en console');
@@ -54,7 +54,7 @@ test('a player reads the console live, sees a join in colour, runs commands and 
     const at = bot.entity.position.floored().offset(1, 1, 0);
     await command.fill(`setblock ${at.x} ${at.y} ${at.z} stone`);
     await command.press('Enter');
-    await expect(lines).toContainText(`> setblock ${at.x} ${at.y} ${at.z} stone`);
+    await expect(lines.locator('[data-command]').filter({ hasText: `> setblock ${at.x} ${at.y} ${at.z} stone` })).toBeVisible();
     await expect.poll(() => bot.blockAt(new Vec3(at.x, at.y, at.z))?.name, { timeout: 15_000 }).toBe('stone');
     // The up arrow brings the last command back.
     await command.press('ArrowUp');
@@ -69,6 +69,23 @@ test('a player reads the console live, sees a join in colour, runs commands and 
     const after = await seqs(page);
     expect(after).toEqual(Array.from({ length: after.length }, (_, i) => after[0]! + i));
     expect(after.slice(0, before.length)).toEqual(before);
+    // The commands typed here are part of the history, before their answers.
+    const commandLines = lines.locator('[data-command]');
+    await expect(commandLines).toHaveText([/> time set day$/, new RegExp(`> setblock ${at.x} ${at.y} ${at.z} stone$`)]);
+    await expect(lines.locator('[data-command] + [data-seq]').first()).toContainText(/Time was changed from \d+ to 1000/);
+
+    // A flood: the first lines of a burst arrive, the rest are said by one marker.
+    for (let i = 0; i < 900; i++) bot.chat(`flood ${i}`);
+    await expect(lines.getByText(/^\d+ lignes omises$/)).toBeVisible({ timeout: 15_000 });
+
+    // Copy puts the lines shown, as plain text, on the clipboard; the search narrows them.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('textbox', { name: 'Chercher dans la console' }).fill('joined the game');
+    await expect(lines.locator('[data-seq]')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Copier les lignes affichées' }).click();
+    await expect(page.getByRole('tooltip')).toHaveText('Copié');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`^\\[INFO\\]: ${name} joined the game\\.$`));
+    await page.getByRole('textbox', { name: 'Chercher dans la console' }).fill('');
 
     // How it looks, in both languages, themes and widths.
     for (const lang of ['fr', 'en'] as const) {

@@ -27,6 +27,15 @@ test('the Usage tab draws a running server’s players, CPU and memory, with its
   const bot = joined.bot;
   try {
     await bot.waitForChunksToLoad();
+    // Left open, the tab draws new samples as they are taken: nothing else tells it of them.
+    await openTab(page, 'Utilisation');
+    const drawn = page.getByRole('figure', { name: 'Processeur et mémoire' });
+    const count = async () => Number((await drawn.getAttribute('data-points')) ?? 0);
+    await expect(drawn).toBeVisible();
+    const first = await count();
+    await expect.poll(count, { timeout: 30_000 }).toBeGreaterThanOrEqual(first + 2);
+    await openTab(page, 'Aperçu');
+
     expect((await api.post(`/v1/game/${gameId}/backups`, {})).status()).toBe(202);
     // Samples with the player online, and the backup over.
     await expect

@@ -42,18 +42,29 @@ export interface SquidPlayer {
   op: boolean;
   /** Where the world's spawn is, as flying-squid found it for this player's world. */
   spawnPoint: Vec3Like;
-  world: { getBlock(position: Vec3Like): Promise<{ stateId: number }> };
+  /** The world's blocks; positions may be plain objects (flying-squid's `getBlock` wants a Vec3). */
+  world: { getBlockStateId(position: Vec3Like): Promise<number> };
+  position: Vec3Like;
   sendBlock(position: Vec3Like, stateId: number): void;
-  _client: { username: string };
   gameMode: number;
   kick(reason: string): void;
   chat(message: string): void;
   setGameMode(mode: number): void;
   on(event: 'spawned', listener: () => void): void;
+  /** The client's packets, as node-minecraft-protocol parsed them. */
+  _client: { username: string; on(packet: 'position' | 'position_look' | 'flying', listener: (movement: Movement) => void): void };
   /** flying-squid's cancellable attack, before any damage. */
   on(event: 'attack_cancel', listener: (attack: { attackedEntity: { type: string } }, cancel: () => void) => void): void;
   /** flying-squid's cancellable end of a dig, before the block goes. */
   on(event: 'dug_cancel', listener: (dug: { position: Vec3Like; block: { stateId: number } }, cancel: () => void) => void): void;
+}
+/** A client's movement packet: `onGround` up to 1.21.1, in `flags` from 1.21.2; no `y` when it did not move. */
+interface Movement {
+  x?: number;
+  y?: number;
+  z?: number;
+  onGround?: boolean;
+  flags?: { onGround?: boolean };
 }
 interface LoginClient {
   username: string;
@@ -81,6 +92,7 @@ export interface SquidServer {
   /** Asked first on each right-click on a block; true stops it there (nothing placed). */
   interactWithBlock(click: { block: ClickedBlock; player: SquidPlayer }): Promise<boolean>;
   difficulty: number;
+  registry: { blocksByName: Record<string, { minStateId: number; maxStateId: number } | undefined> };
   _writeAll(packet: string, params: object): void;
 }
 
@@ -97,6 +109,8 @@ export interface AdminOptions {
    * world's spawn (0: no protection); as in vanilla, none while the server has no operator.
    */
   spawnProtection: number;
+  /** Vanilla's `allow-flight`: false, a player in survival or adventure who hovers is kicked. */
+  allowFlight: boolean;
   /** Called by `stop` once the answer is sent: saves the world and ends the process. */
   onStop(): void;
   /** Called when `whitelist on|off` changes the setting, to persist it. */
@@ -108,11 +122,22 @@ const messages = {
   banned: (reason: string) => `You are banned from this server.\nReason: ${reason}`,
   kickedDefault: 'Kicked by an operator',
   unknown: 'Unknown or incomplete command, see below for error',
+  flying: 'Flying is not enabled on this server',
 } as const;
+
+/** Vanilla's bound: a player may be airborne without falling for 80 ticks (4 s) before it is taken for flying. */
+const FLOATING_MS = 4000;
+/** The fall per movement below which vanilla counts a player as not falling. */
+const FALLING_DY = -0.03125;
 
 /** flying-squid's `&` colour and format codes as the `§` ones Minecraft clients render (`&&` is a `&`). */
 export function legacyColours(message: string): string {
   return message.replace(/&([0-9a-fk-or&])/gi, (_, code: string) => (code === '&' ? '&' : `§${code.toLowerCase()}`));
+}
+
+/** A block's state ids (before 1.13, its id with each of the 16 metadata values). */
+function stateIds(block: { minStateId: number; maxStateId: number } | undefined): number[] {
+  return block ? Array.from({ length: block.maxStateId - block.minStateId + 1 }, (_, i) => block.minStateId + i) : [];
 }
 
 export async function installAdmin(serv: SquidServer, options: AdminOptions): Promise<net.Server> {
@@ -176,7 +201,50 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
       // The client broke it on its side already: it is told the block is still there.
       player.sendBlock(dug.position, dug.block.stateId);
     });
+    if (!options.allowFlight) watchFlight(player);
   });
+
+  // allow-flight=false, as vanilla enforces it (flying-squid does not): a player in survival or
+  // adventure who stays airborne without falling for FLOATING_MS, with nothing around that holds a
+  // player up (a ladder, water, a block's edge), is kicked. A hacked client flies this way.
+  const air = new Set(['air', 'cave_air', 'void_air'].flatMap((name) => stateIds(serv.registry.blocksByName[name])));
+  const watchFlight = (player: SquidPlayer) => {
+    // Where the client says it is: flying-squid moves `player.position` later, or not at all.
+    let at: Vec3Like | undefined;
+    let floatingSince: number | undefined;
+    let checking = false;
+    const onMovement = (movement: Movement) => {
+      const last = at ?? player.position;
+      const { x = last.x, y = last.y, z = last.z } = movement;
+      const falling = at !== undefined && y - at.y < FALLING_DY;
+      at = { x, y, z };
+      const onGround = movement.onGround ?? movement.flags?.onGround ?? false;
+      // Creative (1) and spectator (3) fly by right.
+      if (onGround || falling || player.gameMode === 1 || player.gameMode === 3) {
+        floatingSince = undefined;
+        return;
+      }
+      const now = Date.now();
+      floatingSince ??= now;
+      if (now - floatingSince < FLOATING_MS || checking) return;
+      checking = true;
+      nothingAround(player.world, at)
+        .then((floating) => {
+          if (floating) player.kick(messages.flying);
+          else floatingSince = undefined;
+        })
+        .catch(() => {})
+        .finally(() => (checking = false));
+    };
+    for (const packet of ['position', 'position_look', 'flying'] as const) player._client.on(packet, onMovement);
+  };
+  /** Whether every block a player's box (0.6 × 1.8, reaching 1/16 below the feet) touches is air. */
+  const nothingAround = async (world: SquidPlayer['world'], at: Vec3Like): Promise<boolean> => {
+    for (const x of new Set([Math.floor(at.x - 0.3), Math.floor(at.x + 0.3)]))
+      for (const z of new Set([Math.floor(at.z - 0.3), Math.floor(at.z + 0.3)]))
+        for (let y = Math.floor(at.y - 0.0625); y <= Math.floor(at.y + 1.8); y++) if (!air.has(await world.getBlockStateId({ x, y, z }))) return false;
+    return true;
+  };
 
   // Spawn protection, as vanilla's: within `spawnProtection` blocks of the spawn (a square, any
   // height), only operators change the world, and only once the server has an operator.
@@ -192,7 +260,7 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
     const at = face ? { x: block.position.x + face[0], y: block.position.y + face[1], z: block.position.z + face[2] } : block.position;
     if (!guarded(player, at)) return interact(click);
     // Refused like a placement vanilla refuses: the client, which drew the block already, is told what is there.
-    player.sendBlock(at, (await player.world.getBlock(at)).stateId);
+    player.sendBlock(at, await player.world.getBlockStateId(at));
     return true;
   };
 
@@ -323,16 +391,12 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
   let squidQueue: Promise<unknown> = Promise.resolve();
   const squidCommand = (line: string): Promise<string> => {
     const run = squidQueue.then(async () => {
+      // Taken as the answer, not printed: the platform puts a command typed in the panel and its
+      // answer in the console itself, whatever the server, so printing would show them twice.
       const printed: string[] = [];
       const { info, err } = serv;
-      serv.info = (message) => {
-        printed.push(message);
-        info(message);
-      };
-      serv.err = (message) => {
-        printed.push(message);
-        err(message);
-      };
+      serv.info = (message) => printed.push(message);
+      serv.err = (message) => printed.push(message);
       try {
         const answer = await serv.commands.use(line);
         if (answer) printed.push(answer);

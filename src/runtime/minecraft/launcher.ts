@@ -166,6 +166,7 @@ function runFlyingSquid(config: ServerConfig): Runner {
     whitelistEnabled: config.whitelistEnabled,
     pvp: config.pvp ?? true,
     spawnProtection: config.spawnProtection ?? settingDefaults.spawnProtection,
+    allowFlight: config.allowFlight ?? settingDefaults.allowFlight,
     onStop: () => stop(0),
     onWhitelistChange: (enabled) => writeServerConfig(process.cwd(), { ...readServerConfig(process.cwd()), whitelistEnabled: enabled }),
   }).then(

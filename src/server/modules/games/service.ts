@@ -488,15 +488,31 @@ export class GamesService {
     }
   }
 
-  /** A console command on the owner's running game (409 otherwise): the server's answer. */
+  /**
+   * A console command on the owner's running game (409 otherwise): the server's answer. The
+   * command, then its answer, go in the game's console, so its history shows what was run.
+   */
   async command(ownerId: string, id: string, command: string): Promise<string> {
     const row = await this.row(ownerId, id);
     if (row.status !== 'RUNNING') throw conflict('console.notRunning', { status: row.status });
+    const { driver } = this.runtime;
+    driver.noteConsole(row, [{ level: 'info', text: command, command: true }]);
+    let answer: string;
     try {
-      return await this.runtime.driver.rcon(await specOf(this.db, row), command);
+      answer = await driver.rcon(await specOf(this.db, row), command);
     } catch {
+      driver.noteConsole(row, [{ level: 'error', text: 'The server did not answer' }]);
       throw new HttpProblem(503, 'games.noAnswer');
     }
+    driver.noteConsole(
+      row,
+      answer
+        .split('\n')
+        .map((text) => text.trimEnd())
+        .filter(Boolean)
+        .map((text) => ({ level: 'info', text })),
+    );
+    return answer;
   }
 
   /**

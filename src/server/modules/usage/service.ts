@@ -112,7 +112,8 @@ export class UsageService {
       ...events.map((e) => ({ at: e.at.toISOString(), kind: e.kind, detail: e.reason })),
       ...backups.data.filter((b) => new Date(b.createdAt) >= from).map((b) => ({ at: b.createdAt, kind: 'backup' as const, detail: `${b.kind} ${b.status}` })),
     ].sort((a, b) => a.at.localeCompare(b.at));
-    return { window, from: from.toISOString(), to: to.toISOString(), ramMb: game.ramMb, points, events: timeline };
+    const sampleSeconds = Math.max(1, Math.round(this.options.sampleIntervalMs / 1000));
+    return { window, from: from.toISOString(), to: to.toISOString(), ramMb: game.ramMb, sampleSeconds, points, events: timeline };
   }
 
   /** Samples as points: each one over 24 hours, averaged by `samplesPerPoint` (players: the most) beyond. */

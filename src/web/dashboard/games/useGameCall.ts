@@ -7,13 +7,18 @@ const gamePath = (gameId: string, call: string) => `/v1/game/${encodeURIComponen
 /**
  * A read of one of a game's own calls (its live status, who is connected, a player list) through
  * Refine, read again whenever the server says the game changed (its status, players or lists);
- * `enabled: false` holds it until it makes sense.
+ * `enabled: false` holds it until it makes sense, `refreshEvery(data)` (ms) reads it again at a pace
+ * its last answer sets.
  */
-export function useGameRead<T>(gameId: string, call: string, { enabled = true }: { enabled?: boolean } = {}) {
+export function useGameRead<T>(gameId: string, call: string, { enabled = true, refreshEvery }: { enabled?: boolean; refreshEvery?: (data: T) => number } = {}) {
   const { query } = useCustom<T & BaseRecord, ApiError>({
     url: gamePath(gameId, call),
     method: 'get',
-    queryOptions: { enabled, placeholderData: (previous) => previous },
+    queryOptions: {
+      enabled,
+      placeholderData: (previous) => previous,
+      refetchInterval: refreshEvery && ((q) => (q.state.data ? refreshEvery(q.state.data.data as T) : false)),
+    },
   });
   // Refine subscribes once, keeping this first listener: the query's refetch stays the same
   // function for the component's life and reads the query's current options.

@@ -13,7 +13,7 @@ import { minecraftColors, parseConsoleText, plainText } from './formatting.ts';
 const MAX_LINES = 1000;
 const HISTORY_SIZE = 50;
 
-/** A line on screen: the server's, or a command sent from this page and its answer (not numbered). */
+/** A line on screen: the console's, or a command this page could not run and why (not numbered). */
 interface ShownLine {
   key: string;
   line: ConsoleLine;
@@ -172,10 +172,16 @@ const Line = memo(function Line({ item, omittedText }: { item: ShownLine; omitte
   const { line, own } = item;
   const time = line.at.slice(11, 19);
   return (
-    <Box data-seq={own ? undefined : line.seq} data-level={line.level} sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', color: own ? '#8ab4f8' : levelColors[line.level] }}>
+    <Box
+      data-seq={own ? undefined : line.seq}
+      data-level={line.level}
+      data-command={line.command ? '' : undefined}
+      sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', color: own || line.command ? '#8ab4f8' : levelColors[line.level] }}
+    >
       <Box component="span" sx={{ color: '#7c838a', mr: 1, display: { xs: 'none', sm: 'inline' } }}>
         {time}
       </Box>
+      {line.command && '> '}
       {omittedText !== undefined ? (
         <Box component="span" sx={{ fontStyle: 'italic' }}>
           {omittedText}
@@ -215,9 +221,9 @@ function CommandLine({ gameId, running, echo }: { gameId: string; running: boole
     setHistory((h) => [text, ...h.filter((c) => c !== text)].slice(0, HISTORY_SIZE));
     setCursor(-1);
     setCommand('');
-    echo(`> ${text}`);
     try {
-      const { data } = await call({
+      // The command and its answer come back on the console's stream, which keeps them.
+      await call({
         url: `/v1/game/${encodeURIComponent(gameId)}/console`,
         method: 'post',
         values: { command: text },
@@ -225,8 +231,8 @@ function CommandLine({ gameId, running, echo }: { gameId: string; running: boole
         successNotification: false,
         errorNotification: false,
       });
-      for (const answer of data.output.split('\n').filter(Boolean)) echo(answer);
     } catch (err) {
+      echo(`> ${text}`);
       echo(errorMessage(err), 'error');
     }
   };

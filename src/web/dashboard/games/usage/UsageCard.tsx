@@ -32,14 +32,16 @@ function withGaps(points: UsagePoint[]): Array<UsagePoint | null> {
 /**
  * The game's usage over 24 hours or 7 days: CPU and memory as shares, players online, and its
  * starts, stops, crashes and backups marked on the same time axis and listed below. Read again
- * when the game's status changes; loaded only when the tab opens (MUI X Charts is heavy).
+ * when the game's status changes and at each sample; loaded only when the tab opens (MUI X Charts
+ * is heavy).
  */
 export default function UsageCard({ gameId }: { gameId: string }) {
   const { t, i18n } = useTranslation('games');
   const theme = useTheme();
   const errorMessage = useErrorMessage();
   const [window, setWindow] = useState<UsageWindow>('24h');
-  const usage = useGameRead<Usage>(gameId, `usage?window=${window}`);
+  // New samples come in while the tab is open: read again at the pace they are taken.
+  const usage = useGameRead<Usage>(gameId, `usage?window=${window}`, { refreshEvery: (answer) => answer.sampleSeconds * 1000 });
   const lang = i18n.language === 'en' ? 'en' : 'fr';
   const locale = lang === 'en' ? 'en-GB' : 'fr-FR';
   const eventColors: Record<Kind, string> = { start: theme.palette.success.main, stop: theme.palette.text.secondary, crash: theme.palette.error.main, backup: theme.palette.info.main };
@@ -109,7 +111,7 @@ export default function UsageCard({ gameId }: { gameId: string }) {
           </EmptyState>
         ) : (
           <Stack spacing={2}>
-            <Box aria-label={t('usage.resources')} role="figure">
+            <Box aria-label={t('usage.resources')} role="figure" data-points={data.points.length}>
               <Typography variant="subtitle2">{t('usage.resources')}</Typography>
               <LineChart
                 height={240}
