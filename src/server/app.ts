@@ -24,6 +24,8 @@ import friendsRoutes from './modules/friends/routes.ts';
 import friendGroupsRoutes from './modules/friend-groups/routes.ts';
 import catalogueRoutes from './modules/catalogue/routes.ts';
 import gamesRoutes from './modules/games/routes.ts';
+import sharingRoutes from './modules/sharing/routes.ts';
+import gameGuard from './modules/sharing/guard.ts';
 import backupsRoutes from './modules/backups/routes.ts';
 import staffBackupsRoutes from './modules/backups/staff-routes.ts';
 import consoleRoutes from './modules/console/routes.ts';
@@ -121,6 +123,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await app.register(locale, { remember: (userId, chosen) => services.users.rememberLocale(userId, chosen) });
   await app.register(openapi, { version: config.version });
   await app.register(idempotency, { db: services.db });
+  await app.register(gameGuard, { sharing: services.sharing });
 
   if (keys) await app.register(identity, { config, database, keys });
   for (const module of [
@@ -135,6 +138,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     friendGroupsRoutes,
     catalogueRoutes,
     gamesRoutes,
+    sharingRoutes,
     backupsRoutes,
     staffBackupsRoutes,
     consoleRoutes,

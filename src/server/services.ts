@@ -25,6 +25,7 @@ import { SubscriptionsService } from './modules/money/subscriptions/service.ts';
 import { InvoicesService } from './modules/money/invoices/service.ts';
 import { PaymentsService } from './modules/money/payments/service.ts';
 import { AuditService } from './modules/audit/service.ts';
+import { SharingService } from './modules/sharing/service.ts';
 import { StaffService } from './modules/staff/service.ts';
 import { createPaymentProvider } from './modules/money/providers/index.ts';
 import { createDriver } from '../runtime/index.ts';
@@ -50,6 +51,7 @@ export interface Services {
   friendGroups: FriendGroupsService;
   catalogue: CatalogueService;
   games: GamesService;
+  sharing: SharingService;
   staffGames: StaffGamesService;
   gameSettings: GameSettingsService;
   reconciler: Reconciler;
@@ -109,6 +111,15 @@ export function createServices(config: Config, database: Database, runtime: Part
   const reconciler = new Reconciler(db, game, notifications, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   // An owner's action is acted on at once rather than at the next round.
   games.onAction = () => reconciler.wake();
+  const sharing = new SharingService(db, { games, friends, friendGroups, minecraft, notifications, audit });
+  friendGroups.onMembership((groupId, joined, left) => sharing.membershipChanged(groupId, joined, left));
+  friends.onUnfriend(async (tx, a, b) => {
+    const gone = await sharing.unfriended(tx, a, b);
+    // Checked again once the transaction has committed.
+    if (gone.length) setTimeout(() => sharing.lost(...gone), 1000).unref();
+  });
+  // A game's changes reach the people it is shared with, as they reach its owner.
+  notifications.addAudience('games', (ids) => sharing.audience(ids));
   const backups = new BackupsService(
     db,
     { store: createStore(config.backupStore), driver: game.driver, worlds: new GameWorlds(db, game, games, notifications), catalogue, notifications, users },
@@ -132,6 +143,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     friendGroups,
     catalogue,
     games,
+    sharing,
     staffGames: new StaffGamesService(db, { games, catalogue, users, notifications, audit, runtime: game }),
     gameSettings: new GameSettingsService(db, { runtime: game, games, catalogue, notifications, backUpBefore: (ownerId, gameId) => backups.backUpBefore(ownerId, gameId) }),
     reconciler,

@@ -44,6 +44,8 @@ interface OperationFacts {
   operationId: string;
   security: Array<Record<string, string[]>>;
   errors: number[];
+  /** The level the caller needs on the game of the path's `id` (sharing), when the route checks one. */
+  gameRole: string | undefined;
 }
 
 /**
@@ -69,11 +71,13 @@ function factsOf(route: RouteOptions, method: string): OperationFacts {
   // A signed-in scope says so in its routes' config; the optional sign-in is a per-route hook, known by its name.
   const access = route.config?.access;
   const authenticated = !!access;
-  const roleChecked = !!access?.roles;
+  const gameRole = route.config?.gameRole;
+  // A shared game's people below the route's level are refused with 403 (those with no role get 404).
+  const roleChecked = !!access?.roles || (gameRole !== undefined && gameRole !== 'VIEWER');
   const optional = hooksOf(route).some((h) => h.name === 'identify');
   const declared = route.schema?.security as OperationFacts['security'] | undefined;
   const security = declared ?? (authenticated ? [{ bearer: [] }] : optional ? [{}, { bearer: [] }] : []);
-  return { operationId: (route.schema?.operationId as string | undefined) ?? operationIdOf(method, route.url), security, errors: errorStatuses(route, authenticated, roleChecked) };
+  return { operationId: (route.schema?.operationId as string | undefined) ?? operationIdOf(method, route.url), security, errors: errorStatuses(route, authenticated, roleChecked), gameRole };
 }
 
 type Json = Record<string, unknown>;
@@ -92,6 +96,7 @@ function complete(document: Json, facts: Map<string, OperationFacts>): Json {
       for (const parameter of operation.parameters ?? []) if (parameter.in === 'path' && parameter.name === '*') parameter.name = 'path';
       operation.operationId = fact.operationId;
       operation.security = fact.security;
+      if (fact.gameRole) operation['x-game-role'] = fact.gameRole;
       for (const status of fact.errors) {
         operation.responses[status] ??= {
           description: STATUS_CODES[status] ?? 'Error',

@@ -18,3 +18,4 @@ export * from './invoices.ts';
 export * from './audit.ts';
 export * from './backups.ts';
 export * from './usage.ts';
+export * from './sharing.ts';

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { friendGroupMembers, friendGroups } from '../../db/schema/friend-groups.ts';
@@ -35,6 +35,15 @@ export class FriendGroupsService {
     this.blocklist = blocklist;
     this.minecraft = minecraft;
     this.notifications = notifications;
+  }
+
+  /** What other modules do once users joined or left a group (a game shared with it follows it). */
+  private readonly membershipHooks: Array<(groupId: string, joined: string[], left: string[]) => Promise<void>> = [];
+  onMembership(hook: (groupId: string, joined: string[], left: string[]) => Promise<void>): void {
+    this.membershipHooks.push(hook);
+  }
+  private async membership(groupId: string, joined: string[], left: string[]): Promise<void> {
+    for (const hook of this.membershipHooks) await hook(groupId, joined, left);
   }
 
   /** Tells the owner's open pages (another tab, a game's whitelist by group) that a group changed. */
@@ -97,12 +106,15 @@ export class FriendGroupsService {
   }
 
   async remove(ownerId: string, id: string): Promise<void> {
+    await this.owned(ownerId, id);
+    const members = await this.memberUserIds([id]);
     const rows = await this.db
       .delete(friendGroups)
       .where(and(eq(friendGroups.id, id), eq(friendGroups.ownerId, ownerId)))
       .returning({ id: friendGroups.id });
     if (rows.length === 0) throw notFound('friendGroup');
     await this.changed(ownerId, [id], 'deleted');
+    await this.membership(id, [], members.get(id) ?? []);
   }
 
   /** Adds a friend by account; anyone else joins by Minecraft name instead. */
@@ -113,6 +125,7 @@ export class FriendGroupsService {
     const [row] = await this.db.insert(friendGroupMembers).values({ groupId: id, userId }).onConflictDoNothing().returning();
     if (!row) throw conflict('friendGroups.alreadyMember');
     await this.changed(ownerId, [id]);
+    await this.membership(id, [userId], []);
     return (await this.describe([row]))[0]!;
   }
 
@@ -124,6 +137,7 @@ export class FriendGroupsService {
       .returning({ id: friendGroupMembers.id });
     if (rows.length === 0) throw notFound('groupMember');
     await this.changed(ownerId, [id]);
+    await this.membership(id, [], [userId]);
   }
 
   async addName(ownerId: string, id: string, mcName: string): Promise<FriendGroupMember> {
@@ -175,6 +189,35 @@ export class FriendGroupsService {
       return { mcName, result: verdict === 'TRY' ? (inserted.has(mcName.toLowerCase()) ? 'ADDED' : 'ALREADY_MEMBER') : verdict } as const;
     });
     return { added: inserted.size, results };
+  }
+
+  /** The owner's group, or 404: what sharing a game with a group checks first. */
+  async ownGroup(ownerId: string, id: string): Promise<{ id: string; name: string }> {
+    const { name } = await this.owned(ownerId, id);
+    return { id, name };
+  }
+
+  /** Ids of the groups `userId` is a member of by account (any owner's). */
+  async groupsWith(userId: string): Promise<string[]> {
+    const rows = await this.db.select({ id: friendGroupMembers.groupId }).from(friendGroupMembers).where(eq(friendGroupMembers.userId, userId));
+    return rows.map((r) => r.id);
+  }
+
+  /** Each group's name and its members by account. */
+  async describeGroups(ids: string[]): Promise<Map<string, { name: string; userIds: string[] }>> {
+    if (ids.length === 0) return new Map();
+    const [groups, members] = await Promise.all([this.db.select({ id: friendGroups.id, name: friendGroups.name }).from(friendGroups).where(inArray(friendGroups.id, ids)), this.memberUserIds(ids)]);
+    return new Map(groups.map((g) => [g.id, { name: g.name, userIds: members.get(g.id) ?? [] }]));
+  }
+
+  private async memberUserIds(ids: string[]): Promise<Map<string, string[]>> {
+    const rows = await this.db
+      .select({ groupId: friendGroupMembers.groupId, userId: friendGroupMembers.userId })
+      .from(friendGroupMembers)
+      .where(and(inArray(friendGroupMembers.groupId, ids), isNotNull(friendGroupMembers.userId)));
+    const out = new Map<string, string[]>();
+    for (const r of rows) out.set(r.groupId, [...(out.get(r.groupId) ?? []), r.userId!]);
+    return out;
   }
 
   /** Minecraft names of every member (friends without a linked account have none), for whitelists. */

@@ -132,6 +132,18 @@ export class GamesService {
     this.runtime = deps.runtime;
   }
 
+  /** Who owns a game and what it is, for the sharing checks; null for no such game. */
+  async ownerOf(id: string): Promise<Pick<GameRow, 'id' | 'ownerId' | 'name' | 'version' | 'status'> | null> {
+    const [row] = await this.db.select({ id: games.id, ownerId: games.ownerId, name: games.name, version: games.version, status: games.status }).from(games).where(eq(games.id, id));
+    return row ?? null;
+  }
+
+  /** The games of these ids, for the list of games shared with someone. */
+  async summaries(ids: string[]): Promise<Array<Pick<GameRow, 'id' | 'ownerId' | 'name' | 'version' | 'status'>>> {
+    if (ids.length === 0) return [];
+    return this.db.select({ id: games.id, ownerId: games.ownerId, name: games.name, version: games.version, status: games.status }).from(games).where(inArray(games.id, ids));
+  }
+
   private async row(ownerId: string, id: string): Promise<GameRow> {
     const [row] = await this.db
       .select()

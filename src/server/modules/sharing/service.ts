@@ -1,0 +1,254 @@
+import { and, eq, inArray, or } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { gameAccess } from '../../db/schema/sharing.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/problems.ts';
+import { allows, higher, type GameAccessCreate, type GameAccessGrant, type GameAccessLevel, type GameRole, type SharedGame } from '../../../contract/sharing.ts';
+import type { AuditService } from '../audit/service.ts';
+import type { FriendGroupsService } from '../friend-groups/service.ts';
+import type { FriendsService } from '../friends/service.ts';
+import type { GamesService } from '../games/service.ts';
+import type { MinecraftService } from '../minecraft/service.ts';
+import type { NotificationsService } from '../notifications/service.ts';
+
+type GrantRow = typeof gameAccess.$inferSelect;
+
+/** What a caller is to a game, once checked: who owns it and the caller's level. */
+export interface GameAccessCheck {
+  gameId: string;
+  ownerId: string;
+  level: GameAccessLevel;
+}
+
+interface SharingDeps {
+  games: GamesService;
+  friends: FriendsService;
+  friendGroups: FriendGroupsService;
+  minecraft: MinecraftService;
+  notifications: NotificationsService;
+  audit: AuditService;
+}
+
+/**
+ * Sharing a game (docs/architecture.md, "Sharing"): its owner grants a friend, or one of their
+ * friend groups, a role on it, and every game call checks the caller's level through `require`.
+ * A group's grant is read through the group's members at each call, so it follows the group; two
+ * grants give the higher role. Someone with no role is told the game does not exist (404).
+ */
+export class SharingService {
+  private readonly db: Db;
+  private readonly deps: SharingDeps;
+  /** Told when some people may have lost their access to a game, to close what they hold open. */
+  private readonly lossHooks: Array<(gameId: string) => void> = [];
+
+  constructor(db: Db, deps: SharingDeps) {
+    this.db = db;
+    this.deps = deps;
+  }
+
+  onAccessLost(hook: (gameId: string) => void): void {
+    this.lossHooks.push(hook);
+  }
+
+  /** The caller's level on a game, or null when they have none (or there is no such game). */
+  async levelOf(userId: string, gameId: string): Promise<GameAccessCheck | null> {
+    const game = await this.deps.games.ownerOf(gameId);
+    if (!game) return null;
+    if (game.ownerId === userId) return { gameId, ownerId: userId, level: 'OWNER' };
+    const role = await this.roleOf(userId, gameId);
+    return role ? { gameId, ownerId: game.ownerId, level: role } : null;
+  }
+
+  /** The caller's level when it allows `needed`: 404 with no level at all, 403 with too low a one. */
+  async require(userId: string, gameId: string, needed: GameAccessLevel): Promise<GameAccessCheck> {
+    const access = await this.levelOf(userId, gameId);
+    if (!access) throw notFound('game');
+    if (!allows(access.level, needed)) throw forbidden('sharing.roleTooLow');
+    return access;
+  }
+
+  /** The highest role a non-owner holds on a game, directly or through a group they are in. */
+  private async roleOf(userId: string, gameId: string): Promise<GameRole | null> {
+    const groups = await this.deps.friendGroups.groupsWith(userId);
+    const grants = await this.db
+      .select({ role: gameAccess.role })
+      .from(gameAccess)
+      .where(and(eq(gameAccess.gameId, gameId), groups.length ? or(eq(gameAccess.friendId, userId), inArray(gameAccess.groupId, groups)) : eq(gameAccess.friendId, userId)));
+    return grants.reduce<GameRole | null>((best, { role }) => (best ? (higher(best, role) as GameRole) : role), null);
+  }
+
+  /** The game's grants, for its owner. */
+  async list(ownerId: string, gameId: string): Promise<GameAccessGrant[]> {
+    await this.require(ownerId, gameId, 'OWNER');
+    const rows = await this.db.select().from(gameAccess).where(eq(gameAccess.gameId, gameId)).orderBy(gameAccess.createdAt);
+    return this.describe(rows);
+  }
+
+  /** Grants a friend or one of the owner's groups a role: 409 when that one already has a grant on the game. */
+  async grant(ownerId: string, gameId: string, input: GameAccessCreate): Promise<GameAccessGrant> {
+    const game = await this.require(ownerId, gameId, 'OWNER');
+    const { friendId, groupId, role } = input;
+    if ((friendId === undefined) === (groupId === undefined)) throw badRequest('sharing.oneTarget', {}, [{ field: friendId ? 'groupId' : 'friendId', key: 'field.required' }]);
+    if (friendId !== undefined) {
+      if (friendId === ownerId) throw badRequest('sharing.self', {}, [{ field: 'friendId', key: 'field.isYourself' }]);
+      if (!(await this.deps.friends.areFriends(ownerId, friendId))) throw conflict('sharing.friendsOnly');
+    } else {
+      await this.deps.friendGroups.ownGroup(ownerId, groupId!);
+    }
+    let row: GrantRow;
+    try {
+      [row] = (await this.db
+        .insert(gameAccess)
+        .values({ gameId, friendId: friendId ?? null, groupId: groupId ?? null, role })
+        .returning()) as [GrantRow];
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('sharing.alreadyShared');
+      throw err;
+    }
+    await this.deps.audit.record(this.db, { actorId: ownerId, action: 'game.share', entity: 'game', entityId: gameId, after: { friendId, groupId, role } });
+    const [grant] = await this.describe([row]);
+    await this.tell(await this.peopleOf(row), game, 'game.shared', role);
+    return grant!;
+  }
+
+  async update(ownerId: string, gameId: string, accessId: string, role: GameRole): Promise<GameAccessGrant> {
+    const game = await this.require(ownerId, gameId, 'OWNER');
+    const [row] = await this.db
+      .update(gameAccess)
+      .set({ role })
+      .where(and(eq(gameAccess.id, accessId), eq(gameAccess.gameId, gameId)))
+      .returning();
+    if (!row) throw notFound('gameAccess');
+    await this.deps.audit.record(this.db, { actorId: ownerId, action: 'game.share', entity: 'game', entityId: gameId, after: { accessId, role } });
+    const people = await this.peopleOf(row);
+    await this.changed(people, gameId);
+    this.lost(game.gameId);
+    return (await this.describe([row]))[0]!;
+  }
+
+  async revoke(ownerId: string, gameId: string, accessId: string): Promise<void> {
+    const game = await this.require(ownerId, gameId, 'OWNER');
+    const [row] = await this.db
+      .delete(gameAccess)
+      .where(and(eq(gameAccess.id, accessId), eq(gameAccess.gameId, gameId)))
+      .returning();
+    if (!row) throw notFound('gameAccess');
+    await this.deps.audit.record(this.db, { actorId: ownerId, action: 'game.unshare', entity: 'game', entityId: gameId, before: { friendId: row.friendId, groupId: row.groupId, role: row.role } });
+    // Those who still reach it through another grant keep it, and are not told they lost it.
+    const people = await this.peopleOf(row);
+    const still = await this.stillIn(people, gameId);
+    await this.tell(
+      people.filter((id) => !still.has(id)),
+      game,
+      'game.unshared',
+    );
+    await this.changed(people, gameId);
+    this.lost(gameId);
+  }
+
+  /** The games shared with the caller, with their owner and the caller's role. */
+  async sharedWith(userId: string): Promise<SharedGame[]> {
+    const groups = await this.deps.friendGroups.groupsWith(userId);
+    const rows = await this.db
+      .select({ gameId: gameAccess.gameId, role: gameAccess.role })
+      .from(gameAccess)
+      .where(groups.length ? or(eq(gameAccess.friendId, userId), inArray(gameAccess.groupId, groups)) : eq(gameAccess.friendId, userId));
+    const roles = new Map<string, GameRole>();
+    for (const { gameId, role } of rows) roles.set(gameId, roles.has(gameId) ? (higher(roles.get(gameId)!, role) as GameRole) : role);
+    const games = await this.deps.games.summaries([...roles.keys()]);
+    const owners = await this.deps.minecraft.players(games.map((g) => g.ownerId));
+    return games
+      .filter((g) => g.ownerId !== userId)
+      .map((g) => ({ id: g.id, name: g.name, version: g.version, status: g.status, owner: { id: g.ownerId, name: owners.get(g.ownerId)?.name ?? '' }, role: roles.get(g.id)! }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Users a game is shared with, whatever their role: who hears its changes besides its owner. */
+  async audience(gameIds: string[]): Promise<string[]> {
+    if (gameIds.length === 0) return [];
+    const rows = await this.db.select().from(gameAccess).where(inArray(gameAccess.gameId, gameIds));
+    const groups = await this.deps.friendGroups.describeGroups(rows.flatMap((r) => (r.groupId ? [r.groupId] : [])));
+    return [...new Set(rows.flatMap((r) => (r.friendId ? [r.friendId] : (groups.get(r.groupId!)?.userIds ?? []))))];
+  }
+
+  /** Two users stopped being friends (or one blocked the other): each loses the grants the other gave. */
+  async unfriended(tx: Tx, a: string, b: string): Promise<string[]> {
+    const gone: string[] = [];
+    for (const [ownerId, friendId] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const owned = await tx.select({ id: gameAccess.id, gameId: gameAccess.gameId }).from(gameAccess).where(eq(gameAccess.friendId, friendId));
+      for (const grant of owned) {
+        const game = await this.deps.games.ownerOf(grant.gameId);
+        if (game?.ownerId !== ownerId) continue;
+        await tx.delete(gameAccess).where(eq(gameAccess.id, grant.id));
+        gone.push(grant.gameId);
+      }
+    }
+    return gone;
+  }
+
+  /** Members joined or left a group: the games shared with it gain or lose them. */
+  async membershipChanged(groupId: string, joined: string[], left: string[]): Promise<void> {
+    const grants = await this.db.select().from(gameAccess).where(eq(gameAccess.groupId, groupId));
+    for (const grant of grants) {
+      const game = await this.deps.games.ownerOf(grant.gameId);
+      if (!game) continue;
+      const check = { gameId: game.id, ownerId: game.ownerId, level: 'OWNER' as const };
+      await this.tell(joined, check, 'game.shared', grant.role);
+      const still = await this.stillIn(left, grant.gameId);
+      await this.tell(
+        left.filter((id) => !still.has(id)),
+        check,
+        'game.unshared',
+      );
+      await this.changed([...joined, ...left], grant.gameId);
+      if (left.length) this.lost(grant.gameId);
+    }
+  }
+
+  /** Whose access may have gone from these games: their open streams are checked again. */
+  lost(...gameIds: string[]): void {
+    for (const gameId of gameIds) for (const hook of this.lossHooks) hook(gameId);
+  }
+
+  private async stillIn(userIds: string[], gameId: string): Promise<Set<string>> {
+    const still = new Set<string>();
+    for (const id of userIds) if (await this.roleOf(id, gameId)) still.add(id);
+    return still;
+  }
+
+  /** The users a grant reaches: its friend, or its group's members by account. */
+  private async peopleOf(row: GrantRow): Promise<string[]> {
+    if (row.friendId) return [row.friendId];
+    return (await this.deps.friendGroups.describeGroups([row.groupId!])).get(row.groupId!)?.userIds ?? [];
+  }
+
+  private async tell(userIds: string[], game: GameAccessCheck, key: 'game.shared' | 'game.unshared', role?: GameRole): Promise<void> {
+    if (userIds.length === 0) return;
+    const summary = await this.deps.games.ownerOf(game.gameId);
+    const owner = (await this.deps.minecraft.players([game.ownerId])).get(game.ownerId);
+    const params = { name: summary?.name ?? '', owner: owner?.name ?? '', ...(role ? { role } : {}) };
+    for (const userId of userIds) await this.deps.notifications.notify(userId, { key, params, link: key === 'game.shared' ? `/dashboard/game/${game.gameId}` : '/dashboard' });
+  }
+
+  private async changed(userIds: string[], gameId: string): Promise<void> {
+    if (userIds.length) await this.deps.notifications.changed(userIds, { resource: 'games', ids: [gameId], type: 'updated' });
+  }
+
+  private async describe(rows: GrantRow[]): Promise<GameAccessGrant[]> {
+    const friends = await this.deps.minecraft.players(rows.flatMap((r) => (r.friendId ? [r.friendId] : [])));
+    const groups = await this.deps.friendGroups.describeGroups(rows.flatMap((r) => (r.groupId ? [r.groupId] : [])));
+    return rows.map((r) => {
+      const group = r.groupId ? groups.get(r.groupId) : undefined;
+      return {
+        id: r.id,
+        role: r.role,
+        friend: r.friendId ? { id: r.friendId, name: friends.get(r.friendId)?.name ?? '' } : null,
+        group: r.groupId ? { id: r.groupId, name: group?.name ?? '', members: group?.userIds.length ?? 0 } : null,
+        createdAt: r.createdAt.toISOString(),
+      };
+    });
+  }
+}
