@@ -19,3 +19,4 @@ export * from './audit.ts';
 export * from './backups.ts';
 export * from './usage.ts';
 export * from './sharing.ts';
+export * from './schedules.ts';
