@@ -30,6 +30,7 @@ import backupsRoutes from './modules/backups/routes.ts';
 import staffBackupsRoutes from './modules/backups/staff-routes.ts';
 import consoleRoutes from './modules/console/routes.ts';
 import usageRoutes from './modules/usage/routes.ts';
+import schedulesRoutes from './modules/schedules/routes.ts';
 import reviewsRoutes from './modules/reviews/routes.ts';
 import staffGamesRoutes from './modules/games/staff-routes.ts';
 import gameSettingsRoutes from './modules/games/settings-routes.ts';
@@ -143,6 +144,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     staffBackupsRoutes,
     consoleRoutes,
     usageRoutes,
+    schedulesRoutes,
     staffGamesRoutes,
     gameSettingsRoutes,
     reviewsRoutes,
@@ -168,6 +170,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     services.renewals.start();
     services.backups.start();
     services.usage.start();
+    services.schedules.start();
   }
   // Game servers stop cleanly with the app (worlds saved), but their desired state stays running:
   // the next start of the app starts them again.
@@ -177,6 +180,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     await services.backups.stop();
     await services.backups.idle();
     await services.usage.stop();
+    await services.schedules.stop();
     await services.runtime.driver.close();
   });
   // Graceful close: streams never finish on their own, so end them first; requests still in flight

@@ -35,6 +35,7 @@ import { StaffBackupsService } from './modules/backups/staff.ts';
 import { GameWorlds } from './modules/games/world.ts';
 import { createStore } from './storage/index.ts';
 import { UsageService } from './modules/usage/service.ts';
+import { SchedulesService } from './modules/schedules/service.ts';
 
 /** The composition root of the domain: every service, built once per app from the database. */
 export interface Services {
@@ -60,6 +61,7 @@ export interface Services {
   staffBackups: StaffBackupsService;
   console: ConsoleService;
   usage: UsageService;
+  schedules: SchedulesService;
   reviews: ReviewsService;
   promoCodes: PromoCodesService;
   pricing: PricingService;
@@ -152,6 +154,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     staffBackups: new StaffBackupsService(db, { backups, audit }),
     console: new ConsoleService(db, { games, audit, driver: game.driver, clock: game.clock }),
     usage,
+    schedules: new SchedulesService(db, { games, backups, notifications, users, audit }, { clock: game.clock, log: game.log }),
     reviews: new ReviewsService(db, { catalogue, games, users, audit }),
     promoCodes,
     pricing,

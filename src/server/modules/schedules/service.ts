@@ -1,0 +1,429 @@
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { gameSchedules, scheduleRuns } from '../../db/schema/schedules.ts';
+import { badRequest, conflict, HttpProblem, notFound, type FieldProblem } from '../../lib/problems.ts';
+import { pageOf, type Window } from '../../lib/paging.ts';
+import { validTimeZone } from '../../lib/wall-clock.ts';
+import { MAX_SCHEDULES_PER_GAME, type Schedule, type ScheduleInput, type ScheduleRun, type ScheduleRunStatus, type ScheduleSkipReason } from '../../../contract/schedules.ts';
+import type { GamesService } from '../games/service.ts';
+import type { BackupsService } from '../backups/service.ts';
+import type { NotificationsService } from '../notifications/service.ts';
+import type { UsersService } from '../users/service.ts';
+import type { AuditService } from '../audit/service.ts';
+import type { Clock } from '../games/runtime.ts';
+import { nextRun } from './recurrence.ts';
+
+type ScheduleRow = typeof gameSchedules.$inferSelect;
+type RunRow = typeof scheduleRuns.$inferSelect;
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+/** A run later than this (the API was down at its time) is not run but recorded SKIPPED, 'missed'. */
+export const MISSED_AFTER_MS = 15 * MINUTE_MS;
+/** A game restarts by schedule at most once in this time. */
+const RESTART_INTERVAL_MS = HOUR_MS;
+/** A run still RUNNING this long after its start was cut off by a stop of the API. */
+const INTERRUPTED_AFTER_MS = 15 * MINUTE_MS;
+/** The countdown of a restart or a stop: seconds before it when the players are told, and the colour. */
+const WARNINGS = [
+  { seconds: 60, colour: '&e' },
+  { seconds: 30, colour: '&6' },
+  { seconds: 10, colour: '&c' },
+] as const;
+const CONTROL = /\p{Cc}/u;
+
+function toRun(row: RunRow): ScheduleRun {
+  return {
+    id: row.id,
+    scheduleId: row.scheduleId,
+    task: row.task,
+    scheduledFor: row.scheduledFor.toISOString(),
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    status: row.status,
+    reason: row.reason,
+    output: row.output,
+    manual: row.manual,
+  };
+}
+
+function toSchedule(row: ScheduleRow, lastRun: RunRow | undefined): Schedule {
+  return {
+    id: row.id,
+    gameId: row.gameId,
+    task: row.task,
+    command: row.command,
+    repeat: row.repeat,
+    time: row.time,
+    weekdays: row.weekdays,
+    everyHours: row.everyHours,
+    timeZone: row.timeZone,
+    onlyWhenRunning: row.onlyWhenRunning,
+    countdown: row.countdown,
+    enabled: row.enabled,
+    nextRunAt: row.nextRunAt?.toISOString() ?? null,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    lastRun: lastRun ? toRun(lastRun) : null,
+  };
+}
+
+/** The error text of a failed run, in English (what the owner's notice and the run's record show). */
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+
+/**
+ * A game's scheduled tasks (docs/architecture.md, "Scheduled tasks"): the rules its owner and
+ * co-admins keep, and the runner that claims due runs, once across replicas, and does them
+ * through the games and backups services, as the game's owner.
+ */
+export class SchedulesService {
+  private readonly db: Db;
+  private readonly games: GamesService;
+  private readonly backups: BackupsService;
+  private readonly notifications: NotificationsService;
+  private readonly users: UsersService;
+  private readonly audit: AuditService;
+  private readonly clock: Clock;
+  private readonly log: { error(obj: object, msg: string): void };
+  private timer: NodeJS.Timeout | undefined;
+  private round: Promise<unknown> | undefined;
+
+  constructor(
+    db: Db,
+    deps: { games: GamesService; backups: BackupsService; notifications: NotificationsService; users: UsersService; audit: AuditService },
+    options: { clock: Clock; log: { error(obj: object, msg: string): void } },
+  ) {
+    this.db = db;
+    this.games = deps.games;
+    this.backups = deps.backups;
+    this.notifications = deps.notifications;
+    this.users = deps.users;
+    this.audit = deps.audit;
+    this.clock = options.clock;
+    this.log = options.log;
+  }
+
+  private now(): Date {
+    return this.clock();
+  }
+
+  async list(gameId: string): Promise<Schedule[]> {
+    const rows = await this.db.select().from(gameSchedules).where(eq(gameSchedules.gameId, gameId)).orderBy(gameSchedules.createdAt, gameSchedules.id);
+    const last = await this.lastRuns(rows.map((r) => r.id));
+    return rows.map((row) => toSchedule(row, last.get(row.id)));
+  }
+
+  private async lastRuns(ids: string[]): Promise<Map<string, RunRow>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db
+      .selectDistinctOn([scheduleRuns.scheduleId])
+      .from(scheduleRuns)
+      .where(inArray(scheduleRuns.scheduleId, ids))
+      .orderBy(scheduleRuns.scheduleId, desc(scheduleRuns.startedAt), desc(scheduleRuns.id));
+    return new Map(rows.map((r) => [r.scheduleId, r]));
+  }
+
+  private async row(gameId: string, scheduleId: string): Promise<ScheduleRow> {
+    const [row] = await this.db
+      .select()
+      .from(gameSchedules)
+      .where(and(eq(gameSchedules.id, scheduleId), eq(gameSchedules.gameId, gameId)));
+    if (!row) throw notFound('schedule');
+    return row;
+  }
+
+  /** The columns of a rule, checked: 400 naming every field at fault, before anything is written. */
+  private values(input: ScheduleInput, now: Date) {
+    const errors: FieldProblem[] = [];
+    if (!validTimeZone(input.timeZone)) errors.push({ field: 'timeZone', key: 'schedules.timeZone', params: { timeZone: input.timeZone } });
+    if (input.repeat !== 'hours' && !input.time) errors.push({ field: 'time', key: 'schedules.timeRequired' });
+    if (input.repeat === 'weekdays' && !input.weekdays?.length) errors.push({ field: 'weekdays', key: 'schedules.weekdaysRequired' });
+    if (input.repeat === 'hours' && !input.everyHours) errors.push({ field: 'everyHours', key: 'schedules.everyHoursRequired' });
+    const command = input.task === 'command' ? input.command?.trim().replace(/^\//, '') : undefined;
+    if (input.task === 'command' && !command) errors.push({ field: 'command', key: 'schedules.commandRequired' });
+    else if (command && CONTROL.test(command)) errors.push({ field: 'command', key: 'field.noControlCharacters' });
+    if (errors.length) throw badRequest('request.invalidFields', {}, errors);
+    const rule = {
+      task: input.task,
+      command: command ?? null,
+      repeat: input.repeat,
+      time: input.repeat === 'hours' ? null : input.time!,
+      weekdays: input.repeat === 'weekdays' ? [...input.weekdays!].sort((a, b) => a - b) : null,
+      everyHours: input.repeat === 'hours' ? input.everyHours! : null,
+      timeZone: input.timeZone,
+      anchorAt: new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS),
+      onlyWhenRunning: input.onlyWhenRunning ?? false,
+      countdown: (input.countdown ?? false) && (input.task === 'restart' || input.task === 'stop'),
+      enabled: input.enabled ?? true,
+    };
+    return { ...rule, nextRunAt: rule.enabled ? nextRun(rule, now) : null, warned: null, updatedAt: now };
+  }
+
+  /**
+   * A new schedule (201), 409 past MAX_SCHEDULES_PER_GAME. The count and the insert run under a
+   * lock of the game's schedules, so two creations at once cannot both take the last place.
+   */
+  async create(gameId: string, actorId: string, input: ScheduleInput): Promise<Schedule> {
+    const now = this.now();
+    const values = this.values(input, now);
+    const row = await this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`schedules:${gameId}`}, 0))`);
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(gameSchedules).where(eq(gameSchedules.gameId, gameId));
+      if (n >= MAX_SCHEDULES_PER_GAME) throw conflict('schedules.limit', { max: MAX_SCHEDULES_PER_GAME });
+      const [inserted] = await tx
+        .insert(gameSchedules)
+        .values({ gameId, ...values, createdBy: actorId, createdAt: now })
+        .returning();
+      await this.audit.record(tx, { actorId, action: 'schedule.create', entity: 'game', entityId: gameId, after: { scheduleId: inserted!.id, ...input } });
+      return inserted!;
+    });
+    return toSchedule(row, undefined);
+  }
+
+  /** Replaces a schedule's rule; its next run is computed again from now. */
+  async update(gameId: string, scheduleId: string, actorId: string, input: ScheduleInput): Promise<Schedule> {
+    const now = this.now();
+    const values = this.values(input, now);
+    const before = await this.row(gameId, scheduleId);
+    // An `hours` rule kept as it was keeps its anchor, so saving it again does not shift its runs.
+    const anchorAt = before.repeat === 'hours' && values.repeat === 'hours' && before.everyHours === values.everyHours ? before.anchorAt : values.anchorAt;
+    const nextRunAt = values.enabled ? nextRun({ ...values, anchorAt }, now) : null;
+    const row = await this.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(gameSchedules)
+        .set({ ...values, anchorAt, nextRunAt })
+        .where(and(eq(gameSchedules.id, scheduleId), eq(gameSchedules.gameId, gameId)))
+        .returning();
+      if (!updated) throw notFound('schedule');
+      await this.audit.record(tx, { actorId, action: 'schedule.update', entity: 'game', entityId: gameId, before: toSchedule(before, undefined), after: { scheduleId, ...input } });
+      return updated;
+    });
+    return toSchedule(row, (await this.lastRuns([scheduleId])).get(scheduleId));
+  }
+
+  async remove(gameId: string, scheduleId: string, actorId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [gone] = await tx
+        .delete(gameSchedules)
+        .where(and(eq(gameSchedules.id, scheduleId), eq(gameSchedules.gameId, gameId)))
+        .returning();
+      if (!gone) throw notFound('schedule');
+      await this.audit.record(tx, { actorId, action: 'schedule.delete', entity: 'game', entityId: gameId, before: toSchedule(gone, undefined) });
+    });
+  }
+
+  /** A schedule's runs, newest first. */
+  async runs(gameId: string, scheduleId: string, window: Window) {
+    await this.row(gameId, scheduleId);
+    const where = eq(scheduleRuns.scheduleId, scheduleId);
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(scheduleRuns).where(where).orderBy(desc(scheduleRuns.startedAt), desc(scheduleRuns.id)).limit(window.limit).offset(window.offset),
+      this.db.select({ n: count() }).from(scheduleRuns).where(where),
+    ]);
+    return pageOf(rows.map(toRun), total?.n ?? 0, window);
+  }
+
+  /**
+   * Runs a schedule now, whether enabled or not, without its countdown and without moving its next
+   * run: the answer is the finished run (SKIPPED or FAILED ones included).
+   */
+  async runNow(gameId: string, scheduleId: string, actorId: string): Promise<ScheduleRun> {
+    const schedule = await this.row(gameId, scheduleId);
+    const now = this.now();
+    const [run] = await this.db.transaction(async (tx) => {
+      await this.audit.record(tx, { actorId, action: 'schedule.run', entity: 'game', entityId: gameId, after: { scheduleId } });
+      return tx.insert(scheduleRuns).values({ scheduleId, gameId, task: schedule.task, scheduledFor: now, startedAt: now, status: 'RUNNING', manual: true }).returning();
+    });
+    return toRun(await this.execute(schedule, run!));
+  }
+
+  /**
+   * One round of the runner: the countdown warnings now due, then the runs now due. Each due row is
+   * claimed under `FOR UPDATE SKIP LOCKED`, its `nextRunAt` moved on and its run recorded in the
+   * same transaction, so another replica's round (or the next one) never takes it twice. A run
+   * more than MISSED_AFTER_MS late (the API was down) is recorded SKIPPED, 'missed', and not done;
+   * one less late is done once, however many of its times were missed. Resolves with the runs
+   * done (not counting those skipped as missed) once they are finished.
+   */
+  async tick(): Promise<number> {
+    await this.sweep();
+    await this.warn();
+    const now = this.now();
+    const claimed = await this.db.transaction(async (tx) => {
+      const rows = await tx
+        .select()
+        .from(gameSchedules)
+        .where(and(eq(gameSchedules.enabled, true), isNotNull(gameSchedules.nextRunAt), lte(gameSchedules.nextRunAt, now)))
+        .orderBy(gameSchedules.nextRunAt)
+        .limit(50)
+        .for('update', { skipLocked: true });
+      const out: Array<{ schedule: ScheduleRow; run: RunRow }> = [];
+      for (const row of rows) {
+        await tx
+          .update(gameSchedules)
+          .set({ nextRunAt: nextRun(row, now), warned: null })
+          .where(eq(gameSchedules.id, row.id));
+        const missed = now.getTime() - row.nextRunAt!.getTime() > MISSED_AFTER_MS;
+        const [run] = await tx
+          .insert(scheduleRuns)
+          .values({
+            scheduleId: row.id,
+            gameId: row.gameId,
+            task: row.task,
+            scheduledFor: row.nextRunAt!,
+            startedAt: now,
+            ...(missed ? { status: 'SKIPPED' as const, reason: 'missed' as const, finishedAt: now } : { status: 'RUNNING' as const }),
+          })
+          .returning();
+        if (!missed) out.push({ schedule: row, run: run! });
+      }
+      return out;
+    });
+    for (const { schedule, run } of claimed) await this.execute(schedule, run);
+    return claimed.length;
+  }
+
+  /** Runs a claimed run through the games or backups service, as the game's owner, and records its end. */
+  private async execute(schedule: ScheduleRow, run: RunRow): Promise<RunRow> {
+    const game = await this.games.ownerOf(schedule.gameId);
+    if (!game) return this.finish(run, 'FAILED', null, 'The game no longer exists');
+    const skip = (reason: ScheduleSkipReason) => this.finish(run, 'SKIPPED', reason, null);
+    if (schedule.onlyWhenRunning && game.status !== 'RUNNING') return skip('notRunning');
+    try {
+      let output: string | null = null;
+      switch (schedule.task) {
+        case 'restart': {
+          if (game.status !== 'RUNNING' && game.status !== 'CRASHED') return skip('notRunning');
+          if (await this.restartedRecently(run)) return skip('restartLimit');
+          await this.games.act(game.ownerId, game.id, 'restart');
+          break;
+        }
+        case 'start':
+          if (game.status === 'STARTING' || game.status === 'RUNNING') return skip('alreadyRunning');
+          await this.games.act(game.ownerId, game.id, 'start');
+          break;
+        case 'stop':
+          if (game.status === 'STOPPED' || game.status === 'STOPPING' || game.status === 'CREATED') return skip('alreadyStopped');
+          // The stop sets the desired state: the reconciler's crash recovery leaves the game stopped.
+          await this.games.act(game.ownerId, game.id, 'stop');
+          break;
+        case 'backup': {
+          const backup = await this.backups.create(game.ownerId, game.id, { kind: 'MANUAL', note: 'Scheduled backup', by: schedule.createdBy }, 'en');
+          output = `Backup ${backup.id} started`;
+          break;
+        }
+        case 'command':
+          output = await this.games.command(game.ownerId, game.id, schedule.command ?? '');
+          break;
+        case 'announce': {
+          const name = (await this.users.names([game.ownerId])).get(game.ownerId) ?? '';
+          const told = await this.games.announce(game.ownerId, game.id, name);
+          output = `${told.notified} friends told: ${told.address}`;
+          break;
+        }
+      }
+      return await this.finish(run, 'OK', null, output);
+    } catch (err) {
+      if (!(err instanceof HttpProblem)) this.log.error({ err, scheduleId: schedule.id }, 'scheduled task failed');
+      const failed = await this.finish(run, 'FAILED', null, errorText(err));
+      await this.notifications
+        .notify(game.ownerId, { key: 'schedule.failed', params: { name: game.name, task: schedule.task, error: errorText(err) }, link: `/dashboard/game/${game.id}` })
+        .catch((e: unknown) => this.log.error({ err: e }, 'schedule failure notice not sent'));
+      return failed;
+    }
+  }
+
+  /** Whether the game restarted by schedule less than an hour before this run's time. */
+  private async restartedRecently(run: RunRow): Promise<boolean> {
+    const [found] = await this.db
+      .select({ id: scheduleRuns.id })
+      .from(scheduleRuns)
+      .where(
+        and(
+          eq(scheduleRuns.gameId, run.gameId),
+          eq(scheduleRuns.task, 'restart'),
+          eq(scheduleRuns.status, 'OK'),
+          ne(scheduleRuns.id, run.id),
+          gt(scheduleRuns.scheduledFor, new Date(run.scheduledFor.getTime() - RESTART_INTERVAL_MS)),
+        ),
+      )
+      .limit(1);
+    return !!found;
+  }
+
+  private async finish(run: RunRow, status: ScheduleRunStatus, reason: ScheduleSkipReason | null, output: string | null): Promise<RunRow> {
+    const [row] = await this.db.update(scheduleRuns).set({ status, reason, output, finishedAt: this.now() }).where(eq(scheduleRuns.id, run.id)).returning();
+    return row ?? run;
+  }
+
+  /** Runs a stopped API left RUNNING end FAILED, 'interrupted'. */
+  private async sweep(): Promise<void> {
+    const before = new Date(this.now().getTime() - INTERRUPTED_AFTER_MS);
+    await this.db
+      .update(scheduleRuns)
+      .set({ status: 'FAILED', reason: 'interrupted', finishedAt: this.now() })
+      .where(and(eq(scheduleRuns.status, 'RUNNING'), lt(scheduleRuns.startedAt, before)));
+  }
+
+  /**
+   * The countdown of restarts and stops: 60, 30 and 10 seconds before the run, the players are told
+   * in game (`say`). Each warning is claimed as the runs are (`warned` moves in the claiming
+   * transaction), so it is said once across replicas; a late round says only the nearest one.
+   */
+  private async warn(): Promise<void> {
+    const now = this.now();
+    const horizon = new Date(now.getTime() + WARNINGS[0].seconds * 1000);
+    const due = await this.db.transaction(async (tx) => {
+      const rows = await tx
+        .select()
+        .from(gameSchedules)
+        .where(
+          and(
+            eq(gameSchedules.enabled, true),
+            eq(gameSchedules.countdown, true),
+            inArray(gameSchedules.task, ['restart', 'stop']),
+            gt(gameSchedules.nextRunAt, now),
+            lte(gameSchedules.nextRunAt, horizon),
+            or(isNull(gameSchedules.warned), gt(gameSchedules.warned, WARNINGS[2].seconds)),
+          ),
+        )
+        .limit(50)
+        .for('update', { skipLocked: true });
+      const out: Array<{ schedule: ScheduleRow; seconds: number; colour: string }> = [];
+      for (const row of rows) {
+        const left = Math.ceil((row.nextRunAt!.getTime() - now.getTime()) / 1000);
+        const warning = [...WARNINGS].reverse().find((w) => w.seconds >= left && w.seconds < (row.warned ?? Infinity));
+        if (!warning) continue;
+        await tx.update(gameSchedules).set({ warned: warning.seconds }).where(eq(gameSchedules.id, row.id));
+        out.push({ schedule: row, ...warning });
+      }
+      return out;
+    });
+    for (const { schedule, seconds, colour } of due) {
+      const game = await this.games.ownerOf(schedule.gameId);
+      if (game?.status !== 'RUNNING') continue;
+      const what = schedule.task === 'restart' ? 'Restart' : 'Server stop';
+      await this.games.command(game.ownerId, game.id, `say ${colour}${what} in ${seconds} seconds`).catch(() => undefined);
+    }
+  }
+
+  /** Rounds every `intervalMs` until `stop`. */
+  start(intervalMs = 5_000): void {
+    const next = () => {
+      this.timer = setTimeout(() => {
+        this.round = this.tick()
+          .catch((err: unknown) => this.log.error({ err }, 'schedules round failed'))
+          .finally(next);
+      }, intervalMs);
+    };
+    next();
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.round;
+    clearTimeout(this.timer);
+  }
+}
