@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../app/currentUser.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
 import { GamesList } from './games/list.tsx';
+import { SharedGamesList } from './games/sharing/SharedGamesList.tsx';
 import { LinkMinecraftCallout } from './profile/LinkMinecraftCallout.tsx';
 
 export function DashboardHome() {
@@ -33,6 +34,7 @@ export function DashboardHome() {
         </CardContent>
       </Card>
       <GamesList />
+      <SharedGamesList />
     </>
   );
 }

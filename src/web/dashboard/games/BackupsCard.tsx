@@ -30,7 +30,7 @@ const inProgress = (status: BackupStatus) => status === 'PENDING' || status === 
  * again live as each backup moves on (`resource-change` of `backups`). A ready backup can be
  * restored, downloaded, pinned or deleted; the others only deleted once they stopped running.
  */
-export function BackupsCard({ gameId }: { gameId: string }) {
+export function BackupsCard({ gameId, canDelete = true }: { gameId: string; canDelete?: boolean }) {
   const { t } = useTranslation('games');
   const errorMessage = useErrorMessage();
   const paged = usePaged<Backup>('backups', { params: { gameId }, pageSize: 10 });
@@ -87,7 +87,7 @@ export function BackupsCard({ gameId }: { gameId: string }) {
           <>
             <Stack component="ul" aria-label={t('backups.listLabel')} spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
               {paged.rows.map((backup) => (
-                <BackupItem key={backup.id} gameId={gameId} backup={backup} run={run} busy={busy} onChanged={paged.reload} />
+                <BackupItem key={backup.id} gameId={gameId} backup={backup} run={run} busy={busy} onChanged={paged.reload} canDelete={canDelete} />
               ))}
             </Stack>
             {paged.total > paged.pagination.rowsPerPage && <ListPagination {...paged.pagination} />}
@@ -131,7 +131,7 @@ function WorldUpload({ gameId, run, disabled }: { gameId: string; run: RunAction
 }
 
 /** One backup: when, how big, which kind and by whom, its status, and what can be done with it. */
-function BackupItem({ gameId, backup, run, busy, onChanged }: { gameId: string; backup: Backup; run: RunAction; busy: boolean; onChanged: () => void }) {
+function BackupItem({ gameId, backup, run, busy, onChanged, canDelete }: { gameId: string; backup: Backup; run: RunAction; busy: boolean; onChanged: () => void; canDelete: boolean }) {
   const { t, i18n } = useTranslation('games');
   const { mutateAsync: call } = useCustomMutation<BackupLink & Backup, ApiError>();
   const { mutateAsync: remove } = useDelete<Backup, ApiError>();
@@ -239,7 +239,7 @@ function BackupItem({ gameId, backup, run, busy, onChanged }: { gameId: string; 
             </Tooltip>
           </>
         )}
-        {!inProgress(backup.status) && (
+        {canDelete && !inProgress(backup.status) && (
           <Tooltip title={t('backups.delete')}>
             <span>
               <IconButton aria-label={t('backups.deleteOf', { date })} size="small" disabled={busy} onClick={del}>

@@ -9,7 +9,7 @@ import { useGameRead, useGameWrite } from './useGameCall.ts';
 type Connected = Static<typeof ConnectedPlayers>;
 
 /** Who plays on the server now (read while it runs, and again when someone joins or leaves), each with a kick after a confirmation. */
-export function ConnectedCard({ gameId, running }: { gameId: string; running: boolean }) {
+export function ConnectedCard({ gameId, running, canKick = true }: { gameId: string; running: boolean; canKick?: boolean }) {
   const { t } = useTranslation('games');
   const errorMessage = useErrorMessage();
   const players = useGameRead<Connected>(gameId, 'minecraft/players/connected', { enabled: running });
@@ -46,9 +46,11 @@ export function ConnectedCard({ gameId, running }: { gameId: string; running: bo
                 key={p.name}
                 disableGutters
                 secondaryAction={
-                  <Button size="small" color="error" disabled={busy} onClick={() => kick(p.name)}>
-                    {t('players.kick')}
-                  </Button>
+                  canKick && (
+                    <Button size="small" color="error" disabled={busy} onClick={() => kick(p.name)}>
+                      {t('players.kick')}
+                    </Button>
+                  )
                 }
               >
                 <ListItemText primary={p.name} />

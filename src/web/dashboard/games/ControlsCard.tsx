@@ -19,7 +19,22 @@ const icons = { start: <PlayArrowIcon />, stop: <StopIcon />, restart: <RestartA
  * Start, stop, restart (each after a confirmation), the progress of a start or stop, and what the
  * server shows now: its address (to copy, with the voice chat link), players and MOTD.
  */
-export function ControlsCard({ game, status, live, liveFailed, onActed }: { game: Game; status: GameStatus; live: GameStatusView | undefined; liveFailed: boolean; onActed: () => void }) {
+export function ControlsCard({
+  game,
+  status,
+  live,
+  liveFailed,
+  onActed,
+  canPower = true,
+}: {
+  game: Game;
+  status: GameStatus;
+  live: GameStatusView | undefined;
+  liveFailed: boolean;
+  onActed: () => void;
+  /** Whether the caller may start, stop and restart it (its owner or a co-admin): else no buttons. */
+  canPower?: boolean;
+}) {
   const { t } = useTranslation('games');
   const to = useLocalePath();
   const send = useGameWrite<Game>(game.id);
@@ -59,20 +74,22 @@ export function ControlsCard({ game, status, live, liveFailed, onActed }: { game
       {dialog}
       <CardContent>
         <Stack spacing={2}>
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
-            {(['start', 'stop', 'restart'] as const).map((action) => (
-              <Button
-                key={action}
-                variant={action === 'start' ? 'contained' : 'outlined'}
-                color={action === 'stop' ? 'error' : 'primary'}
-                startIcon={icons[action]}
-                disabled={acting || !canDo[action].includes(status)}
-                onClick={() => ask(action)}
-              >
-                {t(`game.actions.${action}`)}
-              </Button>
-            ))}
-          </Box>
+          {canPower && (
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+              {(['start', 'stop', 'restart'] as const).map((action) => (
+                <Button
+                  key={action}
+                  variant={action === 'start' ? 'contained' : 'outlined'}
+                  color={action === 'stop' ? 'error' : 'primary'}
+                  startIcon={icons[action]}
+                  disabled={acting || !canDo[action].includes(status)}
+                  onClick={() => ask(action)}
+                >
+                  {t(`game.actions.${action}`)}
+                </Button>
+              ))}
+            </Box>
+          )}
           {(pending !== null || busy.includes(status)) && (
             <Box role="status" aria-live="polite">
               <LinearProgress />

@@ -12,7 +12,7 @@ import { useGameRead, useGameWrite } from './useGameCall.ts';
 const namePattern = new RegExp(MC_NAME_PATTERN);
 
 /** The whitelist, operators and bans, a tab each: add a player by name, remove one after a confirmation. */
-export function PlayerListsCard({ gameId, initialType }: { gameId: string; initialType: PlayerListType }) {
+export function PlayerListsCard({ gameId, initialType, canChange = true }: { gameId: string; initialType: PlayerListType; canChange?: boolean }) {
   const { t, i18n } = useTranslation('games');
   const errorMessage = useErrorMessage();
   const [type, setType] = useState<PlayerListType>(initialType);
@@ -53,28 +53,30 @@ export function PlayerListsCard({ gameId, initialType }: { gameId: string; initi
         ))}
       </Tabs>
       <CardContent>
-        <Box
-          component="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (name && !nameInvalid) void patch(name, 'ADD').then((added) => added && setName(''));
-          }}
-          sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', mb: 2 }}
-        >
-          <TextField
-            size="small"
-            label={t('lists.name')}
-            value={name}
-            onChange={(e) => setName(e.target.value.trim())}
-            error={nameInvalid}
-            helperText={nameInvalid ? t('lists.nameInvalid') : ' '}
-            slotProps={{ htmlInput: { maxLength: 16 } }}
-            sx={{ flex: 1 }}
-          />
-          <Button type="submit" variant="contained" disabled={busy || !name || nameInvalid} sx={{ mt: 0.25 }}>
-            {t('lists.add')}
-          </Button>
-        </Box>
+        {canChange && (
+          <Box
+            component="form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (name && !nameInvalid) void patch(name, 'ADD').then((added) => added && setName(''));
+            }}
+            sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', mb: 2 }}
+          >
+            <TextField
+              size="small"
+              label={t('lists.name')}
+              value={name}
+              onChange={(e) => setName(e.target.value.trim())}
+              error={nameInvalid}
+              helperText={nameInvalid ? t('lists.nameInvalid') : ' '}
+              slotProps={{ htmlInput: { maxLength: 16 } }}
+              sx={{ flex: 1 }}
+            />
+            <Button type="submit" variant="contained" disabled={busy || !name || nameInvalid} sx={{ mt: 0.25 }}>
+              {t('lists.add')}
+            </Button>
+          </Box>
+        )}
         {result?.severity === 'error' && (
           <Box sx={{ mb: 2 }}>
             <ActionAlert result={result} />
@@ -90,9 +92,11 @@ export function PlayerListsCard({ gameId, initialType }: { gameId: string; initi
                 key={p.name}
                 disableGutters
                 secondaryAction={
-                  <IconButton edge="end" aria-label={t('lists.remove', { name: p.name })} disabled={busy} onClick={() => void patch(p.name, 'REMOVE')}>
-                    <DeleteOutlineIcon />
-                  </IconButton>
+                  canChange && (
+                    <IconButton edge="end" aria-label={t('lists.remove', { name: p.name })} disabled={busy} onClick={() => void patch(p.name, 'REMOVE')}>
+                      <DeleteOutlineIcon />
+                    </IconButton>
+                  )
                 }
               >
                 <ListItemText primary={p.name} secondary={t('lists.addedAt', { date: formatDate(p.addedAt, i18n.language) })} />

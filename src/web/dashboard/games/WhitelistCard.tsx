@@ -10,7 +10,7 @@ import { useGameRead, useGameWrite } from './useGameCall.ts';
 type Whitelist = Static<typeof WhitelistStatus>;
 
 /** Whether only the whitelist may join: a switch, read from the server and set at once. */
-export function WhitelistCard({ gameId, initial }: { gameId: string; initial: boolean }) {
+export function WhitelistCard({ gameId, initial, canChange = true }: { gameId: string; initial: boolean; canChange?: boolean }) {
   const { t } = useTranslation('games');
   const errorMessage = useErrorMessage();
   const current = useGameRead<Whitelist>(gameId, 'minecraft/whitelist/status');
@@ -30,7 +30,7 @@ export function WhitelistCard({ gameId, initial }: { gameId: string; initial: bo
       <CardContent sx={{ pt: 0 }}>
         {current.error && !current.data && <LoadError message={errorMessage(current.error)} onRetry={current.refetch} />}
         <FormControlLabel
-          control={<Switch checked={enabled} disabled={busy || current.loading} onChange={(e) => toggle(e.target.checked)} />}
+          control={<Switch checked={enabled} disabled={!canChange || busy || current.loading} onChange={(e) => toggle(e.target.checked)} />}
           label={enabled ? t('whitelist.on') : t('whitelist.off')}
         />
         <Typography variant="body2" color="text.secondary">

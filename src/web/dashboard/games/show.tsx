@@ -4,6 +4,7 @@ import { useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import type { Game, GameStatus, GameStatusView, PlayerListType } from '../../../contract/games.ts';
+import type { GameAccessLevel } from '../../../contract/sharing.ts';
 import type { ApiError } from '../../app/api.ts';
 import { useLocalePath } from '../../app/locale.tsx';
 import { useFormatRam } from '../../ui/format.ts';
@@ -15,6 +16,8 @@ import { ConnectedCard } from './ConnectedCard.tsx';
 import { ControlsCard } from './ControlsCard.tsx';
 import { FriendsCard } from './FriendsCard.tsx';
 import { PlayerListsCard } from './PlayerListsCard.tsx';
+import { levelOf, may } from './sharing/access.ts';
+import { SharedByChip } from './sharing/SharedByChip.tsx';
 import { SettingsCard } from './settings/SettingsCard.tsx';
 import { StatusChip } from './StatusChip.tsx';
 import { TransactionsCard } from './TransactionsCard.tsx';
@@ -25,13 +28,17 @@ import { WhitelistCard } from './WhitelistCard.tsx';
 const UsageCard = lazy(() => import('./usage/UsageCard.tsx'));
 // The console (its stream, colours and command line) loads when its tab opens.
 const ConsoleCard = lazy(() => import('./console/ConsoleCard.tsx'));
+// Who the game is shared with: the owner's tab, loaded when it opens.
+const SharingCard = lazy(() => import('./sharing/SharingCard.tsx'));
 
 /**
  * The game page's tabs, each its own address under /dashboard/game/:id so it can be linked to and
  * reloaded: '' is the control panel, the others a part of the server's tooling.
  */
-const TABS = ['', 'console', 'settings', 'usage', 'backups'] as const;
+const TABS = ['', 'console', 'settings', 'usage', 'backups', 'sharing'] as const;
 type GameTab = (typeof TABS)[number];
+/** The level each tab needs (src/contract/sharing.ts): a friend the game is shared with sees only theirs. */
+const tabNeeds: Record<GameTab, GameAccessLevel> = { '': 'VIEWER', console: 'VIEWER', settings: 'COADMIN', usage: 'VIEWER', backups: 'COADMIN', sharing: 'OWNER' };
 
 /** /dashboard/game/:id[/tab]: the control panel of one of the player's servers, and its tabs. */
 export function GameShow() {
@@ -43,11 +50,12 @@ export function GameShow() {
   // says it changed; a refetch keeps it on screen.
   const { query } = useOne<Game, ApiError>({ resource: 'games', id });
   if (query.isPending) return <PageLoader />;
-  if (query.isError && !query.data)
+  // A 404 after the game was shown: it was deleted, or the caller's access to it was removed.
+  if (query.isError && (!query.data || query.error.status === 404))
     return <LoadError message={query.error.status === 404 ? t('game.notFound') : `${t('game.loadError')} ${errorMessage(query.error)}`} onRetry={() => void query.refetch()} />;
   const tab = TABS.find((name) => name === rest.replace(/\/+$/, ''));
-  // An unknown tab: the control panel.
-  if (tab === undefined) return <Navigate to={to(`/dashboard/game/${encodeURIComponent(id)}`)} replace />;
+  // An unknown tab, or one the caller may not use: the control panel.
+  if (tab === undefined || !may(query.data.data, tabNeeds[tab])) return <Navigate to={to(`/dashboard/game/${encodeURIComponent(id)}`)} replace />;
   return <ControlPanel game={query.data.data} tab={tab} reload={() => void query.refetch()} />;
 }
 
@@ -60,6 +68,7 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
   const live = useGameRead<GameStatusView>(game.id, 'status');
   const status: GameStatus = live.data?.status ?? game.status;
   const running = status === 'RUNNING';
+  const level = levelOf(game);
 
   return (
     <Stack spacing={3}>
@@ -76,10 +85,11 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
         <Typography color="text.secondary" sx={{ mt: 0.5 }}>
           {t('game.summary', { version: game.version, ram: ram(game.ramMb), players: game.maxPlayers })}
         </Typography>
+        {level !== 'OWNER' && <SharedByChip gameId={game.id} role={level} />}
       </Box>
 
       <Tabs value={tab} variant="scrollable" aria-label={t('game.tabs.label')} sx={{ borderBottom: 1, borderColor: 'divider' }}>
-        {TABS.map((name) => (
+        {TABS.filter((name) => may(game, tabNeeds[name])).map((name) => (
           <Tab key={name} value={name} label={t(`game.tabs.${name || 'overview'}`)} component={RouterLink} to={to(name ? `${base}/${name}` : base)} />
         ))}
       </Tabs>
@@ -92,30 +102,40 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
       {tab === 'settings' && <SettingsCard gameId={game.id} />}
       {tab === 'console' && (
         <Suspense fallback={<PageLoader />}>
-          <ConsoleCard gameId={game.id} running={running} />
+          <ConsoleCard gameId={game.id} running={running} canCommand={may(game, 'MODERATOR')} />
         </Suspense>
       )}
-      {tab === 'backups' && <BackupsCard gameId={game.id} />}
+      {tab === 'backups' && <BackupsCard gameId={game.id} canDelete={may(game, 'OWNER')} />}
+      {tab === 'sharing' && (
+        <Suspense fallback={<PageLoader />}>
+          <SharingCard gameId={game.id} />
+        </Suspense>
+      )}
       {tab === '' && <Overview game={game} status={status} running={running} live={live} reload={reload} />}
     </Stack>
   );
 }
 
-/** The control panel: renewal, power, players, lists and the game's transactions. */
+/**
+ * The control panel: renewal, power, players, lists and the game's transactions; a friend the game
+ * is shared with sees what their role allows (billing stays the owner's).
+ */
 function Overview({ game, status, running, live, reload }: { game: Game; status: GameStatus; running: boolean; live: ReturnType<typeof useGameRead<GameStatusView>>; reload: () => void }) {
   // A friend group changed a list: the lists card is read again, on that list.
   const [lists, setLists] = useState<{ version: number; type: PlayerListType }>({ version: 0, type: 'WHITELIST' });
+  const owner = may(game, 'OWNER');
+  const moderator = may(game, 'MODERATOR');
   return (
     <>
-      <RenewalCard game={game} onChanged={reload} />
-      <ControlsCard game={game} status={status} live={live.data} liveFailed={live.error !== null} onActed={live.refetch} />
+      {owner && <RenewalCard game={game} onChanged={reload} />}
+      <ControlsCard game={game} status={status} live={live.data} liveFailed={live.error !== null} onActed={live.refetch} canPower={may(game, 'COADMIN')} />
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
-        <ConnectedCard gameId={game.id} running={running} />
-        <WhitelistCard gameId={game.id} initial={game.whitelistEnabled} />
+        <ConnectedCard gameId={game.id} running={running} canKick={moderator} />
+        <WhitelistCard gameId={game.id} initial={game.whitelistEnabled} canChange={moderator} />
       </Box>
-      <FriendsCard gameId={game.id} running={running} onListChanged={(type) => setLists((l) => ({ version: l.version + 1, type }))} />
-      <PlayerListsCard key={lists.version} gameId={game.id} initialType={lists.type} />
-      <TransactionsCard gameId={game.id} />
+      {moderator && <FriendsCard gameId={game.id} running={running} onListChanged={(type) => setLists((l) => ({ version: l.version + 1, type }))} />}
+      <PlayerListsCard key={lists.version} gameId={game.id} initialType={lists.type} canChange={moderator} />
+      {owner && <TransactionsCard gameId={game.id} />}
     </>
   );
 }

@@ -24,7 +24,7 @@ interface ShownLine {
  * The game's console: its output live, coloured, followed at the bottom until the user scrolls up,
  * searchable and copyable, with a command line remembering what was sent (up and down arrows).
  */
-export default function ConsoleCard({ gameId, running }: { gameId: string; running: boolean }) {
+export default function ConsoleCard({ gameId, running, canCommand = true }: { gameId: string; running: boolean; canCommand?: boolean }) {
   const { t } = useTranslation('games');
   const [lines, setLines] = useState<ShownLine[]>([]);
   const [neverStarted, setNeverStarted] = useState(false);
@@ -158,7 +158,7 @@ export default function ConsoleCard({ gameId, running }: { gameId: string; runni
               </Button>
             )}
           </Box>
-          <CommandLine gameId={gameId} running={running} echo={echo} />
+          {canCommand && <CommandLine gameId={gameId} running={running} echo={echo} />}
         </Stack>
       </CardContent>
     </Card>
