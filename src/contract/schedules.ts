@@ -59,7 +59,7 @@ export const ScheduleRun = Type.Object({
   startedAt: DateTime,
   finishedAt: Type.Union([DateTime, Type.Null()]),
   status: Type.Enum(scheduleRunStatuses),
-  reason: Type.Union([Type.Enum(scheduleSkipReasons), Type.Null()], { description: 'Why it was SKIPPED' }),
+  reason: Type.Union([Type.Enum(scheduleSkipReasons), Type.Null()], { description: 'Why it was SKIPPED (or FAILED, interrupted: cut off by a stop of the platform)' }),
   output: Type.Union([Type.String(), Type.Null()], { description: 'A command’s answer, or the error of a FAILED run' }),
   manual: Type.Boolean({ description: 'Run now, rather than by the rule' }),
 });

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema/audit.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { SchedulesService } from '../../src/server/modules/schedules/service.ts';
 import { useTestApp, type TestApp } from '../fixtures/app.ts';
 import { buyGame, runGame, userId } from '../fixtures/games.ts';
@@ -158,6 +159,51 @@ describe('scheduled tasks', () => {
     expect(recorded[0]).toMatchObject({ status: 'OK', manual: false, scheduledFor: schedule.nextRunAt });
     const [after] = (await list(gameId)).data;
     expect(Date.parse(after.nextRunAt)).toBe(Date.parse(schedule.nextRunAt) + HOUR);
+  });
+
+  it('is found by a second API on the same database (a restart, another replica): each due run happens once', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    const schedule = (await create(gameId, hourly('command', { command: 'weather clear' }))).json();
+    // The same game servers, which the second app does not close with itself.
+    const driver = Object.create(t.current.driver, { close: { value: async () => {} } }) as typeof t.current.driver;
+    const second = await buildApp({ config: t.current.config, database: t.current.database, logger: false, driver, clock: () => t.current.clock.now, reconcileLoop: false });
+    try {
+      expect((await second.services.schedules.list(gameId)).map((s) => s.id)).toEqual([schedule.id]);
+      moveTo(t.current, schedule.nextRunAt, 30 * SECOND);
+      const done = await Promise.all([t.current.app.services.schedules.tick(), second.services.schedules.tick()]);
+      expect(done.reduce((a, b) => a + b, 0)).toBe(1);
+      expect(t.current.driver.commands(gameId).filter((c) => c === 'weather clear')).toHaveLength(1);
+      expect(await runs(gameId, schedule.id)).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('restarts a game once when two restart schedules fall due together on two runners', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    const a = (await create(gameId, hourly('restart'))).json();
+    const b = (await create(gameId, hourly('restart'))).json();
+    expect(b.nextRunAt).toBe(a.nextRunAt);
+    const s = t.current.app.services;
+    const other = new SchedulesService(s.db, { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit }, { clock: s.runtime.clock, log: s.runtime.log });
+    moveTo(t.current, a.nextRunAt);
+    // Each runner claims one schedule (the other is locked), then both try to restart.
+    await Promise.all([s.schedules.tick(), other.tick()]);
+    const all = [...(await runs(gameId, a.id)), ...(await runs(gameId, b.id))];
+    expect(all.map((r: { status: string; reason: string | null }) => `${r.status} ${r.reason}`).sort()).toEqual(['OK null', 'SKIPPED restartLimit']);
+    const stops = () => t.current.driver.calls.filter((c) => c === `stop ${gameId}`).length;
+    for (let i = 0; i < 3; i++) await s.reconciler.tick();
+    expect(await status(gameId)).toBe('RUNNING');
+    expect(stops()).toBe(1);
+    // An hour on, the next restart is allowed again.
+    moveTo(t.current, a.nextRunAt, HOUR);
+    await s.schedules.tick();
+    for (let i = 0; i < 3; i++) await s.reconciler.tick();
+    expect(stops()).toBe(2);
+    const later = [...(await runs(gameId, a.id)), ...(await runs(gameId, b.id))].filter((r: { scheduledFor: string }) => r.scheduledFor !== a.nextRunAt);
+    expect(later.map((r: { status: string; reason: string | null }) => `${r.status} ${r.reason}`).sort()).toEqual(['OK null', 'SKIPPED restartLimit']);
   });
 
   it('runs a time missed while the API was down once if under 15 minutes late, else records it SKIPPED', async () => {

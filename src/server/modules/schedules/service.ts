@@ -31,6 +31,8 @@ const WARNINGS = [
   { seconds: 10, colour: '&c' },
 ] as const;
 const CONTROL = /\p{Cc}/u;
+/** The output of a restart run once it took the game's restart of the hour. */
+const RESTART_TAKEN = 'Restart asked';
 
 function toRun(row: RunRow): ScheduleRun {
   return {
@@ -294,9 +296,10 @@ export class SchedulesService {
       let output: string | null = null;
       switch (schedule.task) {
         case 'restart': {
+          if (!(await this.takeRestart(run))) return skip('restartLimit');
           if (game.status !== 'RUNNING' && game.status !== 'CRASHED') return skip('notRunning');
-          if (await this.restartedRecently(run)) return skip('restartLimit');
           await this.games.act(game.ownerId, game.id, 'restart');
+          output = RESTART_TAKEN;
           break;
         }
         case 'start':
@@ -334,22 +337,33 @@ export class SchedulesService {
     }
   }
 
-  /** Whether the game restarted by schedule less than an hour before this run's time. */
-  private async restartedRecently(run: RunRow): Promise<boolean> {
-    const [found] = await this.db
-      .select({ id: scheduleRuns.id })
-      .from(scheduleRuns)
-      .where(
-        and(
-          eq(scheduleRuns.gameId, run.gameId),
-          eq(scheduleRuns.task, 'restart'),
-          eq(scheduleRuns.status, 'OK'),
-          ne(scheduleRuns.id, run.id),
-          gt(scheduleRuns.scheduledFor, new Date(run.scheduledFor.getTime() - RESTART_INTERVAL_MS)),
-        ),
-      )
-      .limit(1);
-    return !!found;
+  /**
+   * Takes the game's scheduled restart of the hour for `run`: false when another restart run (OK,
+   * or RUNNING past this check) has a time less than an hour from this one's. The check and the
+   * mark (the run's output) are one transaction under a lock of the game's restarts, so two runs at
+   * once on two replicas cannot both restart the game.
+   */
+  private async takeRestart(run: RunRow): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`schedules:restart:${run.gameId}`}, 0))`);
+      const [found] = await tx
+        .select({ id: scheduleRuns.id })
+        .from(scheduleRuns)
+        .where(
+          and(
+            eq(scheduleRuns.gameId, run.gameId),
+            eq(scheduleRuns.task, 'restart'),
+            ne(scheduleRuns.id, run.id),
+            or(eq(scheduleRuns.status, 'OK'), and(eq(scheduleRuns.status, 'RUNNING'), eq(scheduleRuns.output, RESTART_TAKEN))),
+            gt(scheduleRuns.scheduledFor, new Date(run.scheduledFor.getTime() - RESTART_INTERVAL_MS)),
+            lt(scheduleRuns.scheduledFor, new Date(run.scheduledFor.getTime() + RESTART_INTERVAL_MS)),
+          ),
+        )
+        .limit(1);
+      if (found) return false;
+      await tx.update(scheduleRuns).set({ output: RESTART_TAKEN }).where(eq(scheduleRuns.id, run.id));
+      return true;
+    });
   }
 
   private async finish(run: RunRow, status: ScheduleRunStatus, reason: ScheduleSkipReason | null, output: string | null): Promise<RunRow> {
