@@ -1,5 +1,5 @@
 import { join, kicked, quit } from '../fixtures/minecraft.ts';
-import { accessToken, apiAs, buyServerInStore, expect, inEachLook, openTab, signUp, test } from './fixtures.ts';
+import { accessToken, apiAs, buyServerInStore, expect, inEachLook, openTab, signUp, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/sharing';
@@ -35,6 +35,17 @@ test('a player shares a server with a friend group as moderators, then co-admins
   await expect(alice).toHaveURL(new RegExp(`${gamePath}/sharing$`));
   await expect(alice.getByText('Ce serveur n’est partagé avec personne')).toBeVisible();
   const form = alice.getByTestId('sharing-form');
+  for (const width of [1280, 375]) {
+    await alice.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await alice.screenshot({ path: `${SHOTS}/sharing-empty-fr-${width}.png`, fullPage: true });
+  }
+  // The roles, each with what it allows, as a phone shows them.
+  await form.getByRole('combobox', { name: 'Rôle' }).click();
+  await expect(alice.getByRole('option', { name: /^Co-admin/ })).toBeVisible();
+  await transitionsEnded(alice);
+  await alice.screenshot({ path: `${SHOTS}/sharing-roles-fr-375.png` });
+  await alice.keyboard.press('Escape');
+  await alice.setViewportSize({ width: 1280, height: 900 });
   await form.getByRole('combobox', { name: 'Avec' }).click();
   await alice.getByRole('option', { name: 'Potes (1 membre)' }).click();
   await form.getByRole('combobox', { name: 'Rôle' }).click();
@@ -81,6 +92,13 @@ test('a player shares a server with a friend group as moderators, then co-admins
   for (const tab of ['Partage', 'Réglages', 'Sauvegardes']) await expect(bob.getByRole('tab', { name: tab })).toHaveCount(0);
   for (const action of ['Démarrer', 'Arrêter', 'Redémarrer']) await expect(bob.getByRole('button', { name: action, exact: true })).toHaveCount(0);
   await expect(bob.getByTestId('friends-card')).toBeVisible();
+  for (const lang of ['fr', 'en'] as const) {
+    await inEachLook(bob, async ({ theme, label }) => {
+      await bob.goto(lang === 'fr' ? gamePath : `/en${gamePath}`);
+      await expect(bob.getByTestId('shared-by')).toContainText(aliceName);
+      await bob.screenshot({ path: `${SHOTS}/bob-game-${lang}-${label}-${theme}.png`, fullPage: true });
+    });
+  }
   // The Partage tab's address leads him back to the control panel.
   await bob.goto(`${gamePath}/sharing`);
   await expect(bob).toHaveURL(new RegExp(`${gamePath}$`));
