@@ -290,6 +290,35 @@ describe('scheduled tasks', () => {
     expect(await status(gameId)).toBe('RUNNING');
   });
 
+  it('ends a backup run with its backup: READY is OK, FAILED is FAILED and told to the owner', async () => {
+    const { gameId } = await buyGame(t.current);
+    const { schedules, backups } = t.current.app.services;
+    // Never started: the world does not exist yet, so its backup fails.
+    const schedule = (await create(gameId, hourly('backup'))).json();
+    const run = await t.current.as('alice', { method: 'POST', url: url(gameId, `/${schedule.id}/run`) });
+    expect(run.json()).toMatchObject({ status: 'RUNNING', output: expect.stringMatching(/^Backup [0-9a-f-]{36}$/) });
+    await backups.idle();
+    await schedules.tick();
+    const [failed] = await runs(gameId, schedule.id);
+    expect(failed).toMatchObject({ status: 'FAILED', id: run.json().id });
+    expect(failed.output).toContain('no world');
+    const notices = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
+    expect(notices.filter((n: { data: { key: string } }) => n.data.key === 'schedule.failed')).toHaveLength(1);
+
+    await runGame(t.current, gameId);
+    moveTo(t.current, schedule.nextRunAt);
+    await schedules.tick();
+    const backup = (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data[0];
+    expect(backup).toMatchObject({ kind: 'MANUAL', note: 'Scheduled backup', createdBy: 'alice' });
+    await backups.idle();
+    await schedules.tick();
+    await schedules.tick();
+    const [ok] = await runs(gameId, schedule.id);
+    expect(ok).toMatchObject({ status: 'OK', manual: false, output: `Backup ${backup.id} READY` });
+    const after = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
+    expect(after.filter((n: { data: { key: string } }) => n.data.key === 'schedule.failed')).toHaveLength(1);
+  });
+
   it('records a failed run and tells the game’s owner; skips it when asked to only run on a running server', async () => {
     const { gameId } = await buyGame(t.current);
     const failing = (await create(gameId, hourly('command', { command: 'say hi' }))).json();

@@ -60,7 +60,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config,
         schema: {
           tags,
-          summary: 'Run a scheduled task now (no countdown; its next run stays): the finished run, OK, FAILED or SKIPPED',
+          summary: 'Run a scheduled task now (no countdown; its next run stays): the finished run, OK, FAILED or SKIPPED; a backup’s run is RUNNING until its backup ends',
           params: ScheduleParams,
           response: { 200: ScheduleRun },
           problems: [404],

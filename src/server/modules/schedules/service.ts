@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, like, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { gameSchedules, scheduleRuns } from '../../db/schema/schedules.ts';
 import { badRequest, conflict, HttpProblem, notFound, type FieldProblem } from '../../lib/problems.ts';
@@ -33,6 +33,8 @@ const WARNINGS = [
 const CONTROL = /\p{Cc}/u;
 /** The output of a restart run once it took the game's restart of the hour. */
 const RESTART_TAKEN = 'Restart asked';
+/** The output of a backup run: the backup it started. */
+const BACKUP_PREFIX = 'Backup ';
 
 function toRun(row: RunRow): ScheduleRun {
   return {
@@ -250,6 +252,7 @@ export class SchedulesService {
    */
   async tick(): Promise<number> {
     await this.sweep();
+    await this.settleBackups();
     await this.warn();
     const now = this.now();
     const claimed = await this.db.transaction(async (tx) => {
@@ -312,9 +315,14 @@ export class SchedulesService {
           await this.games.act(game.ownerId, game.id, 'stop');
           break;
         case 'backup': {
+          // The run ends with its backup, READY or FAILED, which a later round reads (settleBackups).
           const backup = await this.backups.create(game.ownerId, game.id, { kind: 'MANUAL', note: 'Scheduled backup', by: schedule.createdBy }, 'en');
-          output = `Backup ${backup.id} started`;
-          break;
+          const [started] = await this.db
+            .update(scheduleRuns)
+            .set({ output: `${BACKUP_PREFIX}${backup.id}` })
+            .where(eq(scheduleRuns.id, run.id))
+            .returning();
+          return started ?? run;
         }
         case 'command':
           output = await this.games.command(game.ownerId, game.id, schedule.command ?? '');
@@ -330,9 +338,7 @@ export class SchedulesService {
     } catch (err) {
       if (!(err instanceof HttpProblem)) this.log.error({ err, scheduleId: schedule.id }, 'scheduled task failed');
       const failed = await this.finish(run, 'FAILED', null, errorText(err));
-      await this.notifications
-        .notify(game.ownerId, { key: 'schedule.failed', params: { name: game.name, task: schedule.task, error: errorText(err) }, link: `/dashboard/game/${game.id}` })
-        .catch((e: unknown) => this.log.error({ err: e }, 'schedule failure notice not sent'));
+      await this.tellFailure(game, schedule.task, errorText(err));
       return failed;
     }
   }
@@ -371,13 +377,58 @@ export class SchedulesService {
     return row ?? run;
   }
 
-  /** Runs a stopped API left RUNNING end FAILED, 'interrupted'. */
+  /**
+   * Runs a stopped API left RUNNING end FAILED, 'interrupted'; not a backup run whose backup was
+   * started, which ends with its backup (the backups module gives up a backup cut off by a stop).
+   */
   private async sweep(): Promise<void> {
     const before = new Date(this.now().getTime() - INTERRUPTED_AFTER_MS);
     await this.db
       .update(scheduleRuns)
       .set({ status: 'FAILED', reason: 'interrupted', finishedAt: this.now() })
-      .where(and(eq(scheduleRuns.status, 'RUNNING'), lt(scheduleRuns.startedAt, before)));
+      .where(and(eq(scheduleRuns.status, 'RUNNING'), lt(scheduleRuns.startedAt, before), or(ne(scheduleRuns.task, 'backup'), isNull(scheduleRuns.output))));
+  }
+
+  /**
+   * Backup runs whose backup finished: READY ends the run OK, FAILED ends it FAILED and tells the
+   * owner. The end is a conditional write, so one replica only tells.
+   */
+  private async settleBackups(): Promise<void> {
+    const open = await this.db
+      .select()
+      .from(scheduleRuns)
+      .where(and(eq(scheduleRuns.task, 'backup'), eq(scheduleRuns.status, 'RUNNING'), like(scheduleRuns.output, `${BACKUP_PREFIX}%`)))
+      .limit(50);
+    for (const run of open) {
+      const backupId = run.output!.slice(BACKUP_PREFIX.length);
+      const game = await this.games.ownerOf(run.gameId);
+      if (!game) continue;
+      const recent = await this.backups.list(game.ownerId, game.id, { limit: 100, offset: 0, page: 0, size: 100 }, 'en');
+      const backup = recent.data.find((b) => b.id === backupId);
+      if (backup?.status === 'PENDING' || backup?.status === 'RUNNING') continue;
+      if (!backup || backup.status === 'READY') {
+        await this.finishOpen(run, 'OK', `${BACKUP_PREFIX}${backupId} ${backup ? 'READY' : 'finished, since deleted'}`);
+        continue;
+      }
+      const error = `${BACKUP_PREFIX}${backupId} failed: ${backup.error ?? 'unknown error'}`;
+      if (await this.finishOpen(run, 'FAILED', error)) await this.tellFailure(game, run.task, error);
+    }
+  }
+
+  /** Ends a run still RUNNING; false when another replica ended it first. */
+  private async finishOpen(run: RunRow, status: ScheduleRunStatus, output: string): Promise<boolean> {
+    const ended = await this.db
+      .update(scheduleRuns)
+      .set({ status, output, finishedAt: this.now() })
+      .where(and(eq(scheduleRuns.id, run.id), eq(scheduleRuns.status, 'RUNNING')))
+      .returning({ id: scheduleRuns.id });
+    return ended.length > 0;
+  }
+
+  private async tellFailure(game: { id: string; ownerId: string; name: string }, task: string, error: string): Promise<void> {
+    await this.notifications
+      .notify(game.ownerId, { key: 'schedule.failed', params: { name: game.name, task, error }, link: `/dashboard/game/${game.id}` })
+      .catch((err: unknown) => this.log.error({ err }, 'schedule failure notice not sent'));
   }
 
   /**
