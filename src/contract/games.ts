@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, Localized, McName, Page } from './common.ts';
+import { gameAccessLevels } from './sharing.ts';
 import { StaffListQuery, StaffReason } from './staff.ts';
 
 /** The observed status of a game's server. These lists feed both the database columns and the validators. */
@@ -252,6 +253,8 @@ export const Game = Type.Object({
   /** The renewal waiting to be paid (PENDING), if any; given by the single-game and list reads. */
   renewal: Type.Optional(Nullable(GamePayment)),
   createdAt: DateTime,
+  /** What the caller is to this game (OWNER, or the role it was shared with them with); given by the single-game read. */
+  access: Type.Optional(Type.Enum(gameAccessLevels)),
 });
 export type Game = Static<typeof Game>;
 

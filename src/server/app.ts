@@ -124,7 +124,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await app.register(locale, { remember: (userId, chosen) => services.users.rememberLocale(userId, chosen) });
   await app.register(openapi, { version: config.version });
   await app.register(idempotency, { db: services.db });
-  await app.register(gameGuard, { sharing: services.sharing });
+  await app.register(gameGuard, { sharing: services.sharing, audit: services.audit, db: services.db });
 
   if (keys) await app.register(identity, { config, database, keys });
   for (const module of [

@@ -121,7 +121,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     if (gone.length) setTimeout(() => sharing.lost(...gone), 1000).unref();
   });
   // A game's changes reach the people it is shared with, as they reach its owner.
-  notifications.addAudience('games', (ids) => sharing.audience(ids));
+  notifications.addAudience('games', (ids, executor) => sharing.audience(ids, executor));
   const backups = new BackupsService(
     db,
     { store: createStore(config.backupStore), driver: game.driver, worlds: new GameWorlds(db, game, games, notifications), catalogue, notifications, users },
@@ -130,6 +130,11 @@ export function createServices(config: Config, database: Database, runtime: Part
   games.onCreated = (gameId) => backups.initSettings(gameId);
   const usage = new UsageService(db, { games, backups, driver: game.driver }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
   reconciler.onTransition = (row, from, executor) => usage.recordTransition(row, from, executor);
+  const consoles = new ConsoleService(db, { games, audit, driver: game.driver, clock: game.clock });
+  // A revoked grant closes the console streams of the people who lost the game, at once.
+  sharing.onAccessLost(
+    (gameId) => void consoles.recheck(gameId, (userId, id) => sharing.levelOf(userId, id)).catch((err: unknown) => game.log.error({ err, gameId }, 'console access recheck failed')),
+  );
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups }, config.renewals);
   return {
     config,
@@ -152,7 +157,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     renewals,
     backups,
     staffBackups: new StaffBackupsService(db, { backups, audit }),
-    console: new ConsoleService(db, { games, audit, driver: game.driver, clock: game.clock }),
+    console: consoles,
     usage,
     schedules: new SchedulesService(db, { games, backups, notifications, users, audit }, { clock: game.clock, log: game.log }),
     reviews: new ReviewsService(db, { catalogue, games, users, audit }),

@@ -7,6 +7,7 @@ import { attachmentDisposition } from '../../storage/store.ts';
 import { byteRange } from '../../lib/byte-range.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { signedIn } from '../../plugins/auth.ts';
+import { gameOf } from '../sharing/guard.ts';
 import type { Services } from '../../services.ts';
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -53,13 +54,14 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   await signedIn(app, null, (player) => {
     player.get(
       '/v1/game/:id/backups',
-      { schema: { tags, summary: 'A game’s backups, newest first', params: IdParams, querystring: PageQuery, response: { 200: BackupPage }, problems: [404] } },
-      async (request) => backups.list(request.user.id, request.params.id, pageWindow(request.query), request.locale),
+      { config: { gameRole: 'COADMIN' }, schema: { tags, summary: 'A game’s backups, newest first', params: IdParams, querystring: PageQuery, response: { 200: BackupPage }, problems: [404] } },
+      async (request) => backups.list(gameOf(request).ownerId, request.params.id, pageWindow(request.query), request.locale),
     );
 
     player.post(
       '/v1/game/:id/backups',
       {
+        config: { gameRole: 'COADMIN' },
         schema: {
           tags,
           summary: 'Back the world up now, running or stopped: 202 with the PENDING backup; its progress comes on the event stream. 409 while a backup or restore runs',
@@ -69,12 +71,14 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems,
         },
       },
-      async (request, reply) => reply.status(202).send(await backups.create(request.user.id, request.params.id, { kind: 'MANUAL', note: request.body.note, by: request.user.id }, request.locale)),
+      async (request, reply) =>
+        reply.status(202).send(await backups.create(gameOf(request).ownerId, request.params.id, { kind: 'MANUAL', note: request.body.note, by: request.user.id }, request.locale)),
     );
 
     player.patch(
       '/v1/game/:id/backups/:backupId',
       {
+        config: { gameRole: 'COADMIN' },
         schema: {
           tags,
           summary: 'Pin, unpin or note a backup (pinned ones are never pruned; 409 beyond the package’s quota)',
@@ -84,12 +88,12 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems,
         },
       },
-      async (request) => backups.update(request.user.id, request.params.id, request.params.backupId, request.body, request.locale),
+      async (request) => backups.update(gameOf(request).ownerId, request.params.id, request.params.backupId, request.body, request.locale),
     );
 
     player.delete(
       '/v1/game/:id/backups/:backupId',
-      { schema: { tags, summary: 'Delete a backup and its archive (409 while it runs)', params: BackupParams, response: { 204: Type.Null() }, problems } },
+      { config: { gameRole: 'OWNER' }, schema: { tags, summary: 'Delete a backup and its archive (409 while it runs)', params: BackupParams, response: { 204: Type.Null() }, problems } },
       async (request, reply) => {
         await backups.delete(request.user.id, request.params.id, request.params.backupId);
         return reply.status(204).send(null);
@@ -99,6 +103,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/game/:id/backups/:backupId/restore',
       {
+        config: { gameRole: 'COADMIN' },
         schema: {
           tags,
           summary: 'Put a backup back (202): the current world is backed up, the server stopped, the backup checked and swapped in, the server started again if it ran',
@@ -107,13 +112,16 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems,
         },
       },
-      async (request, reply) => reply.status(202).send(await backups.restore(request.user.id, request.params.id, request.params.backupId, request.locale)),
+      async (request, reply) => reply.status(202).send(await backups.restore(gameOf(request).ownerId, request.params.id, request.params.backupId, request.locale)),
     );
 
     player.post(
       '/v1/game/:id/backups/:backupId/link',
-      { schema: { tags, summary: 'A download link for this backup, valid 10 minutes, that needs no token', params: BackupParams, response: { 200: BackupLink }, problems } },
-      async (request) => backups.link(request.user.id, request.params.id, request.params.backupId),
+      {
+        config: { gameRole: 'COADMIN' },
+        schema: { tags, summary: 'A download link for this backup, valid 10 minutes, that needs no token', params: BackupParams, response: { 200: BackupLink }, problems },
+      },
+      async (request) => backups.link(gameOf(request).ownerId, request.params.id, request.params.backupId),
     );
 
     // The zip is streamed to a temporary file by the handler, never held in memory: the parser leaves it unread.
@@ -121,6 +129,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.put(
       '/v1/game/:id/world',
       {
+        config: { gameRole: 'COADMIN' },
         schema: {
           tags,
           summary:
@@ -139,19 +148,22 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
       async (request, reply) => {
         const length = request.headers['content-length'];
-        await backups.uploadWorld(request.user.id, request.params.id, request.raw, length === undefined ? undefined : Number(length));
+        await backups.uploadWorld(gameOf(request).ownerId, request.params.id, request.raw, length === undefined ? undefined : Number(length));
         // Accepted, no body: its progress comes on the event stream.
         return reply.status(202).send(undefined as never);
       },
     );
 
-    player.get('/v1/game/:id/backup-settings', { schema: { tags, summary: 'When the nightly backup runs', params: IdParams, response: { 200: BackupSettings }, problems: [404] } }, async (request) =>
-      backups.settings(request.user.id, request.params.id),
+    player.get(
+      '/v1/game/:id/backup-settings',
+      { config: { gameRole: 'COADMIN' }, schema: { tags, summary: 'When the nightly backup runs', params: IdParams, response: { 200: BackupSettings }, problems: [404] } },
+      async (request) => backups.settings(gameOf(request).ownerId, request.params.id),
     );
 
     player.put(
       '/v1/game/:id/backup-settings',
       {
+        config: { gameRole: 'COADMIN' },
         schema: {
           tags,
           summary: 'Turn the nightly backup on or off, at an hour of the owner’s time zone',
@@ -161,7 +173,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [400, 404],
         },
       },
-      async (request) => backups.saveSettings(request.user.id, request.params.id, request.body),
+      async (request) => backups.saveSettings(gameOf(request).ownerId, request.params.id, request.body),
     );
   });
 };

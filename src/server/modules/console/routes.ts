@@ -4,6 +4,7 @@ import { IdParams, Media } from '../../../contract/common.ts';
 import { ConsoleCommand, ConsoleOutput } from '../../../contract/console.ts';
 import { openEventStream } from '../../lib/sse.ts';
 import { signedIn } from '../../plugins/auth.ts';
+import { gameOf } from '../sharing/guard.ts';
 import type { Services } from '../../services.ts';
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -15,7 +16,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       '/v1/game/:id/console/stream',
       {
         // Streams are long-lived; they do not count against the API rate limit once open.
-        config: { rateLimit: false },
+        config: { rateLimit: false, gameRole: 'VIEWER' },
         schema: {
           tags,
           summary:
@@ -26,16 +27,16 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         },
       },
       async (request, reply) => {
-        await consoles.owned(request.user.id, request.params.id);
         const lastEventId = request.headers['last-event-id'];
         const afterSeq = typeof lastEventId === 'string' && /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : 0;
-        await consoles.stream(request.params.id, openEventStream(reply), afterSeq);
+        await consoles.stream(request.params.id, request.user.id, openEventStream(reply), afterSeq);
       },
     );
 
     player.post(
       '/v1/game/:id/console',
       {
+        config: { gameRole: 'MODERATOR', auditsItself: true },
         schema: {
           tags,
           summary: 'Run a command on the running server, as its console would (audited); 10 commands a second per user (429 with Retry-After beyond)',
@@ -45,7 +46,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404, 409, 429, 503],
         },
       },
-      async (request) => consoles.run(request.user.id, request.params.id, request.body.command),
+      async (request) => consoles.run(request.user.id, gameOf(request).ownerId, request.params.id, request.body.command),
     );
   });
 };

@@ -34,7 +34,8 @@ interface ConsoleDeps {
 export class ConsoleService {
   private readonly db: Db;
   private readonly deps: ConsoleDeps;
-  private readonly streams = new Set<ServerResponse>();
+  /** Open streams, with whose they are and of which game, to close those whose access went. */
+  private readonly streams = new Map<ServerResponse, { userId: string; gameId: string }>();
   private heartbeat: NodeJS.Timeout | undefined;
   /** When each user's recent commands ran (ms), for the rate of COMMANDS_PER_SECOND. */
   private readonly recent = new Map<string, number[]>();
@@ -44,17 +45,12 @@ export class ConsoleService {
     this.deps = deps;
   }
 
-  /** 404 unless the game is the user's. */
-  async owned(userId: string, gameId: string): Promise<void> {
-    await this.deps.games.get(userId, gameId);
-  }
-
   /**
    * Streams a game's console on `res`: the kept lines after `afterSeq`, then each new one as it is
    * printed, until the client goes. Subscribed before the history is read, so a line printed in
    * between is sent once, in order.
    */
-  async stream(gameId: string, res: ServerResponse, afterSeq: number): Promise<void> {
+  async stream(gameId: string, userId: string, res: ServerResponse, afterSeq: number): Promise<void> {
     const game = { id: gameId };
     let sent = afterSeq;
     let held: ConsoleLine[] | null = [];
@@ -65,7 +61,7 @@ export class ConsoleService {
       if (res.writableLength > MAX_BUFFERED_BYTES) res.end();
     };
     const unfollow = this.deps.driver.followConsole(game, (line) => (held ? held.push(line) : send(line)));
-    this.streams.add(res);
+    this.streams.set(res, { userId, gameId });
     this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS).unref();
     res.on('close', () => {
       unfollow();
@@ -86,17 +82,26 @@ export class ConsoleService {
   }
 
   private beat() {
-    for (const res of this.streams) res.write(': heartbeat\n\n');
+    for (const res of this.streams.keys()) res.write(': heartbeat\n\n');
   }
 
   /**
-   * Runs `command` on the owner's running game and records it, with the answer, in the audit log.
-   * 429 beyond COMMANDS_PER_SECOND per user, 400 for a control character, 409 unless it runs.
+   * Someone may have lost their access to the game (a grant revoked or lowered, a group left):
+   * each open stream of it is checked again, and those of people without access are closed.
    */
-  async run(userId: string, gameId: string, command: string): Promise<{ output: string }> {
+  async recheck(gameId: string, levelOf: (userId: string, gameId: string) => Promise<unknown>): Promise<void> {
+    for (const [res, open] of this.streams) if (open.gameId === gameId && !(await levelOf(open.userId, gameId))) res.end();
+  }
+
+  /**
+   * Runs `command` on a running game of `ownerId`'s for `userId` (its owner or someone it is shared
+   * with) and records it, with the answer and its author, in the audit log. 429 beyond
+   * COMMANDS_PER_SECOND per user, 400 for a control character, 409 unless it runs.
+   */
+  async run(userId: string, ownerId: string, gameId: string, command: string): Promise<{ output: string }> {
     if (control.test(command)) throw badRequest('console.invalidCommand', {}, [{ field: 'command', key: 'field.noControlCharacters' }]);
     this.take(userId);
-    const output = await this.deps.games.command(userId, gameId, command);
+    const output = await this.deps.games.command(ownerId, gameId, command);
     await this.deps.audit.record(this.db, { actorId: userId, action: 'console.command', entity: 'game', entityId: gameId, after: { command, output } });
     return { output };
   }

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Db, Executor, Tx } from '../../db/client.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { friendGroupMembers, friendGroups } from '../../db/schema/friend-groups.ts';
 import { badRequest, conflict, notFound } from '../../lib/problems.ts';
@@ -204,14 +204,15 @@ export class FriendGroupsService {
   }
 
   /** Each group's name and its members by account. */
-  async describeGroups(ids: string[]): Promise<Map<string, { name: string; userIds: string[] }>> {
+  async describeGroups(ids: string[], executor: Executor = this.db): Promise<Map<string, { name: string; userIds: string[] }>> {
     if (ids.length === 0) return new Map();
-    const [groups, members] = await Promise.all([this.db.select({ id: friendGroups.id, name: friendGroups.name }).from(friendGroups).where(inArray(friendGroups.id, ids)), this.memberUserIds(ids)]);
+    const groups = await executor.select({ id: friendGroups.id, name: friendGroups.name }).from(friendGroups).where(inArray(friendGroups.id, ids));
+    const members = await this.memberUserIds(ids, executor);
     return new Map(groups.map((g) => [g.id, { name: g.name, userIds: members.get(g.id) ?? [] }]));
   }
 
-  private async memberUserIds(ids: string[]): Promise<Map<string, string[]>> {
-    const rows = await this.db
+  private async memberUserIds(ids: string[], executor: Executor = this.db): Promise<Map<string, string[]>> {
+    const rows = await executor
       .select({ groupId: friendGroupMembers.groupId, userId: friendGroupMembers.userId })
       .from(friendGroupMembers)
       .where(and(inArray(friendGroupMembers.groupId, ids), isNotNull(friendGroupMembers.userId)));

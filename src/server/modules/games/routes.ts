@@ -28,6 +28,7 @@ import { named } from '../../lib/schema.ts';
 import { forbidden, HttpProblem } from '../../lib/problems.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { signedIn } from '../../plugins/auth.ts';
+import { gameOf } from '../sharing/guard.ts';
 import type { Services } from '../../services.ts';
 import type { GameAction } from './service.ts';
 
@@ -75,13 +76,29 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
     );
 
-    player.get('/v1/game/:id', { schema: { tags, summary: 'One of the caller’s games, with its renewal waiting to be paid', params: IdParams, response: { 200: Game } } }, async (request) =>
-      games.get(request.user.id, request.params.id),
+    player.get(
+      '/v1/game/:id',
+      {
+        config: { gameRole: 'VIEWER' },
+        schema: {
+          tags,
+          summary: 'One of the caller’s games, or one shared with them, with its renewal waiting to be paid (its owner’s only) and what the caller is to it',
+          params: IdParams,
+          response: { 200: Game },
+        },
+      },
+      async (request) => {
+        const { ownerId, level } = gameOf(request);
+        const game = await games.get(ownerId, request.params.id);
+        // Billing stays the owner's.
+        return { ...game, renewal: level === 'OWNER' ? game.renewal : null, access: level };
+      },
     );
 
     player.patch(
       '/v1/game/:id',
       {
+        config: { gameRole: 'OWNER' },
         schema: {
           tags,
           summary: 'Turn auto-renew on or off; turned on, a renewal due or expired is paid at once when the balance covers it',
@@ -139,13 +156,16 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
     player.get(
       '/v1/game/:id/status',
-      { schema: { tags, summary: 'Live status: players, version, MOTD and the address to connect to', params: IdParams, response: { 200: GameStatusView } } },
-      async (request) => games.status(request.user.id, request.params.id),
+      { config: { gameRole: 'VIEWER' }, schema: { tags, summary: 'Live status: players, version, MOTD and the address to connect to', params: IdParams, response: { 200: GameStatusView } } },
+      async (request) => games.status(gameOf(request).ownerId, request.params.id),
     );
 
     player.get(
       '/v1/game/:id/transactions',
-      { schema: { tags, summary: 'Ledger entries of this game (charges, renewals), newest first', params: IdParams, querystring: PageQuery, response: { 200: Page(LedgerEntry) } } },
+      {
+        config: { gameRole: 'OWNER' },
+        schema: { tags, summary: 'Ledger entries of this game (charges, renewals), newest first', params: IdParams, querystring: PageQuery, response: { 200: Page(LedgerEntry) } },
+      },
       async (request) => games.transactions(request.user.id, request.params.id, request.locale, pageWindow(request.query)),
     );
 
@@ -153,6 +173,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       player.post(
         `/v1/game/:id/${action}`,
         {
+          config: { gameRole: 'COADMIN' },
           schema: {
             tags,
             summary:
@@ -164,36 +185,41 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
             problems: action === 'stop' ? [] : [503],
           },
         },
-        async (request) => games.act(request.user.id, request.params.id, action),
+        async (request) => games.act(gameOf(request).ownerId, request.params.id, action),
       );
     }
 
     player.get(
       '/v1/game/:id/minecraft/players/connected',
-      { schema: { tags, summary: 'Players online now (none unless RUNNING)', params: IdParams, response: { 200: ConnectedPlayers } } },
-      async (request) => games.connectedPlayers(request.user.id, request.params.id),
+      { config: { gameRole: 'VIEWER' }, schema: { tags, summary: 'Players online now (none unless RUNNING)', params: IdParams, response: { 200: ConnectedPlayers } } },
+      async (request) => games.connectedPlayers(gameOf(request).ownerId, request.params.id),
     );
 
     player.get(
       '/v1/game/:id/minecraft/players',
-      { schema: { tags, summary: 'One of the player lists: WHITELIST, OPS or BANNED', params: IdParams, querystring: PlayerListQuery, response: { 200: PlayerList } } },
-      async (request) => games.players(request.user.id, request.params.id, request.query.type),
+      {
+        config: { gameRole: 'VIEWER' },
+        schema: { tags, summary: 'One of the player lists: WHITELIST, OPS or BANNED', params: IdParams, querystring: PlayerListQuery, response: { 200: PlayerList } },
+      },
+      async (request) => games.players(gameOf(request).ownerId, request.params.id, request.query.type),
     );
 
     player.post(
       '/v1/game/:id/minecraft/player',
       {
+        config: { gameRole: 'MODERATOR' },
         schema: { tags, summary: 'Add a name to, or remove it from, a player list; applied live when running', params: IdParams, body: named(playerPatchRequest), response: { 200: PlayerList } },
       },
       async (request) => {
         const { name, type, action } = request.body;
-        return games.patchPlayers(request.user.id, request.params.id, [name], type, action);
+        return games.patchPlayers(gameOf(request).ownerId, request.params.id, [name], type, action);
       },
     );
 
     player.post(
       '/v1/game/:id/minecraft/players',
       {
+        config: { gameRole: 'MODERATOR' },
         schema: {
           tags,
           summary: 'Add every member of one of your friend groups to, or remove them from, a player list; applied live when running',
@@ -204,17 +230,17 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
       async (request) => {
         const { groupId, type, action } = request.body;
-        const ownerId = request.user.id;
-        // The game first: another user's game answers 404 before their group is looked at.
-        await games.get(ownerId, request.params.id);
-        const names = await services.friendGroups.memberNames(ownerId, groupId);
-        return games.patchPlayers(ownerId, request.params.id, names, type, action);
+        // The game was checked first (another user's game answers 404 before their group is looked
+        // at); the group is the caller's own, whoever owns the game.
+        const names = await services.friendGroups.memberNames(request.user.id, groupId);
+        return games.patchPlayers(gameOf(request).ownerId, request.params.id, names, type, action);
       },
     );
 
     player.post(
       '/v1/game/:id/announce',
       {
+        config: { gameRole: 'MODERATOR' },
         schema: {
           problems: [503],
           tags,
@@ -224,26 +250,32 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         },
       },
       async (request) => {
-        return games.announce(request.user.id, request.params.id, request.user.name);
+        return games.announce(gameOf(request).ownerId, request.params.id, request.user.name);
       },
     );
 
     player.post(
       '/v1/game/:id/minecraft/kick',
-      { schema: { problems: [503], tags, summary: 'Kick a player (409 unless RUNNING)', params: IdParams, body: named(playerRequest), response: { 200: RconAnswer } } },
-      async (request) => games.kick(request.user.id, request.params.id, request.body.name, request.body.reason),
+      {
+        config: { gameRole: 'MODERATOR' },
+        schema: { problems: [503], tags, summary: 'Kick a player (409 unless RUNNING)', params: IdParams, body: named(playerRequest), response: { 200: RconAnswer } },
+      },
+      async (request) => games.kick(gameOf(request).ownerId, request.params.id, request.body.name, request.body.reason),
     );
 
     player.get(
       '/v1/game/:id/minecraft/whitelist/status',
-      { schema: { tags, summary: 'Whether only whitelisted players may join', params: IdParams, response: { 200: WhitelistStatus } } },
-      async (request) => games.whitelistEnabled(request.user.id, request.params.id),
+      { config: { gameRole: 'VIEWER' }, schema: { tags, summary: 'Whether only whitelisted players may join', params: IdParams, response: { 200: WhitelistStatus } } },
+      async (request) => games.whitelistEnabled(gameOf(request).ownerId, request.params.id),
     );
 
     player.put(
       '/v1/game/:id/minecraft/whitelist/status',
-      { schema: { tags, summary: 'Turn the whitelist on or off (applied live when running)', params: IdParams, querystring: WhitelistQuery, response: { 200: WhitelistStatus } } },
-      async (request) => games.setWhitelist(request.user.id, request.params.id, request.query.enabled),
+      {
+        config: { gameRole: 'MODERATOR' },
+        schema: { tags, summary: 'Turn the whitelist on or off (applied live when running)', params: IdParams, querystring: WhitelistQuery, response: { 200: WhitelistStatus } },
+      },
+      async (request) => games.setWhitelist(gameOf(request).ownerId, request.params.id, request.query.enabled),
     );
   });
 };

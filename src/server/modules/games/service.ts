@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { gamePayments, gamePlayers, games } from '../../db/schema/games.ts';
 import { badRequest, conflict, HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
@@ -133,8 +133,8 @@ export class GamesService {
   }
 
   /** Who owns a game and what it is, for the sharing checks; null for no such game. */
-  async ownerOf(id: string): Promise<Pick<GameRow, 'id' | 'ownerId' | 'name' | 'version' | 'status'> | null> {
-    const [row] = await this.db.select({ id: games.id, ownerId: games.ownerId, name: games.name, version: games.version, status: games.status }).from(games).where(eq(games.id, id));
+  async ownerOf(id: string, executor: Executor = this.db): Promise<Pick<GameRow, 'id' | 'ownerId' | 'name' | 'version' | 'status'> | null> {
+    const [row] = await executor.select({ id: games.id, ownerId: games.ownerId, name: games.name, version: games.version, status: games.status }).from(games).where(eq(games.id, id));
     return row ?? null;
   }
 

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { IdParams } from '../../../contract/common.ts';
 import { GameSettingsResult, GameSettingsUpdate, GameSettingsView, GameVersionResult, GameVersionUpdate } from '../../../contract/settings.ts';
 import { signedIn } from '../../plugins/auth.ts';
+import { gameOf } from '../sharing/guard.ts';
 import type { Services } from '../../services.ts';
 
 /** A 1 MB image in base64, with room for its data URL prefix. */
@@ -25,13 +26,17 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   await signedIn(app, null, (player) => {
     player.get(
       '/v1/game/:id/settings',
-      { schema: { tags, summary: 'A game’s settings, which of them a running server takes at once, and the versions it may change to', params: IdParams, response: { 200: GameSettingsView } } },
-      async (request) => settings.get(request.user.id, request.params.id),
+      {
+        config: { gameRole: 'COADMIN' },
+        schema: { tags, summary: 'A game’s settings, which of them a running server takes at once, and the versions it may change to', params: IdParams, response: { 200: GameSettingsView } },
+      },
+      async (request) => settings.get(gameOf(request).ownerId, request.params.id),
     );
 
     player.put(
       '/v1/game/:id/settings',
       {
+        config: { gameRole: 'COADMIN' },
         schema: {
           tags,
           summary: 'Change settings: the live ones reach a running server at once over RCON, the others at its next start (now with `restart`)',
@@ -41,13 +46,14 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404, 409],
         },
       },
-      async (request) => settings.update(request.user.id, request.params.id, request.body),
+      async (request) => settings.update(gameOf(request).ownerId, request.params.id, request.body),
     );
 
     player.put(
       '/v1/game/:id/icon',
       {
         bodyLimit: MAX_ICON_CHARS + 1024,
+        config: { gameRole: 'COADMIN' },
         schema: {
           tags,
           summary: 'Set or remove the server icon, shown in the server list from the next start',
@@ -57,12 +63,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404, 409, 413],
         },
       },
-      async (request) => settings.setIcon(request.user.id, request.params.id, request.body.image, request.body.restart ?? false),
+      async (request) => settings.setIcon(gameOf(request).ownerId, request.params.id, request.body.image, request.body.restart ?? false),
     );
 
     player.put(
       '/v1/game/:id/version',
       {
+        config: { gameRole: 'COADMIN' },
         schema: {
           tags,
           summary:
@@ -73,7 +80,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404, 409],
         },
       },
-      async (request) => settings.changeVersion(request.user.id, request.params.id, request.body),
+      async (request) => settings.changeVersion(gameOf(request).ownerId, request.params.id, request.body),
     );
   });
 };

@@ -67,7 +67,7 @@ export class NotificationsService {
   private readonly users: Pick<UsersService, 'locales'>;
   private unlisten: Array<() => Promise<void>> = [];
   /** Who else hears a resource's changes, besides the users a change is sent to (a shared game's people). */
-  private readonly audiences = new Map<ResourceChange['resource'], (ids: string[]) => Promise<string[]>>();
+  private readonly audiences = new Map<ResourceChange['resource'], (ids: string[], executor: Executor) => Promise<string[]>>();
 
   constructor(database: Database, users: Pick<UsersService, 'locales'>, limits?: StreamLimits) {
     this.database = database;
@@ -110,8 +110,11 @@ export class NotificationsService {
    * Tells the users' open streams, on every replica, what changed. Given the caller's transaction
    * it is sent at commit, never for a rolled-back change; outside one, right away.
    */
-  /** Sends a resource's changes also to the users `of(ids)` names, on top of whom each change is sent to. */
-  addAudience(resource: ResourceChange['resource'], of: (ids: string[]) => Promise<string[]>): void {
+  /**
+   * Sends a resource's changes also to the users `of(ids)` names, on top of whom each change is
+   * sent to; `of` reads through the change's executor (its transaction, when it has one).
+   */
+  addAudience(resource: ResourceChange['resource'], of: (ids: string[], executor: Executor) => Promise<string[]>): void {
     this.audiences.set(resource, of);
   }
 
@@ -120,7 +123,7 @@ export class NotificationsService {
     const recipients = new Set(typeof userIds === 'string' ? [userIds] : userIds);
     for (const change of list) {
       const audience = this.audiences.get(change.resource);
-      if (audience && change.ids.length) for (const id of await audience(change.ids)) recipients.add(id);
+      if (audience && change.ids.length) for (const id of await audience(change.ids, executor)) recipients.add(id);
     }
     const delivery: ChangeDelivery = { userIds: [...recipients], changes: list };
     await executor.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify(delivery)})`);

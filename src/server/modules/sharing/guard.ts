@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { GameAccessLevel } from '../../../contract/sharing.ts';
+import type { Db } from '../../db/client.ts';
+import type { AuditService } from '../audit/service.ts';
 import type { GameAccessCheck, SharingService } from './service.ts';
 
 declare module 'fastify' {
@@ -11,6 +13,8 @@ declare module 'fastify' {
      * `request.game`. The OpenAPI document names it (`x-game-role`).
      */
     gameRole?: GameAccessLevel;
+    /** The handler audits its action itself, with more than the guard knows (a console command and its answer). */
+    auditsItself?: boolean;
   }
   interface FastifyRequest {
     /** The game of the route's `:id` and the caller's level on it, on routes with a `gameRole`. */
@@ -18,19 +22,34 @@ declare module 'fastify' {
   }
 }
 
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * Checks the caller's level on the game of every route that declares a `gameRole`: 404 when they
  * have none (a game's existence does not leak), 403 when it is too low. Runs once the route's own
- * hooks have signed the caller in and its parameters are validated.
+ * hooks have signed the caller in.
  */
-export default fp(async function gameGuard(app: FastifyInstance, { sharing }: { sharing: SharingService }) {
+export default fp(async function gameGuard(app: FastifyInstance, { sharing, audit, db }: { sharing: SharingService; audit: AuditService; db: Db }) {
   app.decorateRequest('game', null);
-  app.addHook('preHandler', async (request) => {
+  // Before the body is validated, so that who may not act on the game learns nothing from the
+  // answer to a malformed body; a malformed id is left to the validation's 400.
+  app.addHook('preValidation', async (request) => {
     const needed = request.routeOptions.config.gameRole;
     if (!needed) return;
     const { id } = request.params as { id?: string };
-    if (!request.user || !id) throw new Error(`route ${request.routeOptions.url} declares a gameRole without a signed-in caller and an :id`);
+    if (!request.user) throw new Error(`route ${request.routeOptions.url} declares a gameRole without a signed-in caller`);
+    if (!id || !uuid.test(id)) return;
     request.game = await sharing.require(request.user.id, id, needed);
+  });
+  // Every action on a game that succeeded is audited with who did it: its owner, or which person
+  // it is shared with, and as what.
+  app.addHook('onResponse', async (request, reply) => {
+    const { game, user } = request;
+    if (!game || !user || request.method === 'GET' || reply.statusCode >= 400 || request.routeOptions.config.auditsItself) return;
+    const action = `${request.method} ${request.routeOptions.url?.replace('/v1/game/:id', 'game') ?? ''}`;
+    await audit
+      .record(db, { actorId: user.id, action, entity: 'game', entityId: game.gameId, after: { as: game.level } })
+      .catch((err: unknown) => request.log.error({ err }, 'game action not audited'));
   });
 });
 

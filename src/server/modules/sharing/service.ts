@@ -1,5 +1,5 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Db, Executor, Tx } from '../../db/client.ts';
 import { gameAccess } from '../../db/schema/sharing.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/problems.ts';
@@ -107,7 +107,9 @@ export class SharingService {
     }
     await this.deps.audit.record(this.db, { actorId: ownerId, action: 'game.share', entity: 'game', entityId: gameId, after: { friendId, groupId, role } });
     const [grant] = await this.describe([row]);
-    await this.tell(await this.peopleOf(row), game, 'game.shared', role);
+    const people = await this.peopleOf(row);
+    await this.tell(people, game, 'game.shared', role);
+    await this.changed(people, gameId);
     return grant!;
   }
 
@@ -164,10 +166,13 @@ export class SharingService {
   }
 
   /** Users a game is shared with, whatever their role: who hears its changes besides its owner. */
-  async audience(gameIds: string[]): Promise<string[]> {
+  async audience(gameIds: string[], executor: Executor = this.db): Promise<string[]> {
     if (gameIds.length === 0) return [];
-    const rows = await this.db.select().from(gameAccess).where(inArray(gameAccess.gameId, gameIds));
-    const groups = await this.deps.friendGroups.describeGroups(rows.flatMap((r) => (r.groupId ? [r.groupId] : [])));
+    const rows = await executor.select().from(gameAccess).where(inArray(gameAccess.gameId, gameIds));
+    const groups = await this.deps.friendGroups.describeGroups(
+      rows.flatMap((r) => (r.groupId ? [r.groupId] : [])),
+      executor,
+    );
     return [...new Set(rows.flatMap((r) => (r.friendId ? [r.friendId] : (groups.get(r.groupId!)?.userIds ?? []))))];
   }
 
@@ -180,7 +185,7 @@ export class SharingService {
     ] as const) {
       const owned = await tx.select({ id: gameAccess.id, gameId: gameAccess.gameId }).from(gameAccess).where(eq(gameAccess.friendId, friendId));
       for (const grant of owned) {
-        const game = await this.deps.games.ownerOf(grant.gameId);
+        const game = await this.deps.games.ownerOf(grant.gameId, tx);
         if (game?.ownerId !== ownerId) continue;
         await tx.delete(gameAccess).where(eq(gameAccess.id, grant.id));
         gone.push(grant.gameId);

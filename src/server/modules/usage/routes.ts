@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams } from '../../../contract/common.ts';
 import { Usage, UsageQuery } from '../../../contract/usage.ts';
 import { signedIn } from '../../plugins/auth.ts';
+import { gameOf } from '../sharing/guard.ts';
 import type { Services } from '../../services.ts';
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -9,6 +10,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.get(
       '/v1/game/:id/usage',
       {
+        config: { gameRole: 'VIEWER' },
         schema: {
           tags: ['games'],
           summary: 'A game’s usage history: players, memory and CPU sampled each minute while it ran, with its starts, stops, crashes and backups',
@@ -18,7 +20,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404],
         },
       },
-      async (request) => services.usage.history(request.user.id, request.params.id, request.query.window ?? '24h', request.locale),
+      async (request) => services.usage.history(gameOf(request).ownerId, request.params.id, request.query.window ?? '24h', request.locale),
     );
   });
 };

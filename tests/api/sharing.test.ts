@@ -1,0 +1,166 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gameAccessLevels, type GameAccessLevel } from '../../src/contract/sharing.ts';
+import { startListeningApp, type TestApp } from '../fixtures/app.ts';
+import { buyGame, runGame, userId } from '../fixtures/games.ts';
+import { befriend } from '../fixtures/social.ts';
+import { openStream } from '../fixtures/sse.ts';
+
+const staff = { roles: ['staff'] };
+const ZERO = '00000000-0000-4000-8000-000000000000';
+
+type Json = Record<string, unknown>;
+
+describe('sharing a game with friends and friend groups', { timeout: 60_000 }, () => {
+  let t: TestApp & { origin: string };
+  beforeEach(async () => {
+    t = await startListeningApp();
+  });
+  afterEach(() => t.close());
+
+  const share = async (owner: string, gameId: string, body: Json) => t.as(owner, { method: 'POST', url: `/v1/game/${gameId}/access`, payload: body });
+  const group = async (owner: string, name: string, members: string[]) => {
+    const id = (await t.as(owner, { method: 'POST', url: '/v1/friend/group', payload: { name } })).json().id as string;
+    for (const member of members) expect((await t.as(owner, { method: 'POST', url: `/v1/friend/group/${id}/member`, payload: { userId: await userId(t, member) } })).statusCode).toBe(201);
+    return id;
+  };
+  const level = async (who: string, gameId: string) => {
+    const res = await t.as(who, { url: `/v1/game/${gameId}` });
+    return res.statusCode === 200 ? (res.json().access as string) : res.statusCode;
+  };
+  const notices = async (who: string) => ((await t.as(who, { url: '/v1/user/notifications?size=100' })).json().data as Array<{ data: { key: string; description: string } }>).map((n) => n.data);
+
+  it('grants friends and groups a role, takes the higher of two, follows the group, and is the owner’s alone', async () => {
+    const { gameId } = await buyGame(t);
+    await befriend(t, 'alice', 'bob');
+    await befriend(t, 'alice', 'dave');
+    await t.as('carol', { url: '/v1/user' });
+
+    // Only friends, once each, one target at a time; nothing else is written.
+    expect((await share('alice', gameId, { friendId: await userId(t, 'carol'), role: 'VIEWER' })).json()).toMatchObject({ code: 'sharing.friendsOnly' });
+    const both = await share('alice', gameId, { friendId: await userId(t, 'bob'), groupId: ZERO, role: 'VIEWER' });
+    expect(both.statusCode).toBe(400);
+    expect((await share('alice', gameId, { friendId: await userId(t, 'bob'), role: 'OWNER' })).statusCode).toBe(400);
+    expect((await t.as('alice', { url: `/v1/game/${gameId}/access` })).json().data).toEqual([]);
+
+    const direct = await share('alice', gameId, { friendId: await userId(t, 'bob'), role: 'MODERATOR' });
+    expect(direct.statusCode, direct.body).toBe(201);
+    expect(direct.json()).toMatchObject({ role: 'MODERATOR', friend: { name: 'bob' }, group: null });
+    expect((await share('alice', gameId, { friendId: await userId(t, 'bob'), role: 'VIEWER' })).json()).toMatchObject({ code: 'sharing.alreadyShared' });
+    expect(await notices('bob')).toContainEqual(expect.objectContaining({ key: 'game.shared', description: expect.stringContaining('alice') }));
+
+    // Bob sees it among the games shared with him, and the game itself, without its billing.
+    expect((await t.as('bob', { url: '/v1/game/shared' })).json().data).toEqual([
+      { id: gameId, name: 'My world', version: expect.any(String), status: 'CREATED', owner: { id: await userId(t, 'alice'), name: 'alice' }, role: 'MODERATOR' },
+    ]);
+    const seen = (await t.as('bob', { url: `/v1/game/${gameId}` })).json();
+    expect(seen).toMatchObject({ id: gameId, access: 'MODERATOR', renewal: null });
+    expect(await level('alice', gameId)).toBe('OWNER');
+    // Carol, with no role, cannot tell the game exists.
+    expect(await level('carol', gameId)).toBe(404);
+
+    // A moderator cannot share, stop it, or pay for it.
+    expect((await share('bob', gameId, { friendId: await userId(t, 'dave'), role: 'COADMIN' })).statusCode).toBe(403);
+    expect((await t.as('bob', { method: 'PUT', url: `/v1/game/${gameId}/access/${direct.json().id}`, payload: { role: 'COADMIN' } })).statusCode).toBe(403);
+    expect((await t.as('bob', { method: 'POST', url: `/v1/game/${gameId}/stop` })).json()).toMatchObject({ code: 'sharing.roleTooLow' });
+    expect((await t.as('bob', { method: 'PATCH', url: `/v1/game/${gameId}`, payload: { autoRenew: false } })).statusCode).toBe(403);
+
+    // A group's grant: its members have it, the higher role wins, a later member gets it, a removed one loses it.
+    const potes = await group('alice', 'Potes', ['bob']);
+    const viaGroup = await share('alice', gameId, { groupId: potes, role: 'COADMIN' });
+    expect(viaGroup.json()).toMatchObject({ role: 'COADMIN', friend: null, group: { name: 'Potes', members: 1 } });
+    expect(await level('bob', gameId)).toBe('COADMIN');
+    expect(await level('dave', gameId)).toBe(404);
+    await t.as('alice', { method: 'POST', url: `/v1/friend/group/${potes}/member`, payload: { userId: await userId(t, 'dave') } });
+    expect(await level('dave', gameId)).toBe('COADMIN');
+    expect(await notices('dave')).toContainEqual(expect.objectContaining({ key: 'game.shared' }));
+    expect((await t.as('alice', { method: 'DELETE', url: `/v1/friend/group/${potes}/member`, payload: { userId: await userId(t, 'dave') } })).statusCode).toBe(204);
+    expect(await level('dave', gameId)).toBe(404);
+    expect(await notices('dave')).toContainEqual(expect.objectContaining({ key: 'game.unshared' }));
+    await t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/access/${viaGroup.json().id}`, payload: { role: 'VIEWER' } });
+    expect(await level('bob', gameId)).toBe('MODERATOR');
+
+    // Revoked: bob keeps what the group gives him, and is not told he lost the game.
+    expect((await t.as('alice', { method: 'DELETE', url: `/v1/game/${gameId}/access/${direct.json().id}` })).statusCode).toBe(204);
+    expect(await level('bob', gameId)).toBe('VIEWER');
+    expect((await notices('bob')).filter((n) => n.key === 'game.unshared')).toEqual([]);
+    expect((await t.as('alice', { url: `/v1/game/${gameId}/access` })).json().data).toHaveLength(1);
+  });
+
+  it('records who acted on a shared game, and a block takes the grants away both ways', async () => {
+    const { gameId } = await buyGame(t);
+    const bobsGame = (await buyGame(t, 'bob', 'Bob world')).gameId;
+    await befriend(t, 'alice', 'bob');
+    await share('alice', gameId, { friendId: await userId(t, 'bob'), role: 'COADMIN' });
+    await share('bob', bobsGame, { friendId: await userId(t, 'alice'), role: 'VIEWER' });
+
+    expect((await t.as('bob', { method: 'POST', url: `/v1/game/${gameId}/start` })).statusCode).toBe(200);
+    const audit = (await t.as('boss', { ...staff, url: `/v1/staff/audit?entity=game&entityId=${gameId}` })).json().data as Array<{ action: string; actorName: string; after: Json }>;
+    expect(audit).toContainEqual(expect.objectContaining({ action: 'POST game/start', actorName: 'bob', after: { as: 'COADMIN' } }));
+
+    expect((await t.as('alice', { method: 'POST', url: '/v1/blocklist', payload: { userId: await userId(t, 'bob') } })).statusCode).toBe(201);
+    expect(await level('bob', gameId)).toBe(404);
+    expect(await level('alice', bobsGame)).toBe(404);
+  });
+
+  it('closes the console stream of someone whose access is revoked, within a second', async () => {
+    const { gameId } = await buyGame(t);
+    await befriend(t, 'alice', 'bob');
+    const grant = (await share('alice', gameId, { friendId: await userId(t, 'bob'), role: 'VIEWER' })).json();
+    await runGame(t, gameId);
+    const bobs = await openStream(`${t.origin}/v1/game/${gameId}/console/stream`, await t.token('bob'));
+    const alices = await openStream(`${t.origin}/v1/game/${gameId}/console/stream`, await t.token('alice'));
+    expect(bobs.status).toBe(200);
+    await bobs.waitFor('line');
+    // A viewer reads the console but cannot type in it.
+    expect((await t.as('bob', { method: 'POST', url: `/v1/game/${gameId}/console`, payload: { command: 'list' } })).statusCode).toBe(403);
+
+    const revoked = Date.now();
+    await t.as('alice', { method: 'DELETE', url: `/v1/game/${gameId}/access/${grant.id}` });
+    await bobs.closed;
+    expect(Date.now() - revoked).toBeLessThan(1000);
+    // The owner's stream stays open.
+    t.driver.print(gameId, 'still here');
+    expect((await alices.waitFor('line', 2)).at(-1)!.data).toContain('still here');
+    alices.close();
+    expect((await openStream(`${t.origin}/v1/game/${gameId}/console/stream`, await t.token('bob'))).status).toBe(404);
+  });
+
+  /**
+   * Every game operation of the OpenAPI document declares the level it needs, and each level is
+   * checked: the operations are read from the document, so a new route cannot be forgotten.
+   */
+  it('checks every game operation against every role, from the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, Json>> };
+    const { gameId } = await buyGame(t);
+    await befriend(t, 'alice', 'bob');
+    const grant = (await share('alice', gameId, { friendId: await userId(t, 'bob'), role: 'VIEWER' })).json();
+    const people: Array<[GameAccessLevel | 'NONE', string]> = [
+      ['NONE', 'carol'],
+      ['VIEWER', 'bob'],
+      ['MODERATOR', 'bob'],
+      ['COADMIN', 'bob'],
+      ['OWNER', 'alice'],
+    ];
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      path.startsWith('/v1/game/{id}') ? Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), needed: op['x-game-role'] as GameAccessLevel | undefined })) : [],
+    );
+    expect(operations.length).toBeGreaterThan(30);
+    expect(operations.filter((o) => !o.needed).map((o) => `${o.method} ${o.path}`)).toEqual([]);
+
+    const wrong: string[] = [];
+    for (const [as, who] of people) {
+      if (as !== 'NONE' && as !== 'OWNER') await t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/access/${grant.id}`, payload: { role: as } });
+      for (const { path, method, needed } of operations) {
+        const url = path.replace('{id}', gameId).replace(/\{\w+\}/g, ZERO);
+        // Streams answer and stay open: their check is the console test's.
+        if (url.endsWith('/stream')) continue;
+        const res = await t.as(who, { method: method as 'GET', url, ...(['POST', 'PUT', 'PATCH'].includes(method) ? { payload: {} } : {}) });
+        const code = res.headers['content-type']?.includes('json') ? (res.json() as { code?: string }).code : undefined;
+        const expected = as === 'NONE' ? 'notFound.game' : gameAccessLevels.indexOf(as) < gameAccessLevels.indexOf(needed!) ? 'sharing.roleTooLow' : 'allowed';
+        const got = code === 'notFound.game' || code === 'sharing.roleTooLow' ? code : 'allowed';
+        if (got !== expected) wrong.push(`${as} ${method} ${path}: ${res.statusCode} ${code ?? ''}, expected ${expected}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
