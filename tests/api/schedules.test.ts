@@ -59,6 +59,13 @@ describe('scheduled tasks', () => {
     expect((await t.current.as('alice', { method: 'DELETE', url: url(gameId, `/${created.id}`) })).statusCode).toBe(204);
     expect((await list(gameId)).data).toEqual([]);
     expect((await t.current.as('alice', { method: 'DELETE', url: url(gameId, `/${created.id}`) })).statusCode).toBe(404);
+    // A schedule is reached only through its own game.
+    const { gameId: otherGame } = await buyGame(t.current, 'alice', 'Other world');
+    const mine = (await create(gameId, hourly('backup'))).json();
+    expect((await t.current.as('alice', { method: 'PUT', url: url(otherGame, `/${mine.id}`), payload: hourly('stop') })).statusCode).toBe(404);
+    expect((await t.current.as('alice', { method: 'POST', url: url(otherGame, `/${mine.id}/run`) })).statusCode).toBe(404);
+    expect((await t.current.as('alice', { method: 'GET', url: url(otherGame, `/${mine.id}/runs`) })).statusCode).toBe(404);
+    expect((await list(gameId)).data).toEqual([mine]);
     const actions = (await t.current.app.services.db.select().from(auditLog).where(eq(auditLog.entityId, gameId))).map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(['schedule.create', 'schedule.update', 'schedule.delete']));
   });
@@ -263,12 +270,14 @@ describe('scheduled tasks', () => {
     const schedule = (await create(gameId, hourly('restart', { countdown: true }))).json();
     const says = () => t.current.driver.commands(gameId).filter((c) => c.startsWith('say '));
     const { schedules, reconciler } = t.current.app.services;
+    const s = t.current.app.services;
+    const other = new SchedulesService(s.db, { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit }, { clock: s.runtime.clock, log: s.runtime.log });
     moveTo(t.current, schedule.nextRunAt, -90 * SECOND);
     await schedules.tick();
     expect(says()).toEqual([]);
     moveTo(t.current, schedule.nextRunAt, -60 * SECOND);
-    await schedules.tick();
-    await schedules.tick();
+    // Said once, however many runners tick.
+    await Promise.all([schedules.tick(), other.tick(), schedules.tick()]);
     expect(says()).toEqual(['say &eRestart in 60 seconds']);
     t.current.clock.advance(30 * SECOND);
     await schedules.tick();
