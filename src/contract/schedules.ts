@@ -12,7 +12,7 @@ export type ScheduleRepeat = (typeof scheduleRepeats)[number];
 export const scheduleRunStatuses = ['RUNNING', 'OK', 'FAILED', 'SKIPPED'] as const;
 export type ScheduleRunStatus = (typeof scheduleRunStatuses)[number];
 /** Why a run was SKIPPED. */
-export const scheduleSkipReasons = ['missed', 'notRunning', 'restartLimit', 'alreadyRunning', 'alreadyStopped', 'interrupted'] as const;
+export const scheduleSkipReasons = ['missed', 'notRunning', 'restartLimit', 'alreadyRunning', 'alreadyStopped', 'expired', 'interrupted'] as const;
 export type ScheduleSkipReason = (typeof scheduleSkipReasons)[number];
 
 /** Most scheduled tasks on one game. */

@@ -328,6 +328,23 @@ describe('scheduled tasks', () => {
     expect(after.filter((n: { data: { key: string } }) => n.data.key === 'schedule.failed')).toHaveLength(1);
   });
 
+  it('skips every task of an expired game, without telling its owner each time', async () => {
+    const { gameId, game } = await buyGame(t.current);
+    const schedule = (await create(gameId, hourly('start'))).json();
+    const { renewals, reconciler } = t.current.app.services;
+    // Unpaid at periodEnd (no credits left): the game expires.
+    t.current.clock.now = new Date(Date.parse(game.periodEnd) - 3 * 24 * HOUR);
+    await renewals.tick();
+    t.current.clock.now = new Date(game.periodEnd);
+    await renewals.tick();
+    await reconciler.tick();
+    expect(await status(gameId)).toBe('EXPIRED');
+    const res = await t.current.as('alice', { method: 'POST', url: url(gameId, `/${schedule.id}/run`) });
+    expect(res.json()).toMatchObject({ status: 'SKIPPED', reason: 'expired' });
+    const notices = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
+    expect(notices.filter((n: { data: { key: string } }) => n.data.key === 'schedule.failed')).toEqual([]);
+  });
+
   it('records a failed run and tells the game’s owner; skips it when asked to only run on a running server', async () => {
     const { gameId } = await buyGame(t.current);
     const failing = (await create(gameId, hourly('command', { command: 'say hi' }))).json();

@@ -285,7 +285,10 @@ export class SchedulesService {
       }
       return out;
     });
-    for (const { schedule, run } of claimed) await this.execute(schedule, run);
+    for (const { schedule, run } of claimed) {
+      // One run's trouble (the database gone for a moment) does not keep the others from running.
+      await this.execute(schedule, run).catch((err: unknown) => this.log.error({ err, scheduleId: schedule.id }, 'scheduled run not recorded'));
+    }
     return claimed.length;
   }
 
@@ -294,6 +297,8 @@ export class SchedulesService {
     const game = await this.games.ownerOf(schedule.gameId);
     if (!game) return this.finish(run, 'FAILED', null, 'The game no longer exists');
     const skip = (reason: ScheduleSkipReason) => this.finish(run, 'SKIPPED', reason, null);
+    // An expired game waits for its renewal: nothing runs on it, and its owner is not told each time.
+    if (game.status === 'EXPIRED') return skip('expired');
     if (schedule.onlyWhenRunning && game.status !== 'RUNNING') return skip('notRunning');
     try {
       let output: string | null = null;
