@@ -7,6 +7,7 @@ import { and, count, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 
 import type { Db } from '../../db/client.ts';
 import { backupLinks, backups, backupSettings } from '../../db/schema/backups.ts';
 import { conflict, HttpProblem, notFound, type ErrorKey } from '../../lib/problems.ts';
+import { RoundLoop } from '../../lib/round-loop.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { renderProblem } from '../../lib/problems.ts';
 import type { ObjectStore } from '../../storage/store.ts';
@@ -65,8 +66,7 @@ export class BackupsService {
   private readonly options: BackupsOptions;
   /** Work running in this process, so shutdown and tests can wait for it. */
   private readonly running = new Set<Promise<unknown>>();
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<unknown> | undefined;
+  private loop: RoundLoop | undefined;
 
   constructor(
     db: Db,
@@ -514,22 +514,16 @@ export class BackupsService {
 
   /** Rounds every minute until `stop`: the nightly backups, the expiries' backups, the backups whose time is over. */
   start(intervalMs = 60_000): void {
-    const next = () => {
-      this.timer = setTimeout(() => {
-        this.round = this.nightlyRound()
-          .then(() => this.expiryRound())
-          .catch((err: unknown) => this.options.log.error({ err }, 'backup round failed'))
-          .finally(next);
-      }, intervalMs);
-    };
-    next();
+    this.loop ??= new RoundLoop(
+      () => this.nightlyRound().then(() => this.expiryRound()),
+      () => intervalMs,
+      (err) => this.options.log.error({ err }, 'backup round failed'),
+    );
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.round;
-    clearTimeout(this.timer);
+    await this.loop?.stop();
   }
 
   /** A new game's nightly backup, at the default hour until its owner picks one. */

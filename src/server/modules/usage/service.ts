@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { gameEvents, gameUsage } from '../../db/schema/usage.ts';
+import { RoundLoop } from '../../lib/round-loop.ts';
 import type { GameDriver, GameSpec } from '../../../runtime/driver.ts';
 import type { Locale } from '../../../contract/messages.ts';
 import type { Usage, UsageEvent, UsagePoint, UsageWindow } from '../../../contract/usage.ts';
@@ -36,8 +37,7 @@ export class UsageService {
   private readonly db: Db;
   private readonly deps: { games: GamesService; backups: BackupsService; driver: GameDriver };
   private readonly options: UsageOptions;
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<unknown> | undefined;
+  private loop: RoundLoop | undefined;
 
   constructor(db: Db, deps: { games: GamesService; backups: BackupsService; driver: GameDriver }, options: UsageOptions) {
     this.db = db;
@@ -150,23 +150,15 @@ export class UsageService {
    */
   start(): void {
     const interval = this.options.sampleIntervalMs;
-    const next = () => {
-      this.timer = setTimeout(
-        () => {
-          this.round = this.sampleRound()
-            .catch((err: unknown) => this.options.log.error({ err }, 'usage round failed'))
-            .finally(next);
-        },
-        interval - (Date.now() % interval) + Math.min(1000, interval / 10),
-      );
-    };
-    next();
+    this.loop ??= new RoundLoop(
+      () => this.sampleRound(),
+      () => interval - (Date.now() % interval) + Math.min(1000, interval / 10),
+      (err) => this.options.log.error({ err }, 'usage round failed'),
+    );
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.round;
-    clearTimeout(this.timer);
+    await this.loop?.stop();
   }
 }
