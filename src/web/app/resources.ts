@@ -41,6 +41,8 @@ export const resources = [
   { name: 'gameItems', meta: { path: '/v1/game/:gameId' } },
   // A game's world backups, newest first; pinned by a PATCH and restored or linked by custom calls.
   { name: 'backups', meta: { path: '/v1/game/:gameId/backups' } },
+  // A game's scheduled tasks, created and changed by the Schedules tab's form; run now, paused or deleted by custom calls.
+  { name: 'schedules', meta: { path: '/v1/game/:gameId/schedules' } },
   { name: 'friends', meta: { path: '/v1/friend' } },
   // A request is sent by the other player's Minecraft name.
   { name: 'friendRequests', meta: { path: '/v1/friend/request', createPath: '/v1/friend/mcname' } },

@@ -30,15 +30,17 @@ const UsageCard = lazy(() => import('./usage/UsageCard.tsx'));
 const ConsoleCard = lazy(() => import('./console/ConsoleCard.tsx'));
 // Who the game is shared with: the owner's tab, loaded when it opens.
 const SharingCard = lazy(() => import('./sharing/SharingCard.tsx'));
+// The scheduled tasks (owner and co-admins), loaded when their tab opens.
+const SchedulesCard = lazy(() => import('./schedules/SchedulesCard.tsx'));
 
 /**
  * The game page's tabs, each its own address under /dashboard/game/:id so it can be linked to and
  * reloaded: '' is the control panel, the others a part of the server's tooling.
  */
-const TABS = ['', 'console', 'settings', 'usage', 'backups', 'sharing'] as const;
+const TABS = ['', 'console', 'settings', 'usage', 'backups', 'schedules', 'sharing'] as const;
 type GameTab = (typeof TABS)[number];
 /** The level each tab needs (src/contract/sharing.ts): a friend the game is shared with sees only theirs. */
-const tabNeeds: Record<GameTab, GameAccessLevel> = { '': 'VIEWER', console: 'VIEWER', settings: 'COADMIN', usage: 'VIEWER', backups: 'COADMIN', sharing: 'OWNER' };
+const tabNeeds: Record<GameTab, GameAccessLevel> = { '': 'VIEWER', console: 'VIEWER', settings: 'COADMIN', usage: 'VIEWER', backups: 'COADMIN', schedules: 'COADMIN', sharing: 'OWNER' };
 
 /** /dashboard/game/:id[/tab]: the control panel of one of the player's servers, and its tabs. */
 export function GameShow() {
@@ -106,6 +108,11 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
         </Suspense>
       )}
       {tab === 'backups' && <BackupsCard gameId={game.id} canDelete={may(game, 'OWNER')} />}
+      {tab === 'schedules' && (
+        <Suspense fallback={<PageLoader />}>
+          <SchedulesCard gameId={game.id} />
+        </Suspense>
+      )}
       {tab === 'sharing' && (
         <Suspense fallback={<PageLoader />}>
           <SharingCard gameId={game.id} />
