@@ -4,6 +4,7 @@ import { gameSchedules, scheduleRuns } from '../../db/schema/schedules.ts';
 import { badRequest, conflict, HttpProblem, notFound, type FieldProblem } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { validTimeZone } from '../../lib/wall-clock.ts';
+import { RoundLoop } from '../../lib/round-loop.ts';
 import { MAX_SCHEDULES_PER_GAME, type Schedule, type ScheduleInput, type ScheduleRun, type ScheduleRunStatus, type ScheduleSkipReason } from '../../../contract/schedules.ts';
 import type { GamesService } from '../games/service.ts';
 import type { BackupsService } from '../backups/service.ts';
@@ -90,8 +91,7 @@ export class SchedulesService {
   private readonly audit: AuditService;
   private readonly clock: Clock;
   private readonly log: { error(obj: object, msg: string): void };
-  private timer: NodeJS.Timeout | undefined;
-  private round: Promise<unknown> | undefined;
+  private loop: RoundLoop | undefined;
 
   constructor(
     db: Db,
@@ -480,20 +480,15 @@ export class SchedulesService {
 
   /** Rounds every `intervalMs` until `stop`. */
   start(intervalMs = 5_000): void {
-    const next = () => {
-      this.timer = setTimeout(() => {
-        this.round = this.tick()
-          .catch((err: unknown) => this.log.error({ err }, 'schedules round failed'))
-          .finally(next);
-      }, intervalMs);
-    };
-    next();
+    this.loop ??= new RoundLoop(
+      () => this.tick(),
+      () => intervalMs,
+      (err) => this.log.error({ err }, 'schedules round failed'),
+    );
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.round;
-    clearTimeout(this.timer);
+    await this.loop?.stop();
   }
 }
