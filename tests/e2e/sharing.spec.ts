@@ -125,6 +125,11 @@ test('a player shares a server with a friend group as moderators, then co-admins
   } finally {
     await quit(joined.bot);
   }
+  // Nor may he stop it through the API: a moderator's stop is refused, and the server keeps running.
+  const gameId = gamePath.split('/').pop()!;
+  const refused = await asBob.post(`/v1/game/${gameId}/stop`, {});
+  expect(refused.status()).toBe(403);
+  await expect(bob.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING');
 
   // Alice makes "Potes" co-admins: Bob's open page offers the power buttons, and he restarts the server.
   await alice.goto(`${gamePath}/sharing`);
