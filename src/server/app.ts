@@ -25,6 +25,7 @@ import friendGroupsRoutes from './modules/friend-groups/routes.ts';
 import catalogueRoutes from './modules/catalogue/routes.ts';
 import gamesRoutes from './modules/games/routes.ts';
 import sharingRoutes from './modules/sharing/routes.ts';
+import activityRoutes from './modules/activity/routes.ts';
 import gameGuard from './modules/sharing/guard.ts';
 import backupsRoutes from './modules/backups/routes.ts';
 import staffBackupsRoutes from './modules/backups/staff-routes.ts';
@@ -140,6 +141,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     catalogueRoutes,
     gamesRoutes,
     sharingRoutes,
+    activityRoutes,
     backupsRoutes,
     staffBackupsRoutes,
     consoleRoutes,

@@ -25,6 +25,7 @@ import { SubscriptionsService } from './modules/money/subscriptions/service.ts';
 import { InvoicesService } from './modules/money/invoices/service.ts';
 import { PaymentsService } from './modules/money/payments/service.ts';
 import { AuditService } from './modules/audit/service.ts';
+import { ActivityService } from './modules/activity/service.ts';
 import { SharingService } from './modules/sharing/service.ts';
 import { StaffService } from './modules/staff/service.ts';
 import { createPaymentProvider } from './modules/money/providers/index.ts';
@@ -53,6 +54,7 @@ export interface Services {
   catalogue: CatalogueService;
   games: GamesService;
   sharing: SharingService;
+  activity: ActivityService;
   staffGames: StaffGamesService;
   gameSettings: GameSettingsService;
   reconciler: Reconciler;
@@ -151,6 +153,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     catalogue,
     games,
     sharing,
+    activity: new ActivityService(audit),
     staffGames: new StaffGamesService(db, { games, catalogue, users, notifications, audit, runtime: game }),
     gameSettings: new GameSettingsService(db, { runtime: game, games, catalogue, notifications, backUpBefore: (ownerId, gameId) => backups.backUpBefore(ownerId, gameId) }),
     reconciler,

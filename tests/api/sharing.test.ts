@@ -1,4 +1,6 @@
+import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import gameGuard from '../../src/server/modules/sharing/guard.ts';
 import { gameAccessLevels, type GameAccessLevel } from '../../src/contract/sharing.ts';
 import { startListeningApp, type TestApp } from '../fixtures/app.ts';
 import { buyGame, runGame, userId } from '../fixtures/games.ts';
@@ -95,11 +97,50 @@ describe('sharing a game with friends and friend groups', { timeout: 60_000 }, (
 
     expect((await t.as('bob', { method: 'POST', url: `/v1/game/${gameId}/start` })).statusCode).toBe(200);
     const audit = (await t.as('boss', { ...staff, url: `/v1/staff/audit?entity=game&entityId=${gameId}` })).json().data as Array<{ action: string; actorName: string; after: Json }>;
-    expect(audit).toContainEqual(expect.objectContaining({ action: 'POST game/start', actorName: 'bob', after: { as: 'COADMIN' } }));
+    expect(audit).toContainEqual(expect.objectContaining({ action: 'game.start', actorName: 'bob', after: { as: 'COADMIN' } }));
 
     expect((await t.as('alice', { method: 'POST', url: '/v1/blocklist', payload: { userId: await userId(t, 'bob') } })).statusCode).toBe(201);
     expect(await level('bob', gameId)).toBe(404);
     expect(await level('alice', bobsGame)).toBe(404);
+  });
+
+  it('tells who did what on the game, as what, to its moderators and up; staff act as the platform', async () => {
+    const { gameId } = await buyGame(t);
+    await befriend(t, 'alice', 'bob');
+    await befriend(t, 'alice', 'carol');
+    await share('alice', gameId, { friendId: await userId(t, 'bob'), role: 'COADMIN' });
+    await share('alice', gameId, { friendId: await userId(t, 'carol'), role: 'VIEWER' });
+    await runGame(t, gameId, 'bob');
+    const listed = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/minecraft/player`, payload: { name: 'Steve', type: 'WHITELIST', action: 'ADD' } });
+    expect(listed.statusCode).toBe(200);
+    expect((await t.as('bob', { method: 'POST', url: `/v1/game/${gameId}/console`, payload: { command: 'say hi' } })).statusCode).toBe(200);
+    // A refused action is no activity.
+    expect((await t.as('carol', { method: 'POST', url: `/v1/game/${gameId}/stop` })).statusCode).toBe(403);
+    expect((await t.as('boss', { ...staff, method: 'POST', url: `/v1/staff/games/${gameId}/stop`, payload: { reason: 'Lag on the host' } })).statusCode).toBe(200);
+
+    const res = await t.as('bob', { url: `/v1/game/${gameId}/activity` });
+    expect(res.statusCode).toBe(200);
+    const entries = (res.json().data as Array<{ action: string; actorName: string; by: string; detail: Json }>).map(({ action, actorName, by, detail }) => ({ action, actorName, by, detail }));
+    expect(entries).toEqual([
+      { action: 'game.stop', actorName: '', by: 'STAFF', detail: {} },
+      { action: 'console.command', actorName: 'bob', by: 'COADMIN', detail: { command: 'say hi' } },
+      { action: 'players.list', actorName: 'alice', by: 'OWNER', detail: { name: 'Steve', type: 'WHITELIST', action: 'ADD' } },
+      { action: 'game.start', actorName: 'bob', by: 'COADMIN', detail: {} },
+      { action: 'game.share', actorName: 'alice', by: 'OWNER', detail: { role: 'VIEWER' } },
+      { action: 'game.share', actorName: 'alice', by: 'OWNER', detail: { role: 'COADMIN' } },
+    ]);
+    expect(res.json().totalElements).toBe(6);
+    // A viewer may not read it; someone it is not shared with does not learn the game exists.
+    expect((await t.as('carol', { url: `/v1/game/${gameId}/activity` })).json().code).toBe('sharing.roleTooLow');
+    expect((await t.as('dave', { url: `/v1/game/${gameId}/activity` })).statusCode).toBe(404);
+  });
+
+  it('refuses a write route on a game that does not say what it does', async () => {
+    const app = Fastify();
+    await app.register(gameGuard, { sharing: t.app.services.sharing, audit: t.app.services.audit, db: t.app.services.db });
+    expect(() => app.post('/v1/game/:id/unnamed', { config: { gameRole: 'COADMIN' } }, () => ({}))).toThrow(/declares a gameRole but no activity/);
+    expect(() => app.get('/v1/game/:id/readable', { config: { gameRole: 'VIEWER' } }, () => ({}))).not.toThrow();
+    await app.close();
   });
 
   it('closes the console stream of someone whose access is revoked, within a second', async () => {

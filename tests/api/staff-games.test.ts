@@ -311,7 +311,7 @@ describe('staff: games', () => {
     expect(again.json()).toMatchObject({ code: 'games.cannotStop', detail: expect.stringContaining('STOPPED') });
     expect((await as(t.current, 'boss', 'POST', `/v1/staff/games/${NOBODY}/stop`, { reason: 'x' })).statusCode).toBe(404);
     // The staff stop once; the owner's own start is audited beside it.
-    expect((await auditOf(t.current, 'game', gameId)).map((entry) => entry.action)).toEqual(['game.stop', 'POST game/start']);
+    expect((await auditOf(t.current, 'game', gameId)).map((entry) => entry.action)).toEqual(['game.stop', 'game.start']);
   });
 
   it('extends a period with a reason, moving the opened renewal with it; audited; 409 for an expired game', async () => {

@@ -145,6 +145,24 @@ test('a player shares a server with a friend group as moderators, then co-admins
   expect((await restarted).status()).toBeLessThan(300);
   await expect(bob.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
 
+  // Alice's Activité tab says who did what: Bob's kick as a moderator, his restart as a co-admin.
+  await alice.goto(gamePath);
+  await openTab(alice, 'Activité');
+  const actions = alice.getByTestId('activity-action');
+  await expect(actions.filter({ hasText: 'A redémarré le serveur' })).toHaveCount(1);
+  const rows = alice.getByRole('row');
+  await expect(rows.filter({ hasText: 'A redémarré le serveur' })).toContainText(`${bobName}Co-admin`);
+  await expect(rows.filter({ hasText: `A expulsé ${player}` })).toContainText(`${bobName}Modérateur`);
+  await expect(rows.filter({ hasText: 'A partagé le serveur (Modérateur)' })).toContainText(`${aliceName}Propriétaire`);
+  for (const lang of ['fr', 'en'] as const) {
+    await inEachLook(alice, async ({ theme, label }) => {
+      await alice.goto(`${lang === 'fr' ? '' : '/en'}${gamePath}/activity`);
+      await expect(actions.first()).toBeVisible();
+      await transitionsEnded(alice);
+      await alice.screenshot({ path: `${SHOTS}/activity-${lang}-${label}-${theme}.png`, fullPage: true });
+    });
+  }
+
   // Alice takes Bob out of "Potes": his open page says the server is not there for him.
   const removed = await alice.request.delete(`/v1/friend/group/${groupId}/member`, { headers: { authorization: `Bearer ${aliceToken}` }, data: { userId: bobId } });
   expect(removed.status()).toBe(204);

@@ -43,6 +43,8 @@ export const resources = [
   { name: 'backups', meta: { path: '/v1/game/:gameId/backups' } },
   // A game's scheduled tasks, created and changed by the Schedules tab's form; run now, paused or deleted by custom calls.
   { name: 'schedules', meta: { path: '/v1/game/:gameId/schedules' } },
+  // Who did what on a game, newest first (moderators and up).
+  { name: 'gameActivity', meta: { path: '/v1/game/:gameId/activity' } },
   { name: 'friends', meta: { path: '/v1/friend' } },
   // A request is sent by the other player's Minecraft name.
   { name: 'friendRequests', meta: { path: '/v1/friend/request', createPath: '/v1/friend/mcname' } },

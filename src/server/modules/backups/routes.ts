@@ -61,7 +61,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/game/:id/backups',
       {
-        config: { gameRole: 'COADMIN' },
+        config: { gameRole: 'COADMIN', activity: 'backup.create' },
         schema: {
           tags,
           summary: 'Back the world up now, running or stopped: 202 with the PENDING backup; its progress comes on the event stream. 409 while a backup or restore runs',
@@ -78,7 +78,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.patch(
       '/v1/game/:id/backups/:backupId',
       {
-        config: { gameRole: 'COADMIN' },
+        config: { gameRole: 'COADMIN', activity: 'backup.update' },
         schema: {
           tags,
           summary: 'Pin, unpin or note a backup (pinned ones are never pruned; 409 beyond the package’s quota)',
@@ -93,7 +93,10 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
     player.delete(
       '/v1/game/:id/backups/:backupId',
-      { config: { gameRole: 'OWNER' }, schema: { tags, summary: 'Delete a backup and its archive (409 while it runs)', params: BackupParams, response: { 204: Type.Null() }, problems } },
+      {
+        config: { gameRole: 'OWNER', activity: 'backup.delete' },
+        schema: { tags, summary: 'Delete a backup and its archive (409 while it runs)', params: BackupParams, response: { 204: Type.Null() }, problems },
+      },
       async (request, reply) => {
         await backups.delete(request.user.id, request.params.id, request.params.backupId);
         return reply.status(204).send(null);
@@ -103,7 +106,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/game/:id/backups/:backupId/restore',
       {
-        config: { gameRole: 'COADMIN' },
+        config: { gameRole: 'COADMIN', activity: 'backup.restore' },
         schema: {
           tags,
           summary: 'Put a backup back (202): the current world is backed up, the server stopped, the backup checked and swapped in, the server started again if it ran',
@@ -118,7 +121,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/game/:id/backups/:backupId/link',
       {
-        config: { gameRole: 'COADMIN' },
+        config: { gameRole: 'COADMIN', activity: 'backup.link' },
         schema: { tags, summary: 'A download link for this backup, valid 10 minutes, that needs no token', params: BackupParams, response: { 200: BackupLink }, problems },
       },
       async (request) => backups.link(gameOf(request).ownerId, request.params.id, request.params.backupId),
@@ -129,7 +132,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.put(
       '/v1/game/:id/world',
       {
-        config: { gameRole: 'COADMIN' },
+        config: { gameRole: 'COADMIN', activity: 'world.upload' },
         schema: {
           tags,
           summary:
@@ -163,7 +166,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.put(
       '/v1/game/:id/backup-settings',
       {
-        config: { gameRole: 'COADMIN' },
+        config: { gameRole: 'COADMIN', activity: 'backup.settings' },
         schema: {
           tags,
           summary: 'Turn the nightly backup on or off, at an hour of the owner’s time zone',

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { CONSOLE_EMPTY_EVENT, CONSOLE_LINE_EVENT, COMMANDS_PER_SECOND } from '../../../contract/console.ts';
+import type { GameAccessLevel } from '../../../contract/sharing.ts';
 import type { Db } from '../../db/client.ts';
 import type { ConsoleLine, GameDriver } from '../../../runtime/driver.ts';
 import { badRequest, HttpProblem } from '../../lib/problems.ts';
@@ -96,13 +97,14 @@ export class ConsoleService {
   /**
    * Runs `command` on a running game of `ownerId`'s for `userId` (its owner or someone it is shared
    * with) and records it, with the answer and its author, in the audit log. 429 beyond
-   * COMMANDS_PER_SECOND per user, 400 for a control character, 409 unless it runs.
+   * COMMANDS_PER_SECOND per user, 400 for a control character, 409 unless it runs. `as` is the
+   * level they act as, for the game's activity.
    */
-  async run(userId: string, ownerId: string, gameId: string, command: string): Promise<{ output: string }> {
+  async run(userId: string, ownerId: string, gameId: string, command: string, as?: GameAccessLevel): Promise<{ output: string }> {
     if (control.test(command)) throw badRequest('console.invalidCommand', {}, [{ field: 'command', key: 'field.noControlCharacters' }]);
     this.take(userId);
     const output = await this.deps.games.command(ownerId, gameId, command);
-    await this.deps.audit.record(this.db, { actorId: userId, action: 'console.command', entity: 'game', entityId: gameId, after: { command, output } });
+    await this.deps.audit.record(this.db, { actorId: userId, action: 'console.command', entity: 'game', entityId: gameId, after: { as, command, output } });
     return { output };
   }
 

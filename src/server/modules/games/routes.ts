@@ -98,7 +98,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.patch(
       '/v1/game/:id',
       {
-        config: { gameRole: 'OWNER' },
+        config: { gameRole: 'OWNER', activity: 'game.autoRenew' },
         schema: {
           tags,
           summary: 'Turn auto-renew on or off; turned on, a renewal due or expired is paid at once when the balance covers it',
@@ -173,7 +173,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       player.post(
         `/v1/game/:id/${action}`,
         {
-          config: { gameRole: 'COADMIN' },
+          config: { gameRole: 'COADMIN', activity: `game.${action}` },
           schema: {
             tags,
             summary:
@@ -207,7 +207,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/game/:id/minecraft/player',
       {
-        config: { gameRole: 'MODERATOR' },
+        config: { gameRole: 'MODERATOR', activity: 'players.list' },
         schema: { tags, summary: 'Add a name to, or remove it from, a player list; applied live when running', params: IdParams, body: named(playerPatchRequest), response: { 200: PlayerList } },
       },
       async (request) => {
@@ -219,7 +219,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/game/:id/minecraft/players',
       {
-        config: { gameRole: 'MODERATOR' },
+        config: { gameRole: 'MODERATOR', activity: 'players.group' },
         schema: {
           tags,
           summary: 'Add every member of one of your friend groups to, or remove them from, a player list; applied live when running',
@@ -240,7 +240,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/game/:id/announce',
       {
-        config: { gameRole: 'MODERATOR' },
+        config: { gameRole: 'MODERATOR', activity: 'game.announce' },
         schema: {
           problems: [503],
           tags,
@@ -257,7 +257,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/game/:id/minecraft/kick',
       {
-        config: { gameRole: 'MODERATOR' },
+        config: { gameRole: 'MODERATOR', activity: 'players.kick' },
         schema: { problems: [503], tags, summary: 'Kick a player (409 unless RUNNING)', params: IdParams, body: named(playerRequest), response: { 200: RconAnswer } },
       },
       async (request) => games.kick(gameOf(request).ownerId, request.params.id, request.body.name, request.body.reason),
@@ -272,7 +272,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.put(
       '/v1/game/:id/minecraft/whitelist/status',
       {
-        config: { gameRole: 'MODERATOR' },
+        config: { gameRole: 'MODERATOR', activity: 'whitelist.toggle' },
         schema: { tags, summary: 'Turn the whitelist on or off (applied live when running)', params: IdParams, querystring: WhitelistQuery, response: { 200: WhitelistStatus } },
       },
       async (request) => games.setWhitelist(gameOf(request).ownerId, request.params.id, request.query.enabled),

@@ -36,7 +36,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.put(
       '/v1/game/:id/settings',
       {
-        config: { gameRole: 'COADMIN' },
+        config: { gameRole: 'COADMIN', activity: 'game.settings' },
         schema: {
           tags,
           summary: 'Change settings: the live ones reach a running server at once over RCON, the others at its next start (now with `restart`)',
@@ -53,7 +53,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       '/v1/game/:id/icon',
       {
         bodyLimit: MAX_ICON_CHARS + 1024,
-        config: { gameRole: 'COADMIN' },
+        config: { gameRole: 'COADMIN', activity: 'game.icon' },
         schema: {
           tags,
           summary: 'Set or remove the server icon, shown in the server list from the next start',
@@ -69,7 +69,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.put(
       '/v1/game/:id/version',
       {
-        config: { gameRole: 'COADMIN' },
+        config: { gameRole: 'COADMIN', activity: 'game.version' },
         schema: {
           tags,
           summary:

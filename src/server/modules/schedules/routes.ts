@@ -12,6 +12,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   const schedules = services.schedules;
   const tags = ['schedules'];
   const config = { gameRole: 'COADMIN' as const };
+  // The service audits each change with the schedule it concerns.
+  const write = { ...config, auditsItself: true };
 
   await signedIn(app, null, (player) => {
     player.get(
@@ -23,7 +25,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/game/:id/schedules',
       {
-        config,
+        config: write,
         schema: {
           tags,
           summary: `Schedule a task (201). 400 naming the field for a bad time, zone, repeat or command; 409 past ${MAX_SCHEDULES_PER_GAME} per game`,
@@ -39,7 +41,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.put(
       '/v1/game/:id/schedules/:scheduleId',
       {
-        config,
+        config: write,
         schema: { tags, summary: 'Replace a scheduled task’s rule; its next run is computed again', params: ScheduleParams, body: ScheduleInput, response: { 200: Schedule }, problems: [404] },
       },
       async (request) => schedules.update(gameOf(request).gameId, request.params.scheduleId, request.user.id, request.body),
@@ -47,7 +49,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
     player.delete(
       '/v1/game/:id/schedules/:scheduleId',
-      { config, schema: { tags, summary: 'Delete a scheduled task and its runs’ records', params: ScheduleParams, response: { 204: Type.Null() }, problems: [404] } },
+      { config: write, schema: { tags, summary: 'Delete a scheduled task and its runs’ records', params: ScheduleParams, response: { 204: Type.Null() }, problems: [404] } },
       async (request, reply) => {
         await schedules.remove(gameOf(request).gameId, request.params.scheduleId, request.user.id);
         return reply.status(204).send(null);
@@ -57,7 +59,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/game/:id/schedules/:scheduleId/run',
       {
-        config,
+        config: write,
         schema: {
           tags,
           summary: 'Run a scheduled task now (no countdown; its next run stays): the finished run, OK, FAILED or SKIPPED; a backup’s run is RUNNING until its backup ends',

@@ -20,7 +20,7 @@ type RunRow = typeof scheduleRuns.$inferSelect;
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 /** A run later than this (the API was down at its time) is not run but recorded SKIPPED, 'missed'. */
-export const MISSED_AFTER_MS = 15 * MINUTE_MS;
+const MISSED_AFTER_MS = 15 * MINUTE_MS;
 /** A game restarts by schedule at most once in this time. */
 const RESTART_INTERVAL_MS = HOUR_MS;
 /** A run still RUNNING this long after its start was cut off by a stop of the API. */

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import { activityDetailKeys, type GameActivity } from '../../../contract/activity.ts';
 import type { GameAccessLevel } from '../../../contract/sharing.ts';
 import type { Db } from '../../db/client.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -13,6 +14,8 @@ declare module 'fastify' {
      * `request.game`. The OpenAPI document names it (`x-game-role`).
      */
     gameRole?: GameAccessLevel;
+    /** What a write route does, as the game's activity names it (the audit log's action). */
+    activity?: GameActivity;
     /** The handler audits its action itself, with more than the guard knows (a console command and its answer). */
     auditsItself?: boolean;
   }
@@ -41,17 +44,37 @@ export default fp(async function gameGuard(app: FastifyInstance, { sharing, audi
     if (!id || !uuid.test(id)) return;
     request.game = await sharing.require(request.user.id, id, needed);
   });
+  // A write route on a game says what it does, or audits itself: no action goes unrecorded.
+  app.addHook('onRoute', (route) => {
+    const writes = [route.method].flat().some((m) => m !== 'GET' && m !== 'HEAD');
+    if (route.config?.gameRole && writes && !route.config.activity && !route.config.auditsItself) {
+      throw new Error(`route ${[route.method].flat().join(',')} ${route.url} declares a gameRole but no activity`);
+    }
+  });
   // Every action on a game that succeeded is audited with who did it: its owner, or which person
-  // it is shared with, and as what.
+  // it is shared with, and as what, with the few values the game's activity says of it.
   app.addHook('onResponse', async (request, reply) => {
     const { game, user } = request;
-    if (!game || !user || request.method === 'GET' || reply.statusCode >= 400 || request.routeOptions.config.auditsItself) return;
-    const action = `${request.method} ${request.routeOptions.url?.replace('/v1/game/:id', 'game') ?? ''}`;
+    const action = request.routeOptions.config.activity;
+    if (!game || !user || !action || reply.statusCode >= 400 || request.routeOptions.config.auditsItself) return;
     await audit
-      .record(db, { actorId: user.id, action, entity: 'game', entityId: game.gameId, after: { as: game.level } })
+      .record(db, { actorId: user.id, action, entity: 'game', entityId: game.gameId, after: { as: game.level, ...said(request.body, request.query) } })
       .catch((err: unknown) => request.log.error({ err }, 'game action not audited'));
   });
 });
+
+/** The values of a request's body and query the game's activity says (a player's name, a list, a version). */
+function said(...sources: unknown[]): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const source of sources) {
+    if (!source || typeof source !== 'object') continue;
+    for (const key of activityDetailKeys) {
+      const value = (source as Record<string, unknown>)[key];
+      if (['string', 'number', 'boolean'].includes(typeof value)) picked[key] = value;
+    }
+  }
+  return picked;
+}
 
 /** The check of a handler behind a `gameRole`. */
 export function gameOf(request: { game: GameAccessCheck | null }): GameAccessCheck {

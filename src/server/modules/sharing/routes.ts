@@ -27,7 +27,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.post(
       '/v1/game/:id/access',
       {
-        config: { gameRole: 'OWNER' },
+        config: { gameRole: 'OWNER', auditsItself: true },
         schema: {
           tags,
           summary: 'Share the game with one of your friends or friend groups, with a role (owner only; 409 when not a friend or already shared)',
@@ -41,14 +41,17 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
     player.put(
       '/v1/game/:id/access/:accessId',
-      { config: { gameRole: 'OWNER' }, schema: { tags, summary: 'Change the role of a grant (owner only)', params: AccessIdParams, body: GameAccessUpdate, response: { 200: GameAccessGrant } } },
+      {
+        config: { gameRole: 'OWNER', auditsItself: true },
+        schema: { tags, summary: 'Change the role of a grant (owner only)', params: AccessIdParams, body: GameAccessUpdate, response: { 200: GameAccessGrant } },
+      },
       async (request) => sharing.update(request.user.id, request.params.id, request.params.accessId, request.body.role),
     );
 
     player.delete(
       '/v1/game/:id/access/:accessId',
       {
-        config: { gameRole: 'OWNER' },
+        config: { gameRole: 'OWNER', auditsItself: true },
         schema: { tags, summary: 'Stop sharing with that friend or group: their open pages of the game lose it (owner only)', params: AccessIdParams, response: { 204: Type.Null() } },
       },
       async (request, reply) => {

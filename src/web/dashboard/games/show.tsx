@@ -32,15 +32,26 @@ const ConsoleCard = lazy(() => import('./console/ConsoleCard.tsx'));
 const SharingCard = lazy(() => import('./sharing/SharingCard.tsx'));
 // The scheduled tasks (owner and co-admins), loaded when their tab opens.
 const SchedulesCard = lazy(() => import('./schedules/SchedulesCard.tsx'));
+// Who did what on the server, loaded when its tab opens.
+const ActivityCard = lazy(() => import('./activity/ActivityCard.tsx'));
 
 /**
  * The game page's tabs, each its own address under /dashboard/game/:id so it can be linked to and
  * reloaded: '' is the control panel, the others a part of the server's tooling.
  */
-const TABS = ['', 'console', 'settings', 'usage', 'backups', 'schedules', 'sharing'] as const;
+const TABS = ['', 'console', 'settings', 'usage', 'backups', 'schedules', 'activity', 'sharing'] as const;
 type GameTab = (typeof TABS)[number];
 /** The level each tab needs (src/contract/sharing.ts): a friend the game is shared with sees only theirs. */
-const tabNeeds: Record<GameTab, GameAccessLevel> = { '': 'VIEWER', console: 'VIEWER', settings: 'COADMIN', usage: 'VIEWER', backups: 'COADMIN', schedules: 'COADMIN', sharing: 'OWNER' };
+const tabNeeds: Record<GameTab, GameAccessLevel> = {
+  '': 'VIEWER',
+  console: 'VIEWER',
+  settings: 'COADMIN',
+  usage: 'VIEWER',
+  backups: 'COADMIN',
+  schedules: 'COADMIN',
+  activity: 'MODERATOR',
+  sharing: 'OWNER',
+};
 
 /** /dashboard/game/:id[/tab]: the control panel of one of the player's servers, and its tabs. */
 export function GameShow() {
@@ -111,6 +122,11 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
       {tab === 'schedules' && (
         <Suspense fallback={<PageLoader />}>
           <SchedulesCard gameId={game.id} />
+        </Suspense>
+      )}
+      {tab === 'activity' && (
+        <Suspense fallback={<PageLoader />}>
+          <ActivityCard gameId={game.id} />
         </Suspense>
       )}
       {tab === 'sharing' && (
