@@ -31,10 +31,12 @@ import { consoleBench } from './console.ts';
  * - backups: world backups and restores with the local driver (a 200 MB world, the API side's
  *   memory, the pause a player sees during a running server's snapshot, 10 games at once);
  * - console: a line a real server prints until it is on an open console stream, with one and with
- *   100 consoles open on the game.
+ *   100 consoles open on the game;
+ * - catalogue: the public catalogue and credit packs read by 32 clients, against /healthz in the
+ *   same run, and the same reads by staff, which are not kept in memory (drafts, archived packs).
  * Without a section name, all of them but the soak and staff, which are asked by name. Figures are written to bench/results/latest.json.
  */
-const sections = ['spine', 'games', 'social', 'web', 'payments', 'live', 'backups', 'console', 'soak', 'staff'] as const;
+const sections = ['spine', 'catalogue', 'games', 'social', 'web', 'payments', 'live', 'backups', 'console', 'soak', 'staff'] as const;
 type Section = (typeof sections)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 const unknown = asked.filter((a) => !(sections as readonly string[]).includes(a));
@@ -229,6 +231,33 @@ async function soak() {
   }
 }
 
+async function catalogueSection() {
+  const server = await startServer();
+  try {
+    console.log(`bench catalogue: server ${server.origin} (database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}), 32 clients`);
+    const clients = { concurrency: 32 };
+    const staffToken = { authorization: `Bearer ${server.token('bench_staff', ['staff'])}` };
+    const health = await load(`${server.origin}/healthz`, {}, clients);
+    row('GET /healthz (32 clients)', `${health.rps.toFixed(0)} req/s, p99 ${ms(health.p99)}`, 'baseline', health.errors === 0);
+    const figures: Record<string, number> = { healthzRps: health.rps };
+    for (const [name, path] of [
+      ['definitions', '/v1/definition/game/list'],
+      ['pricing', '/v1/pricing'],
+    ] as const) {
+      const visitor = await load(`${server.origin}${path}`, {}, clients);
+      const staffRead = await load(`${server.origin}${path}`, staffToken, clients);
+      const ratio = visitor.rps / health.rps;
+      Object.assign(figures, { [`${name}Rps`]: visitor.rps, [`${name}P99Ms`]: visitor.p99, [`${name}StaffRps`]: staffRead.rps, [`${name}ToHealthz`]: ratio });
+      row(`GET ${path}`, `${visitor.rps.toFixed(0)} req/s, p99 ${ms(visitor.p99)}`, '', visitor.errors === 0);
+      row('  ratio to /healthz', `${(ratio * 100).toFixed(1)} %`, '≥ 40 %', ratio >= 0.4);
+      row('  same read by staff (from the database)', `${staffRead.rps.toFixed(0)} req/s, p99 ${ms(staffRead.p99)}; visitors ${(visitor.rps / staffRead.rps).toFixed(1)}×`, '', staffRead.errors === 0);
+    }
+    Object.assign(results, { catalogue: figures });
+  } finally {
+    await server.stop();
+  }
+}
+
 async function staff() {
   console.log('bench staff: server on a PostgreSQL database of its own, 100 000 users and 1 000 000 ledger rows');
   const f = await staffListsBench();
@@ -251,7 +280,7 @@ async function staff() {
   }
 }
 
-const run: Record<Section, () => Promise<void>> = { spine, games, social, web, payments, live, backups, console: consoleSection, soak, staff };
+const run: Record<Section, () => Promise<void>> = { spine, catalogue: catalogueSection, games, social, web, payments, live, backups, console: consoleSection, soak, staff };
 for (const section of sections) if (chosen.has(section)) await run[section]();
 console.log('');
 

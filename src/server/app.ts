@@ -164,6 +164,8 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await services.notifications.start();
   await services.users.start();
   await services.credits.start();
+  await services.catalogue.answers.start();
+  await services.pricing.answers.start();
   await services.renewals.listen();
   // Backups a previous process left running end FAILED, their partial archives deleted.
   await services.backups.sweep();
@@ -193,6 +195,8 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     await services.notifications.stop();
     await services.users.stop();
     await services.credits.stop();
+    await services.catalogue.answers.stop();
+    await services.pricing.answers.stop();
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');

@@ -7,6 +7,7 @@ import { named } from '../../lib/schema.ts';
 import { badRequest, HttpProblem, notFound } from '../../lib/problems.ts';
 import { IMAGE_URL_PREFIX, MAX_IMAGE_BYTES } from './images.ts';
 import { pageWindow } from '../../lib/paging.ts';
+import { NotModified, sendAnswer } from '../../lib/answer-cache.ts';
 import { signedIn, type SignedInTypeProvider } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
@@ -21,15 +22,27 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/definition/game/list',
     {
       onRequest: app.identify,
-      schema: { tags, summary: 'Game definitions with their packages, rating and price (no token; staff also see drafts)', querystring: PageQuery, response: { 200: Page(GameDefinition) } },
+      schema: {
+        tags,
+        summary: 'Game definitions with their packages, rating and price (no token; staff also see drafts)',
+        querystring: PageQuery,
+        response: { 200: Page(GameDefinition), 304: NotModified },
+      },
     },
-    async (request) => catalogue.list(pageWindow(request.query), seesDrafts(request.user?.roles)),
+    async (request, reply) => {
+      const window = pageWindow(request.query);
+      if (seesDrafts(request.user?.roles)) return catalogue.list(window, true);
+      return sendAnswer(request, reply, await catalogue.publicList(window));
+    },
   );
 
   app.get(
     '/v1/definition/game/:id',
-    { onRequest: app.identify, schema: { tags, summary: 'A game definition with its packages, rating and price (no token)', params: IdParams, response: { 200: GameDefinition } } },
-    async (request) => catalogue.get(request.params.id, seesDrafts(request.user?.roles)),
+    { onRequest: app.identify, schema: { tags, summary: 'A game definition with its packages, rating and price (no token)', params: IdParams, response: { 200: GameDefinition, 304: NotModified } } },
+    async (request, reply) => {
+      if (seesDrafts(request.user?.roles)) return catalogue.get(request.params.id, true);
+      return sendAnswer(request, reply, await catalogue.publicGet(request.params.id));
+    },
   );
 
   // Content-hashed names never change content: browsers and proxies keep them for a year.
@@ -40,6 +53,12 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   });
 
   await signedIn(app, ['staff'], async (staffOnly) => {
+    // A staff write changes what visitors read: this process drops its answers before answering
+    // (other replicas on the tables' NOTIFY), so the writer's next read is fresh.
+    staffOnly.addHook('onSend', async (request, _reply, payload) => {
+      if (request.method !== 'GET') catalogue.answers.changed();
+      return payload;
+    });
     staffOnly.post('/v1/definition/game', { schema: { tags, summary: 'Staff: add a game definition', body: named(gameDefCreate), response: { 201: GameDefinition } } }, async (request, reply) =>
       reply.status(201).send(await catalogue.createDefinition(request.body, request.user.id)),
     );

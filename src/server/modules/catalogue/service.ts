@@ -1,5 +1,6 @@
 import { asc, count, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/client.ts';
+import type { Database, Db, Executor } from '../../db/client.ts';
+import { AnswerCache, type CachedAnswer } from '../../lib/answer-cache.ts';
 import { gameDefinitions, gamePackages } from '../../db/schema/catalogue.ts';
 import { badRequest, conflict, notFound } from '../../lib/problems.ts';
 import { isStillReferenced } from '../../lib/db-errors.ts';
@@ -79,15 +80,21 @@ function checkVersions(input: GameDefCreate) {
  * The catalogue: game definitions and their packages. Players see the published ones; staff edit
  * them, each write audited in its own transaction. A write given no actor is the seed's.
  */
+/** NOTIFYed by migration 0021's triggers when game_definitions or game_packages change. */
+const CATALOGUE_CHANNEL = 'catalogue_changed';
+
 export class CatalogueService {
   private readonly db: Db;
   private readonly audit: AuditService;
   private readonly images: DefinitionImages;
+  /** The public catalogue's answers, ready to send; dropped when a definition or package changes. */
+  readonly answers: AnswerCache;
 
-  constructor(db: Db, deps: { audit: AuditService; images: DefinitionImages }) {
+  constructor(db: Db, deps: { audit: AuditService; images: DefinitionImages; database: Database }) {
     this.db = db;
     this.audit = deps.audit;
     this.images = deps.images;
+    this.answers = new AnswerCache(deps.database, CATALOGUE_CHANNEL);
   }
 
   private async withPackages(rows: DefinitionRow[], executor: Executor = this.db): Promise<GameDefinition[]> {
@@ -117,6 +124,16 @@ export class CatalogueService {
       this.db.select({ n: count() }).from(gameDefinitions).where(where),
     ]);
     return pageOf(await this.withPackages(rows), total?.n ?? 0, window);
+  }
+
+  /** The published catalogue's page, as a visitor reads it: from memory while nothing changed. */
+  publicList(window: Window): Promise<CachedAnswer> {
+    return this.answers.get(`list:${window.offset}:${window.limit}`, () => this.list(window, false));
+  }
+
+  /** A published definition, as a visitor reads it: from memory while nothing changed. */
+  publicGet(id: string): Promise<CachedAnswer> {
+    return this.answers.get(`definition:${id}`, () => this.get(id));
   }
 
   /** A definition; an unpublished one only for staff (anyone else gets 404). */

@@ -4,6 +4,7 @@ import { IdParams, Page, PageQuery } from '../../../../contract/common.ts';
 import { CreditPack, pricingRequest } from '../../../../contract/credits.ts';
 import { named } from '../../../lib/schema.ts';
 import { pageWindow } from '../../../lib/paging.ts';
+import { NotModified, sendAnswer } from '../../../lib/answer-cache.ts';
 import { signedIn } from '../../../plugins/auth.ts';
 import type { Services } from '../../../services.ts';
 
@@ -15,12 +16,27 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     '/v1/pricing',
     {
       onRequest: app.identify,
-      schema: { tags, summary: 'Credit packs on sale, cheapest first (no token; staff and support also see archived ones)', querystring: PageQuery, response: { 200: Page(CreditPack) } },
+      schema: {
+        tags,
+        summary: 'Credit packs on sale, cheapest first (no token; staff and support also see archived ones)',
+        querystring: PageQuery,
+        response: { 200: Page(CreditPack), 304: NotModified },
+      },
     },
-    async (request) => pricing.list(pageWindow(request.query), !!request.user?.roles.some((r) => r === 'staff' || r === 'support')),
+    async (request, reply) => {
+      const window = pageWindow(request.query);
+      if (request.user?.roles.some((r) => r === 'staff' || r === 'support')) return pricing.list(window, true);
+      return sendAnswer(request, reply, await pricing.onSalePage(window));
+    },
   );
 
   await signedIn(app, ['staff'], (staffOnly) => {
+    // A staff write changes what visitors read: this process drops its answers before answering
+    // (other replicas on the table's NOTIFY), so the writer's next read is fresh.
+    staffOnly.addHook('onSend', async (request, _reply, payload) => {
+      if (request.method !== 'GET') pricing.answers.changed();
+      return payload;
+    });
     staffOnly.post('/v1/pricing', { schema: { tags, summary: 'Staff: put a credit pack on sale', body: named(pricingRequest), response: { 201: CreditPack } } }, async (request, reply) =>
       reply.status(201).send(await pricing.create(request.user.id, request.body)),
     );

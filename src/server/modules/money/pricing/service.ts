@@ -1,5 +1,6 @@
 import { asc, count, eq } from 'drizzle-orm';
-import type { Db, Executor } from '../../../db/client.ts';
+import type { Database, Db, Executor } from '../../../db/client.ts';
+import { AnswerCache, type CachedAnswer } from '../../../lib/answer-cache.ts';
 import { creditPacks } from '../../../db/schema/pricing.ts';
 import { notFound } from '../../../lib/problems.ts';
 import { pageOf, type Window } from '../../../lib/paging.ts';
@@ -27,15 +28,27 @@ function toPack(row: Row): CreditPack {
  * invoices still name it. `hasPayments` is the payments module's to answer. Every write is staff's,
  * audited in its own transaction.
  */
+/** NOTIFYed by migration 0021's trigger when credit_packs change. */
+const PRICING_CHANNEL = 'pricing_changed';
+
 export class PricingService {
   private readonly db: Db;
   private readonly audit: AuditService;
   /** Set by the composition root: whether any payment names the pack. */
   hasPayments: (packId: string) => Promise<boolean> = async () => false;
 
-  constructor(db: Db, audit: AuditService) {
+  /** The packs on sale as visitors read them, ready to send; dropped when a pack changes. */
+  readonly answers: AnswerCache;
+
+  constructor(db: Db, audit: AuditService, database: Database) {
     this.db = db;
     this.audit = audit;
+    this.answers = new AnswerCache(database, PRICING_CHANNEL);
+  }
+
+  /** A page of the packs on sale, as a visitor reads it: from memory while no pack changed. */
+  onSalePage(window: Window): Promise<CachedAnswer> {
+    return this.answers.get(`list:${window.offset}:${window.limit}`, () => this.list(window, false));
   }
 
   /** Packs on sale, cheapest first; staff and support also see archived ones. */
