@@ -89,6 +89,16 @@ test('the owner schedules a nightly restart and a command, runs the command now 
   }
   await page.goto(`${gamePath}/schedules`);
 
+  // The command is moved to 19:00: the form opens with its rule, and the row says the new time.
+  await command.getByRole('button', { name: 'Modifier : Commande « say hello »' }).click();
+  await expect(form.getByRole('textbox', { name: 'Commande' })).toHaveValue('say hello');
+  await expect(form.getByLabel('Heure', { exact: true })).toHaveValue('18:30');
+  await form.getByLabel('Heure', { exact: true }).fill('19:00');
+  await form.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(command.getByTestId('schedule-rule')).toContainText('Lun, mer, ven à 19:00 (Europe/Paris)');
+  await expect(command.getByTestId('schedule-next')).toContainText('19:00');
+
   // The restart is deleted once confirmed; the command stays.
   await restart.getByRole('button', { name: 'Supprimer : Redémarrer' }).click();
   await expect(page.getByRole('dialog')).toContainText('Tous les jours à 04:00');
