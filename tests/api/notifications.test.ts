@@ -1,7 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app.ts';
-import { openDatabase } from '../../src/server/db/client.ts';
-import { startListeningApp, useTestApp, type TestApp } from '../fixtures/app.ts';
+import { startListeningApp, startReplica, useTestApp, type TestApp } from '../fixtures/app.ts';
 import { openStream } from '../fixtures/sse.ts';
 import { buyGame, fund, userId } from '../fixtures/games.ts';
 import { RESOURCE_CHANGE_EVENT, type ResourceChange } from '../../src/contract/live.ts';
@@ -130,16 +128,10 @@ describe('notification stream', () => {
 describe('notification fan-out across replicas', () => {
   it('reaches a stream on another app instance through LISTEN/NOTIFY', async () => {
     const t = await startListeningApp();
-    // A second replica: on PostgreSQL its own connection pool on the same schema; PGlite is one
-    // embedded engine, so there the replica shares it (and still hears the NOTIFY).
-    const onPostgres = t.database.kind === 'postgres';
-    const current = (await t.database.db.execute('select current_schema() as s')) as unknown as { rows: Array<{ s: string }> };
-    const schemaName = current.rows[0]!.s;
-    const other = onPostgres ? await openDatabase({ url: process.env.TEST_DATABASE_URL, schemaName }) : t.database;
-    const replica = await buildApp({ config: t.config, database: other, logger: false });
-    await replica.listen({ port: 0, host: '127.0.0.1' });
+    const replica = await startReplica(t);
+    await replica.app.listen({ port: 0, host: '127.0.0.1' });
     try {
-      const port = (replica.server.address() as { port: number }).port;
+      const port = (replica.app.server.address() as { port: number }).port;
       const token = await t.token('alice');
       const s = await openStream(`http://127.0.0.1:${port}/v1/user/notifications/stream`, token);
       const sent = (await t.as('alice', { method: 'POST', url: '/v1/user/notification' })).json();
@@ -148,7 +140,6 @@ describe('notification fan-out across replicas', () => {
       s.close();
     } finally {
       await replica.close();
-      if (onPostgres) await other.close();
       await t.close();
     }
   });

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app.ts';
-import { openDatabase } from '../../src/server/db/client.ts';
-import { startTestApp, type TestApp } from '../fixtures/app.ts';
+import { startReplica, startTestApp, type TestApp } from '../fixtures/app.ts';
 import { catalogue } from '../fixtures/games.ts';
 
 const staff = { roles: ['staff'] };
@@ -52,28 +50,24 @@ describe('public answers kept in memory', () => {
 
   it('drops its answers when another replica, or a plain SQL write, changes the tables behind them', async () => {
     const t = await startTestApp();
-    const onPostgres = t.database.kind === 'postgres';
-    const current = (await t.database.db.execute('select current_schema() as s')) as unknown as { rows: Array<{ s: string }> };
-    const other = onPostgres ? await openDatabase({ url: process.env.TEST_DATABASE_URL, schemaName: current.rows[0]!.s }) : t.database;
-    const replica = await buildApp({ config: t.config, database: other, logger: false });
+    const replica = await startReplica(t);
     try {
       const { definitionId, smallId } = await catalogue(t);
       expect(await names(t)).toEqual(['Survival']);
       const packs = async () => ((await t.app.inject({ url: '/v1/pricing' })).json().data as Array<{ label: string | null; priceCents: number }>).map((p) => `${p.label} ${p.priceCents}`);
-      const created = await replica.inject({ method: 'POST', url: '/v1/pricing', headers: { authorization: `Bearer ${await t.token('boss', { roles: ['staff'] })}` }, payload: pack });
+      const created = await replica.app.inject({ method: 'POST', url: '/v1/pricing', headers: { authorization: `Bearer ${await t.token('boss', { roles: ['staff'] })}` }, payload: pack });
       expect(created.statusCode).toBe(201);
       await expect.poll(packs, { timeout: 5000 }).toEqual(['Starter 499']);
 
       // Written where this replica hears of it only through the tables' NOTIFY.
-      await other.db.execute(`update game_definitions set name = '{"fr":"Ailleurs","en":"Elsewhere"}'::jsonb where id = '${definitionId}'`);
+      await replica.database.db.execute(`update game_definitions set name = '{"fr":"Ailleurs","en":"Elsewhere"}'::jsonb where id = '${definitionId}'`);
       await expect.poll(() => names(t), { timeout: 5000 }).toEqual(['Elsewhere']);
-      await other.db.execute(`update game_packages set price_credits = 42 where id = '${smallId}'`);
+      await replica.database.db.execute(`update game_packages set price_credits = 42 where id = '${smallId}'`);
       await expect.poll(async () => (await t.app.inject({ url: `/v1/definition/game/${definitionId}` })).json().priceFrom, { timeout: 5000 }).toBe(42);
-      await other.db.execute(`update credit_packs set price_cents = 399 where id = '${created.json().id}'`);
+      await replica.database.db.execute(`update credit_packs set price_cents = 399 where id = '${created.json().id}'`);
       await expect.poll(packs, { timeout: 5000 }).toEqual(['Starter 399']);
     } finally {
       await replica.close();
-      if (onPostgres) await other.close();
       await t.close();
     }
   });

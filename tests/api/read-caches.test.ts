@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app.ts';
-import { openDatabase } from '../../src/server/db/client.ts';
-import { startTestApp } from '../fixtures/app.ts';
+import { startReplica, startTestApp } from '../fixtures/app.ts';
 
 /**
  * GET /v1/user is served from read caches that the database's triggers keep true. These tests
@@ -33,21 +31,17 @@ describe('read caches of the user and the balance', () => {
 
   it('drop a copy when another replica, or a plain SQL write, changes the row', async () => {
     const t = await startTestApp();
-    const onPostgres = t.database.kind === 'postgres';
-    const current = (await t.database.db.execute('select current_schema() as s')) as unknown as { rows: Array<{ s: string }> };
-    const other = onPostgres ? await openDatabase({ url: process.env.TEST_DATABASE_URL, schemaName: current.rows[0]!.s }) : t.database;
-    const replica = await buildApp({ config: t.config, database: other, logger: false });
+    const replica = await startReplica(t);
     try {
       const me = (await t.as('alice', { method: 'GET', url: '/v1/user' })).json();
       expect(me).toMatchObject({ balance: 0, mcUuid: null });
       // Written by the other replica: this one hears of it only through the trigger's NOTIFY.
-      await replica.services.credits.apply(replica.services.db, { userId: me.id, amount: 40, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'From elsewhere' } } });
+      await replica.app.services.credits.apply(replica.app.services.db, { userId: me.id, amount: 40, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'From elsewhere' } } });
       const mcUuid = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
-      await other.db.execute(`update users set mc_uuid = '${mcUuid}' where id = '${me.id}'`);
+      await replica.database.db.execute(`update users set mc_uuid = '${mcUuid}' where id = '${me.id}'`);
       await expect.poll(async () => (await t.as('alice', { method: 'GET', url: '/v1/user' })).json(), { timeout: 5000 }).toMatchObject({ balance: 40, mcUuid });
     } finally {
       await replica.close();
-      if (onPostgres) await other.close();
       await t.close();
     }
   });

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, CircularProgress, Divider, IconButton, LinearProgress, Stack, Tooltip, Typography, type ChipProps } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, CircularProgress, Divider, LinearProgress, Stack, Typography, type ChipProps } from '@mui/material';
 import {
   Backup as BackupIcon,
   DeleteOutline as DeleteOutlineIcon,
@@ -13,6 +13,7 @@ import { useCreate, useCustomMutation, useDelete } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import type { Backup, BackupLink, BackupPatch } from '../../../contract/backups.ts';
 import type { ApiError } from '../../app/api.ts';
+import { ActionIcon } from '../../ui/ActionIcon.tsx';
 import { downloadFrom } from '../../ui/download.ts';
 import { formatBytes, formatDate } from '../../ui/format.ts';
 import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
@@ -223,30 +224,23 @@ function BackupItem({ gameId, backup, run, busy, onChanged, canDelete }: { gameI
             <Button size="small" startIcon={<DownloadIcon />} disabled={busy} onClick={download}>
               {t('backups.download')}
             </Button>
-            <Tooltip title={backup.pinned ? t('backups.unpin') : t('backups.pin')}>
-              <span>
-                <IconButton
-                  aria-label={t(backup.pinned ? 'backups.unpinOf' : 'backups.pinOf', { date })}
-                  aria-pressed={backup.pinned}
-                  color={backup.pinned ? 'primary' : 'default'}
-                  size="small"
-                  disabled={busy}
-                  onClick={pin}
-                >
-                  {backup.pinned ? <PushPinIcon /> : <PushPinOutlinedIcon />}
-                </IconButton>
-              </span>
-            </Tooltip>
+            <ActionIcon
+              title={backup.pinned ? t('backups.unpin') : t('backups.pin')}
+              aria-label={t(backup.pinned ? 'backups.unpinOf' : 'backups.pinOf', { date })}
+              aria-pressed={backup.pinned}
+              color={backup.pinned ? 'primary' : 'default'}
+              size="small"
+              disabled={busy}
+              onClick={pin}
+            >
+              {backup.pinned ? <PushPinIcon /> : <PushPinOutlinedIcon />}
+            </ActionIcon>
           </>
         )}
         {canDelete && !inProgress(backup.status) && (
-          <Tooltip title={t('backups.delete')}>
-            <span>
-              <IconButton aria-label={t('backups.deleteOf', { date })} size="small" disabled={busy} onClick={del}>
-                <DeleteOutlineIcon />
-              </IconButton>
-            </span>
-          </Tooltip>
+          <ActionIcon title={t('backups.delete')} aria-label={t('backups.deleteOf', { date })} size="small" disabled={busy} onClick={del}>
+            <DeleteOutlineIcon />
+          </ActionIcon>
         )}
       </Box>
     </Box>

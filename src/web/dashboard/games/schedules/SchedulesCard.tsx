@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Box, Button, Card, CardContent, CardHeader, Chip, Collapse, FormControlLabel, IconButton, LinearProgress, Stack, Switch, Tooltip, Typography, type ChipProps } from '@mui/material';
+import { Box, Button, Card, CardContent, CardHeader, Chip, Collapse, FormControlLabel, LinearProgress, Stack, Switch, Typography, type ChipProps } from '@mui/material';
 import { Add as AddIcon, DeleteOutline as DeleteOutlineIcon, Edit as EditIcon, ExpandLess as ExpandLessIcon, ExpandMore as ExpandMoreIcon, PlayArrow as PlayArrowIcon } from '@mui/icons-material';
 import { useCustom, useCustomMutation, useDelete, useUpdate, type BaseRecord } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../../../../contract/common.ts';
 import type { Schedule, ScheduleList, ScheduleRun, ScheduleRunStatus } from '../../../../contract/schedules.ts';
 import { newIdempotencyKey, type ApiError } from '../../../app/api.ts';
+import { ActionIcon } from '../../../ui/ActionIcon.tsx';
 import { formatDate } from '../../../ui/format.ts';
 import { EmptyState, LoadError, useErrorMessage } from '../../../ui/states.tsx';
 import { ActionAlert, useConfirmedAction, type RunAction } from '../../../ui/useConfirmedAction.tsx';
@@ -184,27 +185,15 @@ function ScheduleRow({ gameId, schedule, run, busy, onChanged, onEdit }: { gameI
             label={schedule.enabled ? t('schedules.enabled') : t('schedules.disabled')}
             sx={{ mr: 1 }}
           />
-          <Tooltip title={t('schedules.runNow')}>
-            <span>
-              <IconButton aria-label={t('schedules.runNowOf', { name })} disabled={busy} onClick={runNow}>
-                <PlayArrowIcon />
-              </IconButton>
-            </span>
-          </Tooltip>
-          <Tooltip title={t('schedules.edit')}>
-            <span>
-              <IconButton aria-label={t('schedules.editOf', { name })} disabled={busy} onClick={onEdit}>
-                <EditIcon />
-              </IconButton>
-            </span>
-          </Tooltip>
-          <Tooltip title={t('schedules.delete')}>
-            <span>
-              <IconButton aria-label={t('schedules.deleteOf', { name })} disabled={busy} onClick={remove}>
-                <DeleteOutlineIcon />
-              </IconButton>
-            </span>
-          </Tooltip>
+          <ActionIcon title={t('schedules.runNow')} aria-label={t('schedules.runNowOf', { name })} disabled={busy} onClick={runNow}>
+            <PlayArrowIcon />
+          </ActionIcon>
+          <ActionIcon title={t('schedules.edit')} aria-label={t('schedules.editOf', { name })} disabled={busy} onClick={onEdit}>
+            <EditIcon />
+          </ActionIcon>
+          <ActionIcon title={t('schedules.delete')} aria-label={t('schedules.deleteOf', { name })} disabled={busy} onClick={remove}>
+            <DeleteOutlineIcon />
+          </ActionIcon>
         </Box>
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: 0.5 }}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Button, Card, CardContent, CardHeader, IconButton, LinearProgress, ListItemText, ListSubheader, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, CardHeader, LinearProgress, ListItemText, ListSubheader, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { DeleteOutline as DeleteOutlineIcon, Group as GroupIcon, Person as PersonIcon } from '@mui/icons-material';
 import { useCustom, useCustomMutation, useList, type BaseRecord } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import type { Friend, FriendGroup } from '../../../../contract/social.ts';
 import { gameRoles, type GameAccessGrant, type GameAccessList, type GameRole } from '../../../../contract/sharing.ts';
 import { newIdempotencyKey, type ApiError } from '../../../app/api.ts';
 import { useLocalePath } from '../../../app/locale.tsx';
+import { ActionIcon } from '../../../ui/ActionIcon.tsx';
 import { EmptyState, LoadError, useErrorMessage } from '../../../ui/states.tsx';
 import { ActionAlert, useConfirmedAction, type RunAction } from '../../../ui/useConfirmedAction.tsx';
 
@@ -114,13 +115,9 @@ function GrantRow({ gameId, grant, run, busy, onChanged }: { gameId: string; gra
             </MenuItem>
           ))}
         </TextField>
-        <Tooltip title={t('sharing.list.remove')}>
-          <span>
-            <IconButton aria-label={t('sharing.list.removeOf', { name })} disabled={busy} onClick={remove}>
-              <DeleteOutlineIcon />
-            </IconButton>
-          </span>
-        </Tooltip>
+        <ActionIcon title={t('sharing.list.remove')} aria-label={t('sharing.list.removeOf', { name })} disabled={busy} onClick={remove}>
+          <DeleteOutlineIcon />
+        </ActionIcon>
       </Box>
     </Box>
   );
