@@ -1,8 +1,10 @@
+import { Suspense } from 'react';
 import { Box, Container } from '@mui/material';
 import { Outlet, useLocation } from 'react-router';
 import { Header } from '../shell/Header.tsx';
 import { Footer } from '../shell/Footer.tsx';
 import { ErrorBoundary } from '../shell/ErrorBoundary.tsx';
+import { PageLoader } from '../ui/PageLoader.tsx';
 
 /** The frame of signed-in pages. Product pages stack their own way. */
 export function DashboardLayout() {
@@ -13,7 +15,9 @@ export function DashboardLayout() {
       <Header />
       <Container component="main" id="main" maxWidth="lg" sx={{ flex: 1, py: { xs: 3, md: 5 }, ...(product && { position: 'relative', zIndex: 0, isolation: 'isolate' }) }}>
         <ErrorBoundary resetKey={pathname}>
-          <Outlet />
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
         </ErrorBoundary>
       </Container>
       <Footer />

@@ -15,16 +15,19 @@ import { ErrorPage } from '../shell/ErrorPage.tsx';
 import { PageLoader } from '../ui/PageLoader.tsx';
 import { DashboardLayout } from './DashboardLayout.tsx';
 import { DashboardHome } from './DashboardHome.tsx';
-import { AccountPage } from '../money/account/AccountPage.tsx';
-import { NotificationList } from './notifications/list.tsx';
-import { GameCreate } from './games/create.tsx';
-import { GameShow } from './games/show.tsx';
-import { ProfilePage } from './profile/ProfilePage.tsx';
-import { RankedPage } from './RankedPage.tsx';
-import { SocialPage } from './social/SocialPage.tsx';
-import { ProductShow } from './store/show.tsx';
-import { StoreList } from './store/list.tsx';
 import { NotFound } from '../shell/NotFound.tsx';
+
+// Each page but the dashboard's home is its own chunk, fetched when it opens: /dashboard does not
+// download a game's tabs, the data grid, the forms or the store.
+const AccountPage = lazy(() => import('../money/account/AccountPage.tsx').then((m) => ({ default: m.AccountPage })));
+const NotificationList = lazy(() => import('./notifications/list.tsx').then((m) => ({ default: m.NotificationList })));
+const GameCreate = lazy(() => import('./games/create.tsx').then((m) => ({ default: m.GameCreate })));
+const GameShow = lazy(() => import('./games/show.tsx').then((m) => ({ default: m.GameShow })));
+const ProfilePage = lazy(() => import('./profile/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
+const RankedPage = lazy(() => import('./RankedPage.tsx').then((m) => ({ default: m.RankedPage })));
+const SocialPage = lazy(() => import('./social/SocialPage.tsx').then((m) => ({ default: m.SocialPage })));
+const ProductShow = lazy(() => import('./store/show.tsx').then((m) => ({ default: m.ProductShow })));
+const StoreList = lazy(() => import('./store/list.tsx').then((m) => ({ default: m.StoreList })));
 
 // The back office (its pages and @refinedev/mui's views) is its own chunk: players never download it.
 const StaffRoutes = lazy(() => import('../staff/StaffRoutes.tsx'));
