@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../db/client.ts';
 import { TtlCache } from './ttl-cache.ts';
@@ -80,4 +80,16 @@ export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer:
   const held = request.headers['if-none-match'];
   if (held && held.split(',').some((tag) => tag.trim().replace(/^W\//, '') === answer.etag)) return reply.status(304).send();
   return reply.type('application/json; charset=utf-8').send(answer.body);
+}
+
+/**
+ * Drops `cache`'s answers on every write that `scope` (the staff routes behind them) answers,
+ * before the answer goes out: other replicas drop theirs on the tables' NOTIFY, and the writer's
+ * next read is fresh before that notice comes round.
+ */
+export function dropAnswersOnWrite(scope: { addHook(name: 'onSend', hook: onSendHookHandler): unknown }, cache: AnswerCache) {
+  scope.addHook('onSend', async (request, _reply, payload) => {
+    if (request.method !== 'GET') cache.changed();
+    return payload;
+  });
 }

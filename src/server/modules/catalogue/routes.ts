@@ -7,7 +7,7 @@ import { named } from '../../lib/schema.ts';
 import { badRequest, HttpProblem, notFound } from '../../lib/problems.ts';
 import { IMAGE_URL_PREFIX, MAX_IMAGE_BYTES } from './images.ts';
 import { pageWindow } from '../../lib/paging.ts';
-import { NotModified, sendAnswer } from '../../lib/answer-cache.ts';
+import { dropAnswersOnWrite, NotModified, sendAnswer } from '../../lib/answer-cache.ts';
 import { signedIn, type SignedInTypeProvider } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
@@ -53,12 +53,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   });
 
   await signedIn(app, ['staff'], async (staffOnly) => {
-    // A staff write changes what visitors read: this process drops its answers before answering
-    // (other replicas on the tables' NOTIFY), so the writer's next read is fresh.
-    staffOnly.addHook('onSend', async (request, _reply, payload) => {
-      if (request.method !== 'GET') catalogue.answers.changed();
-      return payload;
-    });
+    dropAnswersOnWrite(staffOnly, catalogue.answers);
     staffOnly.post('/v1/definition/game', { schema: { tags, summary: 'Staff: add a game definition', body: named(gameDefCreate), response: { 201: GameDefinition } } }, async (request, reply) =>
       reply.status(201).send(await catalogue.createDefinition(request.body, request.user.id)),
     );

@@ -4,7 +4,7 @@ import { IdParams, Page, PageQuery } from '../../../../contract/common.ts';
 import { CreditPack, pricingRequest } from '../../../../contract/credits.ts';
 import { named } from '../../../lib/schema.ts';
 import { pageWindow } from '../../../lib/paging.ts';
-import { NotModified, sendAnswer } from '../../../lib/answer-cache.ts';
+import { dropAnswersOnWrite, NotModified, sendAnswer } from '../../../lib/answer-cache.ts';
 import { signedIn } from '../../../plugins/auth.ts';
 import type { Services } from '../../../services.ts';
 
@@ -31,12 +31,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   );
 
   await signedIn(app, ['staff'], (staffOnly) => {
-    // A staff write changes what visitors read: this process drops its answers before answering
-    // (other replicas on the table's NOTIFY), so the writer's next read is fresh.
-    staffOnly.addHook('onSend', async (request, _reply, payload) => {
-      if (request.method !== 'GET') pricing.answers.changed();
-      return payload;
-    });
+    dropAnswersOnWrite(staffOnly, pricing.answers);
     staffOnly.post('/v1/pricing', { schema: { tags, summary: 'Staff: put a credit pack on sale', body: named(pricingRequest), response: { 201: CreditPack } } }, async (request, reply) =>
       reply.status(201).send(await pricing.create(request.user.id, request.body)),
     );
