@@ -2,9 +2,17 @@ import { defineConfig } from 'vitest/config';
 
 const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
+/** Unit tests that start real game servers (flying-squid processes, mineflayer clients). */
+const realServerUnits = ['src/runtime/*.test.ts'];
+
 /**
  * Unit tests sit beside their code and run once; the API suites in tests/api run once per database
  * engine: PGlite always, PostgreSQL when TEST_DATABASE_URL is set.
+ *
+ * Files run three at a time, though the machine has two cores: an API test spends much of its time
+ * waiting on PostgreSQL or a child process, and vitest's default (cores − 1) ran them one by one.
+ * Tests that start real game servers run after the rest, two at a time, so their servers do not
+ * compete with three busy workers for the CPU.
  */
 export default defineConfig({
   test: {
@@ -19,16 +27,26 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           env: { TEST_DB_ENGINE: engine },
+          setupFiles: ['tests/fixtures/setup-databases.ts'],
+          maxWorkers: 3,
         },
       })),
       {
-        // Real game servers and a Minecraft client through the API: slow, so on one engine (PGlite).
         extends: true as const,
-        test: { name: 'real', include: ['tests/real/**/*.test.ts'], environment: 'node', env: { TEST_DB_ENGINE: 'pglite' } },
+        test: { name: 'unit', include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'], exclude: realServerUnits, environment: 'node', maxWorkers: 3 },
       },
       {
+        // Real game servers and a Minecraft client, through the runtime and through the API (on PGlite).
         extends: true as const,
-        test: { name: 'unit', include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'real',
+          include: [...realServerUnits, 'tests/real/**/*.test.ts'],
+          environment: 'node',
+          env: { TEST_DB_ENGINE: 'pglite' },
+          setupFiles: ['tests/fixtures/setup-databases.ts'],
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },

@@ -1,5 +1,4 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createServices, type Services } from './services.ts';
@@ -13,6 +12,7 @@ import idempotency from './plugins/idempotency.ts';
 import web from './plugins/web.ts';
 import identity from './identity/plugin.ts';
 import { loadOrCreateKeys, publicJwks } from './identity/keys.ts';
+import { serializers, validatorsByPart } from './lib/schema-compilers.ts';
 import healthRoutes from './modules/health/routes.ts';
 import usersRoutes from './modules/users/routes.ts';
 import creditsRoutes from './modules/money/credits/routes.ts';
@@ -60,21 +60,6 @@ class RequestLog extends LogController {
   }
 }
 
-const ajvPool = AjvCompiler();
-
-/**
- * Query strings and path parameters arrive as text, so their scalars are coerced ("2" is 2). A JSON
- * body has real types: coercing it would store `[2]` as 2, `true` as 1 and `null` as 0, so a body
- * of the wrong type answers 400 instead.
- */
-type PoolArgs = Parameters<typeof ajvPool>;
-type Route = Parameters<ReturnType<typeof ajvPool>>[0] & { httpPart?: string };
-const validatorsByPart = (externalSchemas: PoolArgs[0], options: { customOptions?: object } = {}) => {
-  const coercing = ajvPool(externalSchemas, options as PoolArgs[1]);
-  const strict = ajvPool(externalSchemas, { ...options, customOptions: { ...options.customOptions, coerceTypes: false } } as PoolArgs[1]);
-  return (route: Route) => (route.httpPart === 'body' ? strict : coercing)(route);
-};
-
 export interface AppOptions {
   config: Config;
   database: Database;
@@ -98,7 +83,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     trustProxy: config.trustProxy,
     // Ajv: reject unknown fields instead of dropping them (@fastify/ajv-compiler adds the formats itself).
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
-    schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
+    schemaController: { compilersFactory: { buildValidator: validatorsByPart, buildSerializer: serializers } },
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     // A URL the router cannot decode answers problem+json like every other error.
