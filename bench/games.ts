@@ -14,54 +14,68 @@ import { freeOffer, gameServerEnv, runningAddress } from './whitelist.ts';
  * real client (mineflayer):
  * - start → RUNNING (observe saw a status ping and an RCON login) and start → a bot spawned, over
  *   10 starts of new games (each start creates its world);
- * - RSS of an idle running server, once the bot has left;
+ * - RSS of an idle running server, once the bot has left, against the baseline of the same run:
+ *   servers started with Node's default flags (the driver's lean flags off);
  * - how many idle servers (each visited once by a bot, so holding its spawn chunks) the machine
- *   holds before a start takes twice as long as on an empty machine (at most 40).
+ *   holds before a start takes twice as long as on an empty machine (at most 160).
  * `gamesBench()` answers the figures and their table rows; run alone, it prints the table, or the
  * figures as JSON with `--json`.
  */
 const starts = 10;
-const maxServers = 40;
+const maxServers = 160;
 let driver: LocalDriver;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function rssMb(pid: number): number {
+function rssMb(pid: number, field: 'VmRSS' | 'RssAnon' | 'RssFile' = 'VmRSS'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
+}
+
+/** RSS of idle servers (each visited once, then left for 3 s): all of it, and its anonymous part (heap, malloc). */
+async function idleRss(on: LocalDriver, count: number, label: string): Promise<{ rss: number[]; anon: number[] }> {
+  const rss: number[] = [];
+  const anon: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const game = gameSpec(`${label}-${i}`);
+    await timedStart(game, on);
+    await visit(game, `${label}_${i}`, on);
+    await sleep(3000);
+    rss.push(rssMb(on.pid(game)!));
+    anon.push(rssMb(on.pid(game)!, 'RssAnon'));
+    await on.remove(game);
+  }
+  return { rss, anon };
 }
 
 /** Starts a game and times it to RUNNING; the driver is polled every 100 ms, as often as is useful. */
-async function timedStart(game: GameSpec): Promise<number> {
+async function timedStart(game: GameSpec, on = driver): Promise<number> {
   const t0 = performance.now();
-  await driver.start(game);
+  await on.start(game);
   for (;;) {
-    const seen = await driver.observe(game);
+    const seen = await on.observe(game);
     if (seen.status === 'RUNNING') return performance.now() - t0;
     if (seen.status === 'CRASHED' || seen.status === 'STOPPED') throw new Error(`game ${game.id} ${seen.status}: ${seen.reason ?? ''}`);
     await sleep(100);
   }
 }
 
-async function startToJoin(): Promise<{ running: number[]; joined: number[]; rss: number[] }> {
+async function startToJoin(): Promise<{ running: number[]; joined: number[] }> {
   const running: number[] = [];
   const joined: number[] = [];
-  const rss: number[] = [];
   for (let i = 0; i < starts; i++) {
     const game = gameSpec(`start-${i}`);
     const t0 = performance.now();
     running.push(await timedStart(game));
     await visit(game, `Bench_${i}`);
     joined.push(performance.now() - t0);
-    await sleep(3000);
-    rss.push(rssMb(driver.pid(game)!));
     await driver.remove(game);
   }
-  return { running, joined, rss };
+  return { running, joined };
 }
 
 /** Joins with a bot and leaves, as a player would: the server then holds its spawn chunks. */
-async function visit(game: GameSpec, name: string): Promise<void> {
-  const { port } = JSON.parse(fs.readFileSync(path.join(driver.dir(game), 'blockhost-server.json'), 'utf8')) as { port: number };
+async function visit(game: GameSpec, name: string, on = driver): Promise<void> {
+  const { port } = JSON.parse(fs.readFileSync(path.join(on.dir(game), 'blockhost-server.json'), 'utf8')) as { port: number };
   const result = await join(port, name, game.version);
   if (!result.joined) throw new Error(`bot refused: ${result.reason}`);
   await quit(result.bot);
@@ -132,6 +146,9 @@ export interface GamesFigures {
   startToJoinP50Ms: number;
   startToJoinP95Ms: number;
   idleRssP50Mb: number;
+  idleAnonP50Mb: number;
+  baselineIdleRssP50Mb: number;
+  baselineIdleAnonP50Mb: number;
   idleServersHeld: number;
   capacityStartTimesMs: number[];
   capacityTotalRssMb: number;
@@ -144,7 +161,11 @@ export async function gamesBench(): Promise<{ figures: GamesFigures; rows: Array
   driver = new LocalDriver({ dataDir, host: '127.0.0.1', portRange: { from, to: from + 2 * maxServers + 9 } });
   try {
     const api = await apiStarts();
-    const { running, joined, rss } = await startToJoin();
+    const { running, joined } = await startToJoin();
+    const lean = await idleRss(driver, 5, 'lean');
+    // The baseline of the same run: the same servers with Node's default flags.
+    const baselineDriver = new LocalDriver({ dataDir, host: '127.0.0.1', portRange: { from: from + 2 * maxServers + 10, to: from + 2 * maxServers + 19 }, serverFlags: [] });
+    const baseline = await idleRss(baselineDriver, 5, 'default').finally(() => baselineDriver.close());
     const p50Running = percentile(sorted(running), 50);
     const cap = await capacity(p50Running);
     const figures: GamesFigures = {
@@ -157,7 +178,10 @@ export async function gamesBench(): Promise<{ figures: GamesFigures; rows: Array
       startToRunningP95Ms: percentile(sorted(running), 95),
       startToJoinP50Ms: percentile(sorted(joined), 50),
       startToJoinP95Ms: percentile(sorted(joined), 95),
-      idleRssP50Mb: percentile(sorted(rss), 50),
+      idleRssP50Mb: percentile(sorted(lean.rss), 50),
+      idleAnonP50Mb: percentile(sorted(lean.anon), 50),
+      baselineIdleRssP50Mb: percentile(sorted(baseline.rss), 50),
+      baselineIdleAnonP50Mb: percentile(sorted(baseline.anon), 50),
       idleServersHeld: cap.held,
       capacityStartTimesMs: cap.times.map(Math.round),
       capacityTotalRssMb: cap.totalRssMb,
@@ -168,9 +192,22 @@ export async function gamesBench(): Promise<{ figures: GamesFigures; rows: Array
       ['POST start → bot spawned (API)', `p50 ${ms(figures.apiStartToJoinP50Ms)}, p95 ${ms(figures.apiStartToJoinP95Ms)}`],
       [`  of which the driver: start → RUNNING`, `p50 ${ms(figures.startToRunningP50Ms)}, p95 ${ms(figures.startToRunningP95Ms)}`],
       ['  driver: start → bot spawned', `p50 ${ms(figures.startToJoinP50Ms)}, p95 ${ms(figures.startToJoinP95Ms)}`],
-      ['RSS of an idle server', `p50 ${figures.idleRssP50Mb.toFixed(0)} MB`],
-      [`idle servers held before start time doubles (max ${maxServers})`, `${cap.held}${cap.held === maxServers ? '+' : ''}`],
-      ['  start → RUNNING with 0, 1, 2… servers up', cap.times.map((t) => `${Math.round(t)}`).join(', ') + ' ms'],
+      [
+        'RSS of an idle server (target ≤ 120 MB)',
+        `p50 ${figures.idleRssP50Mb.toFixed(0)} MB, of which ${figures.idleAnonP50Mb.toFixed(0)} MB anonymous (heap, malloc); the rest is the shared node binary`,
+      ],
+      [
+        '  baseline, same run: Node defaults',
+        `p50 ${figures.baselineIdleRssP50Mb.toFixed(0)} MB, of which ${figures.baselineIdleAnonP50Mb.toFixed(0)} MB anonymous (${((100 * figures.idleRssP50Mb) / figures.baselineIdleRssP50Mb).toFixed(0)} % of it now)`,
+      ],
+      [`idle servers held before start time doubles (max ${maxServers}, target ≥ 150)`, `${cap.held}${cap.held === maxServers ? '+' : ''}`],
+      [
+        '  start → RUNNING with 0, 10, 20… servers up',
+        cap.times
+          .filter((_, i) => i % 10 === 0 || i === cap.times.length - 1)
+          .map((t) => `${Math.round(t)}`)
+          .join(', ') + ' ms',
+      ],
       ['  RSS of those servers', `${cap.totalRssMb.toFixed(0)} MB in all`],
     ];
     return { figures, rows };

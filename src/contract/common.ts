@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { MC_NAME_PATTERN } from './values.ts';
 
 /** Minecraft Java names: 3 to 16 letters, digits or underscores. */
-export const MC_NAME_PATTERN = '^[A-Za-z0-9_]{3,16}$';
 export const McName = Type.String({ pattern: MC_NAME_PATTERN, minLength: 3, maxLength: 16, description: 'Minecraft name' });
 export const Id = Type.String({ format: 'uuid', maxLength: 36 });
 export const Localized = (max: number) => Type.Object({ fr: Type.String({ minLength: 1, maxLength: max }), en: Type.String({ minLength: 1, maxLength: max }) }, { additionalProperties: false });

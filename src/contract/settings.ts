@@ -10,13 +10,6 @@ export type SettingKey = (typeof settingKeys)[number];
 /** What a running server takes at once (our admin plugin's `motd`, vanilla's `difficulty` and `whitelist on|off`). */
 export const liveSettingKeys: readonly SettingKey[] = ['motd', 'difficulty', 'whitelistEnabled'];
 
-/**
- * What a game runs with when its owner never set it: vanilla's, but for the view distance, 6
- * chunks rather than 10 (flying-squid generates chunks on the game's one thread: 169 columns for
- * a first join rather than 441), passed to every server so the Settings page shows what runs.
- */
-export const settingDefaults = { pvp: true, viewDistance: 6, spawnProtection: 16, allowFlight: false } as const;
-
 const SettingKeyType = Type.Enum(settingKeys);
 
 const fields = {

@@ -19,7 +19,7 @@ import { installAdmin, type SquidPlayer, type SquidServer } from './admin-plugin
 import type { ObjectLocation } from '../driver.ts';
 import { archiveToLocation, parseLocation, recoverWorld, type ArchiveResult } from './world-archive.ts';
 import { keepChangesWhileSaving, type SavingWorld } from './world-saving.ts';
-import { settingDefaults } from '../../contract/settings.ts';
+import { settingDefaults } from '../../contract/values.ts';
 import { difficulties, gameModes, numericSeed, readServerConfig, serverProperties, writeServerConfig, type ServerConfig } from './server-config.ts';
 
 interface World extends SavingWorld {

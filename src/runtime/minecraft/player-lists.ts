@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MC_NAME_PATTERN } from '../../contract/common.ts';
+import { MC_NAME_PATTERN } from '../../contract/values.ts';
 
 /**
  * The three player lists of a game, in vanilla's file formats (`whitelist.json`, `ops.json`,

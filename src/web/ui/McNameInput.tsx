@@ -1,7 +1,7 @@
 import { TextField, type SxProps, type Theme } from '@mui/material';
 import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { MC_NAME_PATTERN } from '../../contract/common.ts';
+import { MC_NAME_PATTERN } from '../../contract/values.ts';
 
 const mcName = new RegExp(MC_NAME_PATTERN);
 

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { friendGroupMembers, friendGroups } from '../../db/schema/friend-groups.ts';
 import { badRequest, conflict, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
-import { MC_NAME_PATTERN } from '../../../contract/common.ts';
+import { MC_NAME_PATTERN } from '../../../contract/values.ts';
 import type { Player, FriendGroup, FriendGroupDetail, FriendGroupImportReport, FriendGroupMember, ImportResult } from '../../../contract/social.ts';
 import type { BlocklistService } from '../blocklist/service.ts';
 import type { FriendsService } from '../friends/service.ts';

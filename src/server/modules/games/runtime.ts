@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { gamePlayers, games } from '../../db/schema/games.ts';
 import type { GameDriver, GameSpec } from '../../../runtime/driver.ts';
 import type { PlayerAction, PlayerListType } from '../../../contract/games.ts';
-import { settingDefaults } from '../../../contract/settings.ts';
+import { settingDefaults } from '../../../contract/values.ts';
 
 export type GameRow = typeof games.$inferSelect;
 

@@ -8,7 +8,6 @@ import type { NotificationsService } from '../notifications/service.ts';
 import { minecraftVersions } from '../../../contract/games.ts';
 import {
   liveSettingKeys,
-  settingDefaults,
   settingKeys,
   type GameSettingsResult,
   type GameSettingsUpdate,
@@ -18,6 +17,7 @@ import {
   type SettingKey,
   type SettingValues,
 } from '../../../contract/settings.ts';
+import { settingDefaults } from '../../../contract/values.ts';
 import type { GamesService } from './service.ts';
 import { specOf, type GameRow, type GameRuntime } from './runtime.ts';
 

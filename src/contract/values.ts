@@ -1,0 +1,14 @@
+/**
+ * Plain values of the contract, in a module without schemas: the game server's launcher
+ * (src/runtime/minecraft) reads these, and loading typebox and the schemas there would cost every
+ * idle server about 20 MB (docs/architecture.md, "Game runtime").
+ */
+
+export const MC_NAME_PATTERN = '^[A-Za-z0-9_]{3,16}$';
+
+/**
+ * What a game runs with when its owner never set it: vanilla's, but for the view distance, 6
+ * chunks rather than 10 (flying-squid generates chunks on the game's one thread: 169 columns for
+ * a first join rather than 441), passed to every server so the Settings page shows what runs.
+ */
+export const settingDefaults = { pvp: true, viewDistance: 6, spawnProtection: 16, allowFlight: false } as const;
