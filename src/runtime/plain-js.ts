@@ -19,10 +19,21 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const outDir = path.join(root, 'node_modules', '.cache', 'blockhost-js');
 const relativeImport = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\.ts\2/g;
 
+/** Node calls the function experimental once per process, on the operator's console: what it does is what Node does to run our `.ts` files. */
+function quietly<T>(run: () => T): T {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = () => {};
+  try {
+    return run();
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
 function emit(source: string, done: Set<string>): void {
   if (done.has(source)) return;
   done.add(source);
-  const code = stripTypeScriptTypes(fs.readFileSync(source, 'utf8'), { mode: 'strip' });
+  const code = quietly(() => stripTypeScriptTypes(fs.readFileSync(source, 'utf8'), { mode: 'strip' }));
   const target = path.join(outDir, path.relative(root, source)).replace(/\.ts$/, '.js');
   const js = code.replace(relativeImport, (_all, keyword: string, quote: string, spec: string) => {
     emit(path.resolve(path.dirname(source), `${spec}.ts`), done);
