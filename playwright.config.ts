@@ -2,16 +2,47 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-/** Browser tests run Debian's Chromium against the built app served by the real server. */
-const port = Number(process.env.E2E_PORT ?? 8091);
+/**
+ * Browser tests run Debian's Chromium against the built app served by the real server. Two workers
+ * (`E2E_WORKERS`), each with a server of its own on the next port, data folder and game ports: a
+ * test sees only its own server's state, as when they ran one by one, and the two overlap their
+ * waits for game servers, sign-ins and pages.
+ */
+const firstPort = Number(process.env.E2E_PORT ?? 8091);
+const workers = Number(process.env.E2E_WORKERS ?? 2);
+// Playwright numbers its workers 0, 1… in TEST_PARALLEL_INDEX; the main process has none.
+export const port = firstPort + Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 export const baseURL = `http://localhost:${port}`;
-const dataDir = path.join(os.tmpdir(), `blockhost-e2e-${port}`);
+export const dataDir = (port: number) => path.join(os.tmpdir(), `blockhost-e2e-${port}`);
+
+function server(index: number) {
+  const port = firstPort + index;
+  const url = `http://localhost:${port}`;
+  const games = 25565 + 200 * index;
+  return {
+    // A fresh data folder each run: the seeded accounts, nothing else.
+    command: `rm -rf "${dataDir(port)}" && node src/server/main.ts`,
+    url: `${url}/readyz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir(port),
+      GAME_PORT_RANGE: `${games}-${games + 99}`,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_SIGNIN_PER_MINUTE: '1000',
+      USAGE_SAMPLE_INTERVAL_MS: '2000',
+    },
+  };
+}
 
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results/e2e',
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: 0,
   // Generous bounds: CI shares a 2-core machine with the API suites' leftovers and game servers, where
   // a page can take seconds to render; a missing element still fails, only later.
@@ -28,12 +59,5 @@ export default defineConfig({
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
   },
-  webServer: {
-    // A fresh data folder each run: the seeded accounts, nothing else.
-    command: `rm -rf "${dataDir}" && node src/server/main.ts`,
-    url: `${baseURL}/readyz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseURL, DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_SIGNIN_PER_MINUTE: '1000', USAGE_SAMPLE_INTERVAL_MS: '2000' },
-  },
+  webServer: Array.from({ length: workers }, (_, index) => server(index)),
 });

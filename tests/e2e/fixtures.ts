@@ -1,9 +1,8 @@
-import os from 'node:os';
-import path from 'node:path';
 import { expect, test as base, type APIRequestContext, type APIResponse, type Browser, type Page, type Request } from '@playwright/test';
 import { loadConfig } from '../../src/server/config.ts';
 import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
 import { signAccessToken } from '../../src/server/identity/tokens.ts';
+import { baseURL, dataDir, port } from '../../playwright.config.ts';
 
 /** The seeded accounts (README). */
 export const accounts = {
@@ -12,9 +11,8 @@ export const accounts = {
   support: { login: 'support', password: 'Blocks-Helpdesk-2026' },
 } as const;
 
-const port = process.env.E2E_PORT ?? '8091';
 // The test server's settings and identity keys (playwright.config.ts starts it on this data folder).
-const serverConfig = loadConfig({ PORT: port, PUBLIC_URL: `http://localhost:${port}`, DATA_DIR: path.join(os.tmpdir(), `blockhost-e2e-${port}`) });
+const serverConfig = loadConfig({ PORT: String(port), PUBLIC_URL: baseURL, DATA_DIR: dataDir(port) });
 
 /**
  * An access token the test server accepts, signed with its own keys as the token CLI does
