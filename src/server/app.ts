@@ -13,6 +13,7 @@ import web from './plugins/web.ts';
 import identity from './identity/plugin.ts';
 import { loadOrCreateKeys, publicJwks } from './identity/keys.ts';
 import { serializers, validatorsByPart } from './lib/schema-compilers.ts';
+import { connectRedis, memoryCounters, redisCounters } from './lib/counters.ts';
 import healthRoutes from './modules/health/routes.ts';
 import usersRoutes from './modules/users/routes.ts';
 import creditsRoutes from './modules/money/credits/routes.ts';
@@ -100,7 +101,9 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
 
   await app.register(errors);
   await app.register(input);
-  await app.register(security, { apiPerMinute: config.rateLimit.apiPerMinute, connectOrigins });
+  const redis = config.redis.url ? await connectRedis(config.redis.url, app.log) : undefined;
+  if (redis) app.addHook('onClose', async () => void redis.disconnect());
+  await app.register(security, { apiPerMinute: config.rateLimit.apiPerMinute, connectOrigins, redis, keyPrefix: config.redis.keyPrefix });
   await app.register(auth, {
     issuer: config.oidc.issuer,
     audience: config.oidc.audience,
@@ -112,7 +115,8 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await app.register(idempotency, { db: services.db });
   await app.register(gameGuard, { sharing: services.sharing, audit: services.audit, db: services.db });
 
-  if (keys) await app.register(identity, { config, database, keys });
+  const failures = redis ? redisCounters(redis, config.redis.keyPrefix, app.log) : memoryCounters();
+  if (keys) await app.register(identity, { config, database, keys, failures });
   for (const module of [
     healthRoutes,
     usersRoutes,

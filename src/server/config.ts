@@ -25,6 +25,11 @@ export interface Config {
     embedded: boolean;
     keysFile: string;
   };
+  /**
+   * Where rate limits and failed sign-ins are counted across replicas (Redis or Valkey); unset, each
+   * process counts alone, which holds for one replica only.
+   */
+  redis: { url: string | undefined; keyPrefix: string };
   rateLimit: { apiPerMinute: number; signInPerMinute: number };
   /** Open notification streams: per user (the oldest closes for a new one), per address (a new one is refused). */
   streams: { perUser: number; perAddress: number };
@@ -229,6 +234,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       audience: text(env, 'OIDC_AUDIENCE', /^[\w.:/-]{1,200}$/, 'an audience name or URL') ?? 'api',
       embedded: issuer === embeddedIssuer,
       keysFile: path.resolve(cwd, read(env, 'OIDC_KEYS_FILE') ?? path.join(dataDir, 'oidc-keys.json')),
+    },
+    redis: {
+      url: url(env, 'REDIS_URL', undefined, ['redis', 'rediss']),
+      keyPrefix: text(env, 'REDIS_KEY_PREFIX', /^[\w:.-]{1,64}$/, 'letters, digits, "_", ":", "." or "-" (at most 64)') ?? 'blockhost:',
     },
     rateLimit: {
       apiPerMinute: int(env, 'RATE_LIMIT_API_PER_MINUTE', 1200, 1, 10_000_000),

@@ -22,6 +22,9 @@ const app = await buildApp({ config, database, driver: createDriver(config.game)
 database.setLog(app.log);
 await app.listen({ port: config.port, host: config.host });
 app.log.info(`BlockHost at ${config.publicUrl} (database: ${database.kind}, issuer: ${config.oidc.issuer})`);
+if (config.databaseUrl && !config.redis.url) {
+  app.log.warn('REDIS_URL is not set: rate limits and failed sign-ins are counted by this process alone, right for a single replica only');
+}
 
 // SIGTERM: stop taking connections, let in-flight requests finish, end streams, then close the database.
 let closing = false;

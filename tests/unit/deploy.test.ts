@@ -79,6 +79,8 @@ describe('the Kubernetes deployment', () => {
       ...api!.spec.template.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name)),
     ];
     expect(set.filter((name) => !readByServer.has(name))).toEqual([]);
+    // Two replicas or more count their limits together.
+    expect(set).toContain('REDIS_URL');
   });
 
   it("gives the API's service account the rights the agones driver uses, in the games' namespace only", () => {

@@ -8,7 +8,7 @@ import type { IdentityKeys } from './keys.ts';
 import { LOGOUT_SCRIPT, LOGOUT_SCRIPT_BODY, pickLang, renderForm, renderMessage, strings, type Lang, type PageError } from './pages.ts';
 import { createProvider } from './provider.ts';
 import { userinfoHandler } from './userinfo.ts';
-import { TtlCache } from '../lib/ttl-cache.ts';
+import type { WindowCounters } from '../lib/counters.ts';
 
 const MOUNT = '/oidc';
 type Form = Record<string, string | undefined>;
@@ -17,10 +17,12 @@ interface IdentityOptions {
   config: Config;
   database: Database;
   keys: IdentityKeys;
+  /** Failed sign-ins per account, counted across replicas when they share Redis. */
+  failures: WindowCounters;
 }
 
 /** The embedded identity provider at /oidc: the protocol endpoints and our sign-in / sign-up pages. */
-export default fp(async function identity(app: FastifyInstance, { config, database, keys }: IdentityOptions) {
+export default fp(async function identity(app: FastifyInstance, { config, database, keys, failures }: IdentityOptions) {
   const accounts = new AccountsService(database.db);
   const provider = createProvider(config, database.db, keys, accounts);
   const callback = provider.callback();
@@ -76,14 +78,9 @@ export default fp(async function identity(app: FastifyInstance, { config, databa
     // Per address, whatever headers come with the form (an Authorization header must not buy a
     // fresh allowance); and per account tried, so many addresses cannot guess one password.
     const signInLimit = { rateLimit: { max: config.rateLimit.signInPerMinute, timeWindow: '1 minute', keyGenerator: (request: FastifyRequest) => `signin:${request.ip}` } };
-    const failures = new TtlCache<string, { count: number; until: number }>(100_000);
-    const failedRecently = (login: string) => (failures.get(login.toLowerCase())?.count ?? 0) >= config.rateLimit.signInPerMinute;
-    const countFailure = (login: string) => {
-      const key = login.toLowerCase();
-      const now = Date.now();
-      const current = failures.get(key) ?? { count: 0, until: now + 60_000 };
-      failures.set(key, { count: current.count + 1, until: current.until }, current.until - now);
-    };
+    // Failed sign-ins per account, in Redis when replicas share it (lib/counters.ts).
+    const failedRecently = async (login: string) => (await failures.count(`signin-failed:${login.toLowerCase()}`)) >= config.rateLimit.signInPerMinute;
+    const countFailure = (login: string) => failures.hit(`signin-failed:${login.toLowerCase()}`, 60_000);
 
     pages.get<{ Params: { uid: string }; Querystring: Form }>(`${MOUNT}/interaction/:uid`, { schema: { hide: true } }, async (request, reply) => {
       const interaction = await details(request, reply);
@@ -96,12 +93,12 @@ export default fp(async function identity(app: FastifyInstance, { config, databa
       const interaction = await details(request, reply);
       if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
       const login = (request.body?.login ?? '').slice(0, 254);
-      if (failedRecently(login)) {
+      if (await failedRecently(login)) {
         return html(reply.header('retry-after', '60'), 429, renderForm({ lang: lang(request), uid: interaction.uid, mode: 'signin', error: 'tooMany', values: { login } }));
       }
       const account = await accounts.authenticate(login, (request.body?.password ?? '').slice(0, 200));
       if (!account) {
-        countFailure(login);
+        await countFailure(login);
         return html(reply, 401, renderForm({ lang: lang(request), uid: interaction.uid, mode: 'signin', error: 'wrongPassword', values: { login } }));
       }
       return finish(request, reply, account.id);

@@ -2,10 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
+import type { Redis } from 'ioredis';
 import { HttpProblem } from '../lib/problems.ts';
 
 interface SecurityOptions {
   apiPerMinute: number;
+  /** Where the limits are counted when replicas share them; each process's memory otherwise. */
+  redis: Redis | undefined;
+  keyPrefix: string;
   /** Origins besides our own that the browser talks to (an external issuer). */
   connectOrigins: string[];
 }
@@ -39,6 +43,8 @@ export default fp(async function security(app: FastifyInstance, options: Securit
   });
   await app.register(rateLimit, {
     global: false,
+    // Redis away: requests are served uncounted rather than refused (lib/counters.ts logs it).
+    ...(options.redis ? { redis: options.redis, nameSpace: `${options.keyPrefix}rate:`, skipOnError: true } : {}),
     // Per user when the token is valid (its check is cached, so authentication does not pay it
     // twice); per address otherwise: any other header must not buy a fresh allowance.
     keyGenerator: async (request) => {
