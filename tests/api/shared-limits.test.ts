@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startReplica, startTestApp, type TestApp } from '../fixtures/app.ts';
+import { startReplica, startTestApp } from '../fixtures/app.ts';
 import { redisCounters } from '../../src/server/lib/counters.ts';
 
 /**
@@ -18,30 +18,28 @@ afterEach(async () => {
   closers = [];
 });
 
-/** Two replicas on one database; `redis` says whether they count in Redis. */
-async function twoReplicas(redis: boolean, apiPerMinute: number): Promise<{ a: TestApp; b: Awaited<ReturnType<typeof startReplica>> }> {
-  const a = await startTestApp({ RATE_LIMIT_API_PER_MINUTE: String(apiPerMinute), ...(redis ? { REDIS_URL, REDIS_KEY_PREFIX: prefix() } : {}) });
+/**
+ * Six requests of one player through two replicas of one database in turn, with a limit of 4 a
+ * minute; `redis` says whether the replicas count in Redis. The statuses they answered.
+ */
+async function sixRequestsThroughTwoReplicas(redis: boolean): Promise<number[]> {
+  const a = await startTestApp({ RATE_LIMIT_API_PER_MINUTE: '4', ...(redis ? { REDIS_URL, REDIS_KEY_PREFIX: prefix() } : {}) });
   closers.push(() => a.close());
   const b = await startReplica(a);
   closers.push(() => b.close());
-  return { a, b };
+  const bearer = `Bearer ${await a.token('alice')}`;
+  const statuses = [];
+  for (const app of [a.app, b.app, a.app, b.app, b.app, a.app]) statuses.push((await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: bearer } })).statusCode);
+  return statuses;
 }
 
 describe('limits shared by replicas', () => {
   it('holds the API limit across two replicas: 4 a minute in all, not 4 each', async () => {
-    const { a, b } = await twoReplicas(true, 4);
-    const bearer = `Bearer ${await a.token('alice')}`;
-    const statuses = [];
-    for (const app of [a.app, b.app, a.app, b.app, b.app, a.app]) statuses.push((await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: bearer } })).statusCode);
-    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    expect(await sixRequestsThroughTwoReplicas(true)).toEqual([200, 200, 200, 200, 429, 429]);
   });
 
   it('without Redis each replica counts alone: the same requests all pass (why REDIS_URL is needed)', async () => {
-    const { a, b } = await twoReplicas(false, 4);
-    const bearer = `Bearer ${await a.token('alice')}`;
-    const statuses = [];
-    for (const app of [a.app, b.app, a.app, b.app, b.app, a.app]) statuses.push((await app.inject({ method: 'GET', url: '/v1/user', headers: { authorization: bearer } })).statusCode);
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(await sixRequestsThroughTwoReplicas(false)).toEqual([200, 200, 200, 200, 200, 200]);
   });
 
   it('serves requests uncounted while Redis is unreachable, instead of refusing them', async () => {
