@@ -41,7 +41,7 @@ describe('the Kubernetes deployment', () => {
     expect(manifests.length).toBeGreaterThan(5);
     for (const m of manifests) {
       const [group, version] = m.apiVersion.includes('/') ? m.apiVersion.split('/') : ['', m.apiVersion];
-      const module = (await import(`kubernetes-models/${group ? `${group}/` : ''}${version}/${m.kind}`)) as Record<string, new (data: object) => { validate(): void }>;
+      const module = (await import(/* @vite-ignore */ `kubernetes-models/${group ? `${group}/` : ''}${version}/${m.kind}`)) as Record<string, new (data: object) => { validate(): void }>;
       const Model = module[m.kind]!;
       expect(() => new Model(m).validate(), `${m.file}: ${m.kind} ${m.metadata.name}`).not.toThrow();
     }
