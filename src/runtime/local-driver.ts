@@ -48,7 +48,7 @@ export interface LocalDriverOptions {
  * An idle server's memory (docs/architecture.md, "Game runtime"): V8 keeps its heap small and
  * collects more often, a young generation of 1 MB per semi-space instead of 16, one GC helper
  * thread, and no Maglev, whose compilations leave tens of MB in malloc's arenas (TurboFan still
- * optimises world generation). About 240 MB → 105 MB of RSS, for 1 % of a core when idle.
+ * optimises world generation). About 222 MB → 115 MB of RSS, for 1 % of a core when idle.
  */
 const leanServerFlags = ['--optimize-for-size', '--max-semi-space-size=1', '--v8-pool-size=1', '--no-maglev'] as const;
 
