@@ -117,7 +117,8 @@ const ms = (v: number) => `${v.toFixed(0)} ms`;
 async function apiStarts(): Promise<{ running: number[]; joined: number[] }> {
   // The product's reconciler settings; a game keeps its two ports once given, so room for all of them.
   const { GAME_RECONCILE_INTERVAL_MS: _, ...env } = gameServerEnv();
-  const from = 50_000 + Math.floor(Math.random() * 500) * 20;
+  // Below the ephemeral ports and the driver's own range (20000 and up), as in `gamesBench`.
+  const from = 12_000 + Math.floor(Math.random() * 300) * 20;
   const server = await startServer({ ...env, GAME_PORT_RANGE: `${from}-${from + 2 * starts + 1}` });
   const owner = 'bench_api_owner';
   const running: number[] = [];
