@@ -62,9 +62,11 @@ describe('loadConfig', () => {
     }
   });
 
-  it('keeps backups under DATA_DIR by default, in an S3 bucket by configuration', () => {
+  it('keeps backups and images under DATA_DIR by default, in one S3 bucket by configuration', () => {
     expect(loadConfig({}, '/srv/app').backupStore).toEqual({ kind: 'local', root: '/srv/app/data/backups' });
+    expect(loadConfig({}, '/srv/app').mediaStore).toEqual({ kind: 'local', root: '/srv/app/data' });
     const s3 = { BACKUP_STORE: 's3', S3_BUCKET: 'blockhost-backups', S3_ACCESS_KEY_ID: 'AKIA123', S3_SECRET_ACCESS_KEY: 'secret/key+1' };
+    expect(loadConfig(s3).mediaStore).toEqual(loadConfig(s3).backupStore);
     expect(loadConfig(s3).backupStore).toEqual({
       kind: 's3',
       endpoint: undefined,

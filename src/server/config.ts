@@ -64,6 +64,8 @@ export interface Config {
   game: DriverConfig;
   /** Where world backups are kept (handed as is to the storage's createStore). */
   backupStore: StoreConfig;
+  /** Where uploaded images are kept: the backups' bucket, or DATA_DIR locally (keys under `media/`). */
+  mediaStore: StoreConfig;
 }
 
 export class ConfigError extends Error {}
@@ -220,6 +222,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const embeddedIssuer = `${publicUrl}/oidc`;
   const issuer = url(env, 'OIDC_ISSUER', embeddedIssuer, ['http', 'https'])!;
   const socialDefault = (name: string, def: string) => url(env, name, def, ['https', 'http'])!;
+  const backupStore = backupStoreConfig(env, dataDir);
   return {
     port,
     host,
@@ -285,6 +288,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     contentDir: path.resolve(cwd, read(env, 'CONTENT_DIR') ?? 'content'),
     version: read(env, 'APP_VERSION') ?? process.env.npm_package_version ?? '0.0.0',
     game: gameConfig(env, cwd, publicUrl, dataDir),
-    backupStore: backupStoreConfig(env, dataDir),
+    backupStore,
+    // One bucket for both, so replicas share images as they share backups.
+    mediaStore: backupStore.kind === 's3' ? backupStore : { kind: 'local', root: dataDir },
   };
 }

@@ -92,7 +92,7 @@ export function createServices(config: Config, database: Database, runtime: Part
   blocklist.onBlock((tx, ownerId, blocked) => friends.sever(tx, ownerId, blocked.id));
   blocklist.onBlock((tx, ownerId, blocked) => friendGroups.removeFromOwnerGroups(tx, ownerId, blocked));
   const audit = new AuditService(db, users);
-  const catalogue = new CatalogueService(db, { audit, database, images: new DefinitionImages(path.join(config.dataDir, 'media', 'definitions')) });
+  const catalogue = new CatalogueService(db, { audit, database, images: new DefinitionImages(createStore(config.mediaStore)) });
   const promoCodes = new PromoCodesService(db, { audit, users, clock: game.clock });
   const pricing = new PricingService(db, audit, database);
   const subscriptions = new SubscriptionsService(db, audit);

@@ -8,7 +8,7 @@ import { backups as backupsTable } from '../../src/server/db/schema/backups.ts';
 import { createStore } from '../../src/server/storage/index.ts';
 import { startTestApp, type TestApp } from '../fixtures/app.ts';
 import { buyGame, finishBackups, runGame } from '../fixtures/games.ts';
-import { startS3Server, type S3Server } from '../fixtures/s3-server.ts';
+import { s3Env, startS3Server, type S3Server } from '../fixtures/s3-server.ts';
 import { contents, declaring, renamed, worldEntries, zipOf } from '../fixtures/worlds.ts';
 
 /** The entries of a zip, names only. */
@@ -35,18 +35,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 180_000 }, (store) => {
   let s3: S3Server | undefined;
   let t: TestApp;
-  const env = (): Record<string, string> =>
-    s3
-      ? {
-          BACKUP_STORE: 's3',
-          S3_ENDPOINT: s3.endpoint,
-          S3_REGION: s3.region,
-          S3_BUCKET: s3.bucket,
-          S3_ACCESS_KEY_ID: s3.accessKeyId,
-          S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-          S3_FORCE_PATH_STYLE: 'true',
-        }
-      : {};
+  const env = (): Record<string, string> => (s3 ? s3Env(s3) : {});
 
   beforeAll(async () => {
     if (store === 's3') s3 = await startS3Server();

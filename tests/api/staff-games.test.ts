@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { useTestApp, type TestApp } from '../fixtures/app.ts';
+import { startTestApp, useTestApp, type TestApp } from '../fixtures/app.ts';
+import { createStore } from '../../src/server/storage/index.ts';
+import { s3Env, startS3Server, type S3Server } from '../fixtures/s3-server.ts';
 import { buyGame, catalogue, fund, runGame, userId } from '../fixtures/games.ts';
 
 const NOBODY = '00000000-0000-4000-8000-000000000000';
@@ -213,6 +215,36 @@ describe('staff: definition images', () => {
     expect((await t.current.app.inject({ url: `/v1/definition/game/${definitionId}` })).json()).toMatchObject({ image: null, imageSrcSet: null });
     expect(stored()).toEqual([]);
     expect((await auditOf(t.current, 'definition', definitionId)).map((a) => a.action)).toEqual(['definition.create']);
+  });
+});
+
+describe('staff: definition images in an S3 bucket', () => {
+  let s3: S3Server;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+  });
+  afterAll(() => s3.stop());
+
+  it('stores them in the bucket, where another replica, on a disk of its own, serves them', async () => {
+    const first = await startTestApp(s3Env(s3));
+    const second = await startTestApp(s3Env(s3));
+    try {
+      const { definitionId } = await catalogue(first);
+      const res = await first.as('boss', { method: 'POST', url: `/v1/definition/game/${definitionId}/image`, roles: ['staff'], ...form(await picture('png')) });
+      expect(res.statusCode).toBe(200);
+      const { image } = res.json();
+      const key = image.slice(1);
+      expect((await createStore(first.config.mediaStore).list('media/')).sort()).toEqual([key, key.replace('-1x', '-2x')].sort());
+      expect(fs.existsSync(path.join(first.config.dataDir, 'media'))).toBe(false);
+
+      const served = await second.app.inject({ url: image });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(await sharp(served.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 640, height: 360 });
+    } finally {
+      await second.close();
+      await first.close();
+    }
   });
 });
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import { HttpProblem } from '../../lib/problems.ts';
+import { ObjectNotFoundError, type ObjectStore } from '../../storage/index.ts';
 
 /** The largest upload the image route takes. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -36,16 +37,19 @@ export function srcSetOf(image: string | null): string | null {
   return `${image} 1x, ${image.replace(/-1x\.webp$/, '-2x.webp')} 2x`;
 }
 
+/** Their keys in the object store: `DATA_DIR/media/definitions/` locally, `media/definitions/` in a bucket. */
+const KEY_PREFIX = 'media/definitions/';
+
 /**
  * Definition images uploaded by staff: checked, cropped to 16:9 and stored as WebP at 1x and 2x in
- * DATA_DIR, under the hash of what was written, so a name never changes content and can be cached
- * for good.
+ * the object store (so every replica serves every image), under the hash of what was written, so a
+ * name never changes content and can be cached for good.
  */
 export class DefinitionImages {
-  private readonly dir: string;
+  private readonly objects: ObjectStore;
 
-  constructor(dir: string) {
-    this.dir = dir;
+  constructor(store: ObjectStore) {
+    this.objects = store;
   }
 
   /** Stores an upload; answers its 1x URL. 415 when the bytes are no PNG, JPEG or WebP; 422 when they do not decode. */
@@ -69,24 +73,18 @@ export class DefinitionImages {
     const hash = createHash('sha256');
     for (const out of outputs) hash.update(out);
     const name = hash.digest('hex').slice(0, 32);
-    await fs.mkdir(this.dir, { recursive: true });
-    for (const [i, { density }] of SIZES.entries()) {
-      const file = path.join(this.dir, `${name}-${density}x.webp`);
-      // Written aside then renamed: a reader never gets half a file.
-      const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-      await fs.writeFile(temp, outputs[i]!);
-      await fs.rename(temp, file);
-    }
+    // The 2x first: a 1x URL handed out always has its 2x. The store never shows half an object.
+    for (const [i, { density }] of [...SIZES.entries()].reverse()) await this.objects.put(`${KEY_PREFIX}${name}-${density}x.webp`, Readable.from([outputs[i]!]));
     return `${IMAGE_URL_PREFIX}${name}-1x.webp`;
   }
 
-  /** A stored image's bytes, or null when there is none of that name. */
+  /** A stored image's bytes (a few hundred kB at most), or null when there is none of that name. */
   async read(file: string): Promise<Buffer | null> {
     if (!IMAGE_FILE.test(file)) return null;
     try {
-      return await fs.readFile(path.join(this.dir, file));
+      return await buffer(await this.objects.read(`${KEY_PREFIX}${file}`));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (err instanceof ObjectNotFoundError) return null;
       throw err;
     }
   }
