@@ -48,6 +48,11 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      {
+        // Two API processes on one PostgreSQL, Redis and bucket (`npm run test:replicas`, not in test:api).
+        extends: true as const,
+        test: { name: 'replicas', include: ['tests/replicas/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, maxWorkers: 1 },
+      },
     ],
   },
 });

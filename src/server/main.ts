@@ -14,8 +14,11 @@ try {
 }
 
 const database = await openConfiguredDatabase(config);
-await database.migrate();
-if (await isEmpty(database)) await seed(config, database);
+// Replicas starting together on a new database migrate and seed it once, one after the other.
+await database.exclusively(async () => {
+  await database.migrate();
+  if (await isEmpty(database)) await seed(config, database);
+});
 
 const app = await buildApp({ config, database, driver: createDriver(config.game) });
 // The database was opened before the logger existed; it reports a lost LISTEN connection there.

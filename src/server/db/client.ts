@@ -41,6 +41,12 @@ export interface Database {
   listen(channel: string, onPayload: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   migrate(): Promise<void>;
+  /**
+   * Runs `work` while no other process does work under this lock: replicas starting together on
+   * a new database would otherwise run its migrations and its seed twice at once. PostgreSQL: a
+   * session advisory lock held by a connection of its own; PGlite has one process.
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   /** Reports to `log` from now on (the database is opened before the app and its logger). */
   setLog(log: DatabaseLog): void;
   close(): Promise<void>;
@@ -62,6 +68,8 @@ export interface DatabaseOptions {
 /** Back-off between attempts to reopen a lost LISTEN connection. */
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5_000;
+/** The advisory lock key of `exclusively` (any fixed number; "BlockHost" in ASCII, cut to 8 bytes). */
+const STARTUP_LOCK = '4786322976780349299';
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url ? openPostgres(options.url, options) : openPglite(options);
@@ -93,6 +101,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     async migrate() {
       await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
     },
+    exclusively: (work) => work(),
     setLog() {},
     async close() {
       if (!client.closed) await client.close();
@@ -277,6 +286,20 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       // of one database never mistake each other's history for their own.
       const { rows } = await pool.query<{ schema: string }>('select current_schema() as schema');
       await migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder, migrationsSchema: options.schemaName ?? rows[0]!.schema });
+    },
+    async exclusively(work) {
+      const holder = await pool.connect();
+      try {
+        // Released with the session too, should this process die holding it.
+        await holder.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+        try {
+          return await work();
+        } finally {
+          await holder.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]);
+        }
+      } finally {
+        holder.release();
+      }
     },
     async close() {
       if (closed) return;

@@ -4,7 +4,9 @@ import { seed } from './seed.ts';
 
 const config = loadConfig();
 const database = await openConfiguredDatabase(config);
-await database.migrate();
-const seeded = await seed(config, database);
+const seeded = await database.exclusively(async () => {
+  await database.migrate();
+  return seed(config, database);
+});
 await database.close();
 console.log(seeded.length ? `seeded: ${seeded.join(', ')}` : 'nothing to seed: the accounts exist');
