@@ -102,8 +102,8 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await app.register(errors);
   await app.register(input);
   const redis = config.redis.url ? await connectRedis(config.redis.url, app.log) : undefined;
-  if (redis) app.addHook('onClose', async () => void redis.disconnect());
-  await app.register(security, { apiPerMinute: config.rateLimit.apiPerMinute, connectOrigins, redis, keyPrefix: config.redis.keyPrefix });
+  if (redis) app.addHook('onClose', async () => void redis.redis.disconnect());
+  await app.register(security, { apiPerMinute: config.rateLimit.apiPerMinute, connectOrigins, redis: redis?.redis, keyPrefix: config.redis.keyPrefix });
   await app.register(auth, {
     issuer: config.oidc.issuer,
     audience: config.oidc.audience,
@@ -117,8 +117,8 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
 
   const failures = redis ? redisCounters(redis, config.redis.keyPrefix, app.log) : memoryCounters();
   if (keys) await app.register(identity, { config, database, keys, failures });
+  await app.register(healthRoutes, { services, redis });
   for (const module of [
-    healthRoutes,
     usersRoutes,
     creditsRoutes,
     notificationsRoutes,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startReplica, startTestApp } from '../fixtures/app.ts';
-import { redisCounters } from '../../src/server/lib/counters.ts';
+import { startReplica, startTestApp, type TestApp } from '../fixtures/app.ts';
+import { RedisLink, redisCounters } from '../../src/server/lib/counters.ts';
 
 /**
  * Rate limits and failed sign-ins counted in Redis (REDIS_URL), so replicas share them; Redis is
@@ -11,6 +11,16 @@ import { redisCounters } from '../../src/server/lib/counters.ts';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { warn: () => {} } as never;
 const prefix = () => `test:${randomBytes(6).toString('hex')}:`;
+
+const INTERNAL_TOKEN = 'metrics-scraper-secret';
+
+/** What a Prometheus scraper reads at /metrics. */
+async function scrape(t: TestApp): Promise<string> {
+  const res = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${INTERNAL_TOKEN}` } });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toContain('text/plain; version=0.0.4');
+  return res.body;
+}
 
 let closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -42,12 +52,30 @@ describe('limits shared by replicas', () => {
     expect(await sixRequestsThroughTwoReplicas(false)).toEqual([200, 200, 200, 200, 200, 200]);
   });
 
-  it('serves requests uncounted while Redis is unreachable, instead of refusing them', async () => {
-    const t = await startTestApp({ RATE_LIMIT_API_PER_MINUTE: '2', REDIS_URL: 'redis://127.0.0.1:1', REDIS_KEY_PREFIX: prefix() });
+  it('serves requests uncounted while Redis is unreachable, instead of refusing them, and says so in its metrics', async () => {
+    const t = await startTestApp({ RATE_LIMIT_API_PER_MINUTE: '2', REDIS_URL: 'redis://127.0.0.1:1', REDIS_KEY_PREFIX: prefix(), INTERNAL_TOKEN });
     closers.push(() => t.close());
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await t.as('alice', { method: 'GET', url: '/v1/user' })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200]);
+    const metrics = await scrape(t);
+    expect(metrics).toContain('blockhost_redis_up 0\n');
+    expect(Number(/^blockhost_redis_errors_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+  });
+
+  it('shows Redis up and no errors in its metrics, to a scraper holding INTERNAL_TOKEN only', async () => {
+    const t = await startTestApp({ REDIS_URL, REDIS_KEY_PREFIX: prefix(), INTERNAL_TOKEN });
+    closers.push(() => t.close());
+    const metrics = await scrape(t);
+    expect(metrics).toContain('# TYPE blockhost_redis_errors_total counter\nblockhost_redis_errors_total 0\n');
+    expect(metrics).toContain('blockhost_redis_up 1\n');
+    expect(metrics).toMatch(/^process_resident_memory_bytes \d+$/m);
+    expect((await t.app.inject({ url: '/metrics' })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/metrics', headers: { authorization: 'Bearer not-the-internal-token' } })).statusCode).toBe(403);
+    // Without INTERNAL_TOKEN, and without Redis, there is nothing to scrape.
+    const off = await startTestApp();
+    closers.push(() => off.close());
+    expect((await off.app.inject({ url: '/metrics' })).statusCode).toBe(404);
   });
 });
 
@@ -59,7 +87,7 @@ describe('failed sign-ins counted in Redis', () => {
       () => two.quit(),
     );
     const shared = prefix();
-    const [a, b] = [redisCounters(one, shared, silent), redisCounters(two, shared, silent)];
+    const [a, b] = [redisCounters(new RedisLink(one), shared, silent), redisCounters(new RedisLink(two), shared, silent)];
     expect(await a.hit('signin-failed:alice', 60_000)).toBe(1);
     expect(await b.hit('signin-failed:alice', 60_000)).toBe(2);
     expect(await a.hit('signin-failed:alice', 60_000)).toBe(3);
@@ -75,8 +103,10 @@ describe('failed sign-ins counted in Redis', () => {
     const away = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
     away.on('error', () => {});
     closers.push(async () => away.disconnect());
-    const counters = redisCounters(away, prefix(), silent);
+    const link = new RedisLink(away);
+    const counters = redisCounters(link, prefix(), silent);
     expect(await counters.hit('signin-failed:alice', 60_000)).toBe(0);
     expect(await counters.count('signin-failed:alice')).toBe(0);
+    expect(link.errors).toBe(2);
   });
 });

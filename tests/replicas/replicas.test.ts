@@ -35,15 +35,32 @@ async function call(replica: Replica, user: string, method: string, path: string
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${replica.origin}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, json: (text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null) as Record<string, any> };
+  return { status: res.status, headers: res.headers, json: (text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : {}) as Record<string, unknown> };
 }
+
+/** The names of a page of friend groups. */
+const names = (page: Record<string, unknown>) => (page.data as Array<{ name: string }>).map((g) => g.name);
 
 const staff = { roles: ['staff'] };
 /** A published definition with one package, made by staff through `replica`. */
 async function offer(replica: Replica) {
-  const def = await call(replica, 'boss', 'POST', '/v1/definition/game', { name: { fr: 'Survie', en: 'Survival' }, description: { fr: 'Survivre', en: 'Survive' }, version: '1.21.4', published: true }, staff);
+  const def = await call(
+    replica,
+    'boss',
+    'POST',
+    '/v1/definition/game',
+    { name: { fr: 'Survie', en: 'Survival' }, description: { fr: 'Survivre', en: 'Survive' }, version: '1.21.4', published: true },
+    staff,
+  );
   expect(def.status).toBe(201);
-  const pack = await call(replica, 'boss', 'POST', '/v1/definition/game/package', { definitionId: def.json.id, name: { fr: 'Petit', en: 'Small' }, ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: 100 }, staff);
+  const pack = await call(
+    replica,
+    'boss',
+    'POST',
+    '/v1/definition/game/package',
+    { definitionId: def.json.id, name: { fr: 'Petit', en: 'Small' }, ramMb: 1024, maxPlayers: 10, periodDays: 30, priceCredits: 100 },
+    staff,
+  );
   expect(pack.status).toBe(201);
   return { definitionId: def.json.id as string, packageId: pack.json.id as string };
 }
@@ -115,7 +132,7 @@ describe('two replicas', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.json).toEqual(first.json);
     expect((await call(b, 'frank', 'POST', '/v1/friend/group', { name: 'Other' }, { key })).status).toBe(422);
-    expect((await call(b, 'frank', 'GET', '/v1/friend/group')).json.data.map((g: { name: string }) => g.name)).toEqual(['Raid']);
+    expect(names((await call(b, 'frank', 'GET', '/v1/friend/group')).json)).toEqual(['Raid']);
   });
 
   it('serve an image uploaded through one from the other, with the same caching', async () => {
@@ -151,7 +168,7 @@ describe('two replicas', () => {
     // Its time comes now; each replica looks every 5 s.
     await cluster.sql('update game_schedules set next_run_at = now() where id = $1', [schedule.json.id]);
     const poked = Date.now();
-    const runs = async () => (await call(b, 'grace', 'GET', `/v1/game/${gameId}/schedules/${schedule.json.id}/runs`)).json.data as Array<Record<string, unknown>>;
+    const runs = async () => (await call(b, 'grace', 'GET', `/v1/game/${gameId}/schedules/${schedule.json.id as string}/runs`)).json.data as Array<Record<string, unknown>>;
     while ((await runs()).length === 0) {
       expect(Date.now() - poked, 'no run within 15 s').toBeLessThan(15_000);
       await new Promise((r) => setTimeout(r, 250));
@@ -162,7 +179,8 @@ describe('two replicas', () => {
     expect(done).toHaveLength(1);
     // The game was never started: the stop had nothing to do.
     expect(done[0]).toMatchObject({ status: 'SKIPPED', reason: 'alreadyStopped' });
-    const next = (await call(a, 'grace', 'GET', `/v1/game/${gameId}/schedules`)).json.data[0].nextRunAt as string;
+    const [listed] = (await call(a, 'grace', 'GET', `/v1/game/${gameId}/schedules`)).json.data as Array<{ nextRunAt: string }>;
+    const next = listed!.nextRunAt;
     expect(new Date(next).getTime()).toBeGreaterThan(Date.now());
   }, 60_000);
 
@@ -191,7 +209,7 @@ describe('two replicas', () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(8);
     expect(failed.length, 'the kill cut no request short').toBeGreaterThan(0);
 
-    const listed = (await call(a, 'henry', 'GET', '/v1/friend/group?size=100')).json.data.map((g: { name: string }) => g.name) as string[];
+    const listed = names((await call(a, 'henry', 'GET', '/v1/friend/group?size=100')).json);
     for (const name of acknowledged) expect(listed).toContain(name);
     expect((await call(a, 'henry', 'POST', '/v1/friend/group', { name: 'After' })).status).toBe(201);
     expect((await call(a, 'alice', 'GET', '/v1/user')).status).toBe(200);

@@ -33,11 +33,33 @@ export function memoryCounters(): WindowCounters {
   };
 }
 
+/**
+ * The connection to Redis and what went wrong with it since the start: `GET /metrics` shows both,
+ * since a replica serving uncounted requests is otherwise only told by a log line a minute.
+ */
+export class RedisLink {
+  readonly redis: Redis;
+  /** Connection errors and counts that failed (each served uncounted). */
+  errors = 0;
+
+  constructor(redis: Redis) {
+    this.redis = redis;
+  }
+
+  get up(): boolean {
+    return this.redis.status === 'ready';
+  }
+}
+
 /** A client that fails fast while Redis is away (no queue, one retry), and reconnects by itself. */
-export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<RedisLink> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 1000, enableOfflineQueue: false });
+  const link = new RedisLink(redis);
   const warn = onceAMinute((err: Error) => log.warn({ err: err.message }, 'Redis unreachable: rate limits and failed sign-ins are not counted until it is back'));
-  redis.on('error', warn);
+  redis.on('error', (err: Error) => {
+    link.errors++;
+    warn(err);
+  });
   // The first requests are counted too: the app waits for the connection, a second at most.
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, 1000);
@@ -46,11 +68,16 @@ export async function connectRedis(url: string, log: FastifyBaseLogger): Promise
       resolve();
     });
   });
-  return redis;
+  return link;
 }
 
-export function redisCounters(redis: Redis, prefix: string, log: FastifyBaseLogger): WindowCounters {
-  const failed = onceAMinute((err: Error) => log.warn({ err: err.message }, 'Redis count failed: allowed without counting'));
+export function redisCounters(link: RedisLink, prefix: string, log: FastifyBaseLogger): WindowCounters {
+  const { redis } = link;
+  const warn = onceAMinute((err: Error) => log.warn({ err: err.message }, 'Redis count failed: allowed without counting'));
+  const failed = (err: Error) => {
+    link.errors++;
+    warn(err);
+  };
   return {
     async hit(key, windowMs) {
       try {

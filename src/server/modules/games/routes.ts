@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
@@ -24,8 +23,8 @@ import {
   playerPatchRequest,
   playerRequest,
 } from '../../../contract/games.ts';
+import { checkInternalToken } from '../../lib/internal-token.ts';
 import { named } from '../../lib/schema.ts';
-import { forbidden, HttpProblem } from '../../lib/problems.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import { gameOf } from '../sharing/guard.ts';
@@ -51,10 +50,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
     },
     async (request, reply) => {
-      const expected = services.config.internalToken;
-      // Switched off, the call answers as any unknown path does.
-      if (!expected) throw new HttpProblem(404, 'request.routeNotFound', { method: request.method, path: request.url.split('?')[0]! });
-      if (!sameSecret(request.headers['x-internal-token'], expected)) throw forbidden('auth.internalToken');
+      checkInternalToken(request, services.config.internalToken, request.headers['x-internal-token']);
       await games.stopInternal(request.params.id);
       return reply.status(204).send(null);
     },
@@ -279,13 +275,5 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     );
   });
 };
-
-/** Constant-time comparison, so response times do not reveal the token. */
-function sameSecret(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 export default routes;
