@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import { load, percentile } from './load.ts';
 import { startServer, type BenchServer } from './server.ts';
 import { openMany } from './streams.ts';
@@ -13,11 +14,13 @@ import { STAFF_TARGETS_MS, staffListsBench } from './staff.ts';
 import { liveBench } from './live.ts';
 import { backupsBench } from './backups.ts';
 import { consoleBench } from './console.ts';
+import { startCluster } from '../tests/replicas/cluster.ts';
 
 /**
  * `npm run bench [-- spine|games|social ...]`: figures from runs against the real server (PGlite, or
  * PostgreSQL with DATABASE_URL) and real game servers, each with its target when it has one.
- * - spine: API throughput, notification streams held, fan-out;
+ * - spine: API throughput, notification streams held, fan-out, and `GET /v1/user` through two replicas
+ *   against one;
  * - games: the local driver's start times, memory per idle server and capacity;
  * - social: a 200-name group import, and a 200-member group added to a running server's whitelist;
  * - web: JavaScript a first visit to / downloads (gzip, built files) and its largest contentful paint
@@ -114,6 +117,29 @@ async function fanOut(server: BenchServer) {
   for (const s of streams) s.close();
 }
 
+/**
+ * `GET /v1/user` through two replicas (tests/replicas/cluster.ts: PostgreSQL, Redis, one bucket),
+ * against one of them alone in the same run, with the same 50 clients in all.
+ */
+async function twoReplicas() {
+  const cluster = await startCluster({ RATE_LIMIT_API_PER_MINUTE: '10000000' });
+  try {
+    const [a, b] = cluster.replicas;
+    console.log(`bench spine: two replicas ${a.origin} and ${b.origin} (PostgreSQL, Redis)`);
+    const headers = { authorization: `Bearer ${await cluster.token('bench_user')}` };
+    const one = await load(`${a.origin}/v1/user`, headers);
+    const halves = await Promise.all([a, b].map((r) => load(`${r.origin}/v1/user`, headers, { concurrency: 25 })));
+    const both = halves[0]!.rps + halves[1]!.rps;
+    const errors = halves[0]!.errors + halves[1]!.errors;
+    Object.assign(results, { userOneReplicaRps: one.rps, userTwoReplicasRps: both, twoReplicasRatio: both / one.rps });
+    row('GET /v1/user, one replica (PostgreSQL, Redis)', `${one.rps.toFixed(0)} req/s, p99 ${ms(one.p99)}`, 'baseline', one.errors === 0);
+    // Two replicas only add throughput where cores are free: the client runs on the same machine.
+    row(`  through two replicas (${os.availableParallelism()} cores)`, `${both.toFixed(0)} req/s (${(both / one.rps).toFixed(2)} × one)`, '', errors === 0);
+  } finally {
+    await cluster.stop();
+  }
+}
+
 async function spine() {
   const server = await startServer();
   try {
@@ -124,6 +150,7 @@ async function spine() {
   } finally {
     await server.stop();
   }
+  await twoReplicas();
 }
 
 async function games() {
