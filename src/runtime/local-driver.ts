@@ -10,6 +10,7 @@ import { classify, GameConsoles, lineSplitter } from './console-log.ts';
 import type { ConsoleLine } from './driver.ts';
 import { syncList } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
+import { leanServerEnv, leanServerFlags } from './minecraft/lean-node.ts';
 import { configFile, startSettings, writeServerConfig, type StoredConfig } from './minecraft/server-config.ts';
 import type { ArchiveResult } from './minecraft/world-archive.ts';
 import { runWorldTool } from './minecraft/world-tool-client.ts';
@@ -43,14 +44,6 @@ export interface LocalDriverOptions {
   /** V8 flags of each server beside its heap limit; `leanServerFlags` unless given (the bench's baseline gives none). */
   serverFlags?: readonly string[];
 }
-
-/**
- * An idle server's memory (docs/architecture.md, "Game runtime"): V8 keeps its heap small and
- * collects more often, a young generation of 1 MB per semi-space instead of 16, one GC helper
- * thread, and no Maglev, whose compilations leave tens of MB in malloc's arenas (TurboFan still
- * optimises world generation). About 222 MB → 115 MB of RSS, for 1 % of a core when idle.
- */
-const leanServerFlags = ['--optimize-for-size', '--max-semi-space-size=1', '--v8-pool-size=1', '--no-maglev'] as const;
 
 interface Ports {
   port: number;
@@ -293,8 +286,7 @@ export class LocalDriver implements GameDriver {
     this.launcher ??= plainJs(launcherSource);
     const child = spawn(process.execPath, [...flags, this.launcher, dir], {
       cwd: dir,
-      // Two malloc arenas rather than one per thread: freed memory is reused instead of held.
-      env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+      env: { ...process.env, ...leanServerEnv },
       // An IPC channel, so the launcher notices when this process goes away.
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });

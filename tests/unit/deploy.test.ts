@@ -105,12 +105,18 @@ describe('the Kubernetes deployment', () => {
   });
 });
 
-describe('the Dockerfile', () => {
+/** A Dockerfile's instructions named `name`, whole lines, comments and continuations aside. */
+function dockerfile(file: string) {
   const lines = fs
-    .readFileSync('Dockerfile', 'utf8')
+    .readFileSync(file, 'utf8')
+    .replace(/\\\n\s*/g, ' ')
     .split('\n')
     .filter((l) => l.trim() && !l.startsWith('#'));
-  const instruction = (name: string) => lines.filter((l) => l.startsWith(`${name} `));
+  return (name: string) => lines.filter((l) => l.startsWith(`${name} `));
+}
+
+describe('the Dockerfile', () => {
+  const instruction = dockerfile('Dockerfile');
 
   it("builds on Node 24, as the project's engines say, and runs the server as a user, on the Deployment's port", () => {
     const engines = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { engines: { node: string } }).engines.node;
@@ -131,5 +137,46 @@ describe('the Dockerfile', () => {
     const [api] = find<Deployment>('Deployment', 'blockhost-api');
     const [config] = find<{ data: Record<string, string> }>('ConfigMap', 'blockhost-config');
     expect(config!.data.AGONES_TOOL_IMAGE).toBe(api!.spec.template.spec.containers[0]!.image);
+  });
+});
+
+describe("the game image's Dockerfile", () => {
+  const instruction = dockerfile('deploy/game/Dockerfile');
+  const driver = fs.readFileSync('src/runtime/agones-driver.ts', 'utf8');
+
+  it('builds on Node 24, runs the container entry as the user the driver gives the world volume, on the ports the driver names', () => {
+    expect(instruction('FROM')).toEqual(['FROM node:24-bookworm-slim']);
+    expect(instruction('USER').at(-1)).toBe('USER node');
+    // The driver makes restored worlds user 1000's, the image's `node`.
+    expect(driver).toContain('const serverUser = 1000;');
+    expect(driver).toContain('const gamePort = 25565;');
+    expect(instruction('EXPOSE').at(-1)).toBe('EXPOSE 25565 25575');
+    expect(instruction('CMD').at(-1)).toBe('CMD ["node", "src/runtime/minecraft/container.ts"]');
+    expect(fs.existsSync('src/runtime/minecraft/container.ts')).toBe(true);
+    expect(instruction('ENV').join(' ')).toContain('MC_DATA_DIR=/data');
+    // The deployment's game servers run this image.
+    const [config] = find<{ data: Record<string, string> }>('ConfigMap', 'blockhost-config');
+    expect(config!.data.AGONES_IMAGE).toMatch(/\/blockhost\/game:/);
+  });
+
+  it("has every command the driver's containers call on it, and the code they run", () => {
+    const run = instruction('RUN').join('\n');
+    // The agones-ready sidecar posts to the Agones SDK with curl once mc-health answers.
+    expect(driver).toContain('until mc-health;');
+    expect(driver).toContain('curl -fsS');
+    expect(run).toMatch(/apt-get install -y --no-install-recommends curl/);
+    expect(instruction('COPY')).toContain('COPY deploy/game/mc-health /usr/local/bin/mc-health');
+    const healthScript = fs.readFileSync('deploy/game/mc-health', 'utf8');
+    expect(healthScript).toMatch(/^#!\/bin\/sh\n/);
+    expect(healthScript).toContain('exec node /app/src/runtime/minecraft/mc-health.ts');
+    expect(instruction('WORKDIR')).toEqual(['WORKDIR /app']);
+    expect(fs.statSync('deploy/game/mc-health').mode & 0o111).not.toBe(0);
+    const copied = instruction('COPY').map((l) => l.split(/\s+/).at(-1)!.replace(/^\.\//, ''));
+    for (const needed of ['src/runtime', 'src/contract']) expect(copied).toContain(needed);
+    // What the container's code imports stays inside what is copied.
+    const imports = ['src/runtime/minecraft/container.ts', 'src/runtime/minecraft/launcher.ts', 'src/runtime/minecraft/mc-health.ts'].flatMap((file) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)].map((m) => path.relative('.', path.resolve(path.dirname(file), m[1]!))),
+    );
+    for (const file of imports) expect(file, file).toMatch(/^src\/(runtime|contract)\//);
   });
 });

@@ -61,6 +61,19 @@ function serializedSnapshot(snapshot: Snapshot): Snapshot {
   };
 }
 
+/**
+ * SIGTERM and SIGINT (a pod's end, Ctrl-C) stop the server through `stop`, which saves the world
+ * before exiting. flying-squid's log plugin hooks them too, through exit-hook, which exits at once
+ * (143) before anything is saved: its listeners are dropped. It hooks them asynchronously, so this
+ * runs again once flying-squid is ready.
+ */
+function takeStopSignals(stop: (code?: number) => void): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => stop(0));
+  }
+}
+
 /** Runs the stop once, whatever asked for it first, and exits with `code` when it is done. */
 function onceStop(stop: () => Promise<void>): (code?: number) => void {
   let stopping = false;
@@ -135,6 +148,8 @@ function runFlyingSquid(config: ServerConfig): Runner {
     () => {
       keepChangesWhileSaving(serv.overworld);
       ready = true;
+      // flying-squid has hooked the signals by now, whenever its import of exit-hook resolved.
+      takeStopSignals(stop);
     },
     () => {},
   );
@@ -258,6 +273,5 @@ process.on('message', (message: unknown) => {
       },
     );
 });
-process.on('SIGTERM', () => stop(0));
-process.on('SIGINT', () => stop(0));
+takeStopSignals(stop);
 if (process.connected) process.on('disconnect', () => stop(0));
