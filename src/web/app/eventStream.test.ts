@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openEventStream, type StreamEvent } from './eventStream.ts';
+import { openEventStream, SseParserStream, type StreamEvent } from './eventStream.ts';
 
 /** A real HTTP server speaking server-sent events, counting connections and the headers it got. */
 async function sseServer(respond: (res: http.ServerResponse) => void) {
@@ -78,5 +78,36 @@ describe('openEventStream', () => {
     const count = beats.length;
     await sleep(200);
     expect(beats.length).toBe(count);
+  });
+});
+
+describe('SseParserStream', () => {
+  /** The events of `chunks` fed one by one, as a network would cut them. */
+  async function parse(chunks: string[]): Promise<StreamEvent[]> {
+    const events: StreamEvent[] = [];
+    const input = new ReadableStream<string>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    const reader = input.pipeThrough(new SseParserStream()).getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return events;
+      events.push(value);
+    }
+  }
+
+  it('reads CRLF, LF and CR line ends, a CRLF cut between chunks, fields with and without a space, and an id with the event that sent it', async () => {
+    expect(await parse(['event:a\r', '\ndata:1\r', '\n\r', '\nid: 9\rdata:  2\r\r', 'data: 3\n', '\n'])).toEqual([
+      { id: '', event: 'a', data: '1' },
+      { id: '9', event: 'message', data: ' 2' },
+      { id: '', event: 'message', data: '3' },
+    ]);
+  });
+
+  it('drops comments, events without data, unknown fields and an event the stream ended before its blank line', async () => {
+    expect(await parse([': keep-alive\n\n', 'event: heartbeat\n\n', 'retry: 10\nfoo: bar\ndata\n\n', 'data: cut'])).toEqual([{ id: '', event: 'message', data: '' }]);
   });
 });

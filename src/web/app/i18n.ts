@@ -1,15 +1,17 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LOCALE_COOKIE, LOCALE_COOKIE_DAYS } from './constants.ts';
+import { splitLocale } from '../../contract/routes.ts';
 
 export const languages = ['fr', 'en'] as const;
 export type Language = (typeof languages)[number];
 
 // Every locales/{lang}/{area}.json is a namespace; identity.json belongs to the server's sign-in
-// pages. The shell's and the public pages' strings come with the app; the others (games, social,
-// dashboard) load with the pages that use them, so a first visit does not download them.
-const eager = import.meta.glob<Record<string, unknown>>(['../../../locales/*/common.json', '../../../locales/*/site.json'], { eager: true, import: 'default' });
-const lazy = import.meta.glob<Record<string, unknown>>(['../../../locales/*/*.json', '!../../../locales/*/identity.json', '!../../../locales/*/common.json', '!../../../locales/*/site.json'], {
+// pages. The shell's and the public pages' strings in French (the default, and every language's
+// fallback) come with the app; the others, and English, load when needed: English ones at the
+// start, beside the app's settings (`ready`), so a first visit downloads one language only.
+const eager = import.meta.glob<Record<string, unknown>>(['../../../locales/fr/common.json', '../../../locales/fr/site.json'], { eager: true, import: 'default' });
+const lazy = import.meta.glob<Record<string, unknown>>(['../../../locales/*/*.json', '!../../../locales/*/identity.json', '!../../../locales/fr/common.json', '!../../../locales/fr/site.json'], {
   import: 'default',
 });
 const resources: Record<string, Record<string, Record<string, unknown>>> = {};
@@ -58,19 +60,23 @@ export function setLanguage(lang: Language) {
   document.documentElement.lang = lang;
 }
 
-void i18n
+/** Resolves once the language's shell and public strings are there: the app renders after it. */
+export const ready = i18n
   .use(lazyNamespaces)
   .use(initReactI18next)
   .init({
     resources,
     partialBundledLanguages: true,
     ns: ['common', 'site'],
-    lng: detectLanguage(),
+    // The page's own language from the start, so it never shows in another while its strings load.
+    lng: splitLocale(location.pathname).locale ?? detectLanguage(),
     fallbackLng: 'fr',
     defaultNS: 'common',
     interpolation: { escapeValue: false },
     returnNull: false,
+  })
+  .then(() => {
+    document.documentElement.lang = i18n.language;
   });
-document.documentElement.lang = i18n.language;
 
 export default i18n;

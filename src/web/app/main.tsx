@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, useNavigate } from 'react-router';
-import i18n from './i18n.ts';
+import i18n, { ready as stringsReady } from './i18n.ts';
 import { AppConfigContext, loadAppConfig, type AppConfig } from './config.ts';
 import { AuthRoot } from './auth.tsx';
 import { siteQueryClient } from './queries.ts';
@@ -55,7 +55,8 @@ const render = (page: ReactNode) =>
   );
 
 try {
-  const config = await loadAppConfig();
+  // The strings of a language other than French load beside the settings, not after them.
+  const [config] = await Promise.all([loadAppConfig(), stringsReady]);
   render(
     <AppConfigContext.Provider value={config}>
       <App config={config} />

@@ -6,9 +6,7 @@ import type { Notification, NotificationData } from '../../contract/notification
 import type { Page } from '../../contract/common.ts';
 import { apiFetch } from './api.ts';
 import { useSession } from './auth.tsx';
-import { dataProvider } from './dataProvider.ts';
 import { UNREAD_PAGE_SIZE } from './constants.ts';
-import { openEventStream } from './eventStream.ts';
 import type { ChangeSource } from './liveProvider.ts';
 
 /** A notification as the bell lists it (docs/product.md, Notifications). */
@@ -82,22 +80,27 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
     const tell = (change: ResourceChange) => {
       for (const listener of listeners) listener(change);
     };
-    const close = openEventStream('/v1/user/notifications/stream', streamToken, (e) => {
-      try {
-        if (e.event === NOTIFICATION_EVENT) {
-          add([{ id: e.id, event: e.event, data: JSON.parse(e.data) as NotificationData, read: false }]);
-          // The notifications page lists it too.
-          tell({ resource: 'notifications', ids: [e.id], type: 'created' });
-        } else if (e.event === RESOURCE_CHANGE_EVENT) {
-          const change = JSON.parse(e.data) as ResourceChange;
-          // The only change to a notification is being read (here, on its page or in another tab).
-          if (change.resource === 'notifications' && change.type === 'updated') setItems((list) => list.map((n) => (change.ids.includes(n.id) ? { ...n, read: true } : n)));
-          tell(change);
+    // The stream's reader comes with the first signed-in page: visitors never download it.
+    let close = () => {};
+    void import('./eventStream.ts').then(({ openEventStream }) => {
+      if (!live) return;
+      close = openEventStream('/v1/user/notifications/stream', streamToken, (e) => {
+        try {
+          if (e.event === NOTIFICATION_EVENT) {
+            add([{ id: e.id, event: e.event, data: JSON.parse(e.data) as NotificationData, read: false }]);
+            // The notifications page lists it too.
+            tell({ resource: 'notifications', ids: [e.id], type: 'created' });
+          } else if (e.event === RESOURCE_CHANGE_EVENT) {
+            const change = JSON.parse(e.data) as ResourceChange;
+            // The only change to a notification is being read (here, on its page or in another tab).
+            if (change.resource === 'notifications' && change.type === 'updated') setItems((list) => list.map((n) => (change.ids.includes(n.id) ? { ...n, read: true } : n)));
+            tell(change);
+          }
+          // Heartbeats and anything else: nothing to do.
+        } catch (err) {
+          console.error('bad stream event', err);
         }
-        // Heartbeats and anything else: nothing to do.
-      } catch (err) {
-        console.error('bad stream event', err);
-      }
+      });
     });
     return () => {
       live = false;
@@ -108,7 +111,10 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   // The write goes through the data provider, as Refine's useCustomMutation does; the bell lives in
   // the shell, which never loads Refine (docs/architecture.md, Boundaries), so react-query runs it.
   const { mutateAsync: sendRead } = useMutation({
-    mutationFn: (id: string) => dataProvider.custom!({ url: `/v1/user/notification/${encodeURIComponent(id)}`, method: 'put' }),
+    mutationFn: async (id: string) => {
+      const { dataProvider } = await import('./dataProvider.ts');
+      return dataProvider.custom!({ url: `/v1/user/notification/${encodeURIComponent(id)}`, method: 'put' });
+    },
     onError: (err) => console.error('mark read', err),
   });
   const markRead = useCallback(

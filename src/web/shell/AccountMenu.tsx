@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Avatar, IconButton } from '@mui/material';
+import { Box, IconButton } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../app/auth.tsx';
 import { usePopupOnDemand } from './usePopupOnDemand.ts';
@@ -22,7 +22,23 @@ export function AccountMenu() {
         aria-haspopup="menu"
         color="inherit"
       >
-        <Avatar sx={{ width: 32, height: 32, bgcolor: 'secondary.main', color: 'secondary.contrastText', fontSize: '1rem' }}>{user?.name.slice(0, 1).toUpperCase()}</Avatar>
+        {/* A Box rather than MUI's Avatar, whose code every signed-in page would download. */}
+        <Box
+          component="span"
+          sx={{
+            width: 32,
+            height: 32,
+            borderRadius: '50%',
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            bgcolor: 'secondary.main',
+            color: 'secondary.contrastText',
+            fontSize: '1rem',
+          }}
+        >
+          {user?.name.slice(0, 1).toUpperCase()}
+        </Box>
       </IconButton>
       {Items && <Items anchor={anchor} onClose={() => setAnchor(null)} />}
     </>

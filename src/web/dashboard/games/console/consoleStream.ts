@@ -1,4 +1,4 @@
-import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { SseParserStream } from '../../../app/eventStream.ts';
 import { CONSOLE_EMPTY_EVENT, CONSOLE_LINE_EVENT, type ConsoleLine } from '../../../../contract/console.ts';
 
 export interface ConsoleStreamHandlers {
@@ -38,7 +38,7 @@ export function followConsole(gameId: string, token: () => string | undefined, h
         if (!res.ok || !res.body) throw new Error(`console stream answered ${res.status}`);
         handlers.state('open');
         // A reader, not `for await`: Safari before 18.4 cannot iterate a stream.
-        const reader = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+        const reader = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(new SseParserStream()).getReader();
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
