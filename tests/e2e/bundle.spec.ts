@@ -74,7 +74,9 @@ test('the public pages do not download the dashboard, the sign-in client or a pa
 
 const SIGNED_IN_HOME_KB = 170;
 
-test('/credits stays under 200 kB of gzip JavaScript before the card step, for a visitor and for a signed-in player, and / signed in within 170 kB; the sandbox card step loads no Stripe', async ({ page: visitor }) => {
+test('/credits stays under 200 kB of gzip JavaScript before the card step, for a visitor and for a signed-in player, and / signed in within 170 kB; the sandbox card step loads no Stripe', async ({
+  page: visitor,
+}) => {
   // A visitor's first load of /credits.
   const visitorScripts = recordScripts(visitor);
   await visitor.goto('/credits');
