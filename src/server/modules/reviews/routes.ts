@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
 import { GameReview, gameReviewCreate, ReviewPage, StaffReview, StaffReviewQuery } from '../../../contract/games.ts';
+import { dropAnswersOnWrite } from '../../lib/answer-cache.ts';
 import { named } from '../../lib/schema.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { StaffReason } from '../../../contract/staff.ts';
@@ -11,6 +12,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   const tags = ['reviews'];
 
   await signedIn(app, null, (player) => {
+    // A review changes its definition's rating, which the public catalogue's answers hold.
+    dropAnswersOnWrite(player, services.catalogue.answers);
     player.post(
       '/v1/game/review',
       {
@@ -55,6 +58,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   });
 
   await signedIn(app, ['staff'], (staffOnly) => {
+    dropAnswersOnWrite(staffOnly, services.catalogue.answers);
     for (const action of ['hide', 'restore'] as const) {
       staffOnly.post(
         `/v1/staff/reviews/:id/${action}`,
