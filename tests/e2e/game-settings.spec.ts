@@ -142,6 +142,9 @@ test('a player changes the MOTD live and the game mode with a restart, and a Min
     await inEachLook(page, async ({ theme, label }) => {
       await page.goto(lang === 'fr' ? `${gamePath}/settings` : `/en${gamePath}/settings`);
       await expect(page.getByTestId('settings-form')).toBeVisible({ timeout: 15_000 });
+      // A probe missed under load shows the server starting for a moment: the shot and the contrast
+      // check wait for it running, lest the check catch its chip between two colours.
+      await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 30_000 });
       // The plan of an upgrade back to 1.21.4, as the player sees it before deciding.
       await page.getByTestId('version-card').getByLabel('Version').click();
       await page.getByRole('option', { name: '1.21.4', exact: true }).click();
