@@ -52,14 +52,18 @@ export default fp(async function gameGuard(app: FastifyInstance, { sharing, audi
     }
   });
   // Every action on a game that succeeded is audited with who did it: its owner, or which person
-  // it is shared with, and as what, with the few values the game's activity says of it.
-  app.addHook('onResponse', async (request, reply) => {
+  // it is shared with, and as what, with the few values the game's activity says of it. Written
+  // before the answer goes out, so whoever reads the audit log after the answer finds it.
+  app.addHook('onSend', async (request, reply, payload) => {
     const { game, user } = request;
     const action = request.routeOptions.config.activity;
-    if (!game || !user || !action || reply.statusCode >= 400 || request.routeOptions.config.auditsItself) return;
+    if (!game || !user || !action || reply.statusCode >= 400 || request.routeOptions.config.auditsItself) return payload;
+    // A replayed answer (Idempotency-Key) did nothing again.
+    if (reply.getHeader('idempotent-replayed')) return payload;
     await audit
       .record(db, { actorId: user.id, action, entity: 'game', entityId: game.gameId, after: { as: game.level, ...said(request.body, request.query) } })
       .catch((err: unknown) => request.log.error({ err }, 'game action not audited'));
+    return payload;
   });
 });
 
