@@ -29,6 +29,10 @@ export default defineConfig({
           env: { TEST_DB_ENGINE: engine },
           setupFiles: ['tests/fixtures/setup-databases.ts'],
           maxWorkers: 3,
+          // A worker keeps its modules from one file to the next: each file no longer pays for a new
+          // process, the server's imports, its compiled schemas (lib/schema-compilers.ts) and a cold JIT.
+          // The files share nothing else: each has its own databases and apps (tests/fixtures/db.ts).
+          isolate: false,
         },
       })),
       {
