@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { percentile } from './load.ts';
 import { startServer, type BenchServer } from './server.ts';
+import { createDatabase } from '../tests/fixtures/pg-database.ts';
 
 /**
  * The back office's lists on a big ledger: the real server on PostgreSQL (a database made for the
@@ -89,18 +89,13 @@ async function timed(server: BenchServer, token: string, url: () => string): Pro
 }
 
 export async function staffListsBench(adminUrl = process.env.STAFF_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'): Promise<StaffListFigures> {
-  const database = `bench_staff_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${database}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
+  const database = await createDatabase(adminUrl, 'bench_staff');
   let server: BenchServer | undefined;
   try {
     // The server migrates the new database (and seeds its three accounts) before it answers.
-    server = await startServer({ DATABASE_URL: url.toString() });
+    server = await startServer({ DATABASE_URL: database.url });
     const filled = performance.now();
-    await fill(url.toString());
+    await fill(database.url);
     const fillSeconds = (performance.now() - filled) / 1000;
     const token = server.token('bench_staff', ['staff']);
     const random = (n: number) => Math.floor(Math.random() * n);
@@ -124,7 +119,6 @@ export async function staffListsBench(adminUrl = process.env.STAFF_BENCH_DATABAS
     return { users: USERS, ledgerRows: LEDGER_ROWS, fillSeconds, ledgerTotalShown: totalElements, lists };
   } finally {
     await server?.stop();
-    await admin.query(`drop database if exists ${database} with (force)`);
-    await admin.end();
+    await database.drop();
   }
 }

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/server/config.ts';
 import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
 import { signAccessToken } from '../../src/server/identity/tokens.ts';
 import { freePort } from '../fixtures/app.ts';
+import { createDatabase } from '../fixtures/pg-database.ts';
 import { s3Env, startS3Server } from '../fixtures/s3-server.ts';
 
 /** The PostgreSQL server the cluster makes its database on: this machine's, as the other suites use. */
@@ -39,13 +40,8 @@ export interface Cluster {
  */
 export async function startCluster(env: Record<string, string | undefined> = {}): Promise<Cluster> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-replicas-'));
-  const dbName = `blockhost_replicas_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const databaseUrl = new URL(ADMIN_URL);
-  databaseUrl.pathname = `/${dbName}`;
-  const pool = new pg.Pool({ connectionString: databaseUrl.href, max: 2 });
+  const database = await createDatabase(ADMIN_URL, 'blockhost_replicas');
+  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   const s3 = await startS3Server('blockhost');
   const ports = [await freePort(), await freePort()];
   const keysFile = path.join(dir, 'oidc-keys.json');
@@ -53,7 +49,7 @@ export async function startCluster(env: Record<string, string | undefined> = {})
     HOST: '127.0.0.1',
     // The address users reach; the issuer is the same for both, as behind a load balancer.
     PUBLIC_URL: `http://127.0.0.1:${ports[0]}`,
-    DATABASE_URL: databaseUrl.href,
+    DATABASE_URL: database.url,
     REDIS_URL,
     REDIS_KEY_PREFIX: `replicas:${randomBytes(6).toString('hex')}:`,
     ...s3Env(s3),
@@ -89,8 +85,7 @@ export async function startCluster(env: Record<string, string | undefined> = {})
     }
     await pool.end();
     await s3.stop();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await database.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   };
 
