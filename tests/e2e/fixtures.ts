@@ -174,5 +174,20 @@ export async function transitionsEnded(page: Page) {
   );
 }
 
-export const test = base;
+/**
+ * The worker's browser is shared by its tests, and the contexts a test opens on it (`signUp`,
+ * `asStaff`, a second player…) would outlive the test: their pages kept their event streams and
+ * re-rendered on every live change, so a late test shared the CPU with every earlier test's pages.
+ * Each test's contexts are closed when it ends.
+ */
+export const test = base.extend<{ ownContexts: void }>({
+  ownContexts: [
+    async ({ browser }, use) => {
+      const before = new Set(browser.contexts());
+      await use();
+      await Promise.all(browser.contexts().filter((context) => !before.has(context)).map((context) => context.close()));
+    },
+    { auto: true },
+  ],
+});
 export { expect };

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { join, kicked } from '../fixtures/minecraft.ts';
-import { inEachLook } from './fixtures.ts';
+import { expect, inEachLook, test } from './fixtures.ts';
 
 const shots = 'test-results/games';
 
