@@ -1,5 +1,4 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, useTheme } from './fixtures.ts';
+import { expect, seriousViolations, test, useTheme } from './fixtures.ts';
 
 const pages = [
   { name: 'home', path: '/' },
@@ -21,18 +20,14 @@ for (const mode of ['light', 'dark'] as const) {
         await page.goto(path);
         await expect(page.locator('main h1').first()).toBeVisible();
         await page.waitForLoadState('networkidle');
-        const { violations } = await new AxeBuilder({ page }).analyze();
-        const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-        expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+        expect(await seriousViolations(page, { theme: mode })).toEqual([]);
       });
     }
 
     test('no serious or critical accessibility violation: sign-in page', async ({ page }) => {
       await page.goto('/dashboard');
       await expect(page).toHaveURL(/\/oidc\/interaction\//);
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(await seriousViolations(page, { theme: mode })).toEqual([]);
     });
   });
 }

@@ -11,16 +11,21 @@ const run = Date.now().toString(36).toUpperCase();
 /** The backups section at 1280 and 375 px, in both themes and both languages. */
 async function screenshots(page: Page, gamePath: string) {
   for (const lang of ['fr', 'en'] as const) {
-    await inEachLook(page, async ({ theme, label }) => {
-      await page.goto(lang === 'fr' ? `${gamePath}/backups` : `/en${gamePath}/backups`);
-      const card = page.getByTestId('backups');
-      await expect(card.getByTestId('backup-item').first()).toBeVisible({ timeout: 15_000 });
-      await expect(card.getByTestId('nightly-zone')).toBeVisible();
-      // The card alone, cut from the whole page: an element's shot would scroll it under the sticky header.
-      await page.evaluate(() => window.scrollTo(0, 0));
-      const box = (await card.boundingBox())!;
-      await page.screenshot({ path: `${SHOTS}/backups-${lang}-${label}-${theme}.png`, fullPage: true, clip: box });
-    });
+    const card = page.getByTestId('backups');
+    await inEachLook(
+      page,
+      async () => {
+        await page.goto(lang === 'fr' ? `${gamePath}/backups` : `/en${gamePath}/backups`);
+        await expect(card.getByTestId('backup-item').first()).toBeVisible({ timeout: 15_000 });
+        await expect(card.getByTestId('nightly-zone')).toBeVisible();
+      },
+      async ({ theme, label }) => {
+        // The card alone, cut from the whole page: an element's shot would scroll it under the sticky header.
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const box = (await card.boundingBox())!;
+        await page.screenshot({ path: `${SHOTS}/backups-${lang}-${label}-${theme}.png`, fullPage: true, clip: box });
+      },
+    );
   }
 }
 
@@ -193,11 +198,13 @@ test('a player backs up a running server with a player on it, pins, downloads an
   await expect(kept).toContainText('reste téléchargeable jusqu’au 31 déc. 2026');
   await expect(kept.getByRole('button', { name: 'Restaurer' })).toHaveCount(0);
   await expect(kept.getByRole('button', { name: 'Télécharger' })).toBeVisible();
-  await inEachLook(page, async ({ theme, label }) => {
-    await page.reload();
-    await expect(running.getByTestId('backup-progress')).toBeVisible();
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `${SHOTS}/backups-progress-${label}-${theme}.png`, fullPage: true, clip: (await card.boundingBox())! });
-  });
+  await inEachLook(
+    page,
+    () => expect(running.getByTestId('backup-progress')).toBeVisible(),
+    async ({ theme, label }) => {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `${SHOTS}/backups-progress-${label}-${theme}.png`, fullPage: true, clip: (await card.boundingBox())! });
+    },
+  );
   await page.context().close();
 });

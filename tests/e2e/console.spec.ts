@@ -89,12 +89,17 @@ test('a player reads the console live, sees a join in colour, runs commands and 
 
     // How it looks, in both languages, themes and widths.
     for (const lang of ['fr', 'en'] as const) {
-      await inEachLook(page, async ({ theme, label }) => {
-        await page.goto(lang === 'fr' ? `${gamePath}/console` : `/en${gamePath}/console`);
-        await expect(lines.locator('[data-seq]').filter({ hasText: `${name} joined the game.` })).toBeVisible();
-        await page.evaluate(() => window.scrollTo(0, 0));
-        await page.screenshot({ path: `${SHOTS}/console-${lang}-${label}-${theme}.png`, fullPage: true });
-      });
+      await inEachLook(
+        page,
+        async () => {
+          await page.goto(lang === 'fr' ? `${gamePath}/console` : `/en${gamePath}/console`);
+          await expect(lines.locator('[data-seq]').filter({ hasText: `${name} joined the game.` })).toBeVisible();
+        },
+        async ({ theme, label }) => {
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await page.screenshot({ path: `${SHOTS}/console-${lang}-${label}-${theme}.png`, fullPage: true });
+        },
+      );
     }
   } finally {
     await quit(bot);

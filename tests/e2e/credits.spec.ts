@@ -1,25 +1,27 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from '@playwright/test';
-import { accessToken, asStaff, expect, inEachLook, signUp, test, useTheme } from './fixtures.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { accessToken, expect, inEachLook, signUp, staffApi, test, useTheme } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/credits';
 const run = Date.now().toString(36).toUpperCase();
 
 /** Staff make promo codes through the API, as the back office would. */
-async function makePromoCodes(browser: Browser, codes: object[]) {
-  await asStaff(browser, async (api) => {
-    for (const code of codes) expect((await api.post('/v1/promocode', code)).status()).toBe(201);
-  });
+async function makePromoCodes(request: APIRequestContext, codes: object[]) {
+  const staff = await staffApi(request);
+  for (const code of codes) expect((await staff.post('/v1/promocode', code)).status()).toBe(201);
 }
 
 /** Each page at 1280 and 375 px, in the light and the dark theme. */
 async function screenshots(page: Page, name: string, path: string, ready: (page: Page) => Promise<void>) {
-  await inEachLook(page, async ({ theme, label }) => {
-    await page.goto(path);
-    await ready(page);
-    await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
-  });
+  await inEachLook(
+    page,
+    async () => {
+      await page.goto(path);
+      await ready(page);
+    },
+    ({ theme, label }) => page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true }),
+  );
 }
 
 test('a visitor sees the packs on /credits and is asked to sign in to buy', async ({ page }) => {
@@ -48,11 +50,11 @@ test('a visitor sees the packs on /credits and is asked to sign in to buy', asyn
   await expect(page).toHaveURL(/\/oidc\/interaction\//);
 });
 
-test('a new player buys a pack with a promo code in the sandbox, gets the invoice and spends the credits on a server', async ({ browser }) => {
+test('a new player buys a pack with a promo code in the sandbox, gets the invoice and spends the credits on a server', async ({ browser, request }) => {
   test.setTimeout(180_000);
   const bonusCode = `BONUS${run}`;
   const expiredCode = `OLD${run}`;
-  await makePromoCodes(browser, [
+  await makePromoCodes(request, [
     { code: bonusCode, kind: 'BONUS_CREDITS', value: 50 },
     { code: expiredCode, kind: 'PERCENT_OFF', value: 10, validFrom: '2020-01-01T00:00:00Z', validUntil: '2020-02-01T00:00:00Z' },
   ]);

@@ -14,22 +14,22 @@ test('a player without a Minecraft account is asked to link one, finds a friend 
   const homeCta = page.getByTestId('link-minecraft-cta');
   await expect(homeCta).toContainText('Liez votre compte Minecraft');
   await expect(homeCta).toContainText('liste blanche');
-  await inEachLook(page, async ({ theme, width }) => {
-    await page.reload();
-    await expect(homeCta).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/home-cta-${width}-${theme}.png`, fullPage: true });
-  });
+  await inEachLook(
+    page,
+    () => expect(homeCta).toBeVisible(),
+    ({ theme, width }) => page.screenshot({ path: `${SHOTS}/home-cta-${width}-${theme}.png`, fullPage: true }),
+  );
   await homeCta.getByRole('link', { name: 'Lier mon compte Minecraft' }).click();
   await expect(page).toHaveURL(/\/dashboard\/profil$/);
   // The profile shows the same call where the Minecraft name would be, not a placeholder name.
   await expect(page.getByTestId('link-minecraft-cta')).toContainText('vos amis vous trouveront par votre pseudo Minecraft', { ignoreCase: true });
   await expect(page.getByTestId('profile-mc-name')).toHaveCount(0);
   await expect(page.getByText('Unknow', { exact: true })).toHaveCount(0);
-  await inEachLook(page, async ({ theme, width }) => {
-    await page.reload();
-    await expect(page.getByTestId('link-minecraft-cta')).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/profile-cta-${width}-${theme}.png`, fullPage: true });
-  });
+  await inEachLook(
+    page,
+    () => expect(page.getByTestId('link-minecraft-cta')).toBeVisible(),
+    ({ theme, width }) => page.screenshot({ path: `${SHOTS}/profile-cta-${width}-${theme}.png`, fullPage: true }),
+  );
 
   // Two letters suggest nothing; Enter looks the exact name up, which nobody has.
   await page.goto('/dashboard/social');
@@ -42,12 +42,11 @@ test('a player without a Minecraft account is asked to link one, finds a friend 
   const alice = page.getByTestId('found-alice');
   await expect(alice).toBeVisible();
   await expect(page.locator('#find-player-results')).not.toContainText('@');
-  await inEachLook(page, async ({ theme, width }) => {
-    await page.reload();
-    await search.fill('ali');
-    await expect(alice).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/find-${width}-${theme}.png`, fullPage: true });
-  });
+  await inEachLook(
+    page,
+    () => expect(alice).toBeVisible(),
+    ({ theme, width }) => page.screenshot({ path: `${SHOTS}/find-${width}-${theme}.png`, fullPage: true }),
+  );
   await search.fill('ali');
   await alice.getByRole('button', { name: 'Ajouter alice en ami' }).click();
   await expect(page.getByTestId('find-player-result')).toContainText("Demande d'ami envoyée à alice.");

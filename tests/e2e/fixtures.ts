@@ -1,4 +1,5 @@
-import { expect, test as base, type APIRequestContext, type APIResponse, type Browser, type Page, type Request } from '@playwright/test';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test as base, type APIRequestContext, type Browser, type Page, type Request } from '@playwright/test';
 import { loadConfig } from '../../src/server/config.ts';
 import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
 import { signAccessToken } from '../../src/server/identity/tokens.ts';
@@ -62,16 +63,13 @@ export async function signUp(browser: Browser, name: string): Promise<Page> {
   return page;
 }
 
-/** Runs `act` with the seeded staff user's API access (a bearer token), in a context of its own. */
-export async function asStaff<T>(browser: Browser, act: (api: { post: (path: string, data: object) => Promise<APIResponse> }) => Promise<T>): Promise<T> {
-  const staff = await (await browser.newContext()).newPage();
-  await signIn(staff, accounts.staff);
-  const headers = { authorization: `Bearer ${await accessToken(staff)}` };
-  try {
-    return await act({ post: (path, data) => staff.request.post(path, { headers, data }) });
-  } finally {
-    await staff.context().close();
-  }
+/**
+ * The seeded staff user's API access: a token signed with the server's keys, as the token CLI makes
+ * one. Staff's own sign-in is tested where the back office is; here a browser context and a sign-in
+ * page for each credit given would only cost time.
+ */
+export async function staffApi(request: APIRequestContext) {
+  return apiAs(request, await mintToken('staff', ['staff', 'support']));
 }
 
 /** The access token of the page's session, as oidc-client-ts stored it. */
@@ -91,9 +89,8 @@ export async function buyServerInStore(browser: Browser, player: string, name: s
   const page = await signUp(browser, player);
   const token = await accessToken(page);
   const me = (await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string };
-  await asStaff(browser, async (api) => {
-    expect((await api.post('/v1/user/credit', { userId: me.id, amount: 200, reason: 'Browser test credits' })).status()).toBe(200);
-  });
+  const staff = await staffApi(page.request);
+  expect((await staff.post('/v1/user/credit', { userId: me.id, amount: 200, reason: 'Browser test credits' })).status()).toBe(200);
   await page.goto('/dashboard/store');
   await page.getByTestId('game-card').filter({ hasText: 'Survie' }).click();
   await page.getByTestId('create-cta').click();
@@ -116,24 +113,57 @@ export interface Look {
 }
 
 /**
- * Runs `shoot` in each look: the light then the dark theme (saved as the app's preference, applied
- * at the page's next load), each at 1280 then 375 px, after `perTheme` when a theme needs the page
- * made ready once. Leaves the page light, at 1280 px.
+ * Runs `shoot` in each look: the light then the dark theme, each at 1280 then 375 px. `open` loads the
+ * page and waits for it once, in the light theme; the theme then changes in place through the
+ * header's toggle, as a player switches it, and the width by resizing the window. A look costs a
+ * screenshot, not a page load: loading every page four times was most of the browser tests' time.
+ * `shoot` must leave the page where it is. Leaves the page light, at 1280 px.
  */
-export async function inEachLook(page: Page, shoot: (look: Look) => Promise<void>, perTheme?: () => Promise<void>) {
+export async function inEachLook(page: Page, open: () => Promise<unknown>, shoot: (look: Look) => Promise<unknown>) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
+  await open();
   for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
-    await perTheme?.();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await switchTheme(page, theme);
     for (const [label, width] of [
       ['desktop', 1280],
       ['phone', 375],
     ] as const) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      // The new width's layout: media queries answer at once, measured parts (a grid) a frame later.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await transitionsEnded(page);
       await shoot({ theme, label, width });
     }
   }
-  await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
   await page.setViewportSize({ width: 1280, height: 900 });
+  await switchTheme(page, 'light');
+}
+
+/** Switches the page's theme with the header's toggle, if it is not on already, and waits for its colours to settle. */
+export async function switchTheme(page: Page, theme: 'light' | 'dark') {
+  if ((await page.evaluate(() => document.documentElement.dataset.theme ?? 'light')) !== theme) {
+    await page.getByTestId('theme-toggle').click();
+    // The pointer off the toggle, so the shots do not show it hovered.
+    await page.mouse.move(0, 0);
+  }
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+  // Buttons and chips ease into their new colours: a contrast check mid-way would read neither.
+  await transitionsEnded(page);
+}
+
+/**
+ * The serious and critical accessibility violations axe finds in the page (or in `include`), one line
+ * each. In the dark theme only the rules that read colours run: the rest read the same page as in
+ * the light one.
+ */
+export async function seriousViolations(page: Page, { theme = 'light', include }: { theme?: 'light' | 'dark'; include?: string } = {}): Promise<string[]> {
+  let axe = new AxeBuilder({ page });
+  if (include) axe = axe.include(include);
+  if (theme === 'dark') axe = axe.withRules(['color-contrast', 'link-in-text-block']);
+  const { violations } = await axe.analyze();
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${theme} ${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`).join(', ')}`);
 }
 
 /** Picks the theme before the page's own scripts run, as a returning visitor's saved choice. */
@@ -185,7 +215,12 @@ export const test = base.extend<{ ownContexts: void }>({
     async ({ browser }, use) => {
       const before = new Set(browser.contexts());
       await use();
-      await Promise.all(browser.contexts().filter((context) => !before.has(context)).map((context) => context.close()));
+      await Promise.all(
+        browser
+          .contexts()
+          .filter((context) => !before.has(context))
+          .map((context) => context.close()),
+      );
     },
     { auto: true },
   ],

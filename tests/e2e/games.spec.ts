@@ -13,11 +13,14 @@ async function signInAsAlice(page: Page) {
 
 /** Each page at 1280 and 375 px, in the light and the dark theme. */
 async function screenshots(page: Page, name: string, path: string, ready: (page: Page) => Promise<void>) {
-  await inEachLook(page, async ({ theme, label }) => {
-    await page.goto(path);
-    await ready(page);
-    await page.screenshot({ path: `${shots}/${name}-${label}-${theme}.png`, fullPage: true });
-  });
+  await inEachLook(
+    page,
+    async () => {
+      await page.goto(path);
+      await ready(page);
+    },
+    ({ theme, label }) => page.screenshot({ path: `${shots}/${name}-${label}-${theme}.png`, fullPage: true }),
+  );
 }
 
 test('alice buys a server from the catalogue and starts it from its control panel', async ({ page }) => {

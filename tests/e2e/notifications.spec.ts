@@ -1,6 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { accessToken, accounts, expect, signIn, signUp, test } from './fixtures.ts';
+import { accessToken, accounts, expect, inEachLook, seriousViolations, signIn, signUp, test } from './fixtures.ts';
 
 test('a notification sent while the page is open rings the bell, and opening it marks it read', async ({ page, request }) => {
   await signIn(page, accounts.alice);
@@ -92,19 +91,18 @@ test('the notifications page keeps read ones, marks one read, shows new ones liv
   await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
   await expect(rows.nth(0).getByRole('button', { name: /as read/ })).toBeVisible();
   await expect(rows.nth(0)).toContainText('Unread');
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((t) => localStorage.setItem('preferredTheme', t), theme);
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 812 });
+  await inEachLook(
+    page,
+    async () => {
       await page.goto('/dashboard/notifications');
       await expect(rows).toHaveCount(3);
+    },
+    async ({ theme, width }) => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      const { violations } = await new AxeBuilder({ page }).include('main').analyze();
-      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(await seriousViolations(page, { theme, include: 'main' })).toEqual([]);
       await page.screenshot({ path: `test-results/notifications/page-${width}-${theme}.png`, fullPage: true });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
+    },
+  );
 
   // The bell's list ends with a link to the page, which keeps what the bell drops once read.
   await page.goto('/dashboard');

@@ -1,16 +1,16 @@
 import type { Page } from '@playwright/test';
-import { asStaff, expect, inEachLook, signUp, test } from './fixtures.ts';
+import { expect, inEachLook, signUp, staffApi, test } from './fixtures.ts';
 
 const run = Date.now().toString(36).toUpperCase();
 const SHOTS = 'test-results/renewals';
 
 /** The page at 1280 and 375 px, in both themes, for a person to look at. */
 async function screenshots(page: Page, name: string) {
-  await inEachLook(page, async ({ theme, label }) => {
-    await page.reload();
-    await expect(page.locator('main h1').first()).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
-  });
+  await inEachLook(
+    page,
+    () => expect(page.locator('main h1').first()).toBeVisible(),
+    ({ theme, label }) => page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true }),
+  );
 }
 
 // The renewals round runs every minute; a one-day period is within the notice days at once.
@@ -31,13 +31,12 @@ test('a player buys a one-day server with a promo code, pays its renewal from th
   const survival = (list.data as Array<{ id: string; name: { fr: string } }>).find((d) => d.name.fr === 'Survie')!;
   const packageName = `Jour ${run}`;
   const code = `HALF${run}`;
-  await asStaff(browser, async (api) => {
-    expect(
-      (await api.post('/v1/definition/game/package', { definitionId: survival.id, name: { fr: packageName, en: packageName }, ramMb: 1024, maxPlayers: 5, periodDays: 1, priceCredits: 10 })).status(),
-    ).toBe(201);
-    expect((await api.post('/v1/promocode', { code, kind: 'PERCENT_OFF', value: 50 })).status()).toBe(201);
-    expect((await api.post('/v1/user/credit', { userId: me.id, amount: 15, reason: 'Browser test credits' })).status()).toBe(200);
-  });
+  const api = await staffApi(page.request);
+  expect(
+    (await api.post('/v1/definition/game/package', { definitionId: survival.id, name: { fr: packageName, en: packageName }, ramMb: 1024, maxPlayers: 5, periodDays: 1, priceCredits: 10 })).status(),
+  ).toBe(201);
+  expect((await api.post('/v1/promocode', { code, kind: 'PERCENT_OFF', value: 50 })).status()).toBe(201);
+  expect((await api.post('/v1/user/credit', { userId: me.id, amount: 15, reason: 'Browser test credits' })).status()).toBe(200);
 
   // The create form: the package, the code (half price), auto-renew off; its "buy credits" link comes back here.
   await page.goto(`/dashboard/creategame/${survival.id}`);

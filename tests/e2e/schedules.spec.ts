@@ -78,14 +78,16 @@ test('the owner schedules a nightly restart and a command, runs the command now 
 
   // How it looks, in both languages, themes and widths (the command's history open).
   for (const lang of ['fr', 'en'] as const) {
-    await inEachLook(page, async ({ theme, label }) => {
-      await page.goto(`${lang === 'fr' ? '' : '/en'}${gamePath}/schedules`);
-      const row = page.getByTestId('schedule-row').filter({ hasText: 'say hello' });
-      await row.getByRole('button', { name: lang === 'fr' ? 'Historique' : 'History' }).click();
-      await expect(row.getByTestId('schedule-run').first()).toBeVisible();
-      await transitionsEnded(page);
-      await page.screenshot({ path: `${SHOTS}/schedules-tab-${lang}-${label}-${theme}.png`, fullPage: true });
-    });
+    await inEachLook(
+      page,
+      async () => {
+        await page.goto(`${lang === 'fr' ? '' : '/en'}${gamePath}/schedules`);
+        const row = page.getByTestId('schedule-row').filter({ hasText: 'say hello' });
+        await row.getByRole('button', { name: lang === 'fr' ? 'Historique' : 'History' }).click();
+        await expect(row.getByTestId('schedule-run').first()).toBeVisible();
+      },
+      ({ theme, label }) => page.screenshot({ path: `${SHOTS}/schedules-tab-${lang}-${label}-${theme}.png`, fullPage: true }),
+    );
   }
   await page.goto(`${gamePath}/schedules`);
 

@@ -68,17 +68,23 @@ test('a player shares a server with a friend group as moderators, then co-admins
   // How they look: the Partage tab and Bob's dashboard, in both languages, themes and widths.
   for (const lang of ['fr', 'en'] as const) {
     const prefix = lang === 'fr' ? '' : '/en';
-    await inEachLook(alice, async ({ theme, label }) => {
-      await alice.goto(`${prefix}${gamePath}/sharing`);
-      await expect(alice.getByTestId('grant-Potes')).toBeVisible();
-      await expect(alice.getByTestId('sharing-form').getByRole('combobox').first()).toBeVisible();
-      await alice.screenshot({ path: `${SHOTS}/sharing-tab-${lang}-${label}-${theme}.png`, fullPage: true });
-    });
-    await inEachLook(bob, async ({ theme, label }) => {
-      await bob.goto(`${prefix}/dashboard`);
-      await expect(bob.getByTestId('shared-game-item')).toBeVisible();
-      await bob.screenshot({ path: `${SHOTS}/bob-dashboard-${lang}-${label}-${theme}.png`, fullPage: true });
-    });
+    await inEachLook(
+      alice,
+      async () => {
+        await alice.goto(`${prefix}${gamePath}/sharing`);
+        await expect(alice.getByTestId('grant-Potes')).toBeVisible();
+        await expect(alice.getByTestId('sharing-form').getByRole('combobox').first()).toBeVisible();
+      },
+      ({ theme, label }) => alice.screenshot({ path: `${SHOTS}/sharing-tab-${lang}-${label}-${theme}.png`, fullPage: true }),
+    );
+    await inEachLook(
+      bob,
+      async () => {
+        await bob.goto(`${prefix}/dashboard`);
+        await expect(bob.getByTestId('shared-game-item')).toBeVisible();
+      },
+      ({ theme, label }) => bob.screenshot({ path: `${SHOTS}/bob-dashboard-${lang}-${label}-${theme}.png`, fullPage: true }),
+    );
   }
   await alice.goto(`${gamePath}/sharing`);
   await bob.goto('/dashboard');
@@ -93,11 +99,14 @@ test('a player shares a server with a friend group as moderators, then co-admins
   for (const action of ['Démarrer', 'Arrêter', 'Redémarrer']) await expect(bob.getByRole('button', { name: action, exact: true })).toHaveCount(0);
   await expect(bob.getByTestId('friends-card')).toBeVisible();
   for (const lang of ['fr', 'en'] as const) {
-    await inEachLook(bob, async ({ theme, label }) => {
-      await bob.goto(lang === 'fr' ? gamePath : `/en${gamePath}`);
-      await expect(bob.getByTestId('shared-by')).toContainText(aliceName);
-      await bob.screenshot({ path: `${SHOTS}/bob-game-${lang}-${label}-${theme}.png`, fullPage: true });
-    });
+    await inEachLook(
+      bob,
+      async () => {
+        await bob.goto(lang === 'fr' ? gamePath : `/en${gamePath}`);
+        await expect(bob.getByTestId('shared-by')).toContainText(aliceName);
+      },
+      ({ theme, label }) => bob.screenshot({ path: `${SHOTS}/bob-game-${lang}-${label}-${theme}.png`, fullPage: true }),
+    );
   }
   // The Partage tab's address leads him back to the control panel.
   await bob.goto(`${gamePath}/sharing`);
@@ -155,12 +164,14 @@ test('a player shares a server with a friend group as moderators, then co-admins
   await expect(rows.filter({ hasText: `A expulsé ${player}` })).toContainText(`${bobName}Modérateur`);
   await expect(rows.filter({ hasText: 'A partagé le serveur (Modérateur)' })).toContainText(`${aliceName}Propriétaire`);
   for (const lang of ['fr', 'en'] as const) {
-    await inEachLook(alice, async ({ theme, label }) => {
-      await alice.goto(`${lang === 'fr' ? '' : '/en'}${gamePath}/activity`);
-      await expect(actions.first()).toBeVisible();
-      await transitionsEnded(alice);
-      await alice.screenshot({ path: `${SHOTS}/activity-${lang}-${label}-${theme}.png`, fullPage: true });
-    });
+    await inEachLook(
+      alice,
+      async () => {
+        await alice.goto(`${lang === 'fr' ? '' : '/en'}${gamePath}/activity`);
+        await expect(actions.first()).toBeVisible();
+      },
+      ({ theme, label }) => alice.screenshot({ path: `${SHOTS}/activity-${lang}-${label}-${theme}.png`, fullPage: true }),
+    );
   }
 
   // Alice takes Bob out of "Potes": his open page says the server is not there for him.
@@ -174,6 +185,8 @@ test('a player shares a server with a friend group as moderators, then co-admins
   // Alice stops her server for the next tests.
   await alice.goto(gamePath);
   await alice.getByRole('button', { name: 'Arrêter', exact: true }).click();
+  const stopped = alice.waitForResponse((r) => r.url().endsWith('/stop') && r.request().method() === 'POST');
   await alice.getByRole('dialog').getByRole('button', { name: 'Arrêter', exact: true }).click();
+  expect((await stopped).status()).toBeLessThan(300);
   await expect(alice.getByTestId('game-status').first()).toHaveAttribute('data-status', 'STOPPED', { timeout: 60_000 });
 });

@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { accessToken, accounts, apiAs, expect, followScripts, inEachLook, mintToken, signIn, test } from './fixtures.ts';
+import { accessToken, accounts, apiAs, expect, followScripts, inEachLook, mintToken, signIn, staffApi, test } from './fixtures.ts';
 
 const SHOTS = 'test-results/staff-people';
 const run = Date.now().toString(36);
 
 /** The seeded staff member's token. */
-const staffToken = () => mintToken('staff', ['staff', 'support']);
 
 /** A player made through the token CLI, with `credits` given by staff. */
 async function makePlayer(request: APIRequestContext, name: string, credits = 0) {
   const player = apiAs(request, await mintToken(name));
   const me = (await (await player.get('/v1/user')).json()) as { id: string };
   if (credits) {
-    const staff = apiAs(request, await staffToken());
+    const staff = await staffApi(request);
     expect((await staff.post('/v1/user/credit', { userId: me.id, amount: credits, reason: 'Welcome credits' })).status()).toBe(200);
   }
   return { id: me.id, name, api: player };
@@ -22,13 +21,16 @@ async function makePlayer(request: APIRequestContext, name: string, credits = 0)
 
 /** The page at 1280 and 375 px, in both themes, for a person to look at. */
 async function screenshots(page: Page, name: string, ready: (page: Page) => Promise<void>) {
-  await inEachLook(page, async ({ theme, label }) => {
-    await page.reload();
-    // The back office's chunk loads again after the reload: a busy machine takes a while.
-    await expect(page.locator('main h1').first()).toBeVisible({ timeout: 20_000 });
-    await ready(page);
-    await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
-  });
+  await inEachLook(
+    page,
+    async () => {
+      await page.reload();
+      // The back office's chunk loads again after the reload: a busy machine takes a while.
+      await expect(page.locator('main h1').first()).toBeVisible({ timeout: 20_000 });
+      await ready(page);
+    },
+    ({ theme, label }) => page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true }),
+  );
 }
 
 /** The rows of a data grid, in order. */
@@ -272,7 +274,7 @@ test('the users and transactions grids page, sort and filter on the server', asy
   await screenshots(page, 'users', async (p) => expect(rows(p, 'users-grid').first()).toBeVisible());
 
   // Transactions: one player's, then only the staff corrections; sorted by amount; paged.
-  const staff = apiAs(request, await staffToken());
+  const staff = await staffApi(request);
   const target = players[11]!;
   for (let i = 1; i <= 11; i++) expect((await staff.post('/v1/user/credit', { userId: target.id, amount: i, reason: `Gift ${i} ${run}` })).status()).toBe(200);
   await page.goto('/dashboard/staff/transactions');

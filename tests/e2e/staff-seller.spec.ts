@@ -16,11 +16,11 @@ test("the back office's first page warns staff that invoices carry the placehold
   await expect(warning).toContainText('Les factures portent une adresse de vendeur fictive');
   await expect(warning).toContainText('1 rue de l’Exemple');
   await expect(warning).toContainText('INVOICE_SELLER_ADDRESS');
-  await inEachLook(page, async ({ theme, width }) => {
-    await page.reload();
-    await expect(warning).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/definitions-${width}-${theme}.png` });
-  });
+  await inEachLook(
+    page,
+    () => expect(warning).toBeVisible(),
+    ({ theme, width }) => page.screenshot({ path: `${SHOTS}/definitions-${width}-${theme}.png` }),
+  );
   await page.context().close();
 
   const reader = await (await browser.newContext()).newPage();

@@ -1,4 +1,4 @@
-import { apiAs, expect, inEachLook, mintToken, test } from './fixtures.ts';
+import { apiAs, expect, inEachLook, mintToken, staffApi, test } from './fixtures.ts';
 
 const SHOTS = 'test-results/store';
 const run = Date.now().toString(36);
@@ -9,7 +9,7 @@ test('a visitor reads the players’ reviews and the rating summary on a product
   test.setTimeout(120_000);
   // The seed has no review: a player who created a server of the game writes one through the API.
   const player = apiAs(request, await mintToken(`reviewer_${run}`));
-  const staff = apiAs(request, await mintToken('staff', ['staff', 'support']));
+  const staff = await staffApi(request);
   const me = (await (await player.get('/v1/user')).json()) as { id: string };
   const definitions = ((await (await request.get('/v1/definition/game/list?size=100')).json()) as { data: Definition[] }).data;
   const definition = definitions.find((d) => d.name.fr === 'Créatif')!;
@@ -30,11 +30,11 @@ test('a visitor reads the players’ reviews and the rating summary on a product
   await expect(visitor.getByRole('img', { name: `Noté ${rating.average!.toFixed(1)} sur 5` })).toBeVisible();
   await expect(visitor.getByText(`${rating.count} avis`, { exact: true })).toBeVisible();
   // Writing one takes an account: the button leads to the sign-in page.
-  await inEachLook(visitor, async ({ theme, label }) => {
-    await visitor.reload();
-    await expect(review).toBeVisible();
-    await visitor.screenshot({ path: `${SHOTS}/product-visitor-${label}-${theme}.png`, fullPage: true });
-  });
+  await inEachLook(
+    visitor,
+    () => expect(review).toBeVisible(),
+    ({ theme, label }) => visitor.screenshot({ path: `${SHOTS}/product-visitor-${label}-${theme}.png`, fullPage: true }),
+  );
   await visitor.getByRole('button', { name: 'Se connecter pour donner mon avis' }).click();
   await expect(visitor).toHaveURL(/\/oidc\/interaction\//);
   await visitor.context().close();

@@ -132,17 +132,13 @@ async function payWith(page: Page, card: string) {
   await page.getByRole('button', { name: /^Payer 4,99/ }).click();
 }
 
-/** The page at 1280 and 375 px in the light and the dark theme, each made ready by `open`. */
+/** The page at 1280 and 375 px in the light and the dark theme, made ready by `open`. */
 async function screenshots(page: Page, name: string, open: () => Promise<void>) {
-  await inEachLook(
-    page,
-    async ({ theme, label }) => {
-      // From the top: the card step scrolls itself into view, and the fixed header would sit mid-page.
-      await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-      await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
-    },
-    open,
-  );
+  await inEachLook(page, open, async ({ theme, label }) => {
+    // From the top: the card step scrolls itself into view, and the fixed header would sit mid-page.
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+    await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
+  });
 }
 
 /** What the page's scripts threw, the fake Stripe.js's integration errors among them. */

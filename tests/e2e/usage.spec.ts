@@ -69,13 +69,18 @@ test('the Usage tab draws a running server’s players, CPU and memory, with its
     // The charts draw their lines in an animation: shots of the whole lines, as a person sees them once still.
     await page.emulateMedia({ reducedMotion: 'reduce' });
     for (const lang of ['fr', 'en'] as const) {
-      await inEachLook(page, async ({ theme, label }) => {
-        await page.goto(lang === 'fr' ? `${gamePath}/usage` : `/en${gamePath}/usage`);
-        const figure = page.getByRole('figure', { name: lang === 'fr' ? 'Processeur et mémoire' : 'CPU and memory' });
-        await expect(figure.locator('.MuiLineElement-root').first()).toBeVisible();
-        await page.evaluate(() => window.scrollTo(0, 0));
-        await page.screenshot({ path: `${SHOTS}/usage-${lang}-${label}-${theme}.png`, fullPage: true });
-      });
+      await inEachLook(
+        page,
+        async () => {
+          await page.goto(lang === 'fr' ? `${gamePath}/usage` : `/en${gamePath}/usage`);
+          const figure = page.getByRole('figure', { name: lang === 'fr' ? 'Processeur et mémoire' : 'CPU and memory' });
+          await expect(figure.locator('.MuiLineElement-root').first()).toBeVisible();
+        },
+        async ({ theme, label }) => {
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await page.screenshot({ path: `${SHOTS}/usage-${lang}-${label}-${theme}.png`, fullPage: true });
+        },
+      );
     }
   } finally {
     await quit(bot);
