@@ -53,6 +53,9 @@ export default defineConfig({
     baseURL,
     // A French browser: the site's default language, the one most tests read.
     locale: 'fr-FR',
+    // Less motion, as a player may ask their system for: a spinner drawn in software takes a fifth of
+    // a core for as long as it turns, and the tests wait on many. shell.spec.ts checks both ways.
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

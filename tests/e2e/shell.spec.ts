@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { accessToken, accounts, expect, signIn, test } from './fixtures.ts';
 
 test('the theme toggle is saved and applied again after a reload', async ({ page }) => {
@@ -105,4 +106,21 @@ test('a new version announced by /builds/latest.json offers a reload', async ({ 
     await expect(page.getByText('Une nouvelle version de BlockHost est disponible.')).toBeVisible({ timeout: 1_000 });
   }).toPass();
   await expect(page.getByRole('button', { name: 'Recharger' })).toBeVisible();
+});
+
+test('with less motion asked for, loading placeholders stand still; otherwise they pulse', async ({ browser }) => {
+  const store = async (reducedMotion: 'reduce' | 'no-preference') => {
+    const page = await (await browser.newContext({ reducedMotion })).newPage();
+    // The catalogue's answer held back: its cards show as placeholders meanwhile.
+    await page.route('**/v1/definition/game/list*', () => {});
+    await page.goto('/store');
+    await expect(page.locator('.MuiSkeleton-root').first()).toBeVisible();
+    return page;
+  };
+  const running = (page: Page) => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length);
+  // Endless pulses.
+  expect(await running(await store('no-preference'))).toBeGreaterThan(0);
+  // Each placeholder's pulse has ended at once.
+  const still = await store('reduce');
+  await expect.poll(() => running(still)).toBe(0);
 });

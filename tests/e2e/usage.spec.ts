@@ -66,8 +66,8 @@ test('the Usage tab draws a running server’s players, CPU and memory, with its
     await expect(resources.locator('.MuiLineElement-root')).toHaveCount(2);
     await expect(events.getByText('Démarré')).toBeVisible();
 
-    // The charts draw their lines in an animation: shots of the whole lines, as a person sees them once still.
-    await page.emulateMedia({ reducedMotion: 'reduce' });
+    // The charts draw their lines in an animation, which the suite's browser asks to skip
+    // (playwright.config.ts): the shots show the whole lines, as a person sees them once still.
     for (const lang of ['fr', 'en'] as const) {
       await inEachLook(
         page,

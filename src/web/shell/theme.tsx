@@ -28,6 +28,22 @@ export function makeTheme(mode: PaletteMode) {
       button: { textTransform: 'none', fontWeight: 600 },
     },
     components: {
+      // A player who asked their system for less motion gets none: spinners and skeletons stand
+      // still, menus and dialogs appear without sliding. MUI leaves this to the app.
+      MuiCssBaseline: {
+        styleOverrides: {
+          '@media (prefers-reduced-motion: reduce)': {
+            '*, *::before, *::after': {
+              animationDuration: '0.01ms !important',
+              animationDelay: '0s !important',
+              animationIterationCount: '1 !important',
+              transitionDuration: '0.01ms !important',
+              transitionDelay: '0s !important',
+              scrollBehavior: 'auto !important',
+            },
+          },
+        },
+      },
       MuiButton: { defaultProps: { disableElevation: true } },
       MuiCard: { defaultProps: { variant: 'outlined' } },
     },
