@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { accessToken, expect, inEachLook, signUp, staffApi, test, useTheme } from './fixtures.ts';
+import { accessToken, expect, shotsInEachLook, signUp, staffApi, test, useTheme } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/credits';
@@ -13,15 +13,8 @@ async function makePromoCodes(request: APIRequestContext, codes: object[]) {
 }
 
 /** Each page at 1280 and 375 px, in the light and the dark theme. */
-async function screenshots(page: Page, name: string, path: string, ready: (page: Page) => Promise<void>) {
-  await inEachLook(
-    page,
-    async () => {
-      await page.goto(path);
-      await ready(page);
-    },
-    ({ theme, label }) => page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true }),
-  );
+function screenshots(page: Page, name: string, path: string, ready: (page: Page) => Promise<void>) {
+  return shotsInEachLook(page, SHOTS, name, () => page.goto(path).then(() => ready(page)));
 }
 
 test('a visitor sees the packs on /credits and is asked to sign in to buy', async ({ page }) => {

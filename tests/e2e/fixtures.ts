@@ -141,6 +141,11 @@ export async function inEachLook(page: Page, open: () => Promise<unknown>, shoot
   await switchTheme(page, 'light');
 }
 
+/** Full-page shots, for a person to look at, of the page `open` makes ready, in each look: `dir/name-label-theme.png`. */
+export function shotsInEachLook(page: Page, dir: string, name: string, open: () => Promise<unknown>) {
+  return inEachLook(page, open, ({ theme, label }) => page.screenshot({ path: `${dir}/${name}-${label}-${theme}.png`, fullPage: true }));
+}
+
 /** Switches the page's theme with the header's toggle, if it is not on already, and waits for its colours to settle. */
 export async function switchTheme(page: Page, theme: 'light' | 'dark') {
   if ((await page.evaluate(() => document.documentElement.dataset.theme ?? 'light')) !== theme) {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { join, kicked } from '../fixtures/minecraft.ts';
-import { expect, inEachLook, test } from './fixtures.ts';
+import { expect, shotsInEachLook, test } from './fixtures.ts';
 
 const shots = 'test-results/games';
 
@@ -12,15 +12,8 @@ async function signInAsAlice(page: Page) {
 }
 
 /** Each page at 1280 and 375 px, in the light and the dark theme. */
-async function screenshots(page: Page, name: string, path: string, ready: (page: Page) => Promise<void>) {
-  await inEachLook(
-    page,
-    async () => {
-      await page.goto(path);
-      await ready(page);
-    },
-    ({ theme, label }) => page.screenshot({ path: `${shots}/${name}-${label}-${theme}.png`, fullPage: true }),
-  );
+function screenshots(page: Page, name: string, path: string, ready: (page: Page) => Promise<void>) {
+  return shotsInEachLook(page, shots, name, () => page.goto(path).then(() => ready(page)));
 }
 
 test('alice buys a server from the catalogue and starts it from its control panel', async ({ page }) => {

@@ -1,16 +1,12 @@
 import type { Page } from '@playwright/test';
-import { expect, inEachLook, signUp, staffApi, test } from './fixtures.ts';
+import { expect, shotsInEachLook, signUp, staffApi, test } from './fixtures.ts';
 
 const run = Date.now().toString(36).toUpperCase();
 const SHOTS = 'test-results/renewals';
 
 /** The page at 1280 and 375 px, in both themes, for a person to look at. */
-async function screenshots(page: Page, name: string) {
-  await inEachLook(
-    page,
-    () => expect(page.locator('main h1').first()).toBeVisible(),
-    ({ theme, label }) => page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true }),
-  );
+function screenshots(page: Page, name: string) {
+  return shotsInEachLook(page, SHOTS, name, () => expect(page.locator('main h1').first()).toBeVisible());
 }
 
 // The renewals round runs every minute; a one-day period is within the notice days at once.

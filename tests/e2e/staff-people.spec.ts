@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { accessToken, accounts, apiAs, expect, followScripts, inEachLook, mintToken, signIn, staffApi, test } from './fixtures.ts';
+import { accessToken, accounts, apiAs, expect, followScripts, mintToken, shotsInEachLook, signIn, staffApi, test } from './fixtures.ts';
 
 const SHOTS = 'test-results/staff-people';
 const run = Date.now().toString(36);
@@ -20,17 +20,13 @@ async function makePlayer(request: APIRequestContext, name: string, credits = 0)
 }
 
 /** The page at 1280 and 375 px, in both themes, for a person to look at. */
-async function screenshots(page: Page, name: string, ready: (page: Page) => Promise<void>) {
-  await inEachLook(
-    page,
-    async () => {
-      await page.reload();
-      // The back office's chunk loads again after the reload: a busy machine takes a while.
-      await expect(page.locator('main h1').first()).toBeVisible({ timeout: 20_000 });
-      await ready(page);
-    },
-    ({ theme, label }) => page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true }),
-  );
+function screenshots(page: Page, name: string, ready: (page: Page) => Promise<void>) {
+  return shotsInEachLook(page, SHOTS, name, async () => {
+    await page.reload();
+    // The back office's chunk loads again after the reload: a busy machine takes a while.
+    await expect(page.locator('main h1').first()).toBeVisible({ timeout: 20_000 });
+    await ready(page);
+  });
 }
 
 /** The rows of a data grid, in order. */
