@@ -80,7 +80,6 @@ export async function accessToken(page: Page): Promise<string> {
   });
 }
 
-/** How a person looks at a page: one theme, at a desktop or a phone width. */
 /**
  * A new player given 200 credits by staff, who bought a "Survie" server named `name` from the
  * store: on its page, with their token and the page's path.
@@ -106,6 +105,7 @@ export async function openTab(page: Page, name: string) {
   await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
 }
 
+/** How a person looks at a page: one theme, at a desktop or a phone width. */
 export interface Look {
   theme: 'light' | 'dark';
   label: 'desktop' | 'phone';
@@ -211,7 +211,7 @@ export async function transitionsEnded(page: Page) {
 
 /**
  * The worker's browser is shared by its tests, and the contexts a test opens on it (`signUp`,
- * `asStaff`, a second player…) would outlive the test: their pages kept their event streams and
+ * `buyServerInStore`, a second player…) would outlive the test: their pages kept their event streams and
  * re-rendered on every live change, so a late test shared the CPU with every earlier test's pages.
  * Each test's contexts are closed when it ends.
  */
