@@ -34,6 +34,8 @@ function server(index: number) {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_SIGNIN_PER_MINUTE: '1000',
       USAGE_SAMPLE_INTERVAL_MS: '2000',
+      // renewals.spec.ts waits for rounds of the renewals loop, twice.
+      RENEWAL_INTERVAL_MS: '5000',
     },
   };
 }

@@ -53,6 +53,8 @@ export interface Config {
     noticeDays: number;
     /** An expired game's world is kept this long, for its owner to pay and revive it. */
     retentionDays: number;
+    /** The longest pause between two rounds of the renewals loop. */
+    intervalMs: number;
   };
   social: { discord: string; twitter: string; youtube: string; instagram: string };
   /** Mojang's profile API; unset means the offline resolver (offline-mode UUIDs, generated skins). */
@@ -273,6 +275,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     renewals: {
       noticeDays: int(env, 'RENEWAL_NOTICE_DAYS', 3, 0, 60),
       retentionDays: int(env, 'GAME_RETENTION_DAYS', 30, 7, 3650),
+      intervalMs: int(env, 'RENEWAL_INTERVAL_MS', 60_000, 1000, 3_600_000),
     },
     social: {
       discord: socialDefault('SOCIAL_DISCORD_URL', 'https://discord.gg/blockhost'),
