@@ -13,6 +13,12 @@ describe('loadConfig', () => {
     expect(config.minecraft.apiUrl).toBeUndefined();
   });
 
+  it('runs a renewals round at least every minute, sooner with RENEWAL_INTERVAL_MS, and refuses a pause under a second', () => {
+    expect(loadConfig({}).renewals).toEqual({ noticeDays: 3, retentionDays: 30, intervalMs: 60_000 });
+    expect(loadConfig({ RENEWAL_INTERVAL_MS: '5000' }).renewals.intervalMs).toBe(5000);
+    expect(() => loadConfig({ RENEWAL_INTERVAL_MS: '10' })).toThrow(/RENEWAL_INTERVAL_MS/);
+  });
+
   it('switches Minecraft profiles to Mojang with MOJANG_API_URL, the session server defaulting to Mojang’s', () => {
     expect(loadConfig({ MOJANG_API_URL: 'https://api.mojang.com/' }).minecraft).toEqual({ apiUrl: 'https://api.mojang.com', sessionUrl: 'https://sessionserver.mojang.com' });
     expect(loadConfig({ MOJANG_API_URL: 'http://mojang.test', MOJANG_SESSION_URL: 'http://session.test' }).minecraft.sessionUrl).toBe('http://session.test');
