@@ -1,5 +1,6 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test as base, type APIRequestContext, type Browser, type Page, type Request } from '@playwright/test';
+import { expect, test as base, type APIRequestContext, type APIResponse, type Browser, type Page, type Request } from '@playwright/test';
 import { loadConfig } from '../../src/server/config.ts';
 import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
 import { signAccessToken } from '../../src/server/identity/tokens.ts';
@@ -8,6 +9,7 @@ import { baseURL, dataDir, port } from '../../playwright.config.ts';
 /** The seeded accounts (README). */
 export const accounts = {
   alice: { login: 'alice', password: 'Creeper-2026!' },
+  bob: { login: 'bob', password: 'Diamond-2026!' },
   staff: { login: 'staff', password: 'Blocks-Admin-2026' },
   support: { login: 'support', password: 'Blocks-Helpdesk-2026' },
 } as const;
@@ -41,25 +43,77 @@ export async function fillSignIn(page: Page, account: { login: string; password:
   await page.getByRole('button', { name: 'Se connecter' }).click();
 }
 
-/** Signs in through the real sign-in page, starting from a dashboard page, and waits to land on it. */
-export async function signIn(page: Page, account: { login: string; password: string } = accounts.alice, from = '/dashboard') {
+/**
+ * Signs in with the embedded provider's own endpoints, as the app's sign-in does, without drawing its
+ * pages: the authorization request (code and PKCE, as oidc-client-ts sends it), the sign-in or
+ * sign-up form posted, the code exchanged at the token endpoint. The provider's session cookie lands
+ * in the page's context and the tokens where oidc-client-ts keeps them, then the page opens `from`
+ * signed in. auth.spec.ts and guards.spec.ts test the pages themselves; drawn for every test, they
+ * and the app loaded twice around them were a short test's largest cost.
+ */
+async function providerSession(page: Page, action: 'login' | 'signup', form: Record<string, string>, from: string) {
+  // A page of the site's origin, light to load, to write its storage from; its address says which
+  // server the context's base URL names (stripe.spec.ts has one of its own).
+  await page.goto('/healthz');
+  const origin = new URL(page.url()).origin;
+  const issuer = `${origin}/oidc`;
+  const clientId = 'web';
+  const redirectUri = `${origin}/auth/callback`;
+  const verifier = randomBytes(32).toString('base64url');
+  const state = randomBytes(16).toString('hex');
+  const query = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'openid profile email',
+    state,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  });
+  const next = async (response: APIResponse) => {
+    expect(response.status(), await response.text()).toBeGreaterThanOrEqual(300);
+    return new URL(response.headers().location!, origin);
+  };
+  const interaction = await next(await page.request.get(`${issuer}/auth?${query}`, { maxRedirects: 0 }));
+  let location = await next(await page.request.post(`${interaction.href}/${action}`, { form, maxRedirects: 0 }));
+  while (!location.href.startsWith(redirectUri)) location = await next(await page.request.get(location.href, { maxRedirects: 0 }));
+  expect(location.searchParams.get('state')).toBe(state);
+  const answer = await page.request.post(`${issuer}/token`, {
+    form: { grant_type: 'authorization_code', code: location.searchParams.get('code')!, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier },
+  });
+  expect(answer.status(), await answer.text()).toBe(200);
+  const tokens = (await answer.json()) as { id_token: string; access_token: string; refresh_token: string; token_type: string; scope: string; expires_in: number };
+  // The user as oidc-client-ts stores it: the ID token's claims as its profile, less those it filters out.
+  const claims = Object.entries(JSON.parse(Buffer.from(tokens.id_token.split('.')[1]!, 'base64url').toString()) as object);
+  const profile = Object.fromEntries(claims.filter(([claim]) => !['nbf', 'jti', 'auth_time', 'nonce', 'acr', 'amr', 'azp', 'at_hash'].includes(claim)));
+  const user = { ...tokens, session_state: null, profile, expires_at: Math.floor(Date.now() / 1000) + tokens.expires_in };
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [`oidc.user:${issuer}:${clientId}`, JSON.stringify(user)] as const);
   await page.goto(from);
-  await fillSignIn(page, account);
-  await expect(page).toHaveURL(new RegExp(`${from.replace(/[/]/g, '\\/')}$`));
 }
 
-/** A new player, signed up through the embedded provider's sign-up page in a context of its own; lands on /dashboard. */
-export async function signUp(browser: Browser, name: string): Promise<Page> {
+/** The page's address ends with `path`. */
+const endsWith = (path: string) => new RegExp(`${path.replace(/[/?.]/g, '\\$&')}$`);
+
+/** Signs `account` in (see providerSession) and opens `from`, a dashboard page, signed in. */
+export async function signIn(page: Page, account: { login: string; password: string } = accounts.alice, from = '/dashboard') {
+  await providerSession(page, 'login', { login: account.login, password: account.password }, from);
+  await expect(page).toHaveURL(endsWith(from));
+}
+
+/** A page of `account`'s, signed in in a context of its own at 1280 px, on `from`. */
+export async function signedIn(browser: Browser, account: { login: string; password: string }, from = '/dashboard') {
   const page = await (await browser.newContext()).newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto('/dashboard');
-  await expect(page).toHaveURL(/\/oidc\/interaction\//);
-  await page.getByRole('link', { name: 'Inscription', exact: true }).first().click();
-  await page.getByLabel("Nom d'utilisateur").fill(name);
-  await page.getByLabel('Adresse e-mail').fill(`${name}@example.com`);
-  await page.getByLabel('Mot de passe').fill('Nether-portal-42');
-  await page.getByRole('button', { name: 'Créer mon compte' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signIn(page, account, from);
+  return page;
+}
+
+/** A new player, signed up with the embedded provider (see providerSession) in a context of its own, on `from`. */
+export async function signUp(browser: Browser, name: string, from = '/dashboard'): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await providerSession(page, 'signup', { username: name, email: `${name}@example.com`, password: 'Nether-portal-42' }, from);
+  await expect(page).toHaveURL(endsWith(from));
   return page;
 }
 

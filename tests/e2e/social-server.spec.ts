@@ -1,38 +1,14 @@
-import type { Browser, Locator, Page } from '@playwright/test';
-import { accessToken, accounts, expect, signIn, test } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
+import { accessToken, expect, signUp, staffApi, test } from './fixtures.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/social-server';
 
-/** A new player of this run, signed up through the sign-up page: other suites' state never leaks in. */
-async function signUp(browser: Browser, name: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto('/dashboard/profil');
-  await expect(page).toHaveURL(/\/oidc\/interaction\//);
-  await page.getByRole('link', { name: 'Inscription', exact: true }).first().click();
-  await page.getByLabel("Nom d'utilisateur").fill(name);
-  await page.getByLabel('Adresse e-mail').fill(`${name}@example.com`);
-  await page.getByLabel('Mot de passe').fill('Nether-portal-42');
-  await page.getByRole('button', { name: 'Créer mon compte' }).click();
-  await expect(page).toHaveURL(/\/dashboard(\/profil)?$/);
-  await page.goto('/dashboard/profil');
-  return page;
-}
-
 /** Staff grant credits to the page's user through the API, as support would. */
-async function grantCredits(browser: Browser, player: Page, amount: number) {
-  const staff = await (await browser.newContext()).newPage();
-  await signIn(staff, accounts.staff);
+async function grantCredits(player: Page, amount: number) {
   const me = await (await player.request.get('/v1/user', { headers: { authorization: `Bearer ${await accessToken(player)}` } })).json();
-  const res = await staff.request.post('/v1/user/credit', {
-    headers: { authorization: `Bearer ${await accessToken(staff)}` },
-    data: { userId: me.id, amount, reason: 'Browser test credits' },
-  });
-  expect(res.status()).toBe(200);
-  await staff.context().close();
+  expect((await (await staffApi(player.request)).post('/v1/user/credit', { userId: me.id, amount, reason: 'Browser test credits' })).status()).toBe(200);
 }
 
 async function linkMinecraft(page: Page, mcName: string) {
@@ -53,9 +29,9 @@ test('a friend group goes on the whitelist from the control panel, its member jo
   const bobName = `bob_${run}`;
   const bobMc = `Bob_${run}`;
   const aliceMc = `Alice_${run}`;
-  const bob = await signUp(browser, bobName);
-  const alice = await signUp(browser, `alice_${run}`);
-  await grantCredits(browser, alice, 100);
+  const bob = await signUp(browser, bobName, '/dashboard/profil');
+  const alice = await signUp(browser, `alice_${run}`, '/dashboard/profil');
+  await grantCredits(alice, 100);
   await linkMinecraft(bob, bobMc);
   await linkMinecraft(alice, aliceMc);
 

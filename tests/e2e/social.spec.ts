@@ -1,22 +1,8 @@
-import type { Browser, Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+import { accounts, expect, signedIn, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/social';
-
-async function signIn(browser: Browser, login: string, password: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto('/dashboard/profil');
-  await expect(page).toHaveURL(/\/oidc\/interaction\//);
-  await page.getByLabel("Nom d'utilisateur ou e-mail").fill(login);
-  await page.getByLabel('Mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  // Back on the dashboard (today the shell lands on /dashboard rather than the page asked for).
-  await expect(page).toHaveURL(/\/dashboard(\/profil)?$/);
-  await page.goto('/dashboard/profil');
-  return page;
-}
 
 async function linkMinecraft(page: Page, mcName: string) {
   // Before linking: Steve, and why to link an account where its name will be.
@@ -32,8 +18,8 @@ async function linkMinecraft(page: Page, mcName: string) {
 
 test('two players link Minecraft accounts, become friends, and one groups the other', async ({ browser }) => {
   test.setTimeout(120_000);
-  const bob = await signIn(browser, 'bob', 'Diamond-2026!');
-  const alice = await signIn(browser, 'alice', 'Creeper-2026!');
+  const bob = await signedIn(browser, accounts.bob, '/dashboard/profil');
+  const alice = await signedIn(browser, accounts.alice, '/dashboard/profil');
 
   await expect(bob.getByTestId('display-name')).toHaveValue('bob');
   await linkMinecraft(bob, 'BobMC');

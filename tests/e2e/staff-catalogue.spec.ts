@@ -1,6 +1,5 @@
-import type { Browser } from '@playwright/test';
 import sharp from 'sharp';
-import { accessToken, accounts, expect, inEachLook, seriousViolations, signIn, signUp, test } from './fixtures.ts';
+import { accessToken, accounts, expect, inEachLook, seriousViolations, signedIn, signIn, signUp, test } from './fixtures.ts';
 
 const support = { login: 'support', password: 'Blocks-Helpdesk-2026' };
 const run = Date.now().toString(36).toUpperCase();
@@ -45,14 +44,6 @@ async function pngFile(name: string) {
     .png()
     .toBuffer();
   return { name, mimeType: 'image/png', buffer };
-}
-
-/** A signed-in page of `account` in a context of its own, at 1280 px. */
-async function signedIn(browser: Browser, account: { login: string; password: string }, from = '/dashboard') {
-  const page = await (await browser.newContext()).newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signIn(page, account, from);
-  return page;
 }
 
 test('staff create a definition with an image and two packages, publish it, players find it in the store; a definition in use cannot be deleted', async ({ browser }) => {
