@@ -53,7 +53,7 @@ export async function fillSignIn(page: Page, account: { login: string; password:
  */
 async function providerSession(page: Page, action: 'login' | 'signup', form: Record<string, string>, from: string) {
   // A page of the site's origin, light to load, to write its storage from; its address says which
-  // server the context's base URL names (stripe.spec.ts has one of its own).
+  // server the context's base URL names (credits-stripe.spec.ts has one of its own).
   await page.goto('/healthz');
   const origin = new URL(page.url()).origin;
   const issuer = `${origin}/oidc`;

@@ -8,6 +8,9 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { startFakeStripe, type FakeStripe, type StripeEvent } from '../fixtures/stripe.ts';
 import { accessToken, test as base, expect, followScripts, inEachLook, signIn } from './fixtures.ts';
 
+// Named after credits.spec.ts, whose purchases it makes through Stripe: Playwright runs spec files in
+// the order of their names, and this one, needing a worker and a server of its own, ran alone last.
+
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/stripe';
 const WEBHOOK_SECRET = 'whsec_blockhost_browser_tests';
