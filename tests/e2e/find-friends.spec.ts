@@ -1,14 +1,11 @@
-import { accounts, expect, inEachLook, signIn, test } from './fixtures.ts';
+import { accounts, expect, inEachLook, signedIn, signIn, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/find-friends';
-const support = { login: 'support', password: 'Blocks-Helpdesk-2026' };
 
 test('a player without a Minecraft account is asked to link one, finds a friend by BlockHost name, and the friend sees the request', async ({ browser }) => {
   test.setTimeout(120_000);
-  const page = await (await browser.newContext()).newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signIn(page, support);
+  const page = await signedIn(browser, accounts.support);
 
   // No Minecraft account linked: the dashboard says why to link one and leads to the profile.
   const homeCta = page.getByTestId('link-minecraft-cta');

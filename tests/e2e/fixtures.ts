@@ -100,18 +100,23 @@ export async function signIn(page: Page, account: { login: string; password: str
   await expect(page).toHaveURL(endsWith(from));
 }
 
-/** A page of `account`'s, signed in in a context of its own at 1280 px, on `from`. */
-export async function signedIn(browser: Browser, account: { login: string; password: string }, from = '/dashboard') {
+/** A page in a browser context of its own, at 1280 px: another person's browser. */
+async function pageOfItsOwn(browser: Browser): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
+  return page;
+}
+
+/** A page of `account`'s, signed in in a context of its own at 1280 px, on `from`. */
+export async function signedIn(browser: Browser, account: { login: string; password: string }, from = '/dashboard') {
+  const page = await pageOfItsOwn(browser);
   await signIn(page, account, from);
   return page;
 }
 
 /** A new player, signed up with the embedded provider (see providerSession) in a context of its own, on `from`. */
 export async function signUp(browser: Browser, name: string, from = '/dashboard'): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
+  const page = await pageOfItsOwn(browser);
   await providerSession(page, 'signup', { username: name, email: `${name}@example.com`, password: 'Nether-portal-42' }, from);
   await expect(page).toHaveURL(endsWith(from));
   return page;

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, shotsInEachLook, signUp, staffApi, test } from './fixtures.ts';
+import { accessToken, expect, shotsInEachLook, signUp, staffApi, test } from './fixtures.ts';
 
 const run = Date.now().toString(36).toUpperCase();
 const SHOTS = 'test-results/renewals';
@@ -17,11 +17,7 @@ test('a player buys a one-day server with a promo code, pays its renewal from th
   test.setTimeout(180_000);
   const player = `renter_${run.toLowerCase()}`;
   const page = await signUp(browser, player);
-  const me = (await (
-    await page.request.get('/v1/user', {
-      headers: { authorization: `Bearer ${await page.evaluate(() => JSON.parse(localStorage.getItem(Object.keys(localStorage).find((k) => k.startsWith('oidc.user:'))!)!).access_token as string)}` },
-    })
-  ).json()) as { id: string };
+  const me = (await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${await accessToken(page)}` } })).json()) as { id: string };
 
   // Staff: a one-day package of Survie at 10 credits, a half-price code, and 15 credits for the player.
   const list = await (await page.request.get('/v1/definition/game/list?size=100')).json();

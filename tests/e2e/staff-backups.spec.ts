@@ -1,5 +1,5 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { accounts, apiAs, expect, followScripts, inEachLook, mintToken, seriousViolations, signIn, staffApi, test, transitionsEnded } from './fixtures.ts';
+import { accounts, apiAs, expect, followScripts, inEachLook, mintToken, seriousViolations, signedIn, signIn, staffApi, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/staff-backups';
@@ -50,9 +50,7 @@ test('staff see a player’s backups, restore one with a reason, and find it in 
   test.setTimeout(420_000);
   const player = await playerWithServer(request, `keeper_${run}`);
   const gamePath = `/dashboard/staff/games/show/${player.gameId}`;
-  const page = await (await browser.newContext()).newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signIn(page, accounts.staff, '/dashboard/staff/users');
+  const page = await signedIn(browser, accounts.staff, '/dashboard/staff/users');
   await page.goto(gamePath);
   await expect(page.getByRole('heading', { level: 1, name: `Monde ${player.name}` })).toBeVisible();
   await expect(section(page).getByRole('heading', { level: 2, name: 'Sauvegardes' })).toBeVisible();
@@ -168,9 +166,7 @@ test('the package editor shows each package’s backup quota, checks it and save
   const pack = await staff.post('/v1/definition/game/package', { definitionId, name: { fr: 'Solo', en: 'Solo' }, ramMb: 1024, maxPlayers: 5, periodDays: 30, priceCredits: 50 });
   expect(pack.status()).toBe(201);
 
-  const page = await (await browser.newContext()).newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signIn(page, accounts.staff, `/dashboard/staff/definitions/edit/${definitionId}`);
+  const page = await signedIn(browser, accounts.staff, `/dashboard/staff/definitions/edit/${definitionId}`);
   const editor = page.getByTestId('package-row').first();
   // A package made without a quota has the API's: 7 backups in 10 GB.
   const kept = editor.getByLabel('Sauvegardes gardées');

@@ -1,7 +1,6 @@
 import sharp from 'sharp';
 import { accessToken, accounts, expect, inEachLook, seriousViolations, signedIn, signIn, signUp, test } from './fixtures.ts';
 
-const support = { login: 'support', password: 'Blocks-Helpdesk-2026' };
 const run = Date.now().toString(36).toUpperCase();
 
 test('the back office opens for staff from the account menu, read-only for support, and answers 403 to a player', async ({ browser }) => {
@@ -32,7 +31,7 @@ test('the back office opens for staff from the account menu, read-only for suppo
   await player.context().close();
 
   const reader = await (await browser.newContext()).newPage();
-  await signIn(reader, support, '/dashboard/staff/definitions');
+  await signIn(reader, accounts.support, '/dashboard/staff/definitions');
   await expect(reader.getByTestId('staff-menu')).toBeVisible();
   await reader.context().close();
 });
@@ -255,7 +254,7 @@ test('staff offer a subscription plan players can see, change it and archive it;
   await staff.context().close();
 
   // Support read every sales page; access control leaves them no button that writes.
-  const reader = await signedIn(browser, support, '/dashboard/staff/promocodes');
+  const reader = await signedIn(browser, accounts.support, '/dashboard/staff/promocodes');
   await expect(reader.getByRole('grid')).toBeVisible();
   for (const path of ['/dashboard/staff/definitions', '/dashboard/staff/packs', '/dashboard/staff/promocodes', '/dashboard/staff/plans']) {
     await reader.goto(path);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { accessToken, accounts, apiAs, expect, followScripts, mintToken, shotsInEachLook, signIn, staffApi, test } from './fixtures.ts';
+import { accessToken, accounts, apiAs, expect, followScripts, mintToken, shotsInEachLook, signedIn, signIn, staffApi, test } from './fixtures.ts';
 
 const SHOTS = 'test-results/staff-people';
 const run = Date.now().toString(36);
@@ -35,9 +35,7 @@ const rows = (page: Page, grid: string) => page.getByTestId(grid).locator('.MuiD
 test('staff add credits to a player with a reason, see the API refuse a bad amount and a balance below zero, and find the change in the audit log', async ({ browser, request }) => {
   test.setTimeout(120_000);
   const player = await makePlayer(request, `credited_${run}`);
-  const page = await (await browser.newContext()).newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signIn(page, accounts.staff, '/dashboard/staff/users');
+  const page = await signedIn(browser, accounts.staff, '/dashboard/staff/users');
 
   // Find the player by a prefix of their name and open their page.
   await page.getByTestId('users-search').fill(`credited_${run}`.slice(0, 12));
@@ -113,9 +111,7 @@ async function makeCustomer(request: APIRequestContext, name: string) {
 test('staff refund a card payment after saying why and a confirmation; its invoice and credit note download as PDF files named after their numbers', async ({ browser, request }) => {
   test.setTimeout(180_000);
   const customer = await makeCustomer(request, `buyer_${run}`);
-  const page = await (await browser.newContext()).newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signIn(page, accounts.staff, '/dashboard/staff/payments');
+  const page = await signedIn(browser, accounts.staff, '/dashboard/staff/payments');
 
   // Payments of this customer: the paid pack, its provider id; refund it after a confirmation.
   await page.getByTestId('payments-user').fill(customer.name);
@@ -168,9 +164,7 @@ test('staff refund a card payment after saying why and a confirmation; its invoi
 test('staff give a server free days, stop it and hide then restore a review, each after saying why', async ({ browser, request }) => {
   test.setTimeout(180_000);
   const customer = await makeCustomer(request, `owner_${run}`);
-  const page = await (await browser.newContext()).newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signIn(page, accounts.staff, '/dashboard/staff/users');
+  const page = await signedIn(browser, accounts.staff, '/dashboard/staff/users');
 
   // The customer's server: a bad number of days is refused on its field, 10 days move the period end.
   await page.goto(`/dashboard/staff/games/show/${customer.gameId}`);
@@ -248,9 +242,7 @@ test('the users and transactions grids page, sort and filter on the server', asy
   const prefix = `pg${run}`;
   const players = [];
   for (let i = 1; i <= 12; i++) players.push(await makePlayer(request, `${prefix}_${String(i).padStart(2, '0')}`, i * 10));
-  const page = await (await browser.newContext()).newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signIn(page, accounts.staff, '/dashboard/staff/users');
+  const page = await signedIn(browser, accounts.staff, '/dashboard/staff/users');
 
   // Users: the prefix finds the twelve; ten a page; sorted by balance, highest first.
   await page.getByTestId('users-search').fill(prefix.toUpperCase());
@@ -302,9 +294,7 @@ test('the users and transactions grids page, sort and filter on the server', asy
 test('support browses the transactions and a user’s page with no write button anywhere, and a forged write is refused', async ({ browser, request }) => {
   test.setTimeout(120_000);
   const customer = await makeCustomer(request, `helped_${run}`);
-  const page = await (await browser.newContext()).newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signIn(page, accounts.support, '/dashboard/staff/transactions');
+  const page = await signedIn(browser, accounts.support, '/dashboard/staff/transactions');
   await expect(rows(page, 'transactions-grid').first()).toBeVisible();
   await rows(page, 'transactions-grid').filter({ hasText: customer.name }).first().getByRole('link', { name: customer.name }).click();
   await expect(page.getByRole('heading', { level: 1, name: customer.name })).toBeVisible();
