@@ -1,5 +1,16 @@
 import type { Page } from '@playwright/test';
-import { accessToken, accounts, expect, fillSignIn, signIn, test } from './fixtures.ts';
+import { accessToken, accounts, expect, fillSignIn, test } from './fixtures.ts';
+
+/**
+ * Signs in on the provider's page and comes back through the app's callback, as a player does: these
+ * tests follow the session the app itself made. On one stored by fixtures' `signIn` instead, the
+ * stored-session test once found the session gone mid-way; why is not pinned down yet.
+ */
+async function signIn(page: Page, account: { login: string; password: string }) {
+  await page.goto('/dashboard');
+  await fillSignIn(page, account);
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
 
 test('a new user signs up, lands on the dashboard, signs out and signs back in', async ({ page }) => {
   const name = `player_${Date.now().toString(36)}`;
