@@ -9,6 +9,8 @@ import { defineConfig } from '@playwright/test';
  * waits for game servers, sign-ins and pages.
  */
 const firstPort = Number(process.env.E2E_PORT ?? 8091);
+// Each server's game ports follow its HTTP port, so two runs on other E2E_PORTs never share one.
+const firstGamePort = 25565 + 200 * (firstPort - 8091);
 const workers = Number(process.env.E2E_WORKERS ?? 2);
 // Playwright numbers its workers 0, 1… in TEST_PARALLEL_INDEX; the main process has none.
 export const port = firstPort + Number(process.env.TEST_PARALLEL_INDEX ?? 0);
@@ -18,7 +20,7 @@ export const dataDir = (port: number) => path.join(os.tmpdir(), `blockhost-e2e-$
 function server(index: number) {
   const port = firstPort + index;
   const url = `http://localhost:${port}`;
-  const games = 25565 + 200 * index;
+  const games = firstGamePort + 200 * index;
   return {
     // A fresh data folder each run: the seeded accounts, nothing else.
     command: `rm -rf "${dataDir(port)}" && node src/server/main.ts`,
