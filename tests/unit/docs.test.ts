@@ -35,4 +35,16 @@ describe('docs', () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it('CI runs every part of `npm run check`, in its order, each timed', () => {
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    // `npm run x` and `npm test` parts, followed down to the scripts that run something themselves.
+    const leaves = (name: string): string[] => {
+      const parts = scripts[name]!.split('&&').map((p) => p.trim());
+      if (!parts.every((p) => /^npm (run \S+|test)$/.test(p))) return [name];
+      return parts.flatMap((p) => leaves(p === 'npm test' ? 'test' : p.slice('npm run '.length)));
+    };
+    const ci = [...read('.ci/run').matchAll(/^part .* npm run -s (\S+)$/gm)].map((m) => m[1]);
+    expect(ci).toEqual(leaves('check'));
+  });
 });
