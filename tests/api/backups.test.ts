@@ -285,14 +285,21 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
         [renamed(await zipOf([...entries, { name: 'world/aa/evil', data: 'x' }]), 'aa/evil', '../evil'), 'archive.unsafe-path'],
         [renamed(await zipOf([...entries, { name: 'xetc/evil', data: 'x' }]), 'xetc/evil', '/etc/evil'), 'archive.unsafe-path'],
         [await zipOf([{ name: 'world/region/r.0.0.mca', data: 'x' }]), 'archive.no-level-dat'],
-        // A zip bomb: three entries declaring 4 GB each, 12 GB in all.
-        [['world/level.dat', 'world/region/r.0.0.mca', 'world/marker.txt'].reduce((zip, name) => declaring(zip, name, 0xffffffff), await zipOf(entries)), 'archive.unpacked-too-large'],
+        // Zip bombs: three entries declaring 4 GB each, 12 GB in all; 100 MB of zeros in 100 KB, for real.
+        [['world/level.dat', 'world/region/r.0.0.mca', 'world/marker.txt'].reduce((zip, name) => declaring(zip, name, 0xffffffff), await zipOf(entries)), 'archive.ratio'],
+        [await zipOf([...entries, { name: 'world/region/r.1.1.mca', data: Buffer.alloc(100 * 1024 * 1024) }]), 'archive.ratio'],
       ] as const) {
         const res = await upload(gameId, zip);
         expect(res.statusCode, code).toBe(422);
         expect(res.json().code).toBe(code);
         expect(res.json().detail).not.toMatch(/^archive\./);
       }
+      // Said in the caller's language: French by default, English when asked.
+      const bomb = await zipOf([...entries, { name: 'world/region/r.1.1.mca', data: Buffer.alloc(100 * 1024 * 1024) }]);
+      const fr = await t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/world`, payload: bomb, headers: { 'content-type': 'application/zip' } });
+      expect(fr.json().detail).toBe('L’archive ferait plus de 20 fois sa taille une fois décompressée, ce qu’aucun monde ne fait : elle est refusée');
+      const en = await t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/world`, payload: bomb, headers: { 'content-type': 'application/zip', cookie: 'locale=en' } });
+      expect(en.json().detail).toBe('The archive would unpack to more than 20 times its size, which no world does: it is refused');
       expect(contents(world)).toEqual(before);
       expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data).toEqual([]);
       expect(await objects().list(`games/${gameId}/`)).toEqual([]);

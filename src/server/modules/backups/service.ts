@@ -18,7 +18,7 @@ import type { UsersService } from '../users/service.ts';
 import type { Backup, BackupKind, BackupLink, BackupPatch, BackupSettings } from '../../../contract/backups.ts';
 import type { Locale } from '../../../contract/messages.ts';
 import { NoWorldError, UnsupportedError, type GameDriver } from '../../../runtime/driver.ts';
-import { inspectArchive, WorldArchiveError, type WorldArchiveCode } from '../../../runtime/minecraft/world-archive.ts';
+import { inspectArchive, MAX_UNPACK_RATIO, maxUnpackedFor, WorldArchiveError, type WorldArchiveCode } from '../../../runtime/minecraft/world-archive.ts';
 import type { Clock } from '../games/runtime.ts';
 import { nextNightly, validTimeZone } from './nightly.ts';
 
@@ -405,6 +405,8 @@ export class BackupsService {
       } catch (err) {
         if (!(err instanceof WorldArchiveError)) throw err;
         if (err.code === 'archive.too-large') throw tooLarge();
+        if (err.code === 'archive.unpacked-too-large') throw new HttpProblem(422, 'archive.unpacked-too-large', { maxMb: Math.floor(maxUnpackedFor(maxBytes) / MB) });
+        if (err.code === 'archive.ratio') throw new HttpProblem(422, 'archive.ratio', { ratio: MAX_UNPACK_RATIO });
         throw new HttpProblem(422, archiveKey(err.code));
       }
       await this.store.put(key, fs.createReadStream(temp));
