@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backups as backupsTable } from '../../src/server/db/schema/backups.ts';
@@ -272,6 +272,42 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     }
   });
 
+  it('keeps the game claimed while a slow upload still streams, past a minute: a restore asked meanwhile is refused', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const backup = await backUp(gameId);
+      const zip = await zipOf(worldEntries('Uploaded'));
+      const uploads = path.join(t.config.dataDir, 'uploads');
+      /** Resolves once the API has written `bytes` of the upload to its temporary file. */
+      const received = (bytes: number) => until(() => fs.existsSync(uploads) && fs.readdirSync(uploads).some((name) => fs.statSync(path.join(uploads, name)).size >= bytes));
+      const body = new PassThrough();
+      const uploading = t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/world`, payload: body, headers: { 'content-type': 'application/zip' } });
+      body.write(zip.subarray(0, 100));
+      await received(100);
+      // The player's connection is slow: 45 s between parts, 90 s in all.
+      t.clock.advance(45_000);
+      body.write(zip.subarray(100, 200));
+      await received(200);
+      t.clock.advance(45_000);
+      const restore = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${backup.id}/restore` });
+      expect([restore.statusCode, restore.json().code]).toEqual([409, 'backups.busy']);
+
+      body.end(zip.subarray(200));
+      const res = await uploading;
+      expect(res.statusCode, res.body).toBe(202);
+      await finish();
+      await t.app.services.reconciler.tick();
+      await t.app.services.reconciler.tick();
+      // The uploaded world is the one in place, and nothing else ran beside it.
+      expect(fs.readFileSync(path.join(t.driver.worldDir(gameId), 'marker.txt'), 'utf8')).toBe('restored');
+      expect(t.driver.calls.filter((c) => c.startsWith('restore ')).length).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+
   it('refuses an upload that is no world or is unsafe with a clear reason, and changes nothing', async () => {
     await fresh();
     try {
@@ -475,6 +511,15 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     }
   });
 });
+
+/** Resolves once `condition` holds, checked every 20 ms (the API's work runs meanwhile). */
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 function fsStream(text: string): NodeJS.ReadableStream {
   return Readable.from([Buffer.from(text)]);

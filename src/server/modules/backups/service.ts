@@ -388,6 +388,8 @@ export class BackupsService {
     const tooLarge = () => new HttpProblem(413, 'archive.too-large', { maxMb: backupsMaxMb });
     if (declaredBytes !== undefined && declaredBytes > maxBytes) throw tooLarge();
     if (!(await this.claim(gameId, 'RESTORE'))) throw conflict('backups.busy');
+    // A slow connection may stream for many minutes: the claim lives as long as the upload does.
+    const hold = this.holdClaim(gameId);
     const temp = path.join(this.options.uploadDir, `${randomUUID()}.zip`);
     const key = `games/${gameId}/uploads/${path.basename(temp)}`;
     try {
@@ -396,7 +398,11 @@ export class BackupsService {
       const bounded = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           bytes += chunk.length;
-          done(bytes > maxBytes ? tooLarge() : null, chunk);
+          if (bytes > maxBytes) return done(tooLarge());
+          hold.touch().then(
+            () => done(null, chunk),
+            (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+          );
         },
       });
       await pipeline(body, bounded, fs.createWriteStream(temp, { flags: 'wx' }));
@@ -411,6 +417,7 @@ export class BackupsService {
       }
       await this.store.put(key, fs.createReadStream(temp));
     } catch (err) {
+      hold.stop();
       await this.release(gameId);
       throw err;
     } finally {
@@ -419,6 +426,7 @@ export class BackupsService {
     this.track(
       this.putBack(world, { objectKey: key, createdAt: this.now(), id: key })
         .finally(() => this.store.delete(key))
+        .finally(() => hold.stop())
         .finally(() => this.release(gameId)),
     );
   }
@@ -493,6 +501,26 @@ export class BackupsService {
       })
       .returning({ gameId: backupSettings.gameId });
     return rows.length > 0;
+  }
+
+  /**
+   * Keeps a claim alive while its work lives: renewed every HEARTBEAT_MS, and by `touch` whenever
+   * the clock moved on as much since (a streaming upload touches it with each part it receives, so
+   * the claim never lapses under a body still coming). `stop` once the work ended.
+   */
+  private holdClaim(gameId: string): { touch(): Promise<void>; stop(): void } {
+    let renewed = this.now().getTime();
+    const renew = async () => {
+      renewed = this.now().getTime();
+      await this.renewClaim(gameId);
+    };
+    const timer = setInterval(() => void renew().catch(() => {}), HEARTBEAT_MS);
+    return {
+      touch: async () => {
+        if (this.now().getTime() - renewed >= HEARTBEAT_MS) await renew();
+      },
+      stop: () => clearInterval(timer),
+    };
   }
 
   private async release(gameId: string): Promise<void> {
