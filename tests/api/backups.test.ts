@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backups as backupsTable } from '../../src/server/db/schema/backups.ts';
@@ -382,14 +383,30 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const { db } = t.app.services;
       const objectKey = `games/${gameId}/partial.zip`;
       await objects().put(objectKey, fsStream('half a zip'));
-      const [row] = await db
-        .insert(backupsTable)
-        .values({ gameId, kind: 'MANUAL', status: 'RUNNING', objectKey, heartbeatAt: new Date(t.clock.now.getTime() - 5 * 60_000) })
-        .returning();
-      expect(await t.app.services.backups.sweep()).toBe(1);
+      // What a writer killed half-way leaves: locally a temp file of the size it wrote, on S3 a multipart upload.
+      const unfinished = `games/${gameId}/killed.zip`;
+      const half = Buffer.alloc(6 * 1024 * 1024, 7);
+      let leftovers: () => Promise<string[]>;
+      if (s3) {
+        const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: s3 });
+        const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: s3.bucket, Key: unfinished }));
+        await client.send(new UploadPartCommand({ Bucket: s3.bucket, Key: unfinished, UploadId, PartNumber: 1, Body: half }));
+        leftovers = async () => ((await client.send(new ListMultipartUploadsCommand({ Bucket: s3.bucket, Prefix: 'games/' }))).Uploads ?? []).map((u) => u.Key!);
+      } else {
+        const location = await objects().writeLocation(unfinished, 60);
+        fs.writeFileSync((location as { path: string }).path, half);
+        const dir = path.join(t.config.dataDir, 'backups', 'games', gameId);
+        leftovers = async () => fs.readdirSync(dir).filter((name) => name.endsWith('.partial'));
+      }
+      expect(await leftovers()).toHaveLength(1);
+      const stale = new Date(t.clock.now.getTime() - 5 * 60_000);
+      const [row] = await db.insert(backupsTable).values({ gameId, kind: 'MANUAL', status: 'RUNNING', objectKey, heartbeatAt: stale }).returning();
+      const [killed] = await db.insert(backupsTable).values({ gameId, kind: 'NIGHTLY', status: 'RUNNING', objectKey: unfinished, heartbeatAt: stale }).returning();
+      expect(await t.app.services.backups.sweep()).toBe(2);
       const listed = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
-      expect(listed).toEqual([expect.objectContaining({ id: row!.id, status: 'FAILED' })]);
+      expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ id: row!.id, status: 'FAILED' }), expect.objectContaining({ id: killed!.id, status: 'FAILED' })]));
       expect(await objects().stat(objectKey)).toBeNull();
+      expect(await leftovers()).toEqual([]);
     } finally {
       await close();
     }

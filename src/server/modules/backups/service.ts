@@ -256,7 +256,7 @@ export class BackupsService {
 
   private async fail(row: BackupRow, error: ErrorKey): Promise<void> {
     await this.db.update(backups).set({ status: 'FAILED', error, finishedAt: this.now() }).where(eq(backups.id, row.id));
-    await this.store.delete(row.objectKey).catch((err: unknown) => this.options.log.warn({ err, key: row.objectKey }, 'partial backup not deleted'));
+    await this.store.discard(row.objectKey).catch((err: unknown) => this.options.log.warn({ err, key: row.objectKey }, 'partial backup not deleted'));
   }
 
   /**
@@ -274,7 +274,9 @@ export class BackupsService {
         .set({ status: 'FAILED', error: 'backups.interrupted', finishedAt: this.now() })
         .where(and(eq(backups.id, row.id), inArray(backups.status, ['PENDING', 'RUNNING'])))
         .returning();
-      if (failed) await this.store.delete(row.objectKey).catch(() => {});
+      // What the dead writer left (a temp file as big as what it wrote, a multipart upload) goes too:
+      // no quota counts it, so it would stay for ever.
+      if (failed) await this.store.discard(row.objectKey).catch((err: unknown) => this.options.log.warn({ err, key: row.objectKey }, 'partial backup not deleted'));
     }
     return stale.length;
   }
