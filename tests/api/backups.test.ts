@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
+import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backups as backupsTable } from '../../src/server/db/schema/backups.ts';
@@ -272,6 +273,42 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     }
   });
 
+  it('keeps the game claimed while a slow upload still streams, past a minute: a restore asked meanwhile is refused', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const backup = await backUp(gameId);
+      const zip = await zipOf(worldEntries('Uploaded'));
+      const uploads = path.join(t.config.dataDir, 'uploads');
+      /** Resolves once the API has written `bytes` of the upload to its temporary file. */
+      const received = (bytes: number) => until(() => fs.existsSync(uploads) && fs.readdirSync(uploads).some((name) => fs.statSync(path.join(uploads, name)).size >= bytes));
+      const body = new PassThrough();
+      const uploading = t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/world`, payload: body, headers: { 'content-type': 'application/zip' } });
+      body.write(zip.subarray(0, 100));
+      await received(100);
+      // The player's connection is slow: 45 s between parts, 90 s in all.
+      t.clock.advance(45_000);
+      body.write(zip.subarray(100, 200));
+      await received(200);
+      t.clock.advance(45_000);
+      const restore = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${backup.id}/restore` });
+      expect([restore.statusCode, restore.json().code]).toEqual([409, 'backups.busy']);
+
+      body.end(zip.subarray(200));
+      const res = await uploading;
+      expect(res.statusCode, res.body).toBe(202);
+      await finish();
+      await t.app.services.reconciler.tick();
+      await t.app.services.reconciler.tick();
+      // The uploaded world is the one in place, and nothing else ran beside it.
+      expect(fs.readFileSync(path.join(t.driver.worldDir(gameId), 'marker.txt'), 'utf8')).toBe('restored');
+      expect(t.driver.calls.filter((c) => c.startsWith('restore ')).length).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+
   it('refuses an upload that is no world or is unsafe with a clear reason, and changes nothing', async () => {
     await fresh();
     try {
@@ -285,14 +322,21 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
         [renamed(await zipOf([...entries, { name: 'world/aa/evil', data: 'x' }]), 'aa/evil', '../evil'), 'archive.unsafe-path'],
         [renamed(await zipOf([...entries, { name: 'xetc/evil', data: 'x' }]), 'xetc/evil', '/etc/evil'), 'archive.unsafe-path'],
         [await zipOf([{ name: 'world/region/r.0.0.mca', data: 'x' }]), 'archive.no-level-dat'],
-        // A zip bomb: three entries declaring 4 GB each, 12 GB in all.
-        [['world/level.dat', 'world/region/r.0.0.mca', 'world/marker.txt'].reduce((zip, name) => declaring(zip, name, 0xffffffff), await zipOf(entries)), 'archive.unpacked-too-large'],
+        // Zip bombs: three entries declaring 4 GB each, 12 GB in all; 100 MB of zeros in 100 KB, for real.
+        [['world/level.dat', 'world/region/r.0.0.mca', 'world/marker.txt'].reduce((zip, name) => declaring(zip, name, 0xffffffff), await zipOf(entries)), 'archive.ratio'],
+        [await zipOf([...entries, { name: 'world/region/r.1.1.mca', data: Buffer.alloc(100 * 1024 * 1024) }]), 'archive.ratio'],
       ] as const) {
         const res = await upload(gameId, zip);
         expect(res.statusCode, code).toBe(422);
         expect(res.json().code).toBe(code);
         expect(res.json().detail).not.toMatch(/^archive\./);
       }
+      // Said in the caller's language: French by default, English when asked.
+      const bomb = await zipOf([...entries, { name: 'world/region/r.1.1.mca', data: Buffer.alloc(100 * 1024 * 1024) }]);
+      const fr = await t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/world`, payload: bomb, headers: { 'content-type': 'application/zip' } });
+      expect(fr.json().detail).toBe('L’archive ferait plus de 20 fois sa taille une fois décompressée, ce qu’aucun monde ne fait : elle est refusée');
+      const en = await t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/world`, payload: bomb, headers: { 'content-type': 'application/zip', cookie: 'locale=en' } });
+      expect(en.json().detail).toBe('The archive would unpack to more than 20 times its size, which no world does: it is refused');
       expect(contents(world)).toEqual(before);
       expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data).toEqual([]);
       expect(await objects().list(`games/${gameId}/`)).toEqual([]);
@@ -339,14 +383,30 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const { db } = t.app.services;
       const objectKey = `games/${gameId}/partial.zip`;
       await objects().put(objectKey, fsStream('half a zip'));
-      const [row] = await db
-        .insert(backupsTable)
-        .values({ gameId, kind: 'MANUAL', status: 'RUNNING', objectKey, heartbeatAt: new Date(t.clock.now.getTime() - 5 * 60_000) })
-        .returning();
-      expect(await t.app.services.backups.sweep()).toBe(1);
+      // What a writer killed half-way leaves: locally a temp file of the size it wrote, on S3 a multipart upload.
+      const unfinished = `games/${gameId}/killed.zip`;
+      const half = Buffer.alloc(6 * 1024 * 1024, 7);
+      let leftovers: () => Promise<string[]>;
+      if (s3) {
+        const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: s3 });
+        const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: s3.bucket, Key: unfinished }));
+        await client.send(new UploadPartCommand({ Bucket: s3.bucket, Key: unfinished, UploadId, PartNumber: 1, Body: half }));
+        leftovers = async () => ((await client.send(new ListMultipartUploadsCommand({ Bucket: s3.bucket, Prefix: 'games/' }))).Uploads ?? []).map((u) => u.Key!);
+      } else {
+        const location = await objects().writeLocation(unfinished, 60);
+        fs.writeFileSync((location as { path: string }).path, half);
+        const dir = path.join(t.config.dataDir, 'backups', 'games', gameId);
+        leftovers = async () => fs.readdirSync(dir).filter((name) => name.endsWith('.partial'));
+      }
+      expect(await leftovers()).toHaveLength(1);
+      const stale = new Date(t.clock.now.getTime() - 5 * 60_000);
+      const [row] = await db.insert(backupsTable).values({ gameId, kind: 'MANUAL', status: 'RUNNING', objectKey, heartbeatAt: stale }).returning();
+      const [killed] = await db.insert(backupsTable).values({ gameId, kind: 'NIGHTLY', status: 'RUNNING', objectKey: unfinished, heartbeatAt: stale }).returning();
+      expect(await t.app.services.backups.sweep()).toBe(2);
       const listed = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
-      expect(listed).toEqual([expect.objectContaining({ id: row!.id, status: 'FAILED' })]);
+      expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ id: row!.id, status: 'FAILED' }), expect.objectContaining({ id: killed!.id, status: 'FAILED' })]));
       expect(await objects().stat(objectKey)).toBeNull();
+      expect(await leftovers()).toEqual([]);
     } finally {
       await close();
     }
@@ -468,6 +528,15 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     }
   });
 });
+
+/** Resolves once `condition` holds, checked every 20 ms (the API's work runs meanwhile). */
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 function fsStream(text: string): NodeJS.ReadableStream {
   return Readable.from([Buffer.from(text)]);

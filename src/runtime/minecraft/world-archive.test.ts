@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ObjectLocation } from '../driver.ts';
 import { contents, declaring, levelDat, makeWorld, regionFile, renamed, worldEntries, zipOf } from '../../../tests/fixtures/worlds.ts';
-import { archiveWorld, checkWorld, inspectArchive, recoverWorld, swapWorld, unpackWorld, WorldArchiveError } from './world-archive.ts';
+import { archiveWorld, checkWorld, inspectArchive, maxUnpackedFor, recoverWorld, swapWorld, unpackWorld, WorldArchiveError } from './world-archive.ts';
 
 const worldTool = fileURLToPath(new URL('./world-tool.ts', import.meta.url));
 
@@ -148,6 +148,28 @@ describe('world archives', () => {
     fs.writeFileSync(zipFile, await zipOf([...worldEntries(), { name: 'world/a', data: 'a' }, { name: 'world/a', data: 'b' }]));
     await expectCode(unpackWorld(zipFile, path.join(tmp, 'staging-3')), 'archive.unsafe-path');
   });
+
+  it('refuses a zip bomb by its compression ratio, which no world has, and bounds the unpacked size by the package', async () => {
+    const zipFile = path.join(tmp, 'bomb.zip');
+    // 200 MB of zeros deflate to about 200 KB: a thousand to one, as bombs do.
+    fs.writeFileSync(zipFile, await zipOf([...worldEntries(), { name: 'world/region/r.9.9.mca', data: Buffer.alloc(200 * 1024 * 1024) }]));
+    expect(fs.statSync(zipFile).size).toBeLessThan(1024 * 1024);
+    await expectCode(inspectArchive(zipFile), 'archive.ratio');
+    await expectCode(inspectArchive(zipFile, { maxArchiveBytes: 1024 ** 3 }), 'archive.ratio');
+    await expectCode(unpackWorld(zipFile, path.join(tmp, 'staging')), 'archive.ratio');
+    expect(fs.existsSync(path.join(tmp, 'staging'))).toBe(false);
+    const { answer } = await runTool('restore', gameDir, { kind: 'file', path: zipFile }, String(1024 ** 3));
+    expect(answer.error).toBe('archive.ratio');
+    expect(fs.readdirSync(gameDir)).toEqual(['world']);
+
+    // A world that compresses as worlds do (random bytes, as chunks are): accepted, under any package it fits.
+    fs.writeFileSync(zipFile, await zipOf([...worldEntries(), { name: 'world/region/r.9.9.mca', data: crypto.randomBytes(2 * 1024 * 1024) }]));
+    expect(await inspectArchive(zipFile, { maxArchiveBytes: fs.statSync(zipFile).size })).toBe('world/');
+    // The unpacked bound follows the package's size: the same zip declaring more than it allows is refused.
+    const size = fs.statSync(zipFile).size;
+    fs.writeFileSync(zipFile, declaring(fs.readFileSync(zipFile), 'world/region/r.9.9.mca', maxUnpackedFor(size) + 1));
+    await expectCode(inspectArchive(zipFile, { maxArchiveBytes: size }), 'archive.unpacked-too-large');
+  }, 60_000);
 
   it('restores through the world tool: a file and a presigned URL', async () => {
     const zipFile = path.join(tmp, 'backups', 'one.zip');

@@ -130,6 +130,24 @@ export class LocalStore implements ObjectStore {
     await fs.promises.rm(this.file(key), { force: true });
   }
 
+  async discard(key: string): Promise<void> {
+    const file = this.file(key);
+    await fs.promises.rm(file, { force: true });
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(path.dirname(file));
+    } catch (err) {
+      if (isMissing(err)) return;
+      throw err;
+    }
+    // The temp files `tempFor` names for this key, and only those.
+    const base = path.basename(file);
+    const temp = /^\.[0-9a-f]{16}\.partial$/;
+    for (const name of names) {
+      if (name.startsWith(`${base}.`) && temp.test(name.slice(base.length))) await fs.promises.rm(path.join(path.dirname(file), name), { force: true });
+    }
+  }
+
   async list(prefix: string): Promise<string[]> {
     checkPrefix(prefix);
     // Only the folder the prefix points into is walked, not the whole root.

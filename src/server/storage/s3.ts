@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { attachmentDisposition, checkKey, checkPrefix, checkRange, ObjectNotFoundError, type ObjectLocation, type ObjectStore } from './store.ts';
@@ -136,6 +146,29 @@ export class S3Store implements ObjectStore {
     checkKey(key);
     // S3's DeleteObject already succeeds for an absent key.
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async discard(key: string): Promise<void> {
+    await this.delete(key);
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: key, ...(keyMarker ? { KeyMarker: keyMarker } : {}), ...(uploadIdMarker ? { UploadIdMarker: uploadIdMarker } : {}) }),
+      );
+      for (const upload of page.Uploads ?? []) {
+        // The prefix also finds longer keys: only this key's uploads go.
+        if (upload.Key !== key || !upload.UploadId) continue;
+        try {
+          await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: upload.UploadId }));
+        } catch (err) {
+          // Completed or aborted meanwhile: gone either way.
+          if (status(err) !== 404) throw err;
+        }
+      }
+      keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+      uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
+    } while (keyMarker);
   }
 
   async list(prefix: string): Promise<string[]> {

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Server } from '../../../tests/fixtures/s3-server.ts';
 import { createStore, ObjectNotFoundError, type ObjectLocation, type ObjectStore } from './index.ts';
+import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import { S3Store } from './s3.ts';
 
 const CHUNK = 64 * 1024;
@@ -75,6 +76,10 @@ async function readOutside(location: ObjectLocation): Promise<Buffer> {
 
 interface Fixture {
   store: ObjectStore;
+  /** Begins a write of `key` as a writer killed half-way leaves it: a temp file, or a multipart upload with one part. */
+  unfinished(key: string): Promise<void>;
+  /** What unfinished writes under `prefix` left: temp files, or multipart uploads (their keys). */
+  leftovers(prefix: string): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -83,7 +88,24 @@ const stores: { name: string; start(): Promise<Fixture> }[] = [
     name: 'local',
     async start() {
       const root = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-store-'));
-      return { store: createStore({ kind: 'local', root }), stop: async () => fs.rmSync(root, { recursive: true, force: true }) };
+      const store = createStore({ kind: 'local', root });
+      return {
+        store,
+        async unfinished(key) {
+          const location = await store.writeLocation(key, 300);
+          await writeOutside(location, chunk(0));
+        },
+        async leftovers(prefix) {
+          const dir = path.join(root, prefix);
+          return fs.existsSync(dir)
+            ? fs
+                .readdirSync(dir)
+                .filter((name) => name.endsWith('.partial'))
+                .map((name) => `${prefix}${name.replace(/\.[0-9a-f]{16}\.partial$/, '')}`)
+            : [];
+        },
+        stop: async () => fs.rmSync(root, { recursive: true, force: true }),
+      };
     },
   },
   {
@@ -91,10 +113,20 @@ const stores: { name: string; start(): Promise<Fixture> }[] = [
     async start() {
       const server = await startS3Server();
       const store = createStore({ kind: 's3', forcePathStyle: true, ...server });
+      const client = new S3Client({ endpoint: server.endpoint, region: server.region, forcePathStyle: true, credentials: server });
       return {
         store,
+        async unfinished(key) {
+          const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: server.bucket, Key: key }));
+          await client.send(new UploadPartCommand({ Bucket: server.bucket, Key: key, UploadId, PartNumber: 1, Body: chunk(0) }));
+        },
+        async leftovers(prefix) {
+          const listed = await client.send(new ListMultipartUploadsCommand({ Bucket: server.bucket, Prefix: prefix }));
+          return (listed.Uploads ?? []).map((upload) => upload.Key!);
+        },
         async stop() {
           if (store instanceof S3Store) store.destroy();
+          client.destroy();
           await server.stop();
         },
       };
@@ -213,6 +245,21 @@ describe.each(stores)('$name object store', ({ name, start }) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="My world 2026-11-24\.zip"/);
     expect(await res.text()).toBe('zip bytes');
+  });
+
+  it('discards an object with what unfinished writes of it left, and nothing of another key', async () => {
+    await fixture.unfinished('games/8/killed.zip');
+    await fixture.unfinished('games/8/killed.zip');
+    await fixture.unfinished('games/8/killed.zip.other');
+    await fixture.unfinished('games/8/other.zip');
+    expect((await fixture.leftovers('games/8/')).sort()).toEqual(['games/8/killed.zip', 'games/8/killed.zip', 'games/8/killed.zip.other', 'games/8/other.zip']);
+    await store.discard('games/8/killed.zip');
+    expect((await fixture.leftovers('games/8/')).sort()).toEqual(['games/8/killed.zip.other', 'games/8/other.zip']);
+    // Idempotent, and a whole object goes too.
+    await store.put('games/8/whole.zip', Readable.from([Buffer.from('whole')]));
+    await store.discard('games/8/whole.zip');
+    await store.discard('games/8/whole.zip');
+    expect(await store.stat('games/8/whole.zip')).toBeNull();
   });
 
   it('leaves no object when the body fails half-way', async () => {

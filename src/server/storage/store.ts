@@ -26,6 +26,12 @@ export interface ObjectStore {
   downloadUrl(key: string, filename: string, expiresSec: number): Promise<string | null>;
   /** Idempotent: deleting an absent object succeeds. */
   delete(key: string): Promise<void>;
+  /**
+   * Deletes the object and whatever an unfinished write of it left, which no quota counts: locally
+   * its `.partial` temp files (a writer killed half-way leaves one, as big as what it wrote), on S3
+   * its multipart uploads, aborted (their parts are stored and billed until then). Idempotent.
+   */
+  discard(key: string): Promise<void>;
   /** Keys under a prefix (for cleanup of partial objects). */
   list(prefix: string): Promise<string[]>;
 }

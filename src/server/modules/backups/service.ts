@@ -18,7 +18,7 @@ import type { UsersService } from '../users/service.ts';
 import type { Backup, BackupKind, BackupLink, BackupPatch, BackupSettings } from '../../../contract/backups.ts';
 import type { Locale } from '../../../contract/messages.ts';
 import { NoWorldError, UnsupportedError, type GameDriver } from '../../../runtime/driver.ts';
-import { inspectArchive, WorldArchiveError, type WorldArchiveCode } from '../../../runtime/minecraft/world-archive.ts';
+import { inspectArchive, MAX_UNPACK_RATIO, maxUnpackedFor, WorldArchiveError, type WorldArchiveCode } from '../../../runtime/minecraft/world-archive.ts';
 import type { Clock } from '../games/runtime.ts';
 import { nextNightly, validTimeZone } from './nightly.ts';
 
@@ -256,7 +256,7 @@ export class BackupsService {
 
   private async fail(row: BackupRow, error: ErrorKey): Promise<void> {
     await this.db.update(backups).set({ status: 'FAILED', error, finishedAt: this.now() }).where(eq(backups.id, row.id));
-    await this.store.delete(row.objectKey).catch((err: unknown) => this.options.log.warn({ err, key: row.objectKey }, 'partial backup not deleted'));
+    await this.store.discard(row.objectKey).catch((err: unknown) => this.options.log.warn({ err, key: row.objectKey }, 'partial backup not deleted'));
   }
 
   /**
@@ -274,7 +274,9 @@ export class BackupsService {
         .set({ status: 'FAILED', error: 'backups.interrupted', finishedAt: this.now() })
         .where(and(eq(backups.id, row.id), inArray(backups.status, ['PENDING', 'RUNNING'])))
         .returning();
-      if (failed) await this.store.delete(row.objectKey).catch(() => {});
+      // What the dead writer left (a temp file as big as what it wrote, a multipart upload) goes too:
+      // no quota counts it, so it would stay for ever.
+      if (failed) await this.store.discard(row.objectKey).catch((err: unknown) => this.options.log.warn({ err, key: row.objectKey }, 'partial backup not deleted'));
     }
     return stale.length;
   }
@@ -388,6 +390,8 @@ export class BackupsService {
     const tooLarge = () => new HttpProblem(413, 'archive.too-large', { maxMb: backupsMaxMb });
     if (declaredBytes !== undefined && declaredBytes > maxBytes) throw tooLarge();
     if (!(await this.claim(gameId, 'RESTORE'))) throw conflict('backups.busy');
+    // A slow connection may stream for many minutes: the claim lives as long as the upload does.
+    const hold = this.holdClaim(gameId);
     const temp = path.join(this.options.uploadDir, `${randomUUID()}.zip`);
     const key = `games/${gameId}/uploads/${path.basename(temp)}`;
     try {
@@ -396,7 +400,11 @@ export class BackupsService {
       const bounded = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           bytes += chunk.length;
-          done(bytes > maxBytes ? tooLarge() : null, chunk);
+          if (bytes > maxBytes) return done(tooLarge());
+          hold.touch().then(
+            () => done(null, chunk),
+            (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+          );
         },
       });
       await pipeline(body, bounded, fs.createWriteStream(temp, { flags: 'wx' }));
@@ -405,10 +413,13 @@ export class BackupsService {
       } catch (err) {
         if (!(err instanceof WorldArchiveError)) throw err;
         if (err.code === 'archive.too-large') throw tooLarge();
+        if (err.code === 'archive.unpacked-too-large') throw new HttpProblem(422, 'archive.unpacked-too-large', { maxMb: Math.floor(maxUnpackedFor(maxBytes) / MB) });
+        if (err.code === 'archive.ratio') throw new HttpProblem(422, 'archive.ratio', { ratio: MAX_UNPACK_RATIO });
         throw new HttpProblem(422, archiveKey(err.code));
       }
       await this.store.put(key, fs.createReadStream(temp));
     } catch (err) {
+      hold.stop();
       await this.release(gameId);
       throw err;
     } finally {
@@ -417,6 +428,7 @@ export class BackupsService {
     this.track(
       this.putBack(world, { objectKey: key, createdAt: this.now(), id: key })
         .finally(() => this.store.delete(key))
+        .finally(() => hold.stop())
         .finally(() => this.release(gameId)),
     );
   }
@@ -491,6 +503,26 @@ export class BackupsService {
       })
       .returning({ gameId: backupSettings.gameId });
     return rows.length > 0;
+  }
+
+  /**
+   * Keeps a claim alive while its work lives: renewed every HEARTBEAT_MS, and by `touch` whenever
+   * the clock moved on as much since (a streaming upload touches it with each part it receives, so
+   * the claim never lapses under a body still coming). `stop` once the work ended.
+   */
+  private holdClaim(gameId: string): { touch(): Promise<void>; stop(): void } {
+    let renewed = this.now().getTime();
+    const renew = async () => {
+      renewed = this.now().getTime();
+      await this.renewClaim(gameId);
+    };
+    const timer = setInterval(() => void renew().catch(() => {}), HEARTBEAT_MS);
+    return {
+      touch: async () => {
+        if (this.now().getTime() - renewed >= HEARTBEAT_MS) await renew();
+      },
+      stop: () => clearInterval(timer),
+    };
   }
 
   private async release(gameId: string): Promise<void> {
