@@ -153,7 +153,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     users,
     credits,
     notifications,
-    content: new ContentService(config.contentDir),
+    content: new ContentService(config.contentDir, { name: config.invoices.sellerName, address: config.invoices.sellerAddress, vatId: config.invoices.sellerVatId }),
     minecraft,
     blocklist,
     friends,
