@@ -37,6 +37,21 @@ describe('messages', () => {
     expect(renderNotice(en, { key: 'text', params: { title: { fr: 'Titre', en: 'Title' }, description: 'x' } }, 'en')).toEqual({ title: 'Title', description: 'x' });
   });
 
+  it('says one day, and several days, in each language’s plural forms', () => {
+    const charge = (days: number, locale: 'fr' | 'en') =>
+      renderReason(locale === 'fr' ? fr : en, { key: 'gameCharge', params: { name: 'Essai', package: { fr: 'Essai', en: 'Trial' }, days } }, locale);
+    expect(charge(1, 'fr')).toBe('Serveur « Essai » : Essai, premier jour');
+    expect(charge(30, 'fr')).toBe('Serveur « Essai » : Essai, 30 premiers jours');
+    expect(charge(1, 'en')).toBe('Game "Essai": Trial, first day');
+    expect(charge(2, 'en')).toBe('Game "Essai": Trial, first 2 days');
+    const renewal = { key: 'gameRenewal', params: { name: 'Castle', days: 1, until: '2026-11-24T21:30:00.000Z' } };
+    expect(renderReason(fr, renewal, 'fr')).toBe("Serveur « Castle » : renouvellement, 1 jour jusqu'au 24 novembre 2026 à 21:30 UTC");
+    const extended = (days: number) => renderNotice(fr, { key: 'game.extendedByStaff', params: { name: 'Castle', days, until: '2026-11-24T21:30:00.000Z', reason: 'Geste' } }, 'fr')?.title;
+    expect(extended(1)).toBe('1 jour offert pour « Castle »');
+    expect(extended(7)).toBe('7 jours offerts pour « Castle »');
+    expect(renderNotice(en, { key: 'renewal.due', params: { name: 'Castle', amount: 5, days: 1, due: '2026-11-24T21:30:00.000Z' } }, 'en')?.description).toContain('for 1 more day.');
+  });
+
   it('uses the same parameters, formatted alike, in French and in English', () => {
     const english = new Map(templates(en));
     for (const [path, template] of templates(fr)) expect(placeholders(english.get(path) ?? ''), path).toEqual(placeholders(template));

@@ -59,15 +59,28 @@ function lookup(catalogue: Catalogue, path: string): string | Catalogue | undefi
   return node;
 }
 
+/**
+ * The message's entry, or, as i18next does, its plural form (`key_one`, `key_other`, by the
+ * language's rules) for the number it counts: `count`, as i18next names it, or `days`, which the
+ * messages counting days have always stored.
+ */
+function entry(catalogue: Catalogue, path: string, params: MessageParams, locale: Locale): string | Catalogue | undefined {
+  const exact = lookup(catalogue, path);
+  if (exact !== undefined) return exact;
+  const n = Number(params.count ?? params.days);
+  if (!Number.isFinite(n)) return undefined;
+  return lookup(catalogue, `${path}_${new Intl.PluralRules(intlLocale[locale]).select(n)}`) ?? lookup(catalogue, `${path}_other`);
+}
+
 /** A ledger reason (key under `ledger`) in one language; undefined for a key this catalogue does not know. */
 export function renderReason(catalogue: Catalogue, message: Message, locale: Locale): string | undefined {
-  const template = lookup(catalogue, `ledger.${message.key}`);
+  const template = entry(catalogue, `ledger.${message.key}`, message.params, locale);
   return typeof template === 'string' ? formatMessage(template, message.params, locale) : undefined;
 }
 
 /** A notification's title and description (key under `notices`) in one language; undefined for a key this catalogue does not know. */
 export function renderNotice(catalogue: Catalogue, message: Message, locale: Locale): { title: string; description: string } | undefined {
-  const node = lookup(catalogue, `notices.${message.key}`);
+  const node = entry(catalogue, `notices.${message.key}`, message.params, locale);
   if (node === undefined || typeof node === 'string' || typeof node.title !== 'string' || typeof node.description !== 'string') return undefined;
   return { title: formatMessage(node.title, message.params, locale), description: formatMessage(node.description, message.params, locale) };
 }

@@ -22,18 +22,26 @@ const publicRoutes = [
   '/auth/callback',
 ] as const;
 
+/**
+ * The game page's tabs, each its own address under /dashboard/game/:id so it can be linked to and
+ * reloaded: '' is the control panel, the others a part of the server's tooling.
+ */
+export const gameTabs = ['', 'console', 'settings', 'usage', 'backups', 'schedules', 'activity', 'sharing'] as const;
+
 const dashboardRoutes = [
   '/dashboard',
   '/dashboard/account',
+  '/dashboard/notifications',
   '/dashboard/creategame/:id',
-  '/dashboard/game/:id',
+  ...gameTabs.map((tab) => (tab ? `/dashboard/game/:id/${tab}` : '/dashboard/game/:id')),
   '/dashboard/products/:id',
   '/dashboard/profil',
   '/dashboard/ranked',
   '/dashboard/social',
   '/dashboard/store',
+  '/dashboard/staff',
   '/dashboard/staff/*',
-] as const;
+];
 
 function matches(pattern: string, path: string): boolean {
   const p = pattern.split('/');

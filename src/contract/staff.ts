@@ -41,6 +41,8 @@ export const AuditEntry = Type.Object({
   action: Type.String({ description: '`entity.verb`, e.g. `pricing.update`, `user.credit`' }),
   entity: Type.String(),
   entityId: Type.String(),
+  /** What staff call the entity: a game's or a user's name now, else the name, label or code it was written with; null when it has none. */
+  entityName: Type.Union([Type.String(), Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()]),
   before: Type.Unknown({ description: 'The entity before the change (null for a creation)' }),
   after: Type.Unknown({ description: 'The entity after the change (null for a deletion)' }),

@@ -265,7 +265,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       apiUrl: url(env, 'STRIPE_API_URL', undefined, ['https', 'http']),
     },
     invoices: {
-      sellerName: text(env, 'INVOICE_SELLER_NAME', /^\P{Cc}{1,120}$/u, 'a name of at most 120 characters') ?? 'BlockHost',
+      sellerName: text(env, 'INVOICE_SELLER_NAME', /^\P{Cc}{1,120}$/u, 'a name of at most 120 characters') ?? 'BlockHost SAS',
       sellerAddress:
         text(env, 'INVOICE_SELLER_ADDRESS', /^\P{Cc}{1,400}$/u, 'an address of at most 400 characters (\\n between lines)')?.replaceAll('\\n', '\n') ?? '1 rue de l’Exemple\n75000 Paris\nFrance',
       sellerVatId: text(env, 'INVOICE_SELLER_VAT_ID', /^[A-Z]{2}[A-Z0-9]{2,13}$/, 'a VAT number such as FR12345678901') ?? null,

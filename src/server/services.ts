@@ -126,7 +126,15 @@ export function createServices(config: Config, database: Database, runtime: Part
   notifications.addAudience('games', (ids, executor) => sharing.audience(ids, executor));
   const backups = new BackupsService(
     db,
-    { store: createStore(config.backupStore), driver: game.driver, worlds: new GameWorlds(db, game, games, notifications), catalogue, notifications, users },
+    {
+      store: createStore(config.backupStore),
+      driver: game.driver,
+      worlds: new GameWorlds(db, game, games, notifications),
+      catalogue,
+      notifications,
+      users,
+      audience: (gameId) => sharing.audience([gameId]),
+    },
     { publicUrl: config.publicUrl, uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock, log: game.log },
   );
   games.onCreated = (gameId) => backups.initSettings(gameId);
@@ -145,7 +153,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     users,
     credits,
     notifications,
-    content: new ContentService(config.contentDir),
+    content: new ContentService(config.contentDir, { name: config.invoices.sellerName, address: config.invoices.sellerAddress, vatId: config.invoices.sellerVatId }),
     minecraft,
     blocklist,
     friends,

@@ -93,7 +93,19 @@ describe('web app', () => {
       const asset = await t.app.inject({ url: '/assets/app-1234.js' });
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['cache-control']).toContain('immutable');
-      for (const url of ['/', '/dashboard', '/dashboard/game/42', '/en/about']) {
+      // Every page of the app, reloaded, is the app (docs/product.md, Routes): the game's tabs, the
+      // notifications, the back office's own address.
+      for (const url of [
+        '/',
+        '/dashboard',
+        '/dashboard/game/42',
+        '/dashboard/game/42/backups',
+        '/en/dashboard/game/42/settings',
+        '/dashboard/notifications',
+        '/dashboard/staff',
+        '/dashboard/staff/audit',
+        '/en/about',
+      ]) {
         const page = await t.app.inject({ url, headers: { accept: 'text/html' } });
         expect(page.statusCode, url).toBe(200);
         expect(page.body).toContain('<div id="root">');
@@ -102,6 +114,7 @@ describe('web app', () => {
       for (const url of ['/ranked/coupe-hiver-2026', '/en/mentions-legales']) expect((await t.app.inject({ url })).statusCode, url).toBe(200);
       const missing = await t.app.inject({ url: '/fr/no/such-page' });
       expect(missing.statusCode).toBe(404);
+      expect((await t.app.inject({ url: '/dashboard/game/42/no-such-tab' })).statusCode).toBe(404);
       expect(missing.body).toContain('<div id="root">');
       const api = await t.app.inject({ url: '/v1/missing' });
       expect(api.statusCode).toBe(404);

@@ -148,6 +148,9 @@ describe('scheduled tasks', () => {
     const [after] = (await list(gameId)).data;
     expect(after.nextRunAt).toBe(schedule.nextRunAt);
     expect(after.lastRun).toEqual(res.json());
+    // The game's activity says which task was run.
+    const activity = (await t.current.as('alice', { url: `/v1/game/${gameId}/activity` })).json().data;
+    expect(activity[0]).toMatchObject({ action: 'schedule.run', detail: { task: 'command' } });
   });
 
   it('runs a due task once when two runners on the same database tick together', async () => {

@@ -6,6 +6,7 @@ import { startListeningApp, type TestApp } from '../fixtures/app.ts';
 import { buyGame, runGame, userId } from '../fixtures/games.ts';
 import { befriend } from '../fixtures/social.ts';
 import { openStream } from '../fixtures/sse.ts';
+import { RESOURCE_CHANGE_EVENT, type ResourceChange } from '../../src/contract/live.ts';
 
 const staff = { roles: ['staff'] };
 const ZERO = '00000000-0000-4000-8000-000000000000';
@@ -168,6 +169,38 @@ describe('sharing a game with friends and friend groups', { timeout: 60_000 }, (
     expect((await alices.waitFor('line', 2)).at(-1)!.data).toContain('still here');
     alices.close();
     expect((await openStream(`${t.origin}/v1/game/${gameId}/console/stream`, await t.token('bob'))).status).toBe(404);
+  });
+
+  it("tells everyone the game is shared with of its backups' progress, as it tells the owner, and nobody else", async () => {
+    const { gameId } = await buyGame(t);
+    await befriend(t, 'alice', 'bob');
+    expect((await share('alice', gameId, { friendId: await userId(t, 'bob'), role: 'COADMIN' })).statusCode).toBe(201);
+    await runGame(t, gameId);
+    const streams = Object.fromEntries(
+      await Promise.all(['alice', 'bob', 'carol'].map(async (who) => [who, await openStream(`${t.origin}/v1/user/notifications/stream`, await t.token(who))] as const)),
+    );
+    const backupChanges = (who: string) =>
+      streams[who]!.events.filter((e) => e.event === RESOURCE_CHANGE_EVENT)
+        .map((e) => JSON.parse(e.data) as ResourceChange)
+        .filter((c) => c.resource === 'backups');
+
+    // The co-admin takes it; the one who asked and the owner both see it end.
+    const taken = await t.as('bob', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} });
+    expect(taken.statusCode, taken.body).toBe(202);
+    await t.app.services.backups.idle();
+    const id = taken.json().id as string;
+    for (const who of ['alice', 'bob']) {
+      // Created, then RUNNING, then READY: at least three changes naming it.
+      while (backupChanges(who).filter((c) => c.ids.includes(id)).length < 3)
+        await streams[who]!.waitFor(RESOURCE_CHANGE_EVENT, streams[who]!.events.filter((e) => e.event === RESOURCE_CHANGE_EVENT).length + 1);
+      expect(backupChanges(who)[0]).toEqual({ resource: 'backups', ids: [id], type: 'created' });
+    }
+    // Carol's own change comes after all of the backup's: had any reached her, it would be here by now.
+    const sent = (await t.as('carol', { method: 'POST', url: '/v1/user/notification' })).json();
+    expect((await t.as('carol', { method: 'PUT', url: `/v1/user/notification/${sent.id}` })).statusCode).toBe(204);
+    await streams.carol!.waitFor(RESOURCE_CHANGE_EVENT);
+    expect(streams.carol!.events.filter((e) => e.event === RESOURCE_CHANGE_EVENT).map((e) => JSON.parse(e.data))).toEqual([{ resource: 'notifications', ids: [sent.id], type: 'updated' }]);
+    for (const s of Object.values(streams)) s.close();
   });
 
   /**

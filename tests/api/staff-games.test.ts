@@ -147,6 +147,9 @@ describe('staff: the catalogue', () => {
     expect((await as(t.current, 'boss', 'PUT', `/v1/definition/game/package?id=${smallId}`, { ...pkg, ramMb: 1 })).statusCode).toBe(400);
     expect((await as(t.current, 'boss', 'DELETE', `/v1/definition/game/package?id=${smallId}`)).statusCode).toBe(409);
     expect((await auditOf(t.current, 'package', smallId)).map((a) => a.action)).toEqual(['package.update', 'package.create']);
+    // Named in the reader's language (French here), as it was written.
+    const listed = await t.current.as('boss', { roles: ['staff'], url: `/v1/staff/audit?entity=package&entityId=${smallId}` });
+    expect(listed.json().data.map((a: { entityName: string }) => a.entityName)).toEqual(['Petit+', 'Petit']);
   });
 });
 
@@ -330,6 +333,9 @@ describe('staff: games', () => {
       before: { status: 'RUNNING', desiredState: 'running' },
       after: { status: 'STOPPING', desiredState: 'stopped' },
     });
+    // The back office's log names the game, not its id.
+    const listed = await t.current.as('boss', { roles: ['staff'], url: `/v1/staff/audit?entity=game&entityId=${gameId}` });
+    expect(listed.json().data[0]).toMatchObject({ action: 'game.stop', entityName: 'My world' });
     const notices = (await as(t.current, 'alice', 'GET', '/v1/user/notifications/unread')).json();
     expect(notices.data[0].data).toMatchObject({
       title: 'Serveur « My world » arrêté',

@@ -1,9 +1,24 @@
-import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/audit.ts';
+import { games } from '../../db/schema/games.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import type { UsersService } from '../users/service.ts';
 import { parseSort, type AuditEntry, type AuditQuery } from '../../../contract/staff.ts';
+import type { Locale } from '../../../contract/messages.ts';
+
+/** The name an entity was written with: a name (in `locale` when it has two languages), a label or a code. */
+function snapshotName(locale: Locale, ...snapshots: unknown[]): string | null {
+  for (const snapshot of snapshots) {
+    if (!snapshot || typeof snapshot !== 'object') continue;
+    for (const key of ['name', 'label', 'code']) {
+      const value = (snapshot as Record<string, unknown>)[key];
+      if (typeof value === 'string' && value) return value;
+      if (value && typeof value === 'object' && typeof (value as Record<string, unknown>)[locale] === 'string') return (value as Record<Locale, string>)[locale];
+    }
+  }
+  return null;
+}
 
 /** What a staff write records: the caller's transaction makes it land with the change or not at all. */
 export interface AuditRecord {
@@ -45,7 +60,7 @@ export class AuditService {
   }
 
   /** Newest first (or oldest with `sort=createdAt,asc`), filtered by actor, entity and dates. */
-  async list(query: AuditQuery, window: Window) {
+  async list(query: AuditQuery, window: Window, locale: Locale = 'fr') {
     const conditions: SQL[] = [];
     if (query.actorId) conditions.push(eq(auditLog.actorId, query.actorId));
     if (query.entity) conditions.push(eq(auditLog.entity, query.entity));
@@ -58,7 +73,14 @@ export class AuditService {
       this.db.select().from(auditLog).where(where).orderBy(dir(auditLog.createdAt), dir(auditLog.id)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(auditLog).where(where),
     ]);
-    const names = await this.users.names(rows.map((entry) => entry.actorId));
+    // Staff read names, not ids: games and users by their name now, the rest by what was written.
+    const ids = (entity: string) => [...new Set(rows.filter((r) => r.entity === entity).map((r) => r.entityId))];
+    const gameIds = ids('game').filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    const [names, gameNames] = await Promise.all([
+      this.users.names([...rows.map((entry) => entry.actorId), ...ids('user').filter((id) => /^[0-9a-f-]{36}$/i.test(id))]),
+      gameIds.length ? this.db.select({ id: games.id, name: games.name }).from(games).where(inArray(games.id, gameIds)) : [],
+    ]);
+    const gameName = new Map(gameNames.map((g) => [g.id, g.name]));
     const data: AuditEntry[] = rows.map((entry) => ({
       id: entry.id,
       actorId: entry.actorId,
@@ -66,6 +88,7 @@ export class AuditService {
       action: entry.action,
       entity: entry.entity,
       entityId: entry.entityId,
+      entityName: (entry.entity === 'game' ? gameName.get(entry.entityId) : entry.entity === 'user' ? names.get(entry.entityId) : undefined) ?? snapshotName(locale, entry.after, entry.before),
       reason: entry.reason,
       before: entry.before ?? null,
       after: entry.after ?? null,

@@ -63,6 +63,7 @@ export class BackupsService {
   private readonly catalogue: CatalogueService;
   private readonly notifications: NotificationsService;
   private readonly users: UsersService;
+  private readonly audience: (gameId: string) => Promise<string[]>;
   private readonly options: BackupsOptions;
   /** Work running in this process, so shutdown and tests can wait for it. */
   private readonly running = new Set<Promise<unknown>>();
@@ -70,7 +71,16 @@ export class BackupsService {
 
   constructor(
     db: Db,
-    deps: { store: ObjectStore; driver: GameDriver; worlds: GameWorlds; catalogue: CatalogueService; notifications: NotificationsService; users: UsersService },
+    deps: {
+      store: ObjectStore;
+      driver: GameDriver;
+      worlds: GameWorlds;
+      catalogue: CatalogueService;
+      notifications: NotificationsService;
+      users: UsersService;
+      /** Who, besides its owner, the game is shared with. */
+      audience: (gameId: string) => Promise<string[]>;
+    },
     options: BackupsOptions,
   ) {
     this.db = db;
@@ -80,6 +90,7 @@ export class BackupsService {
     this.catalogue = deps.catalogue;
     this.notifications = deps.notifications;
     this.users = deps.users;
+    this.audience = deps.audience;
     this.options = options;
   }
 
@@ -171,7 +182,7 @@ export class BackupsService {
       .insert(backups)
       .values({ id, gameId: world.id, kind: input.kind, note: input.note ?? null, createdBy: input.by, objectKey: `games/${world.id}/${id}.zip`, heartbeatAt: this.now(), createdAt: this.now() })
       .returning();
-    await this.changed(world.ownerId, row!.id, 'created');
+    await this.changed(world.ownerId, world.id, row!.id, 'created');
     return row!;
   }
 
@@ -183,9 +194,9 @@ export class BackupsService {
     const beat = setInterval(() => void this.heartbeat(row).catch(() => {}), HEARTBEAT_MS);
     try {
       await this.db.update(backups).set({ status: 'RUNNING', heartbeatAt: this.now() }).where(eq(backups.id, row.id));
-      await this.changed(world.ownerId, row.id);
+      await this.changed(world.ownerId, world.id, row.id);
       const location = await this.store.writeLocation(row.objectKey, WRITE_LOCATION_SEC);
-      const written = await this.driver.backup(world.spec, location, this.progressWriter(world.ownerId, row.id));
+      const written = await this.driver.backup(world.spec, location, this.progressWriter(world.ownerId, world.id, row.id));
       const { sizeBytes } = await this.store.commitWrite(row.objectKey, location);
       if (sizeBytes !== written.sizeBytes) throw new Error(`stored ${sizeBytes} bytes of ${written.sizeBytes}`);
       const [ready] = await this.db
@@ -195,7 +206,7 @@ export class BackupsService {
         .returning();
       // Marked FAILED meanwhile (its heartbeat was taken for dead): the object goes with it.
       if (!ready) throw new Error('the backup was given up while it ran');
-      await this.changed(world.ownerId, row.id);
+      await this.changed(world.ownerId, world.id, row.id);
       await this.prune(world, row.id);
       return null;
     } catch (err) {
@@ -207,7 +218,7 @@ export class BackupsService {
       }
       this.options.log.warn({ err, gameId: world.id, backupId: row.id }, 'backup failed');
       await this.fail(row, why);
-      await this.changed(world.ownerId, row.id);
+      await this.changed(world.ownerId, world.id, row.id);
       if (row.kind === 'NIGHTLY') {
         await this.notifications.notify(world.ownerId, { key: 'backup.nightlyFailed', params: { name: world.name }, link: `/dashboard/game/${world.id}/backups` });
       }
@@ -221,7 +232,7 @@ export class BackupsService {
    * How far a running backup is, written to its row at most once a second and told to the owner's
    * pages, which read it from the list: any replica's page sees it.
    */
-  private progressWriter(ownerId: string, id: string): (fraction: number) => void {
+  private progressWriter(ownerId: string, gameId: string, id: string): (fraction: number) => void {
     let last = 0;
     let writing = false;
     return (fraction) => {
@@ -233,7 +244,7 @@ export class BackupsService {
         .update(backups)
         .set({ progress: Math.round(fraction * 100) })
         .where(and(eq(backups.id, id), eq(backups.status, 'RUNNING')))
-        .then(() => this.changed(ownerId, id))
+        .then(() => this.changed(ownerId, gameId, id))
         .catch((err: unknown) => this.options.log.warn({ err, backupId: id }, 'backup progress not written'))
         .finally(() => (writing = false));
     };
@@ -308,7 +319,7 @@ export class BackupsService {
   private async remove(ownerId: string, row: BackupRow): Promise<void> {
     await this.store.delete(row.objectKey);
     await this.db.delete(backups).where(eq(backups.id, row.id));
-    await this.changed(ownerId, row.id, 'deleted');
+    await this.changed(ownerId, row.gameId, row.id, 'deleted');
   }
 
   /** Pins, unpins or notes a backup. Pinning beyond the package's quota is refused (409). */
@@ -327,7 +338,7 @@ export class BackupsService {
       .set({ ...(patch.pinned === undefined ? {} : { pinned: patch.pinned }), ...(patch.note === undefined ? {} : { note: patch.note }) })
       .where(eq(backups.id, backupId))
       .returning();
-    await this.changed(world.ownerId, backupId);
+    await this.changed(world.ownerId, world.id, backupId);
     return (await this.views([updated!], locale))[0]!;
   }
 
@@ -529,8 +540,13 @@ export class BackupsService {
     await this.db.update(backupSettings).set({ busy: null, busyUntil: null }).where(eq(backupSettings.gameId, gameId));
   }
 
-  private async changed(ownerId: string, id: string, type: 'created' | 'updated' | 'deleted' = 'updated'): Promise<void> {
-    await this.notifications.changed(ownerId, { resource: 'backups', ids: [id], type });
+  /**
+   * Tells the owner's open pages, and those of everyone the game is shared with, that a backup
+   * changed: a co-admin watching the list sees it run and end as the owner does.
+   */
+  private async changed(ownerId: string, gameId: string, id: string, type: 'created' | 'updated' | 'deleted' = 'updated'): Promise<void> {
+    const shared = await this.audience(gameId);
+    await this.notifications.changed([ownerId, ...shared], { resource: 'backups', ids: [id], type });
   }
 
   private track(work: Promise<unknown>): void {
@@ -657,7 +673,7 @@ export class BackupsService {
     const last = rows.find((row) => row.status === 'READY');
     if (last && !last.expiresAt) {
       await this.db.update(backups).set({ expiresAt: until }).where(eq(backups.id, last.id));
-      await this.changed(world.ownerId, last.id);
+      await this.changed(world.ownerId, world.id, last.id);
     }
     for (const row of rows) if (row.id !== last?.id) await this.remove(world.ownerId, row);
   }

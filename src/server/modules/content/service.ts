@@ -24,7 +24,7 @@ function tableOfContents(markdown: string) {
   return entries;
 }
 
-/** Fills `{{operator.field}}` with the operator's details (content/operator.json, the one place to edit them). */
+/** Fills `{{operator.field}}` with the operator's details (content/operator.json and the invoices' seller). */
 function fillOperator(markdown: string, operator: Record<string, string>): string {
   return markdown.replace(/\{\{\s*operator\.(\w+)\s*\}\}/g, (whole, field: string) => operator[field] ?? whole);
 }
@@ -58,9 +58,18 @@ function parseDoc(locale: Locale, docPath: string, source: string, operator: Rec
 export class ContentService {
   private readonly docs = new Map<string, ContentDoc>();
 
-  constructor(contentDir: string) {
+  /**
+   * `seller` is who issues the invoices (README, INVOICE_SELLER_*): the legal notice's name, address
+   * and VAT number are theirs, so the two never tell different stories; operator.json holds the rest.
+   */
+  constructor(contentDir: string, seller: { name: string; address: string; vatId: string | null }) {
     const operatorFile = path.join(contentDir, 'operator.json');
-    const operator = fs.existsSync(operatorFile) ? (JSON.parse(fs.readFileSync(operatorFile, 'utf8')) as Record<string, string>) : {};
+    const operator = {
+      ...(fs.existsSync(operatorFile) ? (JSON.parse(fs.readFileSync(operatorFile, 'utf8')) as Record<string, string>) : {}),
+      name: seller.name,
+      address: seller.address.split('\n').join(', '),
+      vat: seller.vatId ?? '—',
+    };
     for (const locale of locales) {
       const root = path.join(contentDir, locale);
       if (!fs.existsSync(root)) continue;

@@ -55,7 +55,8 @@ export class FriendsService {
       const [mine] = await tx.insert(friendRequests).values({ fromId: me, toId: targetId }).onConflictDoNothing().returning({ id: friendRequests.id });
       if (!mine) throw conflict('friends.requestPending');
       await this.notifications.changed([me, targetId], { resource: 'friendRequests', ids: [mine.id], type: 'created' }, tx);
-      await this.notifications.notify(targetId, { key: 'friendRequest.received', params: { name: myName }, link: SOCIAL_LINK }, tx);
+      // The request waits on the Requests tab, where it is answered.
+      await this.notifications.notify(targetId, { key: 'friendRequest.received', params: { name: myName }, link: `${SOCIAL_LINK}?tab=requests` }, tx);
       return { status: 'PENDING', requestId: mine.id, user: target };
     });
   }

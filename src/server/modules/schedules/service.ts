@@ -236,7 +236,7 @@ export class SchedulesService {
     const schedule = await this.row(gameId, scheduleId);
     const now = this.now();
     const [run] = await this.db.transaction(async (tx) => {
-      await this.audit.record(tx, { actorId, action: 'schedule.run', entity: 'game', entityId: gameId, after: { scheduleId } });
+      await this.audit.record(tx, { actorId, action: 'schedule.run', entity: 'game', entityId: gameId, after: { scheduleId, task: schedule.task } });
       return tx.insert(scheduleRuns).values({ scheduleId, gameId, task: schedule.task, scheduledFor: now, startedAt: now, status: 'RUNNING', manual: true }).returning();
     });
     return toRun(await this.execute(schedule, run!));

@@ -99,7 +99,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     staffAndSupport.get(
       '/v1/staff/audit',
       { schema: { tags, summary: 'Staff and support: the audit log of staff writes, newest first', querystring: AuditQuery, response: { 200: Page(AuditEntry) } } },
-      async (request) => services.audit.list(request.query, pageWindow(request.query)),
+      async (request) => services.audit.list(request.query, pageWindow(request.query), request.locale),
     );
   });
 

@@ -4,6 +4,7 @@ import { useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import type { Game, GameStatus, GameStatusView, PlayerListType } from '../../../contract/games.ts';
+import { gameTabs } from '../../../contract/routes.ts';
 import type { GameAccessLevel } from '../../../contract/sharing.ts';
 import type { ApiError } from '../../app/api.ts';
 import { useLocalePath } from '../../app/locale.tsx';
@@ -35,11 +36,7 @@ const SchedulesCard = lazy(() => import('./schedules/SchedulesCard.tsx'));
 // Who did what on the server, loaded when its tab opens.
 const ActivityCard = lazy(() => import('./activity/ActivityCard.tsx'));
 
-/**
- * The game page's tabs, each its own address under /dashboard/game/:id so it can be linked to and
- * reloaded: '' is the control panel, the others a part of the server's tooling.
- */
-const TABS = ['', 'console', 'settings', 'usage', 'backups', 'schedules', 'activity', 'sharing'] as const;
+const TABS = gameTabs;
 type GameTab = (typeof TABS)[number];
 /** The level each tab needs (src/contract/sharing.ts): a friend the game is shared with sees only theirs. */
 const tabNeeds: Record<GameTab, GameAccessLevel> = {

@@ -6,20 +6,22 @@ import { ShowLink } from '../lists.tsx';
 const pages: Record<string, string> = { user: 'users', game: 'staffGames', payment: 'payments', definition: 'definitions', promoCode: 'promoCodes' };
 
 /** What an audit row changed: its kind, and a link to it when the back office shows it. */
-export function EntityLink({ entity, id }: { entity: string; id: string }) {
+export function EntityLink({ entity, id, name }: { entity: string; id: string; name: string | null }) {
   const { t } = useTranslation('staff');
   const label = t(`audit.entities.${entity}`, entity);
   const resource = pages[entity];
+  // Its name when it has one; a long id is cut, in full on hover.
+  const shown = name ?? (id.length > 12 ? `${id.slice(0, 8)}…` : id);
   return (
     <>
       {label}{' '}
       {resource ? (
         <ShowLink resource={resource} id={id}>
-          {id.length > 12 ? `${id.slice(0, 8)}…` : id}
+          {shown}
         </ShowLink>
       ) : (
-        <Typography component="span" variant="body2" sx={{ fontFamily: 'monospace' }}>
-          {id.length > 12 ? `${id.slice(0, 8)}…` : id}
+        <Typography component="span" variant="body2" sx={{ fontFamily: name ? undefined : 'monospace' }} title={id}>
+          {shown}
         </Typography>
       )}
     </>

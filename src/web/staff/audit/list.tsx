@@ -56,7 +56,7 @@ export function AuditList() {
             {t(`audit.actions.${row.action}`, row.action)}
           </ShowLink>
           <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-            <EntityLink entity={row.entity} id={row.entityId} />
+            <EntityLink entity={row.entity} id={row.entityId} name={row.entityName} />
           </Typography>
           {/* A phone shows only this column: the reason, who and when go under the action. */}
           {phone && (

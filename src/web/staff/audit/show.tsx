@@ -73,7 +73,7 @@ export function AuditShow() {
               </Typography>
             </Fact>
             <Fact label={t('audit.fields.entity')}>
-              <EntityLink entity={entry.entity} id={entry.entityId} />
+              <EntityLink entity={entry.entity} id={entry.entityId} name={entry.entityName} />
             </Fact>
           </Facts>
           <Box sx={{ mb: 3 }}>

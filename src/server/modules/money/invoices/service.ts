@@ -38,7 +38,9 @@ function fill(template: string, params: Record<string, string | number>): string
 }
 
 function money(cents: number, currency: string, lang: Lang): string {
-  return new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { style: 'currency', currency }).format(cents / 100);
+  // French groups thousands with a narrow no-break space, which the PDF's standard fonts lack (it
+  // printed as a stray glyph): the no-break space they have stands in for it.
+  return new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { style: 'currency', currency }).format(cents / 100).replaceAll('\u202f', '\u00a0');
 }
 
 /**
@@ -184,20 +186,53 @@ export class InvoicesService {
     doc.y = Math.max(afterSeller, doc.y) + 20;
     doc.x = 50;
 
-    const cols = [50, 330, 380, 470];
-    const header = [t.description, t.quantity, t.unitPrice, t.total];
-    const rowAt = (cells: string[], bold = false) => {
+    // Columns side by side, none reaching into the next; a row is as tall as its tallest cell, so a
+    // heading or description that wraps pushes the next row down instead of running into it.
+    const table = { description: { x: 50, width: 235 }, quantity: { x: 295, width: 40 }, unit: { x: 345, width: 95 }, total: { x: 450, width: 95 } };
+    const label = { x: table.quantity.x, width: table.unit.x + table.unit.width - table.quantity.x };
+    const rowAt = (cells: Array<[{ x: number; width: number }, string]>, bold = false) => {
       const y = doc.y;
       doc.font(bold ? 'Helvetica-Bold' : 'Helvetica');
-      cells.forEach((c, i) => doc.text(c, cols[i], y, { width: i === 0 ? 270 : 80, align: i === 0 ? 'left' : 'right' }));
-      doc.moveDown(0.5);
+      let height = 0;
+      for (const [col, text] of cells) {
+        const options = { width: col.width, align: col === table.description ? 'left' : 'right' } as const;
+        height = Math.max(height, doc.heightOfString(text, options));
+        doc.text(text, col.x, y, options);
+      }
+      doc.y = y + height + doc.currentLineHeight() / 2;
     };
-    rowAt(header, true);
-    for (const l of row.lines) rowAt([this.lineText(l, lang), String(l.quantity), money(l.unitCents, row.currency, lang), money(l.totalCents, row.currency, lang)]);
+    rowAt(
+      [
+        [table.description, t.description],
+        [table.quantity, t.quantity],
+        [table.unit, t.unitPrice],
+        [table.total, t.total],
+      ],
+      true,
+    );
+    for (const l of row.lines)
+      rowAt([
+        [table.description, this.lineText(l, lang)],
+        [table.quantity, String(l.quantity)],
+        [table.unit, money(l.unitCents, row.currency, lang)],
+        [table.total, money(l.totalCents, row.currency, lang)],
+      ]);
     doc.moveDown();
-    rowAt(['', '', t.net, money(row.netCents, row.currency, lang)]);
-    rowAt(['', '', fill(t.vat, { rate: (row.vatRateBp / 100).toLocaleString(lang) }), money(row.vatCents, row.currency, lang)]);
-    rowAt(['', '', t.grandTotal, money(row.totalCents, row.currency, lang)], true);
+    rowAt([
+      [label, t.net],
+      [table.total, money(row.netCents, row.currency, lang)],
+    ]);
+    rowAt([
+      [label, fill(t.vat, { rate: (row.vatRateBp / 100).toLocaleString(lang) })],
+      [table.total, money(row.vatCents, row.currency, lang)],
+    ]);
+    rowAt(
+      [
+        [label, t.grandTotal],
+        [table.total, money(row.totalCents, row.currency, lang)],
+      ],
+      true,
+    );
     doc.x = 50;
     doc.moveDown();
     doc.font('Helvetica').text(fill(t.paid, { date: date(row.issuedAt) }), 50);
