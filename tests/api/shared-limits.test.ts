@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReplica, startTestApp, type TestApp } from '../fixtures/app.ts';
@@ -46,6 +46,27 @@ async function sixRequestsThroughTwoReplicas(redis: boolean): Promise<number[]> 
 describe('limits shared by replicas', () => {
   it('holds the API limit across two replicas: 4 a minute in all, not 4 each', async () => {
     expect(await sixRequestsThroughTwoReplicas(true)).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+
+  it.each([
+    ['in Redis', true],
+    ['in memory', false],
+  ])('counts calls to every route against one budget per user, %s', async (_where, redis) => {
+    const t = await startTestApp({ RATE_LIMIT_API_PER_MINUTE: '4', ...(redis ? { REDIS_URL, REDIS_KEY_PREFIX: prefix() } : {}) });
+    closers.push(() => t.close());
+    const paths = ['/v1/user', '/v1/friend', '/v1/friend/group', '/v1/user/notifications', '/v1/blocklist'];
+    const statuses = [];
+    for (const url of paths) statuses.push((await t.as('alice', { method: 'GET', url })).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    // Another user has a budget of their own.
+    expect((await t.as('bob', { method: 'GET', url: '/v1/friend' })).statusCode).toBe(200);
+    // Without a token, calls are counted by address, across routes too.
+    const anonymous = [];
+    const unknown = `/v1/definition/game/${randomUUID()}`;
+    for (const url of ['/v1/definition/game/list', unknown, '/v1/definition/game/list', unknown, '/v1/definition/game/list']) {
+      anonymous.push((await t.app.inject({ method: 'GET', url })).statusCode);
+    }
+    expect(anonymous).toEqual([200, 404, 200, 404, 429]);
   });
 
   it('without Redis each replica counts alone: the same requests all pass (why REDIS_URL is needed)', async () => {

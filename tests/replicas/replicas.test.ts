@@ -101,11 +101,15 @@ describe('two replicas', () => {
     expect(statuses).toEqual([...Array(SIGNIN_LIMIT).fill(401), 429]);
   });
 
-  it("count a user's API calls together: the limit holds across both, not once per replica", async () => {
+  it("count a user's API calls together, whatever the route: one budget across both replicas and every route", async () => {
+    // Four routes in turn: a limit counted per route would let 4 × API_LIMIT through.
+    const paths = ['/v1/user', '/v1/friend', '/v1/friend/group', '/v1/user/notifications'];
     const statuses = [];
-    for (let n = 0; n <= API_LIMIT; n++) statuses.push((await call(n % 2 ? b : a, 'dave', 'GET', '/v1/user')).status);
+    for (let n = 0; n <= API_LIMIT; n++) statuses.push((await call(n % 2 ? b : a, 'dave', 'GET', paths[n % paths.length]!)).status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(API_LIMIT);
     expect(statuses.at(-1)).toBe(429);
+    // Every route is spent, not only the one that answered 429.
+    for (const path of paths) expect((await call(a, 'dave', 'GET', path)).status).toBe(429);
   });
 
   it('deliver a notification written through one to a stream held on the other', async () => {

@@ -61,7 +61,9 @@ function errorStatuses(route: RouteOptions, authenticated: boolean, roleChecked:
   if (roleChecked) statuses.add(403);
   if (route.url.includes(':') || route.url.endsWith('*')) [404, 414].forEach((s) => statuses.add(s));
   if (schema.body) [413, 415].forEach((s) => statuses.add(s));
-  if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit) statuses.add(429);
+  // A /v1 route without a limit of its own counts against the API's (plugins/security.ts).
+  const rateLimit = (route.config as { rateLimit?: unknown } | undefined)?.rateLimit;
+  if (rateLimit || (rateLimit === undefined && route.url.startsWith('/v1/'))) statuses.add(429);
   const methods = [route.method].flat();
   if (authenticated && route.url.startsWith('/v1/') && methods.some((m) => WRITES.has(m))) [409, 422].forEach((s) => statuses.add(s));
   return [...statuses].sort((a, b) => a - b);

@@ -33,16 +33,19 @@ export default fp(async function security(app: FastifyInstance, options: Securit
     crossOriginEmbedderPolicy: false,
   });
 
-  // Every /v1 route is limited per client unless it says otherwise (event streams, the spec document);
-  // this hook must run before the rate-limit plugin's own, which reads the route's config.
+  // Every /v1 route is limited per client unless it says otherwise (event streams, the spec document),
+  // all of them against one budget: the plugin's global limit counts in one store under the client's
+  // key alone, where a route's own limit would count in a store of that route's (one budget per
+  // route). Other routes are not limited, unless they bring a limit of their own (sign-in). This hook
+  // must run before the rate-limit plugin's own, which reads the route's config.
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { rateLimit?: unknown };
-    if (route.url.startsWith('/v1/') && config.rateLimit === undefined) {
-      route.config = { ...config, rateLimit: { max: options.apiPerMinute, timeWindow: '1 minute' } };
-    }
+    if (!route.url.startsWith('/v1/') && config.rateLimit === undefined) route.config = { ...config, rateLimit: false };
   });
   await app.register(rateLimit, {
-    global: false,
+    global: true,
+    max: options.apiPerMinute,
+    timeWindow: '1 minute',
     // Redis away: requests are served uncounted rather than refused (lib/counters.ts logs it).
     ...(options.redis ? { redis: options.redis, nameSpace: `${options.keyPrefix}rate:`, skipOnError: true } : {}),
     // Per user when the token is valid (its check is cached, so authentication does not pay it
