@@ -12,7 +12,8 @@ import type { ConsoleLevel, ConsoleLine, GameSpec } from './driver.ts';
  * passes whole, but once the bucket is empty, every line of the next second is counted instead of
  * kept, and one marker line (`omitted: n`) takes their place when that second ends. A server
  * printing thousands of lines a second so costs the platform about `perSecond` lines a second to
- * number, store and send, whatever reads them.
+ * number, store and send, whatever reads them. Commands run from the panel and their answers are
+ * lines like the others there: they take from the same bucket and fall into the same marker.
  */
 export interface ConsoleLogOptions {
   /** Lines kept; the last 5 000 by default. */
@@ -112,6 +113,18 @@ export class ConsoleLog {
 
   /** One line the server printed (at `at`, ms, when its source says; now otherwise), subject to the flood control. */
   write(level: ConsoleLevel, text: string, at?: number) {
+    this.limited({ level, text }, at);
+  }
+
+  /**
+   * A command run from the panel, or a line of its answer: subject to the flood control as a
+   * printed line is, so commands neither pass more lines than the rate nor end a marker's second.
+   */
+  echo(level: ConsoleLevel, text: string, command?: boolean) {
+    this.limited(command ? { level, text, command } : { level, text });
+  }
+
+  private limited(line: Pick<ConsoleLine, 'level' | 'text' | 'command'>, at?: number) {
     const now = this.clock();
     if (this.omitted > 0 && now - this.collapsingSince >= 1000) this.flushOmitted();
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * this.perSecond) / 1000);
@@ -124,13 +137,14 @@ export class ConsoleLog {
       return;
     }
     this.tokens -= 1;
-    this.add({ level, text: text.length > this.maxLineLength ? `${text.slice(0, this.maxLineLength)}…` : text }, at);
+    const { text } = line;
+    this.add({ ...line, text: text.length > this.maxLineLength ? `${text.slice(0, this.maxLineLength)}…` : text }, at);
   }
 
-  /** A line of the platform's own (a crash's reason, a command run from the panel), never collapsed. */
-  note(level: ConsoleLevel, text: string, command?: boolean) {
+  /** A line of the platform's own (the server starting, a crash's reason), never collapsed. */
+  note(level: ConsoleLevel, text: string) {
     this.flushOmitted();
-    this.add(command ? { level, text, command } : { level, text });
+    this.add({ level, text });
   }
 
   private flushOmitted() {
@@ -180,15 +194,17 @@ export class ConsoleLog {
 export class GameConsoles {
   private readonly logs = new Map<string, ConsoleLog>();
   private readonly folderOf: (game: Pick<GameSpec, 'id'>) => string;
+  private readonly options: ConsoleLogOptions;
 
-  constructor(folderOf: (game: Pick<GameSpec, 'id'>) => string) {
+  constructor(folderOf: (game: Pick<GameSpec, 'id'>) => string, options: ConsoleLogOptions = {}) {
     this.folderOf = folderOf;
+    this.options = options;
   }
 
   of(game: Pick<GameSpec, 'id'>): ConsoleLog {
     let output = this.logs.get(game.id);
     if (!output) {
-      output = new ConsoleLog(path.join(this.folderOf(game), consoleFile));
+      output = new ConsoleLog(path.join(this.folderOf(game), consoleFile), this.options);
       this.logs.set(game.id, output);
     }
     return output;
@@ -204,9 +220,10 @@ export class GameConsoles {
     return this.of(game).follow(listener);
   }
 
+  /** A command run from the panel and its answer (GameDriver.noteConsole), within the flood control. */
   note(game: Pick<GameSpec, 'id'>, lines: Pick<ConsoleLine, 'level' | 'text' | 'command'>[]): void {
     const output = this.of(game);
-    for (const line of lines) output.note(line.level, line.text, line.command);
+    for (const line of lines) output.echo(line.level, line.text, line.command);
   }
 
   forget(game: Pick<GameSpec, 'id'>): void {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Bot } from 'mineflayer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gameSpec, join, quit, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
-import { classify, ConsoleLog, consoleFile, lineSplitter } from './console-log.ts';
+import { classify, ConsoleLog, consoleFile, GameConsoles, lineSplitter } from './console-log.ts';
 import type { ConsoleLine } from './driver.ts';
 import { LocalDriver } from './local-driver.ts';
 import { legacyColours } from './minecraft/admin-plugin.ts';
@@ -49,6 +49,27 @@ describe('ConsoleLog', () => {
     for (let i = 0; i < 8; i++) log.write('info', `more ${i}`);
     await new Promise<void>((resolve) => log.follow((line) => line.omitted && resolve()));
     expect(log.after(0).at(-1)).toMatchObject({ level: 'warn', text: '4 lines omitted', omitted: 4 });
+  });
+
+  it('counts commands run from the panel and their answers toward the flood, without ending its marker', () => {
+    let now = 1_000_000;
+    const consoles = new GameConsoles(() => dir, { perSecond: 5, burst: 5, clock: () => now });
+    const game = { id: 'flooded' };
+    const log = consoles.of(game);
+    for (let i = 0; i < 20; i++) log.write('info', `flood ${i}`);
+    // Commands typed while the server floods: each echo and answer is one more line of the flood.
+    for (let i = 0; i < 10; i++) {
+      consoles.note(game, [{ level: 'info', text: `say ${i}`, command: true }]);
+      consoles.note(game, [{ level: 'info', text: `[Server] ${i}` }]);
+      log.write('info', `flood after ${i}`);
+    }
+    now += 1000;
+    log.write('info', 'next second');
+    expect(log.after(0).map((l) => [l.text, l.omitted])).toEqual([...Array.from({ length: 5 }, (_, i) => [`flood ${i}`, undefined]), ['45 lines omitted', 45], ['next second', undefined]]);
+    // Once the bucket has room again, a command is kept as such.
+    now += 1000;
+    consoles.note(game, [{ level: 'info', text: 'list', command: true }]);
+    expect(log.last).toMatchObject({ text: 'list', command: true });
   });
 
   it('splits chunks into lines, reads levels and drops flying-squid’s time stamp', () => {

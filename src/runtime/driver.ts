@@ -155,8 +155,8 @@ export interface GameDriver {
   followConsole(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void;
   /**
    * Adds the platform's lines to the console: a command run from the panel and its answer, so the
-   * history keeps them whatever the server prints of them. On Agones, only this replica's followers
-   * see them.
+   * history keeps them whatever the server prints of them. They count toward the console's flood
+   * control as printed lines do. On Agones, only this replica's followers see them.
    */
   noteConsole(game: Pick<GameSpec, 'id'>, lines: Pick<ConsoleLine, 'level' | 'text' | 'command'>[]): void;
 
