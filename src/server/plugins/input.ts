@@ -52,6 +52,15 @@ function refuseBad(request: FastifyRequest, check: (v: unknown) => Why | null) {
 }
 
 /**
+ * Whether the route's body is an object none of whose fields is required: a call that has nothing
+ * to say may then send no body at all (or an empty one), taken as `{}`, as the schema allows.
+ */
+function bodyOptional(request: FastifyRequest): boolean {
+  const schema = request.routeOptions.schema?.body as { type?: unknown; required?: unknown[]; minProperties?: number } | undefined;
+  return schema?.type === 'object' && !schema.required?.length && !schema.minProperties;
+}
+
+/**
  * Input no route should ever see, refused for every route at once, before anything is written:
  * - text the database cannot store (a NUL, a lone surrogate) in a path, query or body field, and
  *   bodies nested absurdly deep;
@@ -60,12 +69,17 @@ function refuseBad(request: FastifyRequest, check: (v: unknown) => Why | null) {
  * - JSON bodies whose bytes are not UTF-8: Node's decoding would turn them into U+FFFD and the
  *   route would store that replacement, so they are decoded strictly and refused instead. A route
  *   that needs the raw bytes (Stripe's webhook) removes this parser in its own scope.
+ * A route whose body fields are all optional takes a missing or empty body as `{}` (bodyOptional).
  */
 export default fp(async function input(app: FastifyInstance) {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if ((body as Buffer).length === 0 && bodyOptional(request)) {
+      done(null, {});
+      return;
+    }
     let text: string;
     try {
       text = utf8.decode(body as Buffer);
@@ -75,6 +89,9 @@ export default fp(async function input(app: FastifyInstance) {
     }
     parseJson(request, text, done);
   });
-  app.addHook('preValidation', async (request) => refuseBad(request, text));
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && bodyOptional(request)) request.body = {};
+    refuseBad(request, text);
+  });
   app.addHook('preHandler', async (request) => refuseBad(request, finite));
 });
