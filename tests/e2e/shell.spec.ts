@@ -72,10 +72,26 @@ test.describe('on a phone', () => {
     const drawer = page.getByTestId('nav-drawer');
     await expect(drawer.getByTestId('drawer-user')).toHaveText('ALICE');
     await expect(drawer.getByRole('link', { name: 'Mon Compte' })).toBeVisible();
+    await expect(drawer.getByRole('link', { name: 'Amis' })).toHaveAttribute('href', '/dashboard/social');
+    await expect(drawer.getByRole('link', { name: 'Mon profil' })).toHaveAttribute('href', '/dashboard/profil');
     await drawer.getByRole('link', { name: 'Mon Compte' }).click();
     await expect(page).toHaveURL(/\/dashboard\/account$/);
     await expect(drawer).toBeHidden();
   });
+});
+
+test('signed in, the account menu and the dashboard lead to the friends and profile pages', async ({ page }) => {
+  await signIn(page, accounts.alice);
+  const shortcuts = page.getByRole('navigation', { name: 'Raccourcis' });
+  await expect(shortcuts.getByRole('link', { name: 'Amis' })).toHaveAttribute('href', '/dashboard/social');
+  await shortcuts.getByRole('link', { name: 'Mon profil' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/profil$/);
+  await page.getByRole('button', { name: 'Menu du compte' }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem')).toHaveText(['Dashboard', 'Mon Compte', 'Amis', 'Mon profil', 'Déconnexion']);
+  await menu.getByRole('menuitem', { name: 'Amis' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/social$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Amis' })).toBeVisible();
 });
 
 test('signed in: the credit button shows the balance and leads to /credits', async ({ page }) => {

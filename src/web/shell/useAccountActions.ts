@@ -7,7 +7,8 @@ export type AccountAction = { key: string; to: string } | { key: string; onClick
 
 /**
  * The account menu of docs/product.md (The shell) (Dashboard, Mon Compte, Deconnexion), shared by the header and the
- * drawer; staff and support also find the back office there.
+ * drawer, with the friends and profile pages, which no other link leads to; staff and support also find the back
+ * office there.
  */
 export function useAccountActions(): AccountAction[] {
   const { logout } = useSession();
@@ -17,6 +18,8 @@ export function useAccountActions(): AccountAction[] {
   return [
     { key: 'nav.dashboard', to: to('/dashboard') },
     { key: 'nav.account', to: to('/dashboard/account') },
+    { key: 'nav.social', to: to('/dashboard/social') },
+    { key: 'nav.profile', to: to('/dashboard/profil') },
     ...(seesBackOffice(roles) ? [{ key: 'nav.backOffice', to: to('/dashboard/staff') }] : []),
     { key: 'nav.logout', onClick: () => logout(() => navigate(to('/'))) },
   ];
