@@ -5,7 +5,9 @@ import { PassThrough, Readable } from 'node:stream';
 import { CreateMultipartUploadCommand, ListMultipartUploadsCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backups as backupsTable } from '../../src/server/db/schema/backups.ts';
+import { eq } from 'drizzle-orm';
+import { backups as backupsTable, backupSettings } from '../../src/server/db/schema/backups.ts';
+import { games } from '../../src/server/db/schema/games.ts';
 import { createStore } from '../../src/server/storage/index.ts';
 import { startTestApp, type TestApp } from '../fixtures/app.ts';
 import { buyGame, finishBackups, runGame } from '../fixtures/games.ts';
@@ -171,6 +173,60 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       expect(list[0]).toMatchObject({ kind: 'AUTOMATIC', status: 'READY', createdBy: null });
       const notices = (await t.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
       expect(notices[0].data).toMatchObject({ key: 'backup.restored', title: '« My world » restauré' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('resumes a restore whose process died half-way: the world put back, the server started again, the owner told', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const world = t.driver.worldDir(gameId);
+      fs.writeFileSync(path.join(world, 'castle.txt'), 'before');
+      const backup = await backUp(gameId);
+      fs.writeFileSync(path.join(world, 'castle.txt'), 'after');
+      const { db } = t.app.services;
+      // What a restore leaves when its process is killed once it stopped the server: its claim and
+      // the game's lease held by the dead process, the server stopped, the journal written.
+      expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/stop` })).statusCode).toBe(200);
+      await t.app.services.reconciler.tick();
+      await t.app.services.reconciler.tick();
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json().status).toBe('STOPPED');
+      const heldUntil = new Date(t.clock.now.getTime() + 60_000);
+      await db
+        .update(backupSettings)
+        .set({
+          busy: 'RESTORE',
+          busyUntil: heldUntil,
+          restoreFrom: (await db.select().from(backupsTable).where(eq(backupsTable.id, backup.id)))[0]!.objectKey,
+          restoreAt: new Date(backup.createdAt),
+          restoreRestart: true,
+        })
+        .where(eq(backupSettings.gameId, gameId));
+      await db.update(games).set({ leaseOwner: 'world-dead', leaseUntil: heldUntil }).where(eq(games.id, gameId));
+
+      // Within the minute the dead process's claim holds: nothing is resumed, nothing else may start.
+      await t.app.services.backups.sweep();
+      expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} })).json().code).toBe('backups.busy');
+      // Once it lapsed, the next sweep (at start, or each minute) takes it up again.
+      t.clock.advance(61_000);
+      await t.app.services.backups.sweep();
+      await finish();
+      await t.app.services.reconciler.tick();
+      await t.app.services.reconciler.tick();
+
+      expect(fs.readFileSync(path.join(world, 'castle.txt'), 'utf8')).toBe('before');
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json().status).toBe('RUNNING');
+      const notices = (await t.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
+      expect(notices[0].data).toMatchObject({ key: 'backup.restoreResumed', title: '« My world » restauré après une interruption', params: { name: 'My world', at: backup.createdAt } });
+      // Done once: the game is free again, and a later sweep resumes nothing.
+      t.clock.advance(61_000);
+      await t.app.services.backups.sweep();
+      expect(t.driver.calls.filter((c) => c.startsWith('restore ')).length).toBe(1);
+      expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} })).statusCode).toBe(202);
+      await finish();
     } finally {
       await close();
     }
@@ -391,7 +447,8 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
         const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: s3 });
         const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: s3.bucket, Key: unfinished }));
         await client.send(new UploadPartCommand({ Bucket: s3.bucket, Key: unfinished, UploadId, PartNumber: 1, Body: half }));
-        leftovers = async () => ((await client.send(new ListMultipartUploadsCommand({ Bucket: s3.bucket, Prefix: 'games/' }))).Uploads ?? []).map((u) => u.Key!);
+        const bucket = s3.bucket;
+        leftovers = async () => ((await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: 'games/' }))).Uploads ?? []).map((u) => u.Key!);
       } else {
         const location = await objects().writeLocation(unfinished, 60);
         fs.writeFileSync((location as { path: string }).path, half);

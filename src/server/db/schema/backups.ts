@@ -60,6 +60,15 @@ export const backupSettings = pgTable('backup_settings', {
   /** The expiry (the game's expiredAt) whose backup was taken: one per expiry, on one replica. */
   expiryBackupFor: timestamp('expiry_backup_for', { withTimezone: true }),
   busyUntil: timestamp('busy_until', { withTimezone: true }),
+  /**
+   * The archive a restore is putting back (its object key), kept from the restore's start to its
+   * end: a restore whose process died leaves it, with its claim lapsed, and the next sweep on any
+   * replica resumes it. `restoreAt` is when that archive was made (for the owner's notice);
+   * `restoreRestart` whether the server ran (or was to run) when the restore began.
+   */
+  restoreFrom: text('restore_from'),
+  restoreAt: timestamp('restore_at', { withTimezone: true }),
+  restoreRestart: boolean('restore_restart'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

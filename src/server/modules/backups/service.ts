@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { and, count, desc, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { backupLinks, backups, backupSettings } from '../../db/schema/backups.ts';
 import { conflict, HttpProblem, notFound, type ErrorKey } from '../../lib/problems.ts';
@@ -272,7 +272,8 @@ export class BackupsService {
 
   /**
    * Backups left PENDING or RUNNING by a process that died (their heartbeat silent for a minute)
-   * end FAILED, their partial objects deleted. Run at start and with the nightly rounds.
+   * end FAILED, their partial objects deleted; restores it left half done are resumed. Run at
+   * start and with the nightly rounds.
    */
   async sweep(): Promise<number> {
     const stale = await this.db
@@ -289,6 +290,7 @@ export class BackupsService {
       // no quota counts it, so it would stay for ever.
       if (failed) await this.store.discard(row.objectKey).catch((err: unknown) => this.options.log.warn({ err, key: row.objectKey }, 'partial backup not deleted'));
     }
+    await this.resumeRestores();
     return stale.length;
   }
 
@@ -363,27 +365,81 @@ export class BackupsService {
     return (await this.views([row], locale))[0]!;
   }
 
-  /** Puts a stored archive back (a backup, or an uploaded world) and tells the owner how it went. */
-  private async putBack(world: GameWorld, source: Pick<BackupRow, 'id' | 'objectKey' | 'createdAt'>): Promise<void> {
+  /**
+   * Puts a stored archive back (a backup, or an uploaded world) and tells the owner how it went.
+   * What it puts back, and whether the server is to run afterwards, is written on the game's
+   * `backup_settings` first and cleared at the end: a process dying half-way leaves it, and the
+   * sweep resumes it (`resumed`, with the `restart` recorded).
+   */
+  private async putBack(world: GameWorld, source: Pick<BackupRow, 'id' | 'objectKey' | 'createdAt'>, resumed?: { restart: boolean }): Promise<void> {
     const link = `/dashboard/game/${world.id}/backups`;
     const beat = setInterval(() => void this.renewClaim(world.id).catch(() => {}), HEARTBEAT_MS);
+    let restart = resumed?.restart ?? false;
     try {
+      restart = resumed?.restart ?? (await this.worlds.wantsRunning(world.id));
+      await this.db.update(backupSettings).set({ restoreFrom: source.objectKey, restoreAt: source.createdAt, restoreRestart: restart }).where(eq(backupSettings.gameId, world.id));
       // A world never started has nothing to keep; any other failure stops the restore.
       const safety = await this.insert(world, { kind: 'AUTOMATIC', note: undefined, by: null });
       const failed = await this.take(world, safety);
       if (failed && failed !== 'backups.noWorld') throw new Error('the backup of the current world failed');
       const { backupsMaxMb } = await this.catalogue.backupQuota(world.packageId);
-      await this.worlds.whileStopped(world.id, async (stopped) => {
-        const location = await this.store.readLocation(source.objectKey, WRITE_LOCATION_SEC);
-        await this.driver.restore(stopped.spec, location, backupsMaxMb * MB);
-      });
-      await this.notifications.notify(world.ownerId, { key: 'backup.restored', params: { name: world.name, at: source.createdAt.toISOString() }, link });
+      await this.worlds.whileStopped(
+        world.id,
+        async (stopped) => {
+          const location = await this.store.readLocation(source.objectKey, WRITE_LOCATION_SEC);
+          await this.driver.restore(stopped.spec, location, backupsMaxMb * MB);
+        },
+        { restart },
+      );
+      const key = resumed ? 'backup.restoreResumed' : 'backup.restored';
+      await this.notifications.notify(world.ownerId, { key, params: { name: world.name, at: source.createdAt.toISOString() }, link });
     } catch (err) {
       this.options.log.warn({ err, gameId: world.id, backupId: source.id }, 'restore failed');
+      // A resumed restore finds the server stopped by the process that died: it runs again if it ran.
+      if (restart) await this.worlds.startAgain(world.id).catch((e: unknown) => this.options.log.warn({ err: e, gameId: world.id }, 'server not started again'));
       await this.notifications.notify(world.ownerId, { key: 'backup.restoreFailed', params: { name: world.name }, link });
     } finally {
       clearInterval(beat);
+      await this.db.update(backupSettings).set({ restoreFrom: null, restoreAt: null, restoreRestart: null }).where(eq(backupSettings.gameId, world.id));
     }
+  }
+
+  /**
+   * Restores a process left half done when it died (its claim lapsed, what it put back still
+   * written): taken again from the start, on one replica (the claim taken in the same write), the
+   * server started again afterwards if it ran, and the owner told. Run by the sweep.
+   */
+  private async resumeRestores(): Promise<number> {
+    const now = this.now();
+    const lapsed = or(isNull(backupSettings.busyUntil), lt(backupSettings.busyUntil, now));
+    const orphans = await this.db
+      .select()
+      .from(backupSettings)
+      .where(and(isNotNull(backupSettings.restoreFrom), lapsed));
+    let resumed = 0;
+    for (const row of orphans) {
+      const [taken] = await this.db
+        .update(backupSettings)
+        .set({ busy: 'RESTORE', busyUntil: new Date(now.getTime() + CLAIM_MS) })
+        .where(and(eq(backupSettings.gameId, row.gameId), eq(backupSettings.restoreFrom, row.restoreFrom!), lapsed))
+        .returning();
+      if (!taken) continue;
+      const world = await this.worlds.of(null, row.gameId).catch(() => undefined);
+      if (!world) {
+        await this.release(row.gameId);
+        continue;
+      }
+      const key = row.restoreFrom!;
+      const source = { id: key, objectKey: key, createdAt: row.restoreAt ?? now };
+      this.track(
+        this.putBack(world, source, { restart: row.restoreRestart ?? false })
+          // An uploaded world is kept only for its restore.
+          .finally(() => (key.startsWith(`games/${world.id}/uploads/`) ? this.store.delete(key) : undefined))
+          .finally(() => this.release(world.id)),
+      );
+      resumed++;
+    }
+    return resumed;
   }
 
   /**

@@ -9,8 +9,12 @@ import type { NotificationsService } from '../notifications/service.ts';
 import { actionWrite, type GamesService } from './service.ts';
 import { specOf, type GameRow, type GameRuntime } from './runtime.ts';
 
-/** A world's work (a restore) holds its game this long, renewed while it runs. */
-const LEASE_MS = 5 * 60_000;
+/**
+ * A world's work (a restore) holds its game this long, renewed every third of it while it runs:
+ * no longer than the backups' claim, so a restore whose process died is resumed within a minute or
+ * two, not kept off its game by the dead process's lease.
+ */
+const LEASE_MS = 60_000;
 /** How long to wait for the server to stop before giving up. */
 const STOP_WAIT_MS = 3 * 60_000;
 const POLL_MS = 250;
@@ -87,9 +91,10 @@ export class GameWorlds {
    * every reconciler while `work` runs, then starts it again if its owner wanted it running. The
    * owner may still ask for a start meanwhile: it is recorded and happens once the work is done.
    */
-  async whileStopped<T>(id: string, work: (world: GameWorld) => Promise<T>): Promise<T> {
+  async whileStopped<T>(id: string, work: (world: GameWorld) => Promise<T>, options: { restart?: boolean } = {}): Promise<T> {
     const deadline = this.runtime.clock().getTime() + STOP_WAIT_MS;
-    let wasRunning: boolean | undefined;
+    // A resumed restore says itself: the process that stopped the server died with what it knew.
+    let wasRunning: boolean | undefined = options.restart;
     for (;;) {
       const [row] = await this.db.select().from(games).where(eq(games.id, id));
       if (!row) throw notFound('game');
@@ -131,7 +136,14 @@ export class GameWorlds {
     return row;
   }
 
-  private async startAgain(id: string): Promise<void> {
+  /** Whether the game's owner wants its server running (its desired state). */
+  async wantsRunning(id: string): Promise<boolean> {
+    const [row] = await this.db.select({ desiredState: games.desiredState }).from(games).where(eq(games.id, id));
+    return row?.desiredState === 'running';
+  }
+
+  /** Starts a stopped game again, as its owner's start does; nothing for a game that runs or is gone. */
+  async startAgain(id: string): Promise<void> {
     const [row] = await this.db
       .update(games)
       .set(actionWrite('start', this.runtime.clock()))
