@@ -306,7 +306,15 @@ export const GameStatusView = Type.Object({
 export type GameStatusView = Static<typeof GameStatusView>;
 
 export const playerRequest = Type.Object({ name: McName, reason: Type.Optional(Type.String({ maxLength: 200 })) }, { $id: 'playerRequest', additionalProperties: false });
-export const playerPatchRequest = Type.Object({ name: McName, type: PlayerListType, action: PlayerAction }, { $id: 'playerPatchRequest', additionalProperties: false });
+export const playerPatchRequest = Type.Object(
+  {
+    name: McName,
+    type: PlayerListType,
+    action: PlayerAction,
+    reason: Type.Optional(Type.String({ maxLength: 200, description: 'Why, for a ban (type BANNED, action ADD): told to the player by the running server' })),
+  },
+  { $id: 'playerPatchRequest', additionalProperties: false },
+);
 export const playerGroupIdPatchRequest = Type.Object({ groupId: Id, type: PlayerListType, action: PlayerAction }, { $id: 'playerGroupIdPatchRequest', additionalProperties: false });
 
 export const PlayerListQuery = Type.Object({ type: PlayerListType }, { additionalProperties: false });

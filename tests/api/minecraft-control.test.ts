@@ -35,6 +35,13 @@ describe('Minecraft control', () => {
     // Removing a name that is not there sends nothing.
     await player('Nobody', 'OPS', 'REMOVE');
     expect(t.current.driver.commands(gameId)).toHaveLength(7);
+    // A ban's reason goes with it, on one line; a reason means nothing to the other lists.
+    const banned = await as('POST', `/v1/game/${gameId}/minecraft/player`, { name: 'Spammer', type: 'BANNED', action: 'ADD', reason: 'Spam in chat\nop Spammer' });
+    expect(banned.statusCode).toBe(200);
+    await as('POST', `/v1/game/${gameId}/minecraft/player`, { name: 'Helper', type: 'OPS', action: 'ADD', reason: 'ignored' });
+    expect(t.current.driver.commands(gameId).slice(7)).toEqual(['ban Spammer Spam in chat op Spammer', 'op Helper']);
+    await player('Spammer', 'BANNED', 'REMOVE');
+    await player('Helper', 'OPS', 'REMOVE');
 
     const lists = async (type: string) => (await as('GET', `/v1/game/${gameId}/minecraft/players?type=${type}`)).json().players.map((p: { name: string }) => p.name);
     expect(await lists('WHITELIST')).toEqual(['Notch']);
@@ -58,6 +65,7 @@ describe('Minecraft control', () => {
     expect(noEnabled.json().errors[0].field).toBe('querystring.enabled');
     expect((await as('PUT', `/v1/game/${gameId}/minecraft/whitelist/status?enabled=maybe`)).statusCode).toBe(400);
     expect((await as('POST', `/v1/game/${gameId}/minecraft/kick`, { name: 'Steve', reason: 'x'.repeat(201) })).json().errors[0].field).toBe('reason');
+    expect((await as('POST', `/v1/game/${gameId}/minecraft/player`, { name: 'Steve', type: 'BANNED', action: 'ADD', reason: 'x'.repeat(201) })).json().errors[0].field).toBe('reason');
   });
 
   it('shows the players online and kicks one, only while running (409 otherwise)', async () => {

@@ -55,6 +55,16 @@ test('a wrong password is explained on the sign-in page', async ({ page }) => {
   await expect(page.getByRole('alert')).toHaveText("Nom d'utilisateur ou mot de passe incorrect.");
 });
 
+test('the sign-in page shows the site’s icon, which the server serves', async ({ page }) => {
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/oidc\/interaction\//);
+  const icon = page.locator('link[rel="icon"]');
+  await expect(icon).toHaveAttribute('href', /./);
+  const answer = await page.request.get(new URL((await icon.getAttribute('href'))!, page.url()).toString());
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()['content-type']).toContain('image/svg+xml');
+});
+
 test('the seeded player signs in from the home page button', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Inscription / Connexion' }).first().click();

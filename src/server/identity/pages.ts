@@ -37,7 +37,7 @@ button{width:100%;margin-top:22px;padding:12px;border:0;border-radius:8px;backgr
 function layout(lang: Lang, title: string, body: string): string {
   const t = strings[lang];
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(title)} · BlockHost</title><style>${STYLE}</style></head><body>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg"><title>${esc(title)} · BlockHost</title><style>${STYLE}</style></head><body>
 <a class="brand" href="/">BlockHost</a><main>${body}</main><footer><a href="/">${esc(t.backHome)}</a></footer></body></html>`;
 }
 

@@ -2,6 +2,7 @@ import { lazy, Suspense, useMemo } from 'react';
 import { Refine } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
+import { ApiError } from '../app/api.ts';
 import { dataProvider } from '../app/dataProvider.ts';
 import { liveProvider } from '../app/liveProvider.ts';
 import { useNotifications } from '../app/notifications.tsx';
@@ -44,6 +45,15 @@ function StaffGate() {
 }
 
 /**
+ * A read the server refused (4xx: not found, not yours, bad input) answers the same the next time:
+ * the page says so at once. A network failure or a 5xx is tried again, up to three times.
+ */
+function retryUnlessRefused(failures: number, error: unknown): boolean {
+  const status = error instanceof ApiError ? error.status : 0;
+  return !(status >= 400 && status < 500) && failures < 3;
+}
+
+/**
  * /dashboard/* (docs/product.md, Routes), in the dashboard layout; the route guards start sign-in when signed out.
  * Refine (its data provider over /v1, the resources it lists, the router, translations, access
  * control from the token's roles) lives in this lazy chunk only, so the public pages never download it.
@@ -66,7 +76,13 @@ export default function DashboardRoutes() {
       liveProvider={live}
       resources={[...resources]}
       // Lists and records refetch when the server says their resource changed (src/contract/live.ts).
-      options={{ disableTelemetry: true, syncWithLocation: false, warnWhenUnsavedChanges: false, liveMode: 'auto' }}
+      options={{
+        disableTelemetry: true,
+        syncWithLocation: false,
+        warnWhenUnsavedChanges: false,
+        liveMode: 'auto',
+        reactQuery: { clientConfig: { defaultOptions: { queries: { retry: retryUnlessRefused } } } },
+      }}
     >
       <Routes>
         <Route element={<DashboardLayout />}>

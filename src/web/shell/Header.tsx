@@ -72,8 +72,12 @@ export function Header() {
                   {t(item.key)}
                 </Button>
               ) : (
-                <Button key={item.key} disabled sx={{ color: 'inherit', '&.Mui-disabled': { color: 'inherit', opacity: 0.6 } }}>
+                // A page to come: it says so, as the phone's drawer does, rather than looking broken.
+                <Button key={item.key} disabled sx={{ color: 'inherit', '&.Mui-disabled': { color: 'inherit', opacity: 0.75 } }} data-testid="nav-soon">
                   {t(item.key)}
+                  <Box component="span" sx={{ ml: 0.75, px: 0.75, border: 1, borderRadius: 1, fontSize: '0.7rem', fontWeight: 700, lineHeight: 1.6, textTransform: 'none' }}>
+                    {t('nav.soon')}
+                  </Box>
                 </Button>
               ),
             )}

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Alert, Box, Chip, IconButton, Stack, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { ArchiveOutlined as ArchiveIcon, ArrowBack as ArrowBackIcon } from '@mui/icons-material';
-import { useBack } from '@refinedev/core';
+import { useBack, useCan } from '@refinedev/core';
 import { DeleteButton } from '@refinedev/mui';
 import type { DataGridProps, GridValidRowModel } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
@@ -118,4 +118,30 @@ export function ViewTitle({ children }: { children: ReactNode }) {
 export function usePhoneColumns(secondary: string[]): Record<string, boolean> {
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   return phone ? Object.fromEntries(secondary.map((c) => [c, false])) : {};
+}
+
+/**
+ * Whether the signed-in user may change a record of `resource` (staff may, support only read). An
+ * edit page opened by someone who may not shows the record read-only, with no button that would
+ * only be refused: `footerButtons` hides Save, `ReadOnly` disables the fields and says why.
+ */
+export function useReadOnly(resource: string): { readOnly: boolean; footerButtons?: () => null } {
+  const can = useCan({ resource, action: 'edit' }).data?.can ?? true;
+  return can ? { readOnly: false } : { readOnly: true, footerButtons: () => null };
+}
+
+export function ReadOnly({ readOnly, children }: { readOnly: boolean; children: ReactNode }) {
+  const { t } = useTranslation('staff');
+  return (
+    <>
+      {readOnly && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="read-only">
+          {t('readOnly')}
+        </Alert>
+      )}
+      <Box component="fieldset" disabled={readOnly} sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}>
+        {children}
+      </Box>
+    </>
+  );
 }

@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 
 /** Asks before an action the user may regret (stop a server, remove a friend...). */
@@ -8,6 +8,7 @@ export function ConfirmDialog({
   text,
   confirm,
   danger = true,
+  reason,
   onConfirm,
   onClose,
 }: {
@@ -16,6 +17,8 @@ export function ConfirmDialog({
   text: string;
   confirm: string;
   danger?: boolean;
+  /** A free-text reason asked with the confirmation (a kick's, a ban's), and where it goes. */
+  reason?: { label: string; value: string; onChange: (value: string) => void; maxLength: number };
   onConfirm: () => void;
   onClose: () => void;
 }) {
@@ -25,6 +28,17 @@ export function ConfirmDialog({
       <DialogTitle id="confirm-title">{title}</DialogTitle>
       <DialogContent>
         <DialogContentText>{text}</DialogContentText>
+        {reason && (
+          <TextField
+            label={reason.label}
+            value={reason.value}
+            onChange={(e) => reason.onChange(e.target.value)}
+            fullWidth
+            size="small"
+            sx={{ mt: 2 }}
+            slotProps={{ htmlInput: { maxLength: reason.maxLength } }}
+          />
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('actions.cancel')}</Button>

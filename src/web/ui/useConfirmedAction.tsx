@@ -9,11 +9,14 @@ export interface Confirmation {
   text: string;
   confirm: string;
   danger?: boolean;
+  /** Also asks for a reason, up to `maxLength` characters, handed to the action. */
+  reason?: { label: string; maxLength: number };
 }
 
 export interface ActionRequest<T> {
   confirm?: Confirmation;
-  action: () => Promise<T>;
+  /** Given the reason typed in the confirmation, trimmed ('' when none was asked or typed). */
+  action: (reason: string) => Promise<T>;
   /** Said once the action is done; nothing is said when the page itself shows the change. */
   success?: string | ((value: T) => string);
   /** Said before the API's own explanation when the action fails. */
@@ -43,16 +46,17 @@ export function useConfirmedAction({ snackbar = false }: { snackbar?: boolean } 
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<ActionResult | null>(null);
+  const [reason, setReason] = useState('');
   // A second click while the first call runs must not send the write twice.
   const running = useRef(false);
 
-  const perform = useCallback(async <T,>({ action, success, failure }: ActionRequest<T>): Promise<boolean> => {
+  const perform = useCallback(async <T,>({ action, success, failure }: ActionRequest<T>, why = ''): Promise<boolean> => {
     if (running.current) return false;
     running.current = true;
     setBusy(true);
     setResult(null);
     try {
-      const value = await action();
+      const value = await action(why.trim());
       const text = typeof success === 'function' ? success(value) : success;
       if (text) setResult({ severity: 'success', text });
       return true;
@@ -68,6 +72,7 @@ export function useConfirmedAction({ snackbar = false }: { snackbar?: boolean } 
   const run = useCallback(
     <T,>(request: ActionRequest<T>): Promise<boolean> => {
       if (!request.confirm) return perform(request);
+      setReason('');
       return new Promise<boolean>((settle) => setPending({ request: request as ActionRequest<unknown>, settle }));
     },
     [perform],
@@ -82,13 +87,24 @@ export function useConfirmedAction({ snackbar = false }: { snackbar?: boolean } 
   const confirm = () => {
     if (!pending) return;
     setPending(null);
-    void perform(pending.request).then(pending.settle);
+    void perform(pending.request, reason).then(pending.settle);
   };
 
   const ask = pending?.request.confirm;
   const dialog = (
     <>
-      {ask && <ConfirmDialog open title={ask.title} text={ask.text} confirm={ask.confirm} danger={ask.danger} onConfirm={confirm} onClose={cancel} />}
+      {ask && (
+        <ConfirmDialog
+          open
+          title={ask.title}
+          text={ask.text}
+          confirm={ask.confirm}
+          danger={ask.danger}
+          reason={ask.reason && { ...ask.reason, value: reason, onChange: setReason }}
+          onConfirm={confirm}
+          onClose={cancel}
+        />
+      )}
       {snackbar && (
         <Snackbar open={result !== null} autoHideDuration={5000} onClose={dismiss} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
           {result ? (

@@ -1,7 +1,6 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/audit.ts';
-import { games } from '../../db/schema/games.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import type { UsersService } from '../users/service.ts';
 import { parseSort, type AuditEntry, type AuditQuery } from '../../../contract/staff.ts';
@@ -39,6 +38,8 @@ const json = (value: unknown) => (value === undefined ? null : (JSON.parse(JSON.
 export class AuditService {
   private readonly db: Db;
   private readonly users: UsersService;
+  /** The games of these ids, with their names (the games module's, set once it exists). */
+  gameNames: (ids: string[]) => Promise<Array<{ id: string; name: string }>> = () => Promise.resolve([]);
 
   constructor(db: Db, users: UsersService) {
     this.db = db;
@@ -78,7 +79,7 @@ export class AuditService {
     const gameIds = ids('game').filter((id) => /^[0-9a-f-]{36}$/i.test(id));
     const [names, gameNames] = await Promise.all([
       this.users.names([...rows.map((entry) => entry.actorId), ...ids('user').filter((id) => /^[0-9a-f-]{36}$/i.test(id))]),
-      gameIds.length ? this.db.select({ id: games.id, name: games.name }).from(games).where(inArray(games.id, gameIds)) : [],
+      this.gameNames(gameIds),
     ]);
     const gameName = new Map(gameNames.map((g) => [g.id, g.name]));
     const data: AuditEntry[] = rows.map((entry) => ({

@@ -207,8 +207,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         schema: { tags, summary: 'Add a name to, or remove it from, a player list; applied live when running', params: IdParams, body: named(playerPatchRequest), response: { 200: PlayerList } },
       },
       async (request) => {
-        const { name, type, action } = request.body;
-        return games.patchPlayers(gameOf(request).ownerId, request.params.id, [name], type, action);
+        const { name, type, action, reason } = request.body;
+        return games.patchPlayers(gameOf(request).ownerId, request.params.id, [name], type, action, reason);
       },
     );
 

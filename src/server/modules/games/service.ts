@@ -376,7 +376,7 @@ export class GamesService {
   /** Live status: asked of the server while it runs, from the database otherwise. */
   async status(ownerId: string, id: string): Promise<GameStatusView> {
     const row = await this.row(ownerId, id);
-    const view: GameStatusView = { status: row.status, playersOnline: 0, maxPlayers: row.maxPlayers, version: row.version, motd: row.settings.motd, address: null };
+    const view: GameStatusView = { status: row.status, playersOnline: 0, maxPlayers: row.settings.maxPlayers ?? row.maxPlayers, version: row.version, motd: row.settings.motd, address: null };
     if (row.status !== 'RUNNING') return view;
     try {
       const observed = await this.runtime.driver.observe(await specOf(this.db, row));
@@ -399,7 +399,7 @@ export class GamesService {
 
   async connectedPlayers(ownerId: string, id: string) {
     const row = await this.row(ownerId, id);
-    const none = { playersOnline: 0, maxPlayers: row.maxPlayers, players: [] };
+    const none = { playersOnline: 0, maxPlayers: row.settings.maxPlayers ?? row.maxPlayers, players: [] };
     if (row.status !== 'RUNNING') return none;
     try {
       const observed = await this.runtime.driver.observe(await specOf(this.db, row));
@@ -431,7 +431,7 @@ export class GamesService {
    * happens; applied live over RCON when it runs. Adding a name already there, or removing one that
    * is not, changes nothing.
    */
-  async patchPlayers(ownerId: string, gameId: string, names: string[], type: PlayerListType, action: PlayerAction): Promise<PlayerList> {
+  async patchPlayers(ownerId: string, gameId: string, names: string[], type: PlayerListType, action: PlayerAction, reason?: string): Promise<PlayerList> {
     if (!playerListTypes.includes(type)) throw badRequest('games.unknownList', { type }, [{ field: 'type', key: 'field.oneOf', params: { values: playerListTypes.join(', ') } }]);
     if (names.length > MAX_LIST_NAMES) throw badRequest('games.tooManyNames', { max: MAX_LIST_NAMES }, [{ field: 'names', key: 'field.atMostNames', params: { max: MAX_LIST_NAMES } }]);
     const bad = names.filter((n) => !MC_NAME.test(n));
@@ -462,10 +462,13 @@ export class GamesService {
       });
     }
     if (changed.length) await this.notifications.changed(ownerId, { resource: 'games', ids: [gameId], type: 'updated' });
+    // A ban's reason goes with it to the running server, which shows it to the player; one RCON
+    // command per name, so a line break in it must not start another.
+    const why = type === 'BANNED' && action === 'ADD' ? reason?.replace(/\p{Cc}+/gu, ' ').trim() : undefined;
     if (game.status === 'RUNNING')
       await this.rconQuietly(
         game,
-        changed.map((name) => `${listCommands[type][action]} ${name}`),
+        changed.map((name) => (why ? `${listCommands[type][action]} ${name} ${why}` : `${listCommands[type][action]} ${name}`)),
       );
     return this.playerList(gameId, type);
   }

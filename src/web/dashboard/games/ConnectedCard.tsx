@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Button, Card, CardContent, CardHeader, LinearProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { Static } from 'typebox';
@@ -15,11 +16,17 @@ export function ConnectedCard({ gameId, running, canKick = true }: { gameId: str
   const players = useGameRead<Connected>(gameId, 'minecraft/players/connected', { enabled: running });
   const send = useGameWrite(gameId);
   const { run, busy, result, dialog } = useConfirmedAction();
+  // "X was kicked" holds until X is back: once the list has shown them gone, seeing them again ends it.
+  const [kicked, setKicked] = useState<{ name: string; gone: boolean } | null>(null);
+  const online = players.data?.players.some((p) => p.name === kicked?.name) ?? false;
+  if (kicked && players.data && !online && !kicked.gone) setKicked({ ...kicked, gone: true });
+  const back = kicked?.gone === true && online;
   const kick = (name: string) =>
     void run({
-      confirm: { title: t('players.kickTitle'), text: t('players.kickText', { name }), confirm: t('players.kick'), danger: true },
-      action: async () => {
-        await send('minecraft/kick', 'post', { name });
+      confirm: { title: t('players.kickTitle'), text: t('players.kickText', { name }), confirm: t('players.kick'), danger: true, reason: { label: t('players.reason'), maxLength: 200 } },
+      action: async (reason) => {
+        await send('minecraft/kick', 'post', reason ? { name, reason } : { name });
+        setKicked({ name, gone: false });
         players.refetch();
       },
       success: t('players.kicked', { name }),
@@ -30,7 +37,7 @@ export function ConnectedCard({ gameId, running, canKick = true }: { gameId: str
       {dialog}
       <CardHeader title={t('players.online')} titleTypographyProps={{ variant: 'h4', component: 'h2' }} />
       <CardContent sx={{ pt: 0 }}>
-        <ActionAlert result={result} />
+        <ActionAlert result={back ? null : result} />
         {!running ? (
           <Typography color="text.secondary">{t('players.notRunning')}</Typography>
         ) : players.loading ? (

@@ -7,6 +7,7 @@ import type { Game, GameStatus, GameStatusView } from '../../../contract/games.t
 import { useLocalePath } from '../../app/locale.tsx';
 import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
 import { hostOf } from './address.ts';
+import { MinecraftText } from './console/MinecraftText.tsx';
 import { useGameWrite } from './useGameCall.ts';
 
 type Action = 'start' | 'stop' | 'restart';
@@ -142,13 +143,16 @@ export function ControlsCard({
               <Typography variant="overline" color="text.secondary">
                 {t('game.players')}
               </Typography>
-              <Typography sx={{ fontWeight: 600 }}>{t('game.playersCount', { online: live?.playersOnline ?? 0, max: live?.maxPlayers ?? game.maxPlayers })}</Typography>
+              <Typography sx={{ fontWeight: 600 }}>{t('game.playersCount', { online: live?.playersOnline ?? 0, max: live?.maxPlayers ?? game.settings.maxPlayers ?? game.maxPlayers })}</Typography>
             </Box>
             <Box>
               <Typography variant="overline" color="text.secondary">
                 {t('game.motd')}
               </Typography>
-              <Typography sx={{ overflowWrap: 'anywhere' }}>{live?.motd ?? game.settings.motd}</Typography>
+              {/* As the game's server list shows it: its § colour codes drawn, on the list's dark ground. */}
+              <Typography data-testid="game-motd" sx={{ overflowWrap: 'anywhere', bgcolor: '#15171a', color: '#aaaaaa', px: 1, py: 0.5, borderRadius: 1, fontFamily: 'monospace' }}>
+                <MinecraftText text={live?.motd ?? game.settings.motd} />
+              </Typography>
             </Box>
           </Box>
         </Stack>

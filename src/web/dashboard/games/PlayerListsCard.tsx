@@ -30,7 +30,18 @@ export function PlayerListsCard({ gameId, initialType, canChange = true }: { gam
       ...(action === 'REMOVE' && {
         confirm: { title: t('lists.removeTitle'), text: t('lists.removeText', { name: player, list: t(`lists.${type}`) }), confirm: t('lists.removeConfirm'), danger: true },
       }),
-      action: async () => setAnswered({ list: await send('minecraft/player', 'post', { name: player, type, action }), over: list.data }),
+      // A ban is asked first, with the reason the player is shown.
+      ...(action === 'ADD' &&
+        type === 'BANNED' && {
+          confirm: {
+            title: t('lists.banTitle', { name: player }),
+            text: t('lists.banText', { name: player }),
+            confirm: t('lists.banConfirm'),
+            danger: true,
+            reason: { label: t('players.reason'), maxLength: 200 },
+          },
+        }),
+      action: async (reason) => setAnswered({ list: await send('minecraft/player', 'post', { name: player, type, action, ...(reason && { reason }) }), over: list.data }),
       failure: t('actionFailed'),
     });
 

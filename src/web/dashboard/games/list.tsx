@@ -52,7 +52,7 @@ export function GamesList() {
                     <StatusChip status={g.status} />
                   </Box>
                   <Typography variant="body2" color="text.secondary">
-                    {t('game.summary', { version: g.version, ram: ram(g.ramMb), players: g.maxPlayers })}
+                    {t('game.summary', { version: g.version, ram: ram(g.ramMb), players: t('package.playerCount', { count: g.settings.maxPlayers ?? g.maxPlayers }) })}
                   </Typography>
                   <Typography variant="body2" color="text.secondary" data-testid="game-period-end">
                     {t('renewal.periodEnd', { date: formatDate(g.periodEnd, i18n.language) })}

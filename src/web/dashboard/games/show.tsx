@@ -93,7 +93,7 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
           <StatusChip status={status} size="medium" />
         </Box>
         <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-          {t('game.summary', { version: game.version, ram: ram(game.ramMb), players: game.maxPlayers })}
+          {t('game.summary', { version: game.version, ram: ram(game.ramMb), players: t('package.playerCount', { count: game.settings.maxPlayers ?? game.maxPlayers }) })}
         </Typography>
         {level !== 'OWNER' && <SharedByChip gameId={game.id} role={level} />}
       </Box>

@@ -5,7 +5,7 @@ import { useForm } from '@refinedev/react-hook-form';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { GameDefinition } from '../../../contract/games.ts';
-import { BackButton, ErrorAlert, ViewTitle } from '../common.tsx';
+import { BackButton, ErrorAlert, ReadOnly, ViewTitle, useReadOnly } from '../common.tsx';
 import { DefinitionFields, emptyDefinition, toRequest, type DefinitionValues } from './DefinitionForm.tsx';
 import { ImageInput } from './ImageInput.tsx';
 import { PackagesEditor } from './PackagesEditor.tsx';
@@ -26,6 +26,7 @@ export function DefinitionEdit() {
   const d = query?.data?.data;
   const deleteProps = useDeleteDefinition(d);
   const submit = handleSubmit((values) => onFinish(toRequest(values) as unknown as DefinitionValues).catch(() => {}));
+  const { readOnly, footerButtons } = useReadOnly('definitions');
   return (
     <Stack spacing={3}>
       <Edit
@@ -35,13 +36,16 @@ export function DefinitionEdit() {
         saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
         canDelete
         deleteButtonProps={deleteProps}
+        footerButtons={footerButtons}
       >
         <ErrorAlert error={query?.error} />
-        <Stack component="form" spacing={3} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
-          <DefinitionFields control={control} />
-          <Divider />
-          <Controller control={control} name="image" render={({ field }) => <ImageInput value={field.value} onChange={field.onChange} definitionId={String(id)} />} />
-        </Stack>
+        <ReadOnly readOnly={readOnly}>
+          <Stack component="form" spacing={3} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
+            <DefinitionFields control={control} />
+            <Divider />
+            {!readOnly && <Controller control={control} name="image" render={({ field }) => <ImageInput value={field.value} onChange={field.onChange} definitionId={String(id)} />} />}
+          </Stack>
+        </ReadOnly>
       </Edit>
       {d && <PackagesEditor key={d.id} definitionId={d.id} packages={d.packages} />}
     </Stack>

@@ -4,7 +4,7 @@ import { Edit } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { CreditPack } from '../../../contract/credits.ts';
-import { BackButton, ErrorAlert, ViewTitle } from '../common.tsx';
+import { BackButton, ErrorAlert, ReadOnly, ViewTitle, useReadOnly } from '../common.tsx';
 import { PackFields, emptyPack, toPricingRequest, type PackValues } from './PackForm.tsx';
 
 /** A pack's new terms; payments made keep what they paid. */
@@ -15,6 +15,7 @@ export function PackEdit() {
     refineCoreProps: { resource: 'creditPacks', action: 'edit', redirect: 'list' },
   });
   const pack = refineCore.query?.data?.data;
+  const { readOnly, footerButtons } = useReadOnly('creditPacks');
   const submit = handleSubmit((v) => refineCore.onFinish(toPricingRequest(v) as unknown as PackValues).catch(() => {}));
   return (
     <Edit
@@ -23,6 +24,7 @@ export function PackEdit() {
       isLoading={refineCore.formLoading}
       saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
       canDelete={false}
+      footerButtons={footerButtons}
     >
       <ErrorAlert error={refineCore.query?.error} />
       {pack?.archived && (
@@ -30,9 +32,11 @@ export function PackEdit() {
           {t('creditPacks.archivedNote')}
         </Alert>
       )}
-      <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
-        <PackFields control={control} currency={watch('currency')} />
-      </form>
+      <ReadOnly readOnly={readOnly}>
+        <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
+          <PackFields control={control} currency={watch('currency')} />
+        </form>
+      </ReadOnly>
     </Edit>
   );
 }

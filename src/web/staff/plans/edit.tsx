@@ -4,7 +4,7 @@ import { Edit } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { SubscriptionPlan } from '../../../contract/credits.ts';
-import { BackButton, ErrorAlert, ViewTitle } from '../common.tsx';
+import { BackButton, ErrorAlert, ViewTitle, ReadOnly, useReadOnly } from '../common.tsx';
 import { PlanFields, emptyPlan, toPlanRequest, type PlanValues } from './PlanForm.tsx';
 
 /** A plan's new names, price or credits; subscribers pay the new price from their next period. */
@@ -16,6 +16,7 @@ export function PlanEdit() {
   });
   const plan = refineCore.query?.data?.data;
   const submit = handleSubmit((v) => refineCore.onFinish(toPlanRequest(v) as unknown as PlanValues).catch(() => {}));
+  const { readOnly, footerButtons } = useReadOnly('plans');
   return (
     <Edit
       goBack={<BackButton />}
@@ -23,14 +24,17 @@ export function PlanEdit() {
       isLoading={refineCore.formLoading}
       saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
       canDelete={false}
+      footerButtons={footerButtons}
     >
       <ErrorAlert error={refineCore.query?.error} />
       <Alert severity="info" sx={{ mb: 2 }}>
         {t('plans.editNote')}
       </Alert>
-      <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
-        <PlanFields control={control} currency={watch('currency')} />
-      </form>
+      <ReadOnly readOnly={readOnly}>
+        <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
+          <PlanFields control={control} currency={watch('currency')} />
+        </form>
+      </ReadOnly>
     </Edit>
   );
 }

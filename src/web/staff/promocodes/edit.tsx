@@ -3,7 +3,7 @@ import { Edit } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { PromoCode } from '../../../contract/credits.ts';
-import { BackButton, ErrorAlert, ViewTitle } from '../common.tsx';
+import { BackButton, ErrorAlert, ViewTitle, ReadOnly, useReadOnly } from '../common.tsx';
 import { PromoFields, emptyPromo, toTerms, type PromoValues } from './PromoForm.tsx';
 
 /** A code's new terms (its name stays); what used it keeps what it got. */
@@ -14,6 +14,7 @@ export function PromoEdit() {
     refineCoreProps: { resource: 'promoCodes', action: 'edit', redirect: 'show' },
   });
   const submit = handleSubmit((v) => refineCore.onFinish(toTerms(v) as unknown as PromoValues).catch(() => {}));
+  const { readOnly, footerButtons } = useReadOnly('promoCodes');
   return (
     <Edit
       goBack={<BackButton />}
@@ -21,11 +22,14 @@ export function PromoEdit() {
       isLoading={refineCore.formLoading}
       saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
       canDelete={false}
+      footerButtons={footerButtons}
     >
       <ErrorAlert error={refineCore.query?.error} />
-      <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
-        <PromoFields control={control} creating={false} kind={watch('kind')} />
-      </form>
+      <ReadOnly readOnly={readOnly}>
+        <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
+          <PromoFields control={control} creating={false} kind={watch('kind')} />
+        </form>
+      </ReadOnly>
     </Edit>
   );
 }

@@ -26,7 +26,8 @@ function sentence(t: TFunction<'games'>, { action, detail }: GameActivityEntry):
     case 'schedule.update':
     case 'schedule.delete':
     case 'schedule.run':
-      return text(action, { task: typeof detail.task === 'string' ? t(`schedules.task.${detail.task}`, detail.task) : '' });
+      // Runs recorded before their task was are worded without it.
+      return typeof detail.task === 'string' ? text(action, { task: t(`schedules.task.${detail.task}`, detail.task) }) : text(action, { context: 'unnamed' });
     default:
       return text(action, detail);
   }

@@ -7,7 +7,8 @@ import type { ConsoleLine, ConsoleOutput } from '../../../../contract/console.ts
 import { bearer, newIdempotencyKey, type ApiError } from '../../../app/api.ts';
 import { useErrorMessage } from '../../../ui/states.tsx';
 import { followConsole } from './consoleStream.ts';
-import { minecraftColors, parseConsoleText, plainText } from './formatting.ts';
+import { plainText } from './formatting.ts';
+import { MinecraftText } from './MinecraftText.tsx';
 
 /** Lines kept on the page: older ones leave the page (the server keeps 5 000). */
 const MAX_LINES = 1000;
@@ -187,20 +188,7 @@ const Line = memo(function Line({ item, omittedText }: { item: ShownLine; omitte
           {omittedText}
         </Box>
       ) : (
-        parseConsoleText(line.text).map((piece, i) => (
-          <Box
-            key={i}
-            component="span"
-            sx={{
-              color: piece.color ? minecraftColors[piece.color] : undefined,
-              fontWeight: piece.bold ? 700 : undefined,
-              fontStyle: piece.italic ? 'italic' : undefined,
-              textDecoration: [piece.underline && 'underline', piece.strike && 'line-through'].filter(Boolean).join(' ') || undefined,
-            }}
-          >
-            {piece.text}
-          </Box>
-        ))
+        <MinecraftText text={line.text} />
       )}
     </Box>
   );

@@ -32,7 +32,8 @@ export function PackagePicker({ control, packages }: { control: Control<CreateVa
                     label={
                       <Box sx={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: 1, width: '100%' }}>
                         <span>
-                          <strong>{p.name[lang]}</strong> — {t('create.packageLine', { ram: ram(p.ramMb), players: p.maxPlayers, days: p.periodDays })}
+                          <strong>{p.name[lang]}</strong> —{' '}
+                          {t('create.packageLine', { ram: ram(p.ramMb), players: t('package.playerCount', { count: p.maxPlayers }), days: t('package.days', { count: p.periodDays }) })}
                           {p.description && (
                             <Typography variant="caption" color="text.secondary" component="span" sx={{ display: 'block' }}>
                               {p.description[lang]}
