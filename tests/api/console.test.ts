@@ -53,16 +53,17 @@ describe('game console', { timeout: 60_000 }, () => {
     // 450 lines of 3 000 characters: about 1.4 MB of history, within the flood control's burst.
     for (let i = 1; i <= 450; i++) t.driver.print(gameId, `long line ${i} ${'x'.repeat(3000)}`);
     expect((await t.driver.consoleLines({ id: gameId }, 0, 5000))!.at(-1)!.text).toMatch(/^long line 450 /);
-    for (const headers of [{}, { 'last-event-id': '1' }] as Array<Record<string, string>>) {
+    for (const [n, headers] of ([{}, { 'last-event-id': '1' }] as Array<Record<string, string>>).entries()) {
       const last = (await t.driver.consoleLines({ id: gameId }, 0, 5000))!.at(-1)!;
       const s = await stream(gameId, 'alice', headers);
       expect(s.status).toBe(200);
       const [first] = lines(await s.waitFor('line'));
       // A line printed once the stream is open arrives after the whole history sent.
-      t.driver.print(gameId, 'printed after opening');
-      while (!lines(s.events).some((l) => l.text === 'printed after opening')) await s.waitFor('line', lines(s.events).length + 1);
+      const marker = `printed after opening ${n}`;
+      t.driver.print(gameId, marker);
+      while (!lines(s.events).some((l) => l.text === marker)) await s.waitFor('line', lines(s.events).length + 1);
       const got = lines(s.events);
-      expect(got.at(-1)).toMatchObject({ seq: last.seq + 1, text: 'printed after opening' });
+      expect(got.at(-1)).toMatchObject({ seq: last.seq + 1, text: marker });
       // The last lines of the history, in order and without a gap, ending with the last one printed.
       expect(first!.seq).toBeGreaterThan(1);
       expect(got.map((l) => l.seq)).toEqual(got.map((_, i) => first!.seq + i));

@@ -160,8 +160,9 @@ describe('sharing a game with friends and friend groups', { timeout: 60_000 }, (
     // A viewer reads the console but cannot type in it.
     expect((await t.as('bob', { method: 'POST', url: `/v1/game/${gameId}/console`, payload: { command: 'list' } })).statusCode).toBe(403);
 
-    const revoked = Date.now();
+    // Within a second of the revocation's answer: the request itself may be slow on a busy machine.
     await t.as('alice', { method: 'DELETE', url: `/v1/game/${gameId}/access/${grant.id}` });
+    const revoked = Date.now();
     await bobs.closed;
     expect(Date.now() - revoked).toBeLessThan(1000);
     // The owner's stream stays open.
