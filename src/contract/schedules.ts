@@ -12,6 +12,9 @@ export type ScheduleRepeat = (typeof scheduleRepeats)[number];
 export const scheduleRunStatuses = ['RUNNING', 'OK', 'FAILED', 'SKIPPED'] as const;
 export type ScheduleRunStatus = (typeof scheduleRunStatuses)[number];
 /** Why a run was SKIPPED. */
+/** Why the platform paused a schedule: its author lost their co-admin access to the game. */
+export const scheduleDisabledReasons = ['authorAccessEnded'] as const;
+export type ScheduleDisabledReason = (typeof scheduleDisabledReasons)[number];
 export const scheduleSkipReasons = ['missed', 'notRunning', 'restartLimit', 'alreadyRunning', 'alreadyStopped', 'expired', 'interrupted'] as const;
 export type ScheduleSkipReason = (typeof scheduleSkipReasons)[number];
 
@@ -79,6 +82,9 @@ export const Schedule = Type.Object({
   onlyWhenRunning: Type.Boolean(),
   countdown: Type.Boolean(),
   enabled: Type.Boolean(),
+  disabledReason: Type.Union([Type.Enum(scheduleDisabledReasons), Type.Null()], {
+    description: 'Why the platform disabled it, when it did: authorAccessEnded, its author no longer has co-admin access to the game. Cleared once it is saved again',
+  }),
   nextRunAt: Type.Union([DateTime, Type.Null()], { description: 'The next run; null while disabled' }),
   createdBy: Type.Union([Id, Type.Null()]),
   createdAt: DateTime,

@@ -151,6 +151,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   await app.register(web, { config, isContentPage: (path: string) => services.content.has(path) });
 
   await services.notifications.start();
+  await services.sharing.start();
   await services.users.start();
   await services.credits.start();
   await services.catalogue.answers.start();
@@ -182,6 +183,8 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
   app.addHook('preClose', async () => {
     closing = true;
     await services.notifications.stop();
+    await services.sharing.stop();
+    services.console.closeAll();
     await services.users.stop();
     await services.credits.stop();
     await services.catalogue.answers.stop();

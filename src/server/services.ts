@@ -116,13 +116,11 @@ export function createServices(config: Config, database: Database, runtime: Part
   const reconciler = new Reconciler(db, game, notifications, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   // An owner's action is acted on at once rather than at the next round.
   games.onAction = () => reconciler.wake();
-  const sharing = new SharingService(db, { games, friends, friendGroups, minecraft, notifications, audit });
+  const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit });
   friendGroups.onMembership((groupId, joined, left) => sharing.membershipChanged(groupId, joined, left));
-  friends.onUnfriend(async (tx, a, b) => {
-    const gone = await sharing.unfriended(tx, a, b);
-    // Checked again once the transaction has committed.
-    if (gone.length) setTimeout(() => sharing.lost(...gone), 1000).unref();
-  });
+  friends.onUnfriend((tx, a, b) => sharing.unfriended(tx, a, b));
+  // A block unfriends (above) when they were friends; either way each one's access is checked again.
+  blocklist.onBlock((tx, ownerId, blocked) => sharing.ended({ userIds: [ownerId, blocked.id] }, tx));
   // A game's changes reach the people it is shared with, as they reach its owner.
   notifications.addAudience('games', (ids, executor) => sharing.audience(ids, executor));
   const backups = new BackupsService(
@@ -139,13 +137,16 @@ export function createServices(config: Config, database: Database, runtime: Part
     { publicUrl: config.publicUrl, uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock, log: game.log },
   );
   games.onCreated = (gameId) => backups.initSettings(gameId);
+  // What someone left behind on a game they lost stops working with their access.
+  sharing.onAccessEnded((scope, tx, holds) => backups.linksLeft(scope, tx, holds));
   const usage = new UsageService(db, { games, backups, driver: game.driver }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
   reconciler.onTransition = (row, from, executor) => usage.recordTransition(row, from, executor);
-  const consoles = new ConsoleService(db, { games, audit, driver: game.driver, clock: game.clock });
-  // A revoked grant closes the console streams of the people who lost the game, at once.
-  sharing.onAccessLost(
-    (gameId) => void consoles.recheck(gameId, (userId, id) => sharing.levelOf(userId, id)).catch((err: unknown) => game.log.error({ err, gameId }, 'console access recheck failed')),
-  );
+  const consoles = new ConsoleService(db, { games, audit, driver: game.driver, clock: game.clock }, config.streams);
+  // Access that ended (a grant revoked or lowered, a group left or deleted, an unfriending, a block)
+  // closes the console streams of the people who lost the game, on every replica, at once.
+  sharing.onAccessLost((scope) => void consoles.recheck(scope, (userId, id) => sharing.levelOf(userId, id)).catch((err: unknown) => game.log.error({ err, scope }, 'console access recheck failed')));
+  const schedules = new SchedulesService(db, { games, backups, notifications, users, audit }, { clock: game.clock, log: game.log });
+  sharing.onAccessEnded((scope, tx, holds) => schedules.authorsLeft(scope, tx, holds));
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups }, config.renewals);
   return {
     config,
@@ -171,7 +172,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     staffBackups: new StaffBackupsService(db, { backups, audit }),
     console: consoles,
     usage,
-    schedules: new SchedulesService(db, { games, backups, notifications, users, audit }, { clock: game.clock, log: game.log }),
+    schedules,
     reviews: new ReviewsService(db, { catalogue, games, users, audit }),
     promoCodes,
     pricing,

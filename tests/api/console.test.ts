@@ -47,6 +47,31 @@ describe('game console', { timeout: 60_000 }, () => {
     expect((await stream(gameId, 'bob')).status).toBe(404);
   });
 
+  it('opens a console whose history is larger than a stream may hold on its last lines, with or without Last-Event-ID', async () => {
+    const { gameId } = await buyGame(t);
+    await runGame(t, gameId);
+    // 450 lines of 3 000 characters: about 1.4 MB of history, within the flood control's burst.
+    for (let i = 1; i <= 450; i++) t.driver.print(gameId, `long line ${i} ${'x'.repeat(3000)}`);
+    expect((await t.driver.consoleLines({ id: gameId }, 0, 5000))!.at(-1)!.text).toMatch(/^long line 450 /);
+    for (const [n, headers] of ([{}, { 'last-event-id': '1' }] as Array<Record<string, string>>).entries()) {
+      const last = (await t.driver.consoleLines({ id: gameId }, 0, 5000))!.at(-1)!;
+      const s = await stream(gameId, 'alice', headers);
+      expect(s.status).toBe(200);
+      const [first] = lines(await s.waitFor('line'));
+      // A line printed once the stream is open arrives after the whole history sent.
+      const marker = `printed after opening ${n}`;
+      t.driver.print(gameId, marker);
+      while (!lines(s.events).some((l) => l.text === marker)) await s.waitFor('line', lines(s.events).length + 1);
+      const got = lines(s.events);
+      expect(got.at(-1)).toMatchObject({ seq: last.seq + 1, text: marker });
+      // The last lines of the history, in order and without a gap, ending with the last one printed.
+      expect(first!.seq).toBeGreaterThan(1);
+      expect(got.map((l) => l.seq)).toEqual(got.map((_, i) => first!.seq + i));
+      expect(got.length).toBeGreaterThan(100);
+      s.close();
+    }
+  });
+
   it('collapses a flood of 1 000 lines a second for 10 s into markers, without slowing the API', async () => {
     const { gameId } = await buyGame(t);
     await runGame(t, gameId);
@@ -135,5 +160,40 @@ describe('game console', { timeout: 60_000 }, () => {
     expect(refused.json()).toMatchObject({ code: 'console.tooManyCommands' });
     t.clock.advance(1000);
     expect((await post('say later')).statusCode).toBe(200);
+  });
+});
+
+describe('console stream limits', () => {
+  it('closes a user’s oldest console stream past their limit, and refuses streams past an address’s limit', async () => {
+    const t = await startListeningApp({ STREAMS_PER_USER: '3', STREAMS_PER_ADDRESS: '5' });
+    const opened: Array<Awaited<ReturnType<typeof openStream>>> = [];
+    try {
+      const [alices, bobs] = [await buyGame(t), await buyGame(t, 'bob')];
+      const open = async (user: string, gameId: string) => {
+        const s = await openStream(`${t.origin}/v1/game/${gameId}/console/stream`, await t.token(user));
+        opened.push(s);
+        return s;
+      };
+      for (let i = 0; i < 4; i++) expect((await open('alice', alices.gameId)).status).toBe(200);
+      // The first one was closed for the fourth; the other three stay and still get new lines.
+      await opened[0]!.closed;
+      expect(t.app.services.console.streamCount).toBe(3);
+      await runGame(t, alices.gameId);
+      for (const s of opened.slice(1)) expect(lines(await s.waitFor('line')).at(0)).toMatchObject({ seq: 1 });
+
+      // Two more from bob fill the address (3 + 2); a third is refused, and alice's stay open.
+      for (let i = 0; i < 2; i++) expect((await open('bob', bobs.gameId)).status).toBe(200);
+      const refused = await fetch(`${t.origin}/v1/game/${bobs.gameId}/console/stream`, { headers: { authorization: `Bearer ${await t.token('bob')}` } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(await refused.json()).toMatchObject({ code: 'console.tooManyStreams', detail: expect.stringContaining('flux de console') });
+      expect(t.app.services.console.streamCount).toBe(5);
+      // Notification streams are counted apart: the full address may still open one.
+      opened.push(await openStream(`${t.origin}/v1/user/notifications/stream`, await t.token('bob')));
+      expect(opened.at(-1)!.status).toBe(200);
+    } finally {
+      for (const s of opened) s.close();
+      await t.close();
+    }
   });
 });

@@ -1,8 +1,9 @@
+import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import gameGuard from '../../src/server/modules/sharing/guard.ts';
 import { gameAccessLevels, type GameAccessLevel } from '../../src/contract/sharing.ts';
-import { startListeningApp, type TestApp } from '../fixtures/app.ts';
+import { startListeningApp, startReplica, type TestApp } from '../fixtures/app.ts';
 import { buyGame, runGame, userId } from '../fixtures/games.ts';
 import { befriend } from '../fixtures/social.ts';
 import { openStream } from '../fixtures/sse.ts';
@@ -160,8 +161,9 @@ describe('sharing a game with friends and friend groups', { timeout: 60_000 }, (
     // A viewer reads the console but cannot type in it.
     expect((await t.as('bob', { method: 'POST', url: `/v1/game/${gameId}/console`, payload: { command: 'list' } })).statusCode).toBe(403);
 
-    const revoked = Date.now();
+    // Within a second of the revocation's answer: the request itself may be slow on a busy machine.
     await t.as('alice', { method: 'DELETE', url: `/v1/game/${gameId}/access/${grant.id}` });
+    const revoked = Date.now();
     await bobs.closed;
     expect(Date.now() - revoked).toBeLessThan(1000);
     // The owner's stream stays open.
@@ -201,6 +203,96 @@ describe('sharing a game with friends and friend groups', { timeout: 60_000 }, (
     await streams.carol!.waitFor(RESOURCE_CHANGE_EVENT);
     expect(streams.carol!.events.filter((e) => e.event === RESOURCE_CHANGE_EVENT).map((e) => JSON.parse(e.data))).toEqual([{ resource: 'notifications', ids: [sent.id], type: 'updated' }]);
     for (const s of Object.values(streams)) s.close();
+  });
+
+  it('closes a console stream within a second, on another replica too, whichever way access ends', async () => {
+    const { gameId } = await buyGame(t);
+    await runGame(t, gameId);
+    // Bob watches through a second replica, started once the game runs; each change is made through the first.
+    const replica = await startReplica(t);
+    await replica.app.listen({ port: 0, host: '127.0.0.1' });
+    const elsewhere = `http://127.0.0.1:${(replica.app.server.address() as AddressInfo).port}`;
+    try {
+      const [bob, alice] = [await userId(t, 'bob'), await userId(t, 'alice')];
+      const watch = async () => {
+        const s = await openStream(`${elsewhere}/v1/game/${gameId}/console/stream`, await t.token('bob'));
+        expect(s.status).toBe(200);
+        await s.waitFor('line');
+        return s;
+      };
+      const endsWithinASecond = async (way: string, act: () => Promise<{ statusCode: number }>) => {
+        const s = await watch();
+        expect((await act()).statusCode, way).toBeLessThan(300);
+        const answered = Date.now();
+        await s.closed;
+        expect(Date.now() - answered, way).toBeLessThan(1000);
+        expect(await level('bob', gameId), way).toBe(404);
+      };
+
+      await befriend(t, 'alice', 'bob');
+      const deleted = await group('alice', 'Crew', ['bob']);
+      expect((await share('alice', gameId, { groupId: deleted, role: 'VIEWER' })).statusCode).toBe(201);
+      await endsWithinASecond('group deleted', () => t.as('alice', { method: 'DELETE', url: `/v1/friend/group/${deleted}` }));
+
+      const left = await group('alice', 'Crew again', ['bob']);
+      expect((await share('alice', gameId, { groupId: left, role: 'VIEWER' })).statusCode).toBe(201);
+      await endsWithinASecond('removed from the group', () => t.as('alice', { method: 'DELETE', url: `/v1/friend/group/${left}/member`, payload: { userId: bob } }));
+
+      // Through the group and directly: an unfriending ends both.
+      await t.as('alice', { method: 'POST', url: `/v1/friend/group/${left}/member`, payload: { userId: bob } });
+      expect((await share('alice', gameId, { friendId: bob, role: 'MODERATOR' })).statusCode).toBe(201);
+      await endsWithinASecond('unfriended', () => t.as('bob', { method: 'DELETE', url: `/v1/friend/${alice}` }));
+
+      await befriend(t, 'alice', 'bob');
+      expect((await share('alice', gameId, { friendId: bob, role: 'VIEWER' })).statusCode).toBe(201);
+      await endsWithinASecond('blocked', () => t.as('alice', { method: 'POST', url: '/v1/blocklist', payload: { userId: bob } }));
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('disables the schedules and voids the download links of a co-admin whose access ends, and theirs only', async () => {
+    const { gameId } = await buyGame(t);
+    await runGame(t, gameId);
+    await befriend(t, 'alice', 'bob');
+    await befriend(t, 'alice', 'carol');
+    const crew = await group('alice', 'Admins', ['bob', 'carol']);
+    expect((await share('alice', gameId, { groupId: crew, role: 'COADMIN' })).statusCode).toBe(201);
+    const rule = (command: string) => ({ task: 'command', command, repeat: 'hours', everyHours: 1, timeZone: 'Europe/Paris' });
+    const schedule = async (user: string) => {
+      const res = await t.as(user, { method: 'POST', url: `/v1/game/${gameId}/schedules`, payload: rule(`say from ${user}`) });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as string;
+    };
+    const [bobs, carols, alices] = [await schedule('bob'), await schedule('carol'), await schedule('alice')];
+    const backup = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} });
+    expect(backup.statusCode, backup.body).toBe(202);
+    await t.app.services.backups.idle();
+    const link = async (user: string) => (await t.as(user, { method: 'POST', url: `/v1/game/${gameId}/backups/${backup.json().id}/link` })).json().url as string;
+    const [bobsLink, carolsLink, alicesLink] = [await link('bob'), await link('carol'), await link('alice')];
+    const downloads = async (url: string) => [200, 302].includes((await t.app.inject({ method: 'GET', url: new URL(url).pathname })).statusCode);
+    const schedules = async () => new Map(((await t.as('alice', { url: `/v1/game/${gameId}/schedules` })).json().data as Json[]).map((s) => [s.id, s]));
+    expect(await downloads(bobsLink)).toBe(true);
+
+    // Bob leaves the group: his schedule stops, shown to the owner with the reason; his link dies.
+    expect((await t.as('alice', { method: 'DELETE', url: `/v1/friend/group/${crew}/member`, payload: { userId: await userId(t, 'bob') } })).statusCode).toBe(204);
+    let listed = await schedules();
+    expect(listed.get(bobs)).toMatchObject({ enabled: false, disabledReason: 'authorAccessEnded', nextRunAt: null });
+    expect(listed.get(carols)).toMatchObject({ enabled: true, disabledReason: null });
+    expect(await downloads(bobsLink)).toBe(false);
+    expect(await downloads(carolsLink)).toBe(true);
+
+    // The owner may take it back: saved again, it runs and the reason goes.
+    const resumed = await t.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/schedules/${bobs}`, payload: { ...rule('say from bob'), enabled: true } });
+    expect(resumed.json()).toMatchObject({ enabled: true, disabledReason: null });
+
+    // The group deleted: Carol's go the same way; the owner's own stay.
+    expect((await t.as('alice', { method: 'DELETE', url: `/v1/friend/group/${crew}` })).statusCode).toBe(204);
+    listed = await schedules();
+    expect(listed.get(carols)).toMatchObject({ enabled: false, disabledReason: 'authorAccessEnded' });
+    expect(listed.get(alices)).toMatchObject({ enabled: true, disabledReason: null });
+    expect(await downloads(carolsLink)).toBe(false);
+    expect(await downloads(alicesLink)).toBe(true);
   });
 
   /**

@@ -79,4 +79,6 @@ export const backupLinks = pgTable('backup_links', {
     .notNull()
     .references(() => backups.id, { onDelete: 'cascade' }),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /** Who made it: voided when their access to the game ends. */
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'cascade' }),
 });

@@ -1,7 +1,7 @@
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { games } from './games.ts';
 import { users } from './users.ts';
-import { scheduleRepeats, scheduleRunStatuses, scheduleSkipReasons, scheduleTasks } from '../../../contract/schedules.ts';
+import { scheduleDisabledReasons, scheduleRepeats, scheduleRunStatuses, scheduleSkipReasons, scheduleTasks } from '../../../contract/schedules.ts';
 
 /**
  * A task that runs on a game by a repeat rule (docs/architecture.md, "Scheduled tasks"). Due rows
@@ -29,6 +29,8 @@ export const gameSchedules = pgTable(
     onlyWhenRunning: boolean('only_when_running').notNull().default(false),
     countdown: boolean('countdown').notNull().default(false),
     enabled: boolean('enabled').notNull().default(true),
+    /** Why the platform disabled it (its author's access ended); null when a person did, or it runs. */
+    disabledReason: text('disabled_reason', { enum: scheduleDisabledReasons }),
     /** Null while disabled. */
     nextRunAt: timestamp('next_run_at', { withTimezone: true }),
     /** The last countdown warning sent before `nextRunAt`, in seconds (60, 30, 10); null for none. */

@@ -124,7 +124,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'COADMIN', activity: 'backup.link' },
         schema: { tags, summary: 'A download link for this backup, valid 10 minutes, that needs no token', params: BackupParams, response: { 200: BackupLink }, problems },
       },
-      async (request) => backups.link(gameOf(request).ownerId, request.params.id, request.params.backupId),
+      async (request) => backups.link(gameOf(request).ownerId, request.params.id, request.params.backupId, request.user.id),
     );
 
     // The zip is streamed to a temporary file by the handler, never held in memory: the parser leaves it unread.

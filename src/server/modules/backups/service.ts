@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { backupLinks, backups, backupSettings } from '../../db/schema/backups.ts';
 import { conflict, HttpProblem, notFound, type ErrorKey } from '../../lib/problems.ts';
 import { RoundLoop } from '../../lib/round-loop.ts';
@@ -20,6 +20,7 @@ import type { Locale } from '../../../contract/messages.ts';
 import { NoWorldError, UnsupportedError, type GameDriver } from '../../../runtime/driver.ts';
 import { inspectArchive, MAX_UNPACK_RATIO, maxUnpackedFor, WorldArchiveError, type WorldArchiveCode } from '../../../runtime/minecraft/world-archive.ts';
 import type { Clock } from '../games/runtime.ts';
+import type { AccessScope, LevelCheck } from '../sharing/service.ts';
 import { nextNightly, validTimeZone } from './nightly.ts';
 
 type BackupRow = typeof backups.$inferSelect;
@@ -500,15 +501,31 @@ export class BackupsService {
     );
   }
 
-  /** A link that downloads the backup without a token, for 10 minutes. */
-  async link(ownerId: string | null, gameId: string, backupId: string): Promise<BackupLink> {
+  /** A link that downloads the backup without a token, for 10 minutes, or until `by` loses their access. */
+  async link(ownerId: string | null, gameId: string, backupId: string, by: string | null = null): Promise<BackupLink> {
     const { row } = await this.row(ownerId, gameId, backupId);
     if (row.status !== 'READY') throw conflict('backups.notReady', { status: row.status });
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(this.now().getTime() + LINK_MS);
     await this.db.delete(backupLinks).where(lt(backupLinks.expiresAt, this.now()));
-    await this.db.insert(backupLinks).values({ tokenHash: hashOf(token), backupId, expiresAt });
+    await this.db.insert(backupLinks).values({ tokenHash: hashOf(token), backupId, expiresAt, createdBy: by });
     return { url: `${this.options.publicUrl}/v1/backup-download/${token}`, expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * Some people's access ended (SharingService.ended, in its transaction): the download links they
+   * made of games where they are no longer co-admins stop working now rather than at expiry.
+   */
+  async linksLeft(scope: AccessScope, executor: Executor, holds: LevelCheck): Promise<void> {
+    if (!scope.userIds?.length) return;
+    const rows = await executor
+      .select({ tokenHash: backupLinks.tokenHash, createdBy: backupLinks.createdBy, gameId: backups.gameId })
+      .from(backupLinks)
+      .innerJoin(backups, eq(backups.id, backupLinks.backupId))
+      .where(and(inArray(backupLinks.createdBy, scope.userIds), ...(scope.gameIds ? [inArray(backups.gameId, scope.gameIds)] : [])));
+    const gone: string[] = [];
+    for (const row of rows) if (!(await holds(row.createdBy!, row.gameId, 'COADMIN'))) gone.push(row.tokenHash);
+    if (gone.length) await executor.delete(backupLinks).where(inArray(backupLinks.tokenHash, gone));
   }
 
   /**

@@ -20,16 +20,16 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         schema: {
           tags,
           summary:
-            'Server-sent events of the game’s console: `line` (id = seq, data {seq, at, level, text, omitted?}) for each kept line after Last-Event-ID (all kept lines without it), then each new one; `never-started` first when the server never ran; a comment every 15 s. A flood beyond the game’s rate arrives as one marker line with `omitted`',
+            'Server-sent events of the game’s console: `line` (id = seq, data {seq, at, level, text, omitted?}) for each kept line after Last-Event-ID (all kept lines without it), then each new one; `never-started` first when the server never ran; a comment every 15 s. A flood beyond the game’s rate arrives as one marker line with `omitted`. A history larger than a stream may hold opens on its last lines. As many streams per user and per address as notification streams: past the user’s, their oldest closes; past the address’s, 429',
           params: IdParams,
           response: { 200: Media('The event stream', { 'text/event-stream': Type.String() }) },
-          problems: [404],
+          problems: [404, 429],
         },
       },
       async (request, reply) => {
         const lastEventId = request.headers['last-event-id'];
         const afterSeq = typeof lastEventId === 'string' && /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : 0;
-        await consoles.stream(request.params.id, request.user.id, openEventStream(reply), afterSeq);
+        await consoles.stream(request.params.id, request.user.id, request.ip, () => openEventStream(reply), afterSeq);
       },
     );
 

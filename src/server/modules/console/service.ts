@@ -5,6 +5,8 @@ import type { Db } from '../../db/client.ts';
 import type { ConsoleLine, GameDriver } from '../../../runtime/driver.ts';
 import { badRequest, HttpProblem } from '../../lib/problems.ts';
 import { sseFrame } from '../../lib/sse.ts';
+import { StreamSlots, type OpenStream, type StreamLimits } from '../../lib/stream-slots.ts';
+import type { AccessScope } from '../sharing/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { GamesService } from '../games/service.ts';
 
@@ -16,8 +18,19 @@ const HISTORY_LINES = 5000;
  * writes reconnects with Last-Event-ID and resumes, instead of this process buffering for it.
  */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
+/**
+ * The most of the history a stream sends on (re)connecting: its last lines, within half of what it
+ * may hold unsent, so a long history (long lines) opens on its end instead of overflowing the
+ * buffer and closing before a line is sent, and lines printed meanwhile still fit behind it.
+ */
+const HISTORY_BYTES = MAX_BUFFERED_BYTES / 2;
 /** Control characters: one console command is one line of visible text. */
 const control = /\p{Cc}/u;
+
+/** An open console stream: whose it is is its key in the slots. */
+interface ConsoleStream extends OpenStream {
+  gameId: string;
+}
 
 interface ConsoleDeps {
   games: GamesService;
@@ -35,63 +48,74 @@ interface ConsoleDeps {
 export class ConsoleService {
   private readonly db: Db;
   private readonly deps: ConsoleDeps;
-  /** Open streams, with whose they are and of which game, to close those whose access went. */
-  private readonly streams = new Map<ServerResponse, { userId: string; gameId: string }>();
-  private heartbeat: NodeJS.Timeout | undefined;
+  /**
+   * Open streams, by user, with the game each shows, to close those whose access went; within the
+   * same limits as the notification streams (STREAMS_PER_USER, STREAMS_PER_ADDRESS).
+   */
+  private readonly streams: StreamSlots<ConsoleStream>;
   /** When each user's recent commands ran (ms), for the rate of COMMANDS_PER_SECOND. */
   private readonly recent = new Map<string, number[]>();
 
-  constructor(db: Db, deps: ConsoleDeps) {
+  constructor(db: Db, deps: ConsoleDeps, limits: StreamLimits = { perUser: 10, perAddress: 200 }) {
     this.db = db;
     this.deps = deps;
+    this.streams = new StreamSlots(limits, ': heartbeat\n\n', HEARTBEAT_MS);
   }
 
   /**
-   * Streams a game's console on `res`: the kept lines after `afterSeq`, then each new one as it is
-   * printed, until the client goes. Subscribed before the history is read, so a line printed in
-   * between is sent once, in order.
+   * Streams a game's console on the response `open` gives: the kept lines after `afterSeq` (the
+   * last of them that fit the buffer), then each new one as it is printed, until the client goes.
+   * 429 past the streams `address` may hold; past the user's, their oldest closes. Subscribed
+   * before the history is read, so a line printed in between is sent once, in order.
    */
-  async stream(gameId: string, userId: string, res: ServerResponse, afterSeq: number): Promise<void> {
+  async stream(gameId: string, userId: string, address: string, open: () => ServerResponse, afterSeq: number): Promise<void> {
+    if (!this.streams.admits(address)) throw new HttpProblem(429, 'console.tooManyStreams', {}, { headers: { 'retry-after': '60' } });
+    const res = open();
     const game = { id: gameId };
     let sent = afterSeq;
     let held: ConsoleLine[] | null = [];
-    const send = (line: ConsoleLine) => {
+    const send = (line: ConsoleLine, frame = lineFrame(line)) => {
       if (line.seq <= sent || res.writableEnded) return;
       sent = line.seq;
-      res.write(sseFrame(CONSOLE_LINE_EVENT, line, String(line.seq)));
+      res.write(frame);
       if (res.writableLength > MAX_BUFFERED_BYTES) res.end();
     };
     const unfollow = this.deps.driver.followConsole(game, (line) => (held ? held.push(line) : send(line)));
-    this.streams.set(res, { userId, gameId });
-    this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS).unref();
-    res.on('close', () => {
-      unfollow();
-      this.streams.delete(res);
-      if (this.streams.size === 0) {
-        clearInterval(this.heartbeat);
-        this.heartbeat = undefined;
-      }
-    });
+    this.streams.add(userId, { res, address, gameId });
+    res.on('close', unfollow);
     const history = await this.deps.driver.consoleLines(game, afterSeq, HISTORY_LINES);
     // One write for the whole history rather than one per line.
     res.cork();
     if (history === null) res.write(sseFrame(CONSOLE_EMPTY_EVENT, {}));
-    for (const line of history ?? []) send(line);
+    for (const [line, frame] of lastThatFit(history ?? [], HISTORY_BYTES)) send(line, frame);
     for (const line of held) send(line);
     held = null;
     res.uncork();
   }
 
-  private beat() {
-    for (const res of this.streams.keys()) res.write(': heartbeat\n\n');
+  /**
+   * Some people may have lost their access to some games (a grant revoked or lowered, a group
+   * left or deleted, an unfriending or a block): each open stream of theirs on those games (on any
+   * game without `gameIds`, of everyone without `userIds`) is checked again, and those of people without access are closed.
+   */
+  async recheck(scope: AccessScope, levelOf: (userId: string, gameId: string) => Promise<unknown>): Promise<void> {
+    const games = scope.gameIds && new Set(scope.gameIds);
+    for (const userId of scope.userIds ?? [...this.streams.users()]) {
+      for (const stream of [...this.streams.of(userId)]) {
+        if (games && !games.has(stream.gameId)) continue;
+        if (!(await levelOf(userId, stream.gameId))) this.streams.close(userId, stream);
+      }
+    }
   }
 
-  /**
-   * Someone may have lost their access to the game (a grant revoked or lowered, a group left):
-   * each open stream of it is checked again, and those of people without access are closed.
-   */
-  async recheck(gameId: string, levelOf: (userId: string, gameId: string) => Promise<unknown>): Promise<void> {
-    for (const [res, open] of this.streams) if (open.gameId === gameId && !(await levelOf(open.userId, gameId))) res.end();
+  /** Console streams open on this process. */
+  get streamCount(): number {
+    return this.streams.count;
+  }
+
+  /** Ends every stream (shutdown). */
+  closeAll(): void {
+    this.streams.closeAll();
   }
 
   /**
@@ -122,4 +146,21 @@ export class ConsoleService {
     // Users who stopped typing are forgotten, so the map holds only the last second's.
     for (const [id, list] of this.recent) if (list.every((t) => t <= now - 1000)) this.recent.delete(id);
   }
+}
+
+function lineFrame(line: ConsoleLine): string {
+  return sseFrame(CONSOLE_LINE_EVENT, line, String(line.seq));
+}
+
+/** The last of `lines` whose frames add up to at most `bytes`, oldest first, with their frames. */
+function lastThatFit(lines: ConsoleLine[], bytes: number): Array<[ConsoleLine, string]> {
+  const kept: Array<[ConsoleLine, string]> = [];
+  let total = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const frame = lineFrame(lines[i]!);
+    total += Buffer.byteLength(frame);
+    if (total > bytes) break;
+    kept.push([lines[i]!, frame]);
+  }
+  return kept.reverse();
 }

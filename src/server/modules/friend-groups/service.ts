@@ -198,8 +198,8 @@ export class FriendGroupsService {
   }
 
   /** Ids of the groups `userId` is a member of by account (any owner's). */
-  async groupsWith(userId: string): Promise<string[]> {
-    const rows = await this.db.select({ id: friendGroupMembers.groupId }).from(friendGroupMembers).where(eq(friendGroupMembers.userId, userId));
+  async groupsWith(userId: string, executor: Executor = this.db): Promise<string[]> {
+    const rows = await executor.select({ id: friendGroupMembers.groupId }).from(friendGroupMembers).where(eq(friendGroupMembers.userId, userId));
     return rows.map((r) => r.id);
   }
 

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { HEARTBEAT_EVENT, NOTIFICATION_EVENT, type NotificationData } from '../../../contract/notifications.ts';
 import { RESOURCE_CHANGE_EVENT, type ResourceChange } from '../../../contract/live.ts';
 import { sseFrame } from '../../lib/sse.ts';
+import { StreamSlots, type OpenStream, type StreamLimits } from '../../lib/stream-slots.ts';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -13,47 +14,28 @@ export interface Delivery {
   data: NotificationData;
 }
 
-interface Stream {
-  res: ServerResponse;
-  address: string;
+interface Stream extends OpenStream {
   /** Highest seq already written, so a replay racing a live delivery sends nothing twice. */
   lastSeq: number;
   /** Live deliveries held back while the backlog is replayed, so order is kept. */
   held: Delivery[] | null;
 }
 
-export interface StreamLimits {
-  /** Streams one user may hold: a new one closes their oldest (a tab left open elsewhere). */
-  perUser: number;
-  /** Streams one address may hold: past it a new one is refused, so nobody closes another's. */
-  perAddress: number;
-}
-
-/**
- * The open event streams of this process, by user. One timer beats every stream, so an idle stream
- * costs its socket and one small object. Each stream holds a socket and a file descriptor: the
- * limits keep one user or one address from taking them all.
- */
+/** The open notification streams of this process, by user, within the streams' limits. */
 export class StreamHub {
-  private readonly byUser = new Map<string, Set<Stream>>();
-  private readonly perAddress = new Map<string, number>();
-  private heartbeat: NodeJS.Timeout | undefined;
-  private size = 0;
-  private readonly heartbeatMs: number;
-  private readonly limits: StreamLimits;
+  private readonly slots: StreamSlots<Stream>;
 
   constructor(limits: StreamLimits = { perUser: 10, perAddress: 200 }, heartbeatMs = HEARTBEAT_MS) {
-    this.limits = limits;
-    this.heartbeatMs = heartbeatMs;
+    this.slots = new StreamSlots(limits, sseFrame(HEARTBEAT_EVENT, {}), heartbeatMs);
   }
 
   get count(): number {
-    return this.size;
+    return this.slots.count;
   }
 
   /** Whether `address` may open one more stream. */
   admits(address: string): boolean {
-    return (this.perAddress.get(address) ?? 0) < this.limits.perAddress;
+    return this.slots.admits(address);
   }
 
   /**
@@ -62,18 +44,7 @@ export class StreamHub {
    */
   open(userId: string, res: ServerResponse, replaying = false, address = ''): Stream {
     const stream: Stream = { res, address, lastSeq: 0, held: replaying ? [] : null };
-    let set = this.byUser.get(userId);
-    if (!set) this.byUser.set(userId, (set = new Set()));
-    // A Set keeps insertion order: the first streams are the oldest.
-    for (const oldest of [...set].slice(0, Math.max(0, set.size - this.limits.perUser + 1))) {
-      this.drop(userId, oldest);
-      oldest.res.end();
-    }
-    set.add(stream);
-    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
-    this.size++;
-    this.heartbeat ??= setInterval(() => this.beat(), this.heartbeatMs).unref();
-    res.on('close', () => this.drop(userId, stream));
+    this.slots.add(userId, stream);
     return stream;
   }
 
@@ -99,12 +70,10 @@ export class StreamHub {
    */
   async catchUp(load: (userIds: string[]) => Promise<Delivery[]>): Promise<void> {
     const streams: Array<{ userId: string; stream: Stream; ours: boolean }> = [];
-    for (const [userId, set] of this.byUser) {
-      for (const stream of set) {
-        const ours = !stream.held;
-        if (ours) stream.held = [];
-        streams.push({ userId, stream, ours });
-      }
+    for (const [userId, stream] of this.slots.all()) {
+      const ours = !stream.held;
+      if (ours) stream.held = [];
+      streams.push({ userId, stream, ours });
     }
     const byUser = new Map<string, Delivery[]>();
     try {
@@ -116,7 +85,7 @@ export class StreamHub {
       }
     } finally {
       for (const { userId, stream, ours } of streams) {
-        if (!this.byUser.get(userId)?.has(stream)) continue;
+        if (!this.slots.has(userId, stream)) continue;
         const mine = byUser.get(userId) ?? [];
         if (ours) this.replayed(stream, mine);
         // Still replaying after Last-Event-ID: that replay writes these with the rest it holds.
@@ -127,7 +96,7 @@ export class StreamHub {
   }
 
   deliver(delivery: Delivery): void {
-    for (const stream of this.byUser.get(delivery.userId) ?? []) {
+    for (const stream of this.slots.of(delivery.userId)) {
       if (stream.held) stream.held.push(delivery);
       else this.send(stream, delivery);
     }
@@ -138,39 +107,17 @@ export class StreamHub {
    * replaying its backlog: it has no id, so it neither moves Last-Event-ID nor is replayed.
    */
   publish(userId: string, change: ResourceChange): void {
-    const streams = this.byUser.get(userId);
-    if (!streams) return;
     const frame = sseFrame(RESOURCE_CHANGE_EVENT, change);
-    for (const stream of streams) stream.res.write(frame);
+    for (const stream of this.slots.of(userId)) stream.res.write(frame);
   }
 
   /** Tells every open stream, whoever its user, of `changes`. */
   publishToAll(changes: ResourceChange[]): void {
-    for (const userId of this.byUser.keys()) for (const change of changes) this.publish(userId, change);
+    for (const userId of [...this.slots.users()]) for (const change of changes) this.publish(userId, change);
   }
 
   /** Ends every stream (shutdown): clients see the stream close. */
   closeAll(): void {
-    for (const set of this.byUser.values()) for (const s of set) s.res.end();
-    this.byUser.clear();
-    this.perAddress.clear();
-    this.size = 0;
-    clearInterval(this.heartbeat);
-    this.heartbeat = undefined;
-  }
-
-  private drop(userId: string, stream: Stream) {
-    const set = this.byUser.get(userId);
-    if (!set?.delete(stream)) return;
-    this.size--;
-    if (set.size === 0) this.byUser.delete(userId);
-    const left = (this.perAddress.get(stream.address) ?? 1) - 1;
-    if (left > 0) this.perAddress.set(stream.address, left);
-    else this.perAddress.delete(stream.address);
-  }
-
-  private beat() {
-    const frame = sseFrame(HEARTBEAT_EVENT, {});
-    for (const set of this.byUser.values()) for (const s of set) s.res.write(frame);
+    this.slots.closeAll();
   }
 }

@@ -8,7 +8,8 @@ import { noticeText } from '../../lib/messages.ts';
 import type { UsersService } from '../users/service.ts';
 import { liveResources, type ResourceChange } from '../../../contract/live.ts';
 import { BALANCE_CHANNEL } from '../money/credits/service.ts';
-import { StreamHub, type Delivery, type StreamLimits } from './hub.ts';
+import type { StreamLimits } from '../../lib/stream-slots.ts';
+import { StreamHub, type Delivery } from './hub.ts';
 
 export const CHANNEL = 'notifications';
 /** Where `changed` sends its resource changes to every replica, as `ChangeDelivery`s. */

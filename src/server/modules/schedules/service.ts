@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, like, lt, lte, ne, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { gameSchedules, scheduleRuns } from '../../db/schema/schedules.ts';
 import { badRequest, conflict, HttpProblem, notFound, type FieldProblem } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
@@ -11,6 +11,7 @@ import type { BackupsService } from '../backups/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { UsersService } from '../users/service.ts';
 import type { AuditService } from '../audit/service.ts';
+import type { AccessScope, LevelCheck } from '../sharing/service.ts';
 import type { Clock } from '../games/runtime.ts';
 import { nextRun } from './recurrence.ts';
 
@@ -66,6 +67,7 @@ function toSchedule(row: ScheduleRow, lastRun: RunRow | undefined): Schedule {
     onlyWhenRunning: row.onlyWhenRunning,
     countdown: row.countdown,
     enabled: row.enabled,
+    disabledReason: row.disabledReason,
     nextRunAt: row.nextRunAt?.toISOString() ?? null,
     createdBy: row.createdBy,
     createdAt: row.createdAt.toISOString(),
@@ -110,6 +112,25 @@ export class SchedulesService {
 
   private now(): Date {
     return this.clock();
+  }
+
+  /**
+   * Some people's access ended (SharingService.ended, in its transaction): the schedules they made
+   * on games where they are no longer co-admins are disabled, with the reason their owner sees, so
+   * a revoked co-admin's command does not keep running as the owner.
+   */
+  async authorsLeft(scope: AccessScope, executor: Executor, holds: LevelCheck): Promise<void> {
+    const mine = [isNotNull(gameSchedules.createdBy), isNull(gameSchedules.disabledReason)];
+    if (scope.userIds) mine.push(inArray(gameSchedules.createdBy, scope.userIds));
+    if (scope.gameIds) mine.push(inArray(gameSchedules.gameId, scope.gameIds));
+    const rows = await executor
+      .select({ id: gameSchedules.id, gameId: gameSchedules.gameId, createdBy: gameSchedules.createdBy })
+      .from(gameSchedules)
+      .where(and(...mine));
+    const gone: string[] = [];
+    for (const row of rows) if (!(await holds(row.createdBy!, row.gameId, 'COADMIN'))) gone.push(row.id);
+    if (gone.length === 0) return;
+    await executor.update(gameSchedules).set({ enabled: false, nextRunAt: null, warned: null, disabledReason: 'authorAccessEnded', updatedAt: this.now() }).where(inArray(gameSchedules.id, gone));
   }
 
   async list(gameId: string): Promise<Schedule[]> {
@@ -161,7 +182,8 @@ export class SchedulesService {
       countdown: (input.countdown ?? false) && (input.task === 'restart' || input.task === 'stop'),
       enabled: input.enabled ?? true,
     };
-    return { ...rule, nextRunAt: rule.enabled ? nextRun(rule, now) : null, warned: null, updatedAt: now };
+    // Saved again by someone with access: the platform's reason for pausing it no longer holds.
+    return { ...rule, nextRunAt: rule.enabled ? nextRun(rule, now) : null, warned: null, disabledReason: null, updatedAt: now };
   }
 
   /**

@@ -1,5 +1,5 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
-import type { Db, Executor, Tx } from '../../db/client.ts';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import type { Database, Db, Executor, Tx } from '../../db/client.ts';
 import { gameAccess } from '../../db/schema/sharing.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/problems.ts';
@@ -20,7 +20,25 @@ export interface GameAccessCheck {
   level: GameAccessLevel;
 }
 
+/**
+ * Whose access to which games may have ended: `userIds` (everyone's when omitted) on `gameIds`
+ * (every game when omitted). What reads it checks each one's level again.
+ */
+export interface AccessScope {
+  userIds?: string[];
+  gameIds?: string[];
+}
+
+/** Where `ended` tells every replica, at commit, that some access may have ended. */
+const ACCESS_CHANNEL = 'game_access_ended';
+/** Users named in one NOTIFY, well within its 8 000 bytes. */
+const USERS_PER_NOTICE = 100;
+
+/** Whether a user still holds `needed` on a game, read in the transaction that may have ended it. */
+export type LevelCheck = (userId: string, gameId: string, needed: GameAccessLevel) => Promise<boolean>;
+
 interface SharingDeps {
+  database: Database;
   games: GamesService;
   friends: FriendsService;
   friendGroups: FriendGroupsService;
@@ -38,24 +56,55 @@ interface SharingDeps {
 export class SharingService {
   private readonly db: Db;
   private readonly deps: SharingDeps;
-  /** Told when some people may have lost their access to a game, to close what they hold open. */
-  private readonly lossHooks: Array<(gameId: string) => void> = [];
+  /** Told, on every replica, when some people may have lost their access, to close what they hold open. */
+  private readonly lossHooks: Array<(scope: AccessScope) => void> = [];
+  /** Told once, in the transaction that ended it, to undo what those people left behind (schedules, links). */
+  private readonly endHooks: Array<(scope: AccessScope, executor: Executor, levelOf: LevelCheck) => Promise<void>> = [];
+  private unlisten: (() => Promise<void>) | undefined;
 
   constructor(db: Db, deps: SharingDeps) {
     this.db = db;
     this.deps = deps;
   }
 
-  onAccessLost(hook: (gameId: string) => void): void {
+  /** `hook` runs on every replica (LISTEN) each time some access may have ended, once committed. */
+  onAccessLost(hook: (scope: AccessScope) => void): void {
     this.lossHooks.push(hook);
   }
 
+  /** `hook` runs once, in the writing transaction, each time some access may have ended. */
+  onAccessEnded(hook: (scope: AccessScope, executor: Executor, levelOf: LevelCheck) => Promise<void>): void {
+    this.endHooks.push(hook);
+  }
+
+  async start(): Promise<void> {
+    this.unlisten = await this.deps.database.listen(
+      ACCESS_CHANNEL,
+      (payload) => {
+        let scope: AccessScope;
+        try {
+          scope = JSON.parse(payload) as AccessScope;
+        } catch {
+          return;
+        }
+        for (const hook of this.lossHooks) hook(scope);
+      },
+      // What was said while the connection was down is lost: everyone's access is checked again.
+      { onReconnect: () => this.lossHooks.forEach((hook) => hook({})) },
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.unlisten?.();
+    this.unlisten = undefined;
+  }
+
   /** The caller's level on a game, or null when they have none (or there is no such game). */
-  async levelOf(userId: string, gameId: string): Promise<GameAccessCheck | null> {
-    const game = await this.deps.games.ownerOf(gameId);
+  async levelOf(userId: string, gameId: string, executor: Executor = this.db): Promise<GameAccessCheck | null> {
+    const game = await this.deps.games.ownerOf(gameId, executor);
     if (!game) return null;
     if (game.ownerId === userId) return { gameId, ownerId: userId, level: 'OWNER' };
-    const role = await this.roleOf(userId, gameId);
+    const role = await this.roleOf(userId, gameId, executor);
     return role ? { gameId, ownerId: game.ownerId, level: role } : null;
   }
 
@@ -68,9 +117,9 @@ export class SharingService {
   }
 
   /** The highest role a non-owner holds on a game, directly or through a group they are in. */
-  private async roleOf(userId: string, gameId: string): Promise<GameRole | null> {
-    const groups = await this.deps.friendGroups.groupsWith(userId);
-    const grants = await this.db
+  private async roleOf(userId: string, gameId: string, executor: Executor = this.db): Promise<GameRole | null> {
+    const groups = await this.deps.friendGroups.groupsWith(userId, executor);
+    const grants = await executor
       .select({ role: gameAccess.role })
       .from(gameAccess)
       .where(and(eq(gameAccess.gameId, gameId), groups.length ? or(eq(gameAccess.friendId, userId), inArray(gameAccess.groupId, groups)) : eq(gameAccess.friendId, userId)));
@@ -124,7 +173,7 @@ export class SharingService {
     await this.deps.audit.record(this.db, { actorId: ownerId, action: 'game.share', entity: 'game', entityId: gameId, after: { accessId, role } });
     const people = await this.peopleOf(row);
     await this.changed(people, gameId);
-    this.lost(game.gameId);
+    await this.ended({ userIds: people, gameIds: [game.gameId] });
     return (await this.describe([row]))[0]!;
   }
 
@@ -145,7 +194,7 @@ export class SharingService {
       'game.unshared',
     );
     await this.changed(people, gameId);
-    this.lost(gameId);
+    await this.ended({ userIds: people, gameIds: [gameId] });
   }
 
   /** The games shared with the caller, with their owner and the caller's role. */
@@ -176,9 +225,11 @@ export class SharingService {
     return [...new Set(rows.flatMap((r) => (r.friendId ? [r.friendId] : (groups.get(r.groupId!)?.userIds ?? []))))];
   }
 
-  /** Two users stopped being friends (or one blocked the other): each loses the grants the other gave. */
-  async unfriended(tx: Tx, a: string, b: string): Promise<string[]> {
-    const gone: string[] = [];
+  /**
+   * Two users stopped being friends (or one blocked the other): each loses the grants the other
+   * gave. Former friends have already left each other's groups, in this transaction.
+   */
+  async unfriended(tx: Tx, a: string, b: string): Promise<void> {
     for (const [ownerId, friendId] of [
       [a, b],
       [b, a],
@@ -188,13 +239,15 @@ export class SharingService {
         const game = await this.deps.games.ownerOf(grant.gameId, tx);
         if (game?.ownerId !== ownerId) continue;
         await tx.delete(gameAccess).where(eq(gameAccess.id, grant.id));
-        gone.push(grant.gameId);
       }
     }
-    return gone;
+    await this.ended({ userIds: [a, b] }, tx);
   }
 
-  /** Members joined or left a group: the games shared with it gain or lose them. */
+  /**
+   * Members joined or left a group (or it was deleted, its grants with it): the games shared with
+   * it gain or lose them.
+   */
   async membershipChanged(groupId: string, joined: string[], left: string[]): Promise<void> {
     const grants = await this.db.select().from(gameAccess).where(eq(gameAccess.groupId, groupId));
     for (const grant of grants) {
@@ -209,13 +262,26 @@ export class SharingService {
         'game.unshared',
       );
       await this.changed([...joined, ...left], grant.gameId);
-      if (left.length) this.lost(grant.gameId);
     }
+    // On any game: a deleted group's grants are gone already.
+    if (left.length) await this.ended({ userIds: left });
   }
 
-  /** Whose access may have gone from these games: their open streams are checked again. */
-  lost(...gameIds: string[]): void {
-    for (const gameId of gameIds) for (const hook of this.lossHooks) hook(gameId);
+  /**
+   * Some people may have lost their access to some games: what they left behind is undone now, in
+   * `executor`'s transaction, and every replica checks their open streams again once it commits.
+   */
+  async ended(scope: AccessScope, executor: Executor = this.db): Promise<void> {
+    const holds: LevelCheck = async (userId, gameId, needed) => {
+      const access = await this.levelOf(userId, gameId, executor);
+      return Boolean(access && allows(access.level, needed));
+    };
+    for (const hook of this.endHooks) await hook(scope, executor, holds);
+    const userIds = scope.userIds ?? [];
+    for (let i = 0; i < userIds.length; i += USERS_PER_NOTICE) {
+      const part: AccessScope = { ...scope, userIds: userIds.slice(i, i + USERS_PER_NOTICE) };
+      await executor.execute(sql`select pg_notify(${ACCESS_CHANNEL}, ${JSON.stringify(part)})`);
+    }
   }
 
   private async stillIn(userIds: string[], gameId: string): Promise<Set<string>> {

@@ -172,6 +172,11 @@ function ScheduleRow({ gameId, schedule, run, busy, onChanged, onEdit }: { gameI
           <Typography variant="body2" color="text.secondary" data-testid="schedule-next">
             {schedule.enabled && schedule.nextRunAt ? t('schedules.next', { date: formatDate(schedule.nextRunAt, lang) }) : t('schedules.pausedNoNext')}
           </Typography>
+          {schedule.disabledReason && (
+            <Typography variant="body2" color="warning.main" data-testid="schedule-disabled-reason">
+              {t(`schedules.disabledReasons.${schedule.disabledReason}`)}
+            </Typography>
+          )}
           {(schedule.onlyWhenRunning || schedule.countdown) && (
             <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 0.75 }}>
               {schedule.onlyWhenRunning && <Chip size="small" variant="outlined" label={t('schedules.options.onlyWhenRunning')} />}
