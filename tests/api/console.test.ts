@@ -155,6 +155,7 @@ describe('game console', { timeout: 60_000 }, () => {
       expect(res.statusCode, `U+${char.codePointAt(0)!.toString(16)}`).toBe(400);
       expect(res.headers['content-type']).toContain('application/problem+json');
       expect(res.json().errors).toEqual([expect.objectContaining({ field: 'command', message: expect.stringContaining(words) })]);
+      expect(res.json().detail).toContain(`U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
     }
     expect(t.driver.commands(gameId)).toHaveLength(sent);
     // Nothing reached the console other viewers read.

@@ -115,7 +115,7 @@ export class ConsoleService {
     const hidden = invisible.exec(command);
     if (hidden) {
       const code = hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      throw badRequest('console.invalidCommand', {}, [{ field: 'command', key: 'field.noInvisibleCharacters', params: { code } }]);
+      throw badRequest('console.invisibleCharacter', { code }, [{ field: 'command', key: 'field.noInvisibleCharacters', params: { code } }]);
     }
     const intent = intentOf(command);
     const needed = levelFor(intent);
