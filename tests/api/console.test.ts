@@ -2,7 +2,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConsoleLine } from '../../src/contract/console.ts';
 import { startListeningApp, type TestApp } from '../fixtures/app.ts';
-import { buyGame, runGame } from '../fixtures/games.ts';
+import { buyGame, runGame, userId } from '../fixtures/games.ts';
+import { befriend } from '../fixtures/social.ts';
 import { openStream, type SseEvent } from '../fixtures/sse.ts';
 
 const staff = { roles: ['staff'] };
@@ -160,6 +161,125 @@ describe('game console', { timeout: 60_000 }, () => {
     expect(refused.json()).toMatchObject({ code: 'console.tooManyCommands' });
     t.clock.advance(1000);
     expect((await post('say later')).statusCode).toBe(200);
+  });
+
+  it('refuses invisible and direction-reversing characters in a command, in the caller’s language, and runs nothing', async () => {
+    const { gameId } = await buyGame(t);
+    await runGame(t, gameId);
+    const viewer = await stream(gameId);
+    await viewer.waitFor('line');
+    const sent = t.driver.commands(gameId).length;
+    for (const [char, language, words] of [
+      ['\u202e', 'fr', 'invisibles'],
+      ['\u2028', 'en', 'invisible or'],
+      ['\u200b', 'fr', 'invisibles'],
+      ['\ufeff', 'en', 'invisible'],
+      ['\u2066', 'en', 'direction'],
+    ] as const) {
+      const res = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/console`, payload: { command: `say ${char}dlrow olleh` }, headers: { cookie: `locale=${language}` } });
+      expect(res.statusCode, `U+${char.codePointAt(0)!.toString(16)}`).toBe(400);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.json().errors).toEqual([expect.objectContaining({ field: 'command', message: expect.stringContaining(words) })]);
+      expect(res.json().detail).toContain(`U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+    }
+    expect(t.driver.commands(gameId)).toHaveLength(sent);
+    // Nothing reached the console other viewers read.
+    const seen = lines(viewer.events).map((l) => l.text);
+    expect(seen.some((text) => /[\u202e\u2028\u200b\ufeff\u2066]/u.test(text))).toBe(false);
+    expect((await t.driver.consoleLines({ id: gameId }, 0, 100))!.filter((l) => l.command)).toEqual([]);
+    viewer.close();
+    // Letters of every script still pass.
+    expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/console`, payload: { command: 'say héllo мир 世界 مرحبا' } })).statusCode).toBe(200);
+  });
+
+  /** A game of alice's, running, shared with bob as a moderator and with dave as a co-admin. */
+  const sharedGame = async () => {
+    const { gameId } = await buyGame(t);
+    for (const [friend, role] of [
+      ['bob', 'MODERATOR'],
+      ['dave', 'COADMIN'],
+    ] as const) {
+      await befriend(t, 'alice', friend);
+      const grant = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/access`, payload: { friendId: await userId(t, friend), role } });
+      expect(grant.statusCode, grant.body).toBe(201);
+    }
+    await runGame(t, gameId);
+    const send = (user: string, command: string, language = 'fr') => t.as(user, { method: 'POST', url: `/v1/game/${gameId}/console`, payload: { command }, headers: { cookie: `locale=${language}` } });
+    const list = async (type: string) => ((await t.as('alice', { url: `/v1/game/${gameId}/minecraft/players?type=${type}` })).json().players as Array<{ name: string }>).map((p) => p.name);
+    const game = async () => (await t.as('alice', { url: `/v1/game/${gameId}` })).json() as { status: string; desiredState: string; whitelistEnabled: boolean };
+    return { gameId, send, list, game };
+  };
+
+  it('lets a moderator send what a moderator may do in the panel, and nothing that stops the server or changes its operators or settings', async () => {
+    const { gameId, send, list, game } = await sharedGame();
+    const before = t.driver.commands(gameId).length;
+    for (const command of ['stop', '/stop', 'minecraft:stop', 'execute as run run stop', 'op bob', 'deop alice', 'motd Closed', 'difficulty peaceful']) {
+      const refused = await send('bob', command);
+      expect(refused.statusCode, command).toBe(403);
+      expect(refused.json().code).toBe('console.forCoadmins');
+    }
+    const french = (await send('bob', 'op bob')).json();
+    expect(french.detail).toBe('Votre rôle sur ce serveur ne permet pas la commande « op » : elle est réservée aux co-admins et au propriétaire');
+    expect((await send('bob', 'stop', 'en')).json().detail).toBe('Your role on this server does not allow the command “stop”: it is for co-admins and the owner');
+    // Refused: nothing reached the server, its console or its lists.
+    expect(t.driver.commands(gameId)).toHaveLength(before);
+    expect((await t.driver.consoleLines({ id: gameId }, 0, 100))!.filter((l) => l.command)).toEqual([]);
+    expect(await game()).toMatchObject({ status: 'RUNNING', desiredState: 'running' });
+    expect(await list('OPS')).toEqual([]);
+    // Nor may they make operators from the panel.
+    expect((await t.as('bob', { method: 'POST', url: `/v1/game/${gameId}/minecraft/player`, payload: { name: 'bob', type: 'OPS', action: 'ADD' } })).statusCode).toBe(403);
+
+    // What the panel lets them do, the console does too.
+    for (const command of ['say hello', 'time set day', 'weather clear', 'kick Steve', 'whitelist add Steve', 'ban Griefer', 'pardon Griefer', 'ban Troll', 'whitelist on']) {
+      const done = await send('bob', command);
+      expect(done.statusCode, `${command}: ${done.body}`).toBe(200);
+    }
+    expect(t.driver.commands(gameId).slice(before)).toEqual([
+      'say hello',
+      'time set day',
+      'weather clear',
+      'kick Steve',
+      'whitelist add Steve',
+      'ban Griefer',
+      'pardon Griefer',
+      'ban Troll',
+      'whitelist on',
+    ]);
+    // The panel's lists are the game's.
+    expect(await list('WHITELIST')).toEqual(['Steve']);
+    expect(await list('BANNED')).toEqual(['Troll']);
+    expect((await game()).whitelistEnabled).toBe(true);
+  });
+
+  it('takes a console stop from a co-admin or the owner for a stop, never a crash, and keeps operators given there', async () => {
+    const { gameId, send, list, game } = await sharedGame();
+    // A co-admin's operators are the panel's, and stay at the next start.
+    expect((await send('dave', 'op Steve')).statusCode).toBe(200);
+    expect((await send('alice', '/execute as Steve run op Alex')).statusCode).toBe(200);
+    expect(await list('OPS')).toEqual(['Steve', 'Alex']);
+    expect(t.driver.commands(gameId).filter((c) => c.includes('op '))).toEqual(['op Steve', '/execute as Steve run op Alex']);
+    expect((await send('dave', 'deop Alex')).statusCode).toBe(200);
+    expect(await list('OPS')).toEqual(['Steve']);
+
+    const stopped = await send('dave', 'stop');
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    for (let i = 0; i < 3; i++) await t.app.services.reconciler.tick();
+    t.clock.advance(60_000);
+    for (let i = 0; i < 3; i++) await t.app.services.reconciler.tick();
+    expect(await game()).toMatchObject({ status: 'STOPPED', desiredState: 'stopped' });
+    expect(t.driver.calls.filter((c) => c === `start ${gameId}`)).toHaveLength(1);
+    const notices = (await t.as('alice', { url: '/v1/user/notifications?size=100' })).json().data as Array<{ data: { key: string } }>;
+    expect(notices.map((n) => n.data.key).filter((key) => key.startsWith('game.crash'))).toEqual([]);
+    const activity = (await t.as('alice', { url: `/v1/game/${gameId}/activity` })).json().data as Array<{ action: string; actorName: string; by: string; detail: Record<string, unknown> }>;
+    expect(activity[0]).toMatchObject({ action: 'game.stop', actorName: 'dave', by: 'COADMIN', detail: { command: 'stop' } });
+
+    // Started again, the server is told the operators the console gave.
+    expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` })).statusCode).toBe(200);
+    await t.app.services.reconciler.tick();
+    expect(t.driver.servers.get(gameId)!.spec.ops).toEqual(['Steve']);
+    await t.app.services.reconciler.tick();
+    expect((await send('alice', 'stop')).statusCode).toBe(200);
+    expect(await game()).toMatchObject({ status: 'STOPPING', desiredState: 'stopped' });
   });
 });
 

@@ -146,6 +146,8 @@ describe('sharing a game with friends and friend groups', { timeout: 60_000 }, (
     await app.register(gameGuard, { sharing: t.app.services.sharing, audit: t.app.services.audit, db: t.app.services.db });
     expect(() => app.post('/v1/game/:id/unnamed', { config: { gameRole: 'COADMIN' } }, () => ({}))).toThrow(/declares a gameRole but no activity/);
     expect(() => app.get('/v1/game/:id/readable', { config: { gameRole: 'VIEWER' } }, () => ({}))).not.toThrow();
+    // Nor one that asks less than its action needs elsewhere (the console's `stop` is a co-admin's too).
+    expect(() => app.post('/v1/game/:id/halt', { config: { gameRole: 'MODERATOR', activity: 'game.stop' } }, () => ({}))).toThrow(/declares MODERATOR for game.stop, which needs COADMIN/);
     await app.close();
   });
 

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { Vec3 } from 'vec3';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { buyServerInStore, expect, inEachLook, openTab, test } from './fixtures.ts';
+import { accessToken, apiAs, buyServerInStore, expect, inEachLook, openTab, signUp, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/console';
@@ -104,4 +104,35 @@ test('a player reads the console live, sees a join in colour, runs commands and 
   } finally {
     await quit(bot);
   }
+});
+
+test('a moderator’s console refuses to stop the server, says why in their language, and the server keeps running', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const suffix = run.toLowerCase().slice(-5);
+  const { page: owner, token: ownerToken, gamePath } = await buyServerInStore(browser, `owner_${suffix}`, 'Monde modéré');
+  const moderator = await signUp(browser, `modo_${suffix}`);
+  const asOwner = apiAs(owner.request, ownerToken);
+  const asModerator = apiAs(moderator.request, await accessToken(moderator));
+  const ownerId = ((await (await asOwner.get('/v1/user')).json()) as { id: string }).id;
+  const moderatorId = ((await (await asModerator.get('/v1/user')).json()) as { id: string }).id;
+  expect((await asOwner.post('/v1/friend', { userId: moderatorId })).status()).toBe(201);
+  expect((await asModerator.post('/v1/friend', { userId: ownerId })).status()).toBe(201);
+  const gameId = gamePath.split('/').pop()!;
+  expect((await asOwner.post(`/v1/game/${gameId}/access`, { friendId: moderatorId, role: 'MODERATOR' })).status()).toBe(201);
+  expect((await asOwner.post(`/v1/game/${gameId}/start`, {})).status()).toBe(200);
+
+  await moderator.goto(`${gamePath}/console`);
+  await expect(moderator.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+  const lines = moderator.getByTestId('console-lines');
+  const command = moderator.getByRole('textbox', { name: 'Commande' });
+  await expect(command).toBeEnabled();
+  await command.fill('stop');
+  await command.press('Enter');
+  await expect(lines).toContainText('Votre rôle sur ce serveur ne permet pas la commande « stop » : elle est réservée aux co-admins et au propriétaire');
+  // What a moderator may do, the console does.
+  await command.fill('say bonjour');
+  await command.press('Enter');
+  await expect(lines.locator('[data-command]').filter({ hasText: '> say bonjour' })).toBeVisible();
+  expect(((await (await asOwner.get(`/v1/game/${gameId}`)).json()) as { status: string }).status).toBe('RUNNING');
+  await moderator.screenshot({ path: `${SHOTS}/console-moderator-refused-fr.png`, fullPage: true });
 });

@@ -1,14 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import { CONSOLE_EMPTY_EVENT, CONSOLE_LINE_EVENT, COMMANDS_PER_SECOND } from '../../../contract/console.ts';
-import type { GameAccessLevel } from '../../../contract/sharing.ts';
+import { allows, type GameAccessLevel } from '../../../contract/sharing.ts';
 import type { Db } from '../../db/client.ts';
 import type { ConsoleLine, GameDriver } from '../../../runtime/driver.ts';
-import { badRequest, HttpProblem } from '../../lib/problems.ts';
+import { badRequest, conflict, HttpProblem } from '../../lib/problems.ts';
 import { sseFrame } from '../../lib/sse.ts';
 import { StreamSlots, type OpenStream, type StreamLimits } from '../../lib/stream-slots.ts';
 import type { AccessScope } from '../sharing/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { GamesService } from '../games/service.ts';
+import { commandName, intentOf, levelFor } from './commands.ts';
 
 const HEARTBEAT_MS = 15_000;
 /** All a stream sends of the history on (re)connecting: the most a console keeps. */
@@ -26,6 +27,12 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 const HISTORY_BYTES = MAX_BUFFERED_BYTES / 2;
 /** Control characters: one console command is one line of visible text. */
 const control = /\p{Cc}/u;
+/**
+ * Invisible and direction-changing characters (format characters such as U+202E, U+200B and the
+ * BOM; the line and paragraph separators): what a command shows would not be what it does, and
+ * other viewers' consoles would show it reversed or hidden.
+ */
+const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u;
 
 /** An open console stream: whose it is is its key in the slots. */
 interface ConsoleStream extends OpenStream {
@@ -120,15 +127,41 @@ export class ConsoleService {
 
   /**
    * Runs `command` on a running game of `ownerId`'s for `userId` (its owner or someone it is shared
-   * with) and records it, with the answer and its author, in the audit log. 429 beyond
-   * COMMANDS_PER_SECOND per user, 400 for a control character, 409 unless it runs. `as` is the
-   * level they act as, for the game's activity.
+   * with, at level `as`) and records it, with the answer and its author, in the audit log. 429
+   * beyond COMMANDS_PER_SECOND per user, 400 for a control or invisible character, 403 when `as`
+   * may not do in the panel what the command does (commands.ts), 409 unless it runs.
+   *
+   * What the panel would know of the command, it learns: `stop` is the panel's stop (audited as
+   * one), a list change is kept in the panel's list, `whitelist on|off` sets the panel's switch.
    */
-  async run(userId: string, ownerId: string, gameId: string, command: string, as?: GameAccessLevel): Promise<{ output: string }> {
+  async run(userId: string, ownerId: string, gameId: string, command: string, as: GameAccessLevel): Promise<{ output: string }> {
     if (control.test(command)) throw badRequest('console.invalidCommand', {}, [{ field: 'command', key: 'field.noControlCharacters' }]);
+    const hidden = invisible.exec(command);
+    if (hidden) {
+      const code = hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      throw badRequest('console.invisibleCharacter', { code }, [{ field: 'command', key: 'field.noInvisibleCharacters', params: { code } }]);
+    }
+    const intent = intentOf(command);
+    const needed = levelFor(intent);
+    if (!allows(as, needed)) throw new HttpProblem(403, needed === 'OWNER' ? 'console.forOwner' : 'console.forCoadmins', { command: commandName(command) });
     this.take(userId);
-    const output = await this.deps.games.command(ownerId, gameId, command);
-    await this.deps.audit.record(this.db, { actorId: userId, action: 'console.command', entity: 'game', entityId: gameId, after: { as, command, output } });
+    const { games, audit, driver } = this.deps;
+    // Checked before a list is changed for a command that could not run.
+    const game = await games.get(ownerId, gameId);
+    if (game.status !== 'RUNNING') throw conflict('console.notRunning', { status: game.status });
+    if (intent.activity === 'game.stop') {
+      // The server is wanted stopped: the reconciler stops it (saving its world) and does not
+      // take its end for a crash.
+      await games.act(ownerId, gameId, 'stop');
+      driver.noteConsole(game, [{ level: 'info', text: command, command: true }]);
+      await audit.record(this.db, { actorId: userId, action: 'game.stop', entity: 'game', entityId: gameId, after: { as, command } });
+      return { output: '' };
+    }
+    // Kept by the platform first, so the next start keeps it whatever happens to the command.
+    if (intent.activity === 'players.list' && intent.name) await games.patchPlayers(ownerId, gameId, [intent.name], intent.type, intent.action, { as, live: false });
+    if (intent.activity === 'whitelist.toggle') await games.setWhitelist(ownerId, gameId, intent.enabled, false);
+    const output = await games.command(ownerId, gameId, command);
+    await audit.record(this.db, { actorId: userId, action: 'console.command', entity: 'game', entityId: gameId, after: { as, command, output } });
     return { output };
   }
 

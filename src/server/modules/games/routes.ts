@@ -204,11 +204,17 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       '/v1/game/:id/minecraft/player',
       {
         config: { gameRole: 'MODERATOR', activity: 'players.list' },
-        schema: { tags, summary: 'Add a name to, or remove it from, a player list; applied live when running', params: IdParams, body: named(playerPatchRequest), response: { 200: PlayerList } },
+        schema: {
+          tags,
+          summary: 'Add a name to, or remove it from, a player list; applied live when running (operators: co-admins and the owner only)',
+          params: IdParams,
+          body: named(playerPatchRequest),
+          response: { 200: PlayerList },
+        },
       },
       async (request) => {
         const { name, type, action, reason } = request.body;
-        return games.patchPlayers(gameOf(request).ownerId, request.params.id, [name], type, action, reason);
+        return games.patchPlayers(gameOf(request).ownerId, request.params.id, [name], type, action, { as: gameOf(request).level, reason });
       },
     );
 
@@ -218,7 +224,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'MODERATOR', activity: 'players.group' },
         schema: {
           tags,
-          summary: 'Add every member of one of your friend groups to, or remove them from, a player list; applied live when running',
+          summary: 'Add every member of one of your friend groups to, or remove them from, a player list; applied live when running (operators: co-admins and the owner only)',
           params: IdParams,
           body: named(playerGroupIdPatchRequest),
           response: { 200: PlayerList },
@@ -229,7 +235,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         // The game was checked first (another user's game answers 404 before their group is looked
         // at); the group is the caller's own, whoever owns the game.
         const names = await services.friendGroups.memberNames(request.user.id, groupId);
-        return games.patchPlayers(gameOf(request).ownerId, request.params.id, names, type, action);
+        return games.patchPlayers(gameOf(request).ownerId, request.params.id, names, type, action, { as: gameOf(request).level });
       },
     );
 

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { gamePayments, gamePlayers, games } from '../../db/schema/games.ts';
-import { badRequest, conflict, HttpProblem, notFound } from '../../lib/problems.ts';
+import { badRequest, conflict, forbidden, HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../lib/db-errors.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
@@ -9,6 +9,7 @@ import type { CreditsService } from '../money/credits/service.ts';
 import type { FriendsService } from '../friends/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { Locale } from '../../../contract/messages.ts';
+import { allows as mayChange, playerListLevels, type GameAccessLevel } from '../../../contract/sharing.ts';
 import { discounted, type PromoCodesService } from '../money/promocodes/service.ts';
 import {
   playerListTypes,
@@ -428,11 +429,20 @@ export class GamesService {
   /**
    * Adds names to, or removes them from, one of the game's lists (the social module adds a whole
    * friend group this way). Stored first, so the server gets them at its next start whatever
-   * happens; applied live over RCON when it runs. Adding a name already there, or removing one that
-   * is not, changes nothing.
+   * happens; applied live over RCON when it runs, unless `live` is false (the console runs the
+   * command itself). Adding a name already there, or removing one that is not, changes nothing.
+   * `as` is the caller's level on the game: 403 when it may not change this list (operators).
    */
-  async patchPlayers(ownerId: string, gameId: string, names: string[], type: PlayerListType, action: PlayerAction, reason?: string): Promise<PlayerList> {
+  async patchPlayers(
+    ownerId: string,
+    gameId: string,
+    names: string[],
+    type: PlayerListType,
+    action: PlayerAction,
+    { as = 'OWNER', live = true, reason }: { as?: GameAccessLevel; live?: boolean; reason?: string } = {},
+  ): Promise<PlayerList> {
     if (!playerListTypes.includes(type)) throw badRequest('games.unknownList', { type }, [{ field: 'type', key: 'field.oneOf', params: { values: playerListTypes.join(', ') } }]);
+    if (!mayChange(as, playerListLevels[type])) throw forbidden('sharing.roleTooLow');
     if (names.length > MAX_LIST_NAMES) throw badRequest('games.tooManyNames', { max: MAX_LIST_NAMES }, [{ field: 'names', key: 'field.atMostNames', params: { max: MAX_LIST_NAMES } }]);
     const bad = names.filter((n) => !MC_NAME.test(n));
     if (bad.length) throw badRequest('games.notNames', { names: bad.slice(0, 5).join(', ') }, [{ field: 'name', key: 'field.minecraftName' }]);
@@ -465,7 +475,7 @@ export class GamesService {
     // A ban's reason goes with it to the running server, which shows it to the player; one RCON
     // command per name, so a line break in it must not start another.
     const why = type === 'BANNED' && action === 'ADD' ? reason?.replace(/\p{Cc}+/gu, ' ').trim() : undefined;
-    if (game.status === 'RUNNING')
+    if (live && game.status === 'RUNNING')
       await this.rconQuietly(
         game,
         changed.map((name) => (why ? `${listCommands[type][action]} ${name} ${why}` : `${listCommands[type][action]} ${name}`)),
@@ -477,7 +487,8 @@ export class GamesService {
     return { enabled: (await this.row(ownerId, id)).whitelistEnabled };
   }
 
-  async setWhitelist(ownerId: string, id: string, enabled: boolean): Promise<{ enabled: boolean }> {
+  /** Turns the whitelist on or off; applied live when it runs, unless `live` is false (the console runs the command itself). */
+  async setWhitelist(ownerId: string, id: string, enabled: boolean, live = true): Promise<{ enabled: boolean }> {
     const [row] = await this.db
       .update(games)
       .set({ whitelistEnabled: enabled, updatedAt: this.runtime.clock() })
@@ -485,7 +496,7 @@ export class GamesService {
       .returning();
     if (!row) throw notFound('game');
     await this.notifications.changed(ownerId, { resource: 'games', ids: [id], type: 'updated' });
-    if (row.status === 'RUNNING') await this.rconQuietly(row, [`whitelist ${enabled ? 'on' : 'off'}`]);
+    if (live && row.status === 'RUNNING') await this.rconQuietly(row, [`whitelist ${enabled ? 'on' : 'off'}`]);
     return { enabled };
   }
 

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { activityDetailKeys, type GameActivity } from '../../../contract/activity.ts';
-import type { GameAccessLevel } from '../../../contract/sharing.ts';
+import { activityLevels, type GameAccessLevel } from '../../../contract/sharing.ts';
 import type { Db } from '../../db/client.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { GameAccessCheck, SharingService } from './service.ts';
@@ -49,6 +49,11 @@ export default fp(async function gameGuard(app: FastifyInstance, { sharing, audi
     const writes = [route.method].flat().some((m) => m !== 'GET' && m !== 'HEAD');
     if (route.config?.gameRole && writes && !route.config.activity && !route.config.auditsItself) {
       throw new Error(`route ${[route.method].flat().join(',')} ${route.url} declares a gameRole but no activity`);
+    }
+    // One table says what each action needs, so the console (which may do the same) cannot drift from the panel.
+    const { gameRole, activity } = route.config ?? {};
+    if (gameRole && activity && activity !== 'game.extend' && activityLevels[activity] !== gameRole) {
+      throw new Error(`route ${[route.method].flat().join(',')} ${route.url} declares ${gameRole} for ${activity}, which needs ${activityLevels[activity]}`);
     }
   });
   // Every action on a game that succeeded is audited with who did it: its owner, or which person

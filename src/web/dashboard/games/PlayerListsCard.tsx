@@ -11,8 +11,11 @@ import { useGameRead, useGameWrite } from './useGameCall.ts';
 
 const namePattern = new RegExp(MC_NAME_PATTERN);
 
-/** The whitelist, operators and bans, a tab each: add a player by name, remove one after a confirmation. */
-export function PlayerListsCard({ gameId, initialType, canChange = true }: { gameId: string; initialType: PlayerListType; canChange?: boolean }) {
+/**
+ * The whitelist, operators and bans, a tab each: add a player by name, remove one after a
+ * confirmation, on the lists `mayChange` allows (a moderator's are not the operators).
+ */
+export function PlayerListsCard({ gameId, initialType, mayChange = () => true }: { gameId: string; initialType: PlayerListType; mayChange?: (type: PlayerListType) => boolean }) {
   const { t, i18n } = useTranslation('games');
   const errorMessage = useErrorMessage();
   const [type, setType] = useState<PlayerListType>(initialType);
@@ -24,6 +27,7 @@ export function PlayerListsCard({ gameId, initialType, canChange = true }: { gam
   const [name, setName] = useState('');
   const shown = answered?.list.type === type && answered.over === list.data ? answered.list : list.data?.type === type ? list.data : null;
   const nameInvalid = name !== '' && !namePattern.test(name);
+  const canChange = mayChange(type);
 
   const patch = (player: string, action: 'ADD' | 'REMOVE') =>
     run({

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import type { Game, GameStatus, GameStatusView, PlayerListType } from '../../../contract/games.ts';
 import { gameTabs } from '../../../contract/routes.ts';
-import type { GameAccessLevel } from '../../../contract/sharing.ts';
+import { playerListLevels, type GameAccessLevel } from '../../../contract/sharing.ts';
 import type { ApiError } from '../../app/api.ts';
 import { useLocalePath } from '../../app/locale.tsx';
 import { useFormatRam } from '../../ui/format.ts';
@@ -154,7 +154,7 @@ function Overview({ game, status, running, live, reload }: { game: Game; status:
         <WhitelistCard gameId={game.id} initial={game.whitelistEnabled} canChange={moderator} />
       </Box>
       {moderator && <FriendsCard gameId={game.id} running={running} onListChanged={(type) => setLists((l) => ({ version: l.version + 1, type }))} />}
-      <PlayerListsCard key={lists.version} gameId={game.id} initialType={lists.type} canChange={moderator} />
+      <PlayerListsCard key={lists.version} gameId={game.id} initialType={lists.type} mayChange={(type) => may(game, playerListLevels[type])} />
       {owner && <TransactionsCard gameId={game.id} />}
     </>
   );
