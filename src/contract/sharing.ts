@@ -6,8 +6,8 @@ import { Id } from './common.ts';
  * of their friend groups, a role on it. Each role may do what the one below does, and more:
  * - VIEWER: status, players, console output, usage;
  * - MODERATOR: + kick, whitelist, ops, bans, console commands, announce;
- * - COADMIN: + start, stop, restart, settings, version, backups (take, restore), schedules.
- * Billing, deleting backups or the game, and sharing itself stay the owner's (OWNER).
+ * - COADMIN: + start, stop, restart, settings, version, backups (take, pin, restore), schedules.
+ * Billing, deleting or unpinning backups, deleting the game, and sharing itself stay the owner’s (OWNER).
  */
 export const gameRoles = ['VIEWER', 'MODERATOR', 'COADMIN'] as const;
 export type GameRole = (typeof gameRoles)[number];
