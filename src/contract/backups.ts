@@ -8,6 +8,9 @@ import { Id, Page } from './common.ts';
 export const backupKinds = ['MANUAL', 'NIGHTLY', 'AUTOMATIC'] as const;
 export type BackupKind = (typeof backupKinds)[number];
 export const backupStatuses = ['PENDING', 'RUNNING', 'READY', 'FAILED'] as const;
+/** Why a backup nobody asked for was taken, a key of `games.backups.reason` in the web app's catalogues. */
+export const backupReasons = ['beforeRestore', 'beforeUpload', 'beforeVersionChange', 'expiry', 'nightly'] as const;
+export type BackupReason = (typeof backupReasons)[number];
 
 const DateTime = Type.String({ format: 'date-time' });
 const Note = Type.String({ maxLength: 200, description: 'What the owner wrote about it' });
@@ -16,6 +19,10 @@ export const Backup = Type.Object({
   id: Id,
   gameId: Id,
   kind: Type.Enum(backupKinds, { description: 'MANUAL: asked by someone; NIGHTLY: the nightly one; AUTOMATIC: taken before a restore, an upload or an expiry' }),
+  reason: Type.Union([Type.Enum(backupReasons), Type.Null()], {
+    description:
+      'Why it was taken, for the nightly and automatic ones (a key, to render in the reader’s language): beforeRestore, beforeUpload, beforeVersionChange, expiry, nightly; null for a manual one',
+  }),
   status: Type.Enum(backupStatuses, { description: 'READY only once the whole archive is stored and checksummed' }),
   sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
   sha256: Type.Union([Type.String(), Type.Null()]),
@@ -30,7 +37,30 @@ export const Backup = Type.Object({
   expiresAt: Type.Union([DateTime, Type.Null()], { description: "When it is deleted: set on the one backup kept after its game's world was deleted at the end of its retention" }),
 });
 export type Backup = Static<typeof Backup>;
-export const BackupPage = Page(Backup);
+
+/** The package's backup quota and how much of it the game's finished backups fill. */
+export const BackupQuota = Type.Object({
+  kept: Type.Integer({ minimum: 0, description: 'How many backups the package keeps (pinned ones included)' }),
+  maxMb: Type.Integer({ minimum: 0, description: 'Their total size at most, in MB' }),
+  count: Type.Integer({ minimum: 0, description: 'The READY backups the game holds now' }),
+  sizeBytes: Type.Integer({ minimum: 0, description: 'Their total size' }),
+});
+export type BackupQuota = Static<typeof BackupQuota>;
+
+export const BackupPage = Type.Object({ ...Page(Backup).properties, quota: BackupQuota });
+
+export const BackupPruneQuery = Type.Object(
+  { restoring: Type.Optional(Type.String({ format: 'uuid', maxLength: 36, description: 'The backup about to be restored: what the backup taken before its restore would prune' })) },
+  { additionalProperties: false },
+);
+export type BackupPruneQuery = Static<typeof BackupPruneQuery>;
+
+/** What the next backup (taken now, before an upload, or before restoring `restoring`) would delete to stay within the quota. */
+export const BackupPrune = Type.Object({
+  quota: BackupQuota,
+  data: Type.Array(Backup, { description: 'The backups it would delete, in the order they go: automatic and nightly ones oldest first, then manual ones' }),
+});
+export type BackupPrune = Static<typeof BackupPrune>;
 
 export const BackupParams = Type.Object({ id: Id, backupId: Id }, { additionalProperties: false });
 export const BackupCreate = Type.Object({ note: Type.Optional(Note) }, { additionalProperties: false });

@@ -8,9 +8,9 @@ import type { PlayerListType } from './games.ts';
  * of their friend groups, a role on it. Each role may do what the one below does, and more:
  * - VIEWER: status, players, console output, usage;
  * - MODERATOR: + kick, whitelist, bans, console commands, announce;
- * - COADMIN: + start, stop, restart, operators, settings, version, backups (take, restore), schedules.
+ * - COADMIN: + start, stop, restart, operators, settings, version, backups (take, pin, restore), schedules.
  * `activityLevels` says it action by action, for the panel and the console alike.
- * Billing, deleting backups or the game, and sharing itself stay the owner's (OWNER).
+ * Billing, deleting or unpinning backups, deleting the game, and sharing itself stay the owner's (OWNER).
  */
 export const gameRoles = ['VIEWER', 'MODERATOR', 'COADMIN'] as const;
 export type GameRole = (typeof gameRoles)[number];

@@ -254,7 +254,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     }
   });
 
-  it('prunes the oldest unpinned backups beyond the package quota, never a pinned one, and refuses pinning beyond it', async () => {
+  it('prunes the oldest unpinned backups beyond the package quota, pinned ones counted but never pruned, and refuses pinning beyond it', async () => {
     await fresh();
     try {
       const { gameId, smallId, definitionId } = await buyGame(t);
@@ -273,12 +273,15 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const b = await backUp(gameId);
       const c = await backUp(gameId);
       const d = await backUp(gameId);
-      const ids = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data.map((x: { id: string }) => x.id);
-      // Two kept by the quota (the newest), plus the pinned one.
-      expect(ids).toEqual([d.id, c.id, a.id]);
-      expect(b.id).not.toBe(d.id);
-      expect((await t.as('alice', { method: 'PATCH', url: `/v1/game/${gameId}/backups/${c.id}`, payload: { pinned: true } })).statusCode).toBe(200);
-      const refused = await t.as('alice', { method: 'PATCH', url: `/v1/game/${gameId}/backups/${d.id}`, payload: { pinned: true } });
+      const ids = async () => (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data.map((x: { id: string }) => x.id);
+      // Two kept by the quota: the pinned one and the newest.
+      expect(await ids()).toEqual([d.id, a.id]);
+      expect([b.id, c.id]).not.toContain(d.id);
+      expect((await t.as('alice', { method: 'PATCH', url: `/v1/game/${gameId}/backups/${d.id}`, payload: { pinned: true } })).statusCode).toBe(200);
+      // Every place pinned: the new backup stays over the quota, and cannot be pinned.
+      const e = await backUp(gameId);
+      expect(await ids()).toEqual([e.id, d.id, a.id]);
+      const refused = await t.as('alice', { method: 'PATCH', url: `/v1/game/${gameId}/backups/${e.id}`, payload: { pinned: true } });
       expect(refused.statusCode).toBe(409);
       expect(refused.json().code).toBe('backups.pinQuota');
       expect(refused.json().detail).toContain('2');
@@ -501,7 +504,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       expect(await backups.nightlyRound()).toBe(1);
       expect(await backups.nightlyRound()).toBe(0);
       const list = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
-      expect(list).toEqual([expect.objectContaining({ kind: 'NIGHTLY', status: 'READY' })]);
+      expect(list).toEqual([expect.objectContaining({ kind: 'NIGHTLY', reason: 'nightly', status: 'READY' })]);
       expect((await t.as('alice', { method: 'GET', url: `/v1/game/${never.gameId}/backups` })).json().data).toEqual([]);
       t.clock.now = new Date('2026-07-12T01:00:00Z');
       expect(await backups.nightlyRound()).toBe(1);
@@ -555,7 +558,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       expect(await backups.expiryRound()).toBe(1);
       expect(await backups.expiryRound()).toBe(0);
       const [last] = await list();
-      expect(last).toMatchObject({ kind: 'AUTOMATIC', status: 'READY', expiresAt: null });
+      expect(last).toMatchObject({ kind: 'AUTOMATIC', reason: 'expiry', status: 'READY', expiresAt: null });
       expect((await list()).map((b: { id: string }) => b.id)).toEqual([last.id, older.id]);
 
       // Past the retention (and a week after the notice), the world is deleted: only the last backup stays.

@@ -171,7 +171,7 @@ describe('game version changes', { timeout: 60_000 }, () => {
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toEqual({ version: '1.21.1', restarting: true });
     const backups = (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
-    expect(backups).toEqual([expect.objectContaining({ kind: 'AUTOMATIC', status: 'READY' })]);
+    expect(backups).toEqual([expect.objectContaining({ kind: 'AUTOMATIC', reason: 'beforeVersionChange', status: 'READY' })]);
     for (let i = 0; i < 4; i++) await t.current.app.services.reconciler.tick();
     // The backup came before the stop.
     const calls = t.current.driver.calls.filter((c) => c.includes(gameId));

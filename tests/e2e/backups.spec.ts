@@ -98,6 +98,8 @@ test('a player backs up a running server with a player on it, pins, downloads an
   await bot.dig(ground);
   await expect.poll(() => bot.blockAt(ground.position)?.name).toBe('air');
   await expect(card.getByTestId('backup-item').first()).toContainText(`par ${player}`);
+  // The package keeps 3: the tab says how many are used.
+  await expect(card.getByTestId('backups-quota')).toHaveText('1 / 3 sauvegardes');
   await expect(card.getByTestId('backup-item').first()).toContainText(/\d+(,\d)?\s(o|ko|Mo)\b/);
   const first = (await card.getByTestId('backup-item').first().getAttribute('data-backup-id'))!;
   await expect(now).toBeEnabled();
@@ -150,11 +152,24 @@ test('a player backs up a running server with a player on it, pins, downloads an
   await expect(status).not.toHaveAttribute('data-status', 'RUNNING', { timeout: 60_000 });
   await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 120_000 });
   await expect(card.locator('[data-testid="backup-item"][data-kind="AUTOMATIC"]').getByTestId('backup-status')).toHaveAttribute('data-status', 'READY');
+  // The automatic backup says why it was taken; the package's 3 places are full.
+  await expect(card.locator('[data-testid="backup-item"][data-kind="AUTOMATIC"]')).toContainText('Avant une restauration');
+  await expect(card.getByTestId('backups-quota')).toHaveText('3 / 3 sauvegardes');
   // The player, back on the restarted server, finds the block as it was at the backup.
   await quit(bot);
   const back = await joined(page, 'Digger_e2e');
   await expect.poll(() => back.blockAt(ground.position)?.name).toBe(groundName);
   await quit(back);
+
+  // A backup now would delete one to make room: it asks first and names it (the automatic one goes
+  // before the manual ones). Cancelled, nothing is taken.
+  await now.click();
+  await expect(dialog).toContainText('Sauvegarder maintenant ?');
+  await expect(dialog).toContainText('Pour rester dans les 3 sauvegardes de votre offre, cette sauvegarde sera supprimée');
+  await expect(dialog).toContainText('(Avant une restauration)');
+  await dialog.getByRole('button', { name: 'Annuler' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(card.getByTestId('backup-item')).toHaveCount(3);
 
   // A world whose zip reaches out of its folder is refused with the reason, and nothing changes.
   const items = await card.getByTestId('backup-item').count();
@@ -162,6 +177,8 @@ test('a player backs up a running server with a player on it, pins, downloads an
   await card.getByTestId('world-file').setInputFiles({ name: 'monde.zip', mimeType: 'application/zip', buffer: evil });
   await expect(dialog).toContainText('monde.zip');
   await expect(dialog).toContainText('Le monde actuel est d’abord sauvegardé');
+  await expect(dialog).toContainText('cette sauvegarde sera supprimée : ');
+  await expect(dialog).toContainText('(Avant une restauration)');
   await dialog.getByRole('button', { name: 'Remplacer le monde' }).click();
   await expect(card.getByTestId('backup-result')).toContainText('Le monde n’a pas été importé ; rien n’a changé.');
   await expect(card.getByTestId('backup-result')).toContainText('..');
@@ -176,6 +193,7 @@ test('a player backs up a running server with a player on it, pins, downloads an
   await dialog.getByRole('button', { name: 'Supprimer' }).click();
   await expect(item(page, second)).toHaveCount(0);
   await expect(card.getByTestId('backup-item')).toHaveCount(2);
+  await expect(card.getByTestId('backups-quota')).toHaveText('2 / 3 sauvegardes');
 
   await screenshots(page, gamePath);
 

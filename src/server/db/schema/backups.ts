@@ -1,7 +1,7 @@
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { games } from './games.ts';
 import { users } from './users.ts';
-import { backupKinds, backupStatuses } from '../../../contract/backups.ts';
+import { backupKinds, backupReasons, backupStatuses } from '../../../contract/backups.ts';
 
 /**
  * A snapshot of a game's world, kept in the object store under `objectKey`. It is READY only once
@@ -16,6 +16,8 @@ export const backups = pgTable(
       .notNull()
       .references(() => games.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: backupKinds }).notNull(),
+    /** Why a nightly or automatic backup was taken, as a key the web app renders; null for a manual one. */
+    reason: text('reason', { enum: backupReasons }),
     status: text('status', { enum: backupStatuses }).notNull().default('PENDING'),
     /** Who asked for it; null for the nightly and automatic ones. */
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Backup, BackupCreate, BackupLink, BackupPage, BackupParams, BackupPatch, BackupSettings } from '../../../contract/backups.ts';
+import { Backup, BackupCreate, BackupLink, BackupPage, BackupParams, BackupPatch, BackupPrune, BackupPruneQuery, BackupSettings } from '../../../contract/backups.ts';
 import { Bytes, IdParams, Media, PageQuery } from '../../../contract/common.ts';
 import { HttpProblem } from '../../lib/problems.ts';
 import { attachmentDisposition } from '../../storage/store.ts';
@@ -54,8 +54,35 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   await signedIn(app, null, (player) => {
     player.get(
       '/v1/game/:id/backups',
-      { config: { gameRole: 'COADMIN' }, schema: { tags, summary: 'A game’s backups, newest first', params: IdParams, querystring: PageQuery, response: { 200: BackupPage }, problems: [404] } },
+      {
+        config: { gameRole: 'COADMIN' },
+        schema: {
+          tags,
+          summary: 'A game’s backups, newest first, with its package’s quota and how much of it they fill',
+          params: IdParams,
+          querystring: PageQuery,
+          response: { 200: BackupPage },
+          problems: [404],
+        },
+      },
       async (request) => backups.list(gameOf(request).ownerId, request.params.id, pageWindow(request.query), request.locale),
+    );
+
+    player.get(
+      '/v1/game/:id/backups/next-prune',
+      {
+        config: { gameRole: 'COADMIN' },
+        schema: {
+          tags,
+          summary:
+            'What the next backup would delete to stay within the quota (a dry run): one taken now or before an upload, or, with `restoring`, the one taken before that backup’s restore. To name them before asking',
+          params: IdParams,
+          querystring: BackupPruneQuery,
+          response: { 200: BackupPrune },
+          problems: [404],
+        },
+      },
+      async (request) => backups.nextPrune(gameOf(request).ownerId, request.params.id, request.query.restoring, request.locale),
     );
 
     player.post(
@@ -81,24 +108,25 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'COADMIN', activity: 'backup.update' },
         schema: {
           tags,
-          summary: 'Pin, unpin or note a backup (pinned ones are never pruned; 409 beyond the package’s quota)',
+          summary: 'Pin, unpin or note a backup (pinned ones are never pruned; 409 beyond the package’s quota; only the owner unpins, 403 otherwise)',
           params: BackupParams,
           body: BackupPatch,
           response: { 200: Backup },
-          problems,
+          problems: [403, 404, 409],
         },
       },
-      async (request) => backups.update(gameOf(request).ownerId, request.params.id, request.params.backupId, request.body, request.locale),
+      async (request) => backups.update(gameOf(request).ownerId, request.params.id, request.params.backupId, request.body, gameOf(request).level, request.locale),
     );
 
     player.delete(
       '/v1/game/:id/backups/:backupId',
       {
+        // The owner's alone, as unpinning is (docs/product.md, "Backups").
         config: { gameRole: 'OWNER', activity: 'backup.delete' },
-        schema: { tags, summary: 'Delete a backup and its archive (409 while it runs)', params: BackupParams, response: { 204: Type.Null() }, problems },
+        schema: { tags, summary: 'Delete a backup and its archive (the owner only; 409 while it runs)', params: BackupParams, response: { 204: Type.Null() }, problems },
       },
       async (request, reply) => {
-        await backups.delete(request.user.id, request.params.id, request.params.backupId);
+        await backups.delete(gameOf(request).ownerId, request.params.id, request.params.backupId);
         return reply.status(204).send(null);
       },
     );

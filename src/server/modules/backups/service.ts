@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { backupLinks, backups, backupSettings } from '../../db/schema/backups.ts';
-import { conflict, HttpProblem, notFound, type ErrorKey } from '../../lib/problems.ts';
+import { conflict, forbidden, HttpProblem, notFound, type ErrorKey } from '../../lib/problems.ts';
 import { RoundLoop } from '../../lib/round-loop.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { renderProblem } from '../../lib/problems.ts';
@@ -15,7 +15,8 @@ import type { CatalogueService } from '../catalogue/service.ts';
 import type { GameWorld, GameWorlds } from '../games/world.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { UsersService } from '../users/service.ts';
-import type { Backup, BackupKind, BackupLink, BackupPatch, BackupSettings } from '../../../contract/backups.ts';
+import type { Backup, BackupKind, BackupLink, BackupPatch, BackupPrune, BackupQuota, BackupReason, BackupSettings } from '../../../contract/backups.ts';
+import type { GameAccessLevel } from '../../../contract/sharing.ts';
 import type { Locale } from '../../../contract/messages.ts';
 import { NoWorldError, UnsupportedError, type GameDriver } from '../../../runtime/driver.ts';
 import { inspectArchive, MAX_UNPACK_RATIO, maxUnpackedFor, WorldArchiveError, type WorldArchiveCode } from '../../../runtime/minecraft/world-archive.ts';
@@ -24,6 +25,14 @@ import type { AccessScope, LevelCheck } from '../sharing/service.ts';
 import { nextNightly, validTimeZone } from './nightly.ts';
 
 type BackupRow = typeof backups.$inferSelect;
+/** A backup to take: asked for by someone (MANUAL, with their note), or nightly or automatic, with why. */
+type NewBackup = { kind: BackupKind; reason?: BackupReason; note?: string; by: string | null };
+
+/**
+ * Who may make a backup go (docs/product.md, "Backups"): unpin it, which lets the quota prune it,
+ * or delete it (its route needs OWNER). The owner alone; a co-admin takes, pins, restores and downloads.
+ */
+const mayRemove = (as: GameAccessLevel) => as === 'OWNER';
 
 /** A backup or restore claims its game this long, renewed while it runs; a crash frees it after. */
 const CLAIM_MS = 60_000;
@@ -102,11 +111,42 @@ export class BackupsService {
   async list(ownerId: string | null, gameId: string, window: Window, locale: Locale) {
     await this.worlds.of(ownerId, gameId);
     const where = eq(backups.gameId, gameId);
-    const [rows, [total]] = await Promise.all([
+    const [rows, [total], quota] = await Promise.all([
       this.db.select().from(backups).where(where).orderBy(desc(backups.createdAt), desc(backups.id)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(backups).where(where),
+      this.quotaOf(gameId),
     ]);
-    return pageOf(await this.views(rows, locale), total!.n, window);
+    return { ...pageOf(await this.views(rows, locale), total!.n, window), quota };
+  }
+
+  /** The package's quota and how much of it the game's READY backups fill. */
+  private async quotaOf(gameId: string): Promise<BackupQuota> {
+    const world = await this.worlds.of(null, gameId);
+    const [{ backupsKept, backupsMaxMb }, [used]] = await Promise.all([
+      this.catalogue.backupQuota(world.packageId),
+      this.db
+        .select({ n: count(), bytes: sql<number>`coalesce(sum(${backups.sizeBytes}), 0)`.mapWith(Number) })
+        .from(backups)
+        .where(and(eq(backups.gameId, gameId), eq(backups.status, 'READY'))),
+    ]);
+    return { kept: backupsKept, maxMb: backupsMaxMb, count: used!.n, sizeBytes: used!.bytes };
+  }
+
+  /**
+   * What the next backup would delete (docs/product.md, "Backups"): one taken now or before an
+   * upload, or, with `restoring`, the one taken before that backup's restore. Its size is taken to
+   * be the newest backup's, the world's size when last seen.
+   */
+  async nextPrune(ownerId: string | null, gameId: string, restoring: string | undefined, locale: Locale): Promise<BackupPrune> {
+    const world = await this.worlds.of(ownerId, gameId);
+    const [newest] = await this.db
+      .select({ sizeBytes: backups.sizeBytes })
+      .from(backups)
+      .where(and(eq(backups.gameId, gameId), eq(backups.status, 'READY')))
+      .orderBy(desc(backups.createdAt), desc(backups.id))
+      .limit(1);
+    const doomed = await this.overQuota(world, restoring ? [restoring] : [], newest?.sizeBytes ?? 0);
+    return { quota: await this.quotaOf(gameId), data: await this.views(doomed, locale) };
   }
 
   private async views(rows: BackupRow[], locale: Locale): Promise<Backup[]> {
@@ -119,6 +159,7 @@ export class BackupsService {
       id: row.id,
       gameId: row.gameId,
       kind: row.kind,
+      reason: row.reason,
       status: row.status,
       sizeBytes: row.sizeBytes,
       sha256: row.sha256,
@@ -147,7 +188,7 @@ export class BackupsService {
    * Takes a backup now, running or stopped (202): the answer is the PENDING backup, and its
    * progress arrives on the owner's event stream. 409 while another backup or a restore runs.
    */
-  async create(ownerId: string | null, gameId: string, input: { kind: BackupKind; note?: string; by: string | null }, locale: Locale): Promise<Backup> {
+  async create(ownerId: string | null, gameId: string, input: NewBackup, locale: Locale): Promise<Backup> {
     const world = await this.worlds.of(ownerId, gameId);
     if (world.worldDeleted) throw conflict('backups.worldDeleted');
     if (!(await this.claim(gameId, 'BACKUP'))) throw conflict('backups.busy');
@@ -171,17 +212,27 @@ export class BackupsService {
     const world = await this.worlds.of(ownerId, gameId);
     if (!(await this.claim(gameId, 'BACKUP'))) throw conflict('backups.busy');
     try {
-      return await this.take(world, await this.insert(world, { kind: 'AUTOMATIC', note: undefined, by: null }));
+      return await this.take(world, await this.insert(world, { kind: 'AUTOMATIC', reason: 'beforeVersionChange', by: null }));
     } finally {
       await this.release(gameId);
     }
   }
 
-  private async insert(world: GameWorld, input: { kind: BackupKind; note?: string; by: string | null }): Promise<BackupRow> {
+  private async insert(world: GameWorld, input: NewBackup): Promise<BackupRow> {
     const id = randomUUID();
     const [row] = await this.db
       .insert(backups)
-      .values({ id, gameId: world.id, kind: input.kind, note: input.note ?? null, createdBy: input.by, objectKey: `games/${world.id}/${id}.zip`, heartbeatAt: this.now(), createdAt: this.now() })
+      .values({
+        id,
+        gameId: world.id,
+        kind: input.kind,
+        reason: input.reason ?? null,
+        note: input.note ?? null,
+        createdBy: input.by,
+        objectKey: `games/${world.id}/${id}.zip`,
+        heartbeatAt: this.now(),
+        createdAt: this.now(),
+      })
       .returning();
     await this.changed(world.ownerId, world.id, row!.id, 'created');
     return row!;
@@ -189,9 +240,10 @@ export class BackupsService {
 
   /**
    * Archives the world into the store and marks the backup READY, or FAILED with its object
-   * removed. Resolves with null once READY, or with why it failed.
+   * removed, then prunes beyond the quota, never `keep` (the backup about to be restored). Resolves
+   * with null once READY, or with why it failed.
    */
-  private async take(world: GameWorld, row: BackupRow): Promise<ErrorKey | null> {
+  private async take(world: GameWorld, row: BackupRow, keep: string[] = []): Promise<ErrorKey | null> {
     const beat = setInterval(() => void this.heartbeat(row).catch(() => {}), HEARTBEAT_MS);
     try {
       await this.db.update(backups).set({ status: 'RUNNING', heartbeatAt: this.now() }).where(eq(backups.id, row.id));
@@ -208,7 +260,7 @@ export class BackupsService {
       // Marked FAILED meanwhile (its heartbeat was taken for dead): the object goes with it.
       if (!ready) throw new Error('the backup was given up while it ran');
       await this.changed(world.ownerId, world.id, row.id);
-      await this.prune(world, row.id);
+      await this.prune(world, [row.id, ...keep]);
       return null;
     } catch (err) {
       const why: ErrorKey = err instanceof UnsupportedError ? 'backups.unsupported' : err instanceof NoWorldError ? 'backups.noWorld' : 'backups.failed';
@@ -295,28 +347,45 @@ export class BackupsService {
     return stale.length;
   }
 
+  /** Deletes the backups beyond the package's quota (`overQuota`); never those of `keep`. */
+  private async prune(world: GameWorld, keep: string[]): Promise<void> {
+    for (const row of await this.overQuota(world, keep)) await this.remove(world.ownerId, row);
+  }
+
   /**
-   * Oldest unpinned backups beyond the package's quota (how many, and their total size) are
-   * deleted; the one just taken and pinned ones never are.
+   * The READY backups to delete for the game to hold at most the package's count and size, with a
+   * backup of `incoming` bytes still to come when given: unpinned ones, the automatic and nightly
+   * ones first, oldest first, then the manual ones, oldest first. Never a pinned one, one of `keep`
+   * (just taken, or being restored), nor one a download link is valid for (being downloaded): those
+   * count toward the quota all the same, so it may stay over it until they are free to go.
    */
-  private async prune(world: GameWorld, keepId: string): Promise<void> {
+  private async overQuota(world: GameWorld, keep: string[], incoming?: number): Promise<BackupRow[]> {
     const quota = await this.catalogue.backupQuota(world.packageId);
-    const ready = await this.db
-      .select()
-      .from(backups)
-      .where(and(eq(backups.gameId, world.id), eq(backups.status, 'READY')))
-      .orderBy(desc(backups.createdAt), desc(backups.id));
-    let kept = 0;
-    let bytes = 0;
+    const [ready, linked] = await Promise.all([
+      this.db
+        .select()
+        .from(backups)
+        .where(and(eq(backups.gameId, world.id), eq(backups.status, 'READY')))
+        .orderBy(asc(backups.createdAt), asc(backups.id)),
+      this.db
+        .select({ id: backupLinks.backupId })
+        .from(backupLinks)
+        .innerJoin(backups, eq(backups.id, backupLinks.backupId))
+        .where(and(eq(backups.gameId, world.id), gt(backupLinks.expiresAt, this.now()))),
+    ]);
+    const kept = new Set([...keep, ...linked.map((link) => link.id)]);
+    let n = ready.length + (incoming === undefined ? 0 : 1);
+    let bytes = ready.reduce((sum, row) => sum + (row.sizeBytes ?? 0), incoming ?? 0);
+    // A stable sort: oldest first within each kind.
+    const candidates = ready.filter((row) => !row.pinned && !kept.has(row.id)).sort((a, b) => Number(a.kind === 'MANUAL') - Number(b.kind === 'MANUAL'));
     const doomed: BackupRow[] = [];
-    for (const row of ready) {
-      const fits = kept < quota.backupsKept && bytes + (row.sizeBytes ?? 0) <= quota.backupsMaxMb * MB;
-      if (row.pinned || row.id === keepId || fits) {
-        kept++;
-        bytes += row.sizeBytes ?? 0;
-      } else doomed.push(row);
+    for (const row of candidates) {
+      if (n <= quota.backupsKept && bytes <= quota.backupsMaxMb * MB) break;
+      doomed.push(row);
+      n--;
+      bytes -= row.sizeBytes ?? 0;
     }
-    for (const row of doomed) await this.remove(world.ownerId, row);
+    return doomed;
   }
 
   private async remove(ownerId: string, row: BackupRow): Promise<void> {
@@ -325,27 +394,41 @@ export class BackupsService {
     await this.changed(ownerId, row.gameId, row.id, 'deleted');
   }
 
-  /** Pins, unpins or notes a backup. Pinning beyond the package's quota is refused (409). */
-  async update(ownerId: string | null, gameId: string, backupId: string, patch: BackupPatch, locale: Locale): Promise<Backup> {
+  /**
+   * Pins, unpins or notes a backup, as `as` (the caller's level on the game; docs/product.md,
+   * "Backups"): only the owner unpins, since an unpinned backup may be pruned. Pinning beyond the
+   * package's quota is refused (409): counted and written under the lock of the game's settings row,
+   * so two pins at once never both take the last place.
+   */
+  async update(ownerId: string | null, gameId: string, backupId: string, patch: BackupPatch, as: GameAccessLevel, locale: Locale): Promise<Backup> {
     const { world, row } = await this.row(ownerId, gameId, backupId);
-    if (patch.pinned && !row.pinned) {
-      const { backupsKept } = await this.catalogue.backupQuota(world.packageId);
-      const [pinned] = await this.db
-        .select({ n: count() })
-        .from(backups)
-        .where(and(eq(backups.gameId, gameId), eq(backups.pinned, true)));
-      if (pinned!.n >= backupsKept) throw conflict('backups.pinQuota', { kept: backupsKept });
-    }
-    const [updated] = await this.db
-      .update(backups)
-      .set({ ...(patch.pinned === undefined ? {} : { pinned: patch.pinned }), ...(patch.note === undefined ? {} : { note: patch.note }) })
-      .where(eq(backups.id, backupId))
-      .returning();
+    if (patch.pinned === false && row.pinned && !mayRemove(as)) throw forbidden('backups.ownerUnpins');
+    const { backupsKept } = await this.catalogue.backupQuota(world.packageId);
+    const updated = await this.db.transaction(async (tx) => {
+      if (patch.pinned) {
+        // The game's row of backup settings (made if missing) is the lock every pin of the game queues on.
+        await tx.insert(backupSettings).values({ gameId }).onConflictDoNothing();
+        await tx.select({ gameId: backupSettings.gameId }).from(backupSettings).where(eq(backupSettings.gameId, gameId)).for('update');
+        const [pinned] = await tx
+          .select({ n: count() })
+          .from(backups)
+          .where(and(eq(backups.gameId, gameId), eq(backups.pinned, true), ne(backups.id, backupId)));
+        if (pinned!.n >= backupsKept) throw conflict('backups.pinQuota', { kept: backupsKept });
+      }
+      const [done] = await tx
+        .update(backups)
+        .set({ ...(patch.pinned === undefined ? {} : { pinned: patch.pinned }), ...(patch.note === undefined ? {} : { note: patch.note }) })
+        .where(eq(backups.id, backupId))
+        .returning();
+      return done;
+    });
+    // Deleted meanwhile.
+    if (!updated) throw notFound('backup');
     await this.changed(world.ownerId, world.id, backupId);
-    return (await this.views([updated!], locale))[0]!;
+    return (await this.views([updated], locale))[0]!;
   }
 
-  /** Deletes a finished backup and its archive; 409 while it runs. */
+  /** Deletes a finished backup and its archive (the owner's alone: its route needs OWNER); 409 while it runs. */
   async delete(ownerId: string | null, gameId: string, backupId: string): Promise<void> {
     const { world, row } = await this.row(ownerId, gameId, backupId);
     if (row.status === 'PENDING' || row.status === 'RUNNING') throw conflict('backups.running');
@@ -362,7 +445,7 @@ export class BackupsService {
     if (row.status !== 'READY') throw conflict('backups.notReady', { status: row.status });
     if (world.worldDeleted) throw conflict('backups.worldDeleted');
     if (!(await this.claim(gameId, 'RESTORE'))) throw conflict('backups.busy');
-    this.track(this.putBack(world, row).finally(() => this.release(gameId)));
+    this.track(this.putBack(world, row, 'beforeRestore').finally(() => this.release(gameId)));
     return (await this.views([row], locale))[0]!;
   }
 
@@ -372,7 +455,7 @@ export class BackupsService {
    * `backup_settings` first and cleared at the end: a process dying half-way leaves it, and the
    * sweep resumes it (`resumed`, with the `restart` recorded).
    */
-  private async putBack(world: GameWorld, source: Pick<BackupRow, 'id' | 'objectKey' | 'createdAt'>, resumed?: { restart: boolean }): Promise<void> {
+  private async putBack(world: GameWorld, source: Pick<BackupRow, 'id' | 'objectKey' | 'createdAt'>, reason: BackupReason, resumed?: { restart: boolean }): Promise<void> {
     const link = `/dashboard/game/${world.id}/backups`;
     const beat = setInterval(() => void this.renewClaim(world.id).catch(() => {}), HEARTBEAT_MS);
     let restart = resumed?.restart ?? false;
@@ -380,8 +463,9 @@ export class BackupsService {
       restart = resumed?.restart ?? (await this.worlds.wantsRunning(world.id));
       await this.db.update(backupSettings).set({ restoreFrom: source.objectKey, restoreAt: source.createdAt, restoreRestart: restart }).where(eq(backupSettings.gameId, world.id));
       // A world never started has nothing to keep; any other failure stops the restore.
-      const safety = await this.insert(world, { kind: 'AUTOMATIC', note: undefined, by: null });
-      const failed = await this.take(world, safety);
+      const safety = await this.insert(world, { kind: 'AUTOMATIC', reason, by: null });
+      // The backup being restored stays, whatever the quota: pruning it would leave nothing to restore.
+      const failed = await this.take(world, safety, [source.id]);
       if (failed && failed !== 'backups.noWorld') throw new Error('the backup of the current world failed');
       const { backupsMaxMb } = await this.catalogue.backupQuota(world.packageId);
       await this.worlds.whileStopped(
@@ -431,11 +515,14 @@ export class BackupsService {
         continue;
       }
       const key = row.restoreFrom!;
-      const source = { id: key, objectKey: key, createdAt: row.restoreAt ?? now };
+      const upload = key.startsWith(`games/${world.id}/uploads/`);
+      // The backup's own id, so the safety backup taken again does not prune the one it restores.
+      const [stored] = upload ? [] : await this.db.select({ id: backups.id }).from(backups).where(eq(backups.objectKey, key));
+      const source = { id: stored?.id ?? key, objectKey: key, createdAt: row.restoreAt ?? now };
       this.track(
-        this.putBack(world, source, { restart: row.restoreRestart ?? false })
+        this.putBack(world, source, upload ? 'beforeUpload' : 'beforeRestore', { restart: row.restoreRestart ?? false })
           // An uploaded world is kept only for its restore.
-          .finally(() => (key.startsWith(`games/${world.id}/uploads/`) ? this.store.delete(key) : undefined))
+          .finally(() => (upload ? this.store.delete(key) : undefined))
           .finally(() => this.release(world.id)),
       );
       resumed++;
@@ -494,7 +581,7 @@ export class BackupsService {
       await fs.promises.rm(temp, { force: true });
     }
     this.track(
-      this.putBack(world, { objectKey: key, createdAt: this.now(), id: key })
+      this.putBack(world, { objectKey: key, createdAt: this.now(), id: key }, 'beforeUpload')
         .finally(() => this.store.delete(key))
         .finally(() => hold.stop())
         .finally(() => this.release(gameId)),
@@ -686,7 +773,7 @@ export class BackupsService {
       const world = await this.worlds.of(null, row.gameId).catch(() => undefined);
       if (!world || world.status === 'CREATED' || world.status === 'EXPIRED') continue;
       if (!(await this.claim(world.id, 'BACKUP'))) continue;
-      const backup = await this.insert(world, { kind: 'NIGHTLY', by: null });
+      const backup = await this.insert(world, { kind: 'NIGHTLY', reason: 'nightly', by: null });
       this.track(this.take(world, backup).finally(() => this.release(world.id)));
       started++;
     }
@@ -714,7 +801,7 @@ export class BackupsService {
       if (!(await this.claim(game.id, 'BACKUP', game.expiredAt))) continue;
       try {
         const world = await this.worlds.of(null, game.id);
-        const backup = await this.insert(world, { kind: 'AUTOMATIC', note: undefined, by: null });
+        const backup = await this.insert(world, { kind: 'AUTOMATIC', reason: 'expiry', by: null });
         this.track(this.take(world, backup).finally(() => this.release(game.id)));
         started++;
       } catch (err) {

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useCallback, useRef } from 'react';
 import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, CircularProgress, Divider, LinearProgress, Stack, Typography, type ChipProps } from '@mui/material';
 import {
   Backup as BackupIcon,
@@ -9,15 +9,15 @@ import {
   SettingsBackupRestore as RestoreIcon,
   UploadFile as UploadFileIcon,
 } from '@mui/icons-material';
-import { useCreate, useCustomMutation, useDelete } from '@refinedev/core';
+import { useCreate, useCustom, useCustomMutation, useDataProvider, useDelete, useSubscription, type BaseRecord } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
-import type { Backup, BackupLink, BackupPatch } from '../../../contract/backups.ts';
+import type { Backup, BackupLink, BackupPatch, BackupPrune } from '../../../contract/backups.ts';
 import type { ApiError } from '../../app/api.ts';
 import { ActionIcon } from '../../ui/ActionIcon.tsx';
 import { downloadFrom } from '../../ui/download.ts';
 import { formatBytes, formatDate } from '../../ui/format.ts';
 import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
-import { ActionAlert, useConfirmedAction, type RunAction } from '../../ui/useConfirmedAction.tsx';
+import { ActionAlert, useConfirmedAction, type Confirmation, type RunAction } from '../../ui/useConfirmedAction.tsx';
 import { ListPagination, usePaged } from '../lists.tsx';
 import { NightlyBackupSettings } from './NightlyBackupSettings.tsx';
 
@@ -26,25 +26,64 @@ type BackupStatus = Backup['status'];
 const statusColors: Record<BackupStatus, ChipProps['color']> = { PENDING: 'info', RUNNING: 'info', READY: 'success', FAILED: 'error' };
 const inProgress = (status: BackupStatus) => status === 'PENDING' || status === 'RUNNING';
 
+/** What the next backup would prune: one now or before an upload, or before restoring `restoring` (`/backups/next-prune`). */
+type Prune = (restoring?: string) => Promise<BackupPrune>;
+
+/**
+ * The quota's state, read again whenever the game's backups change, and `prune` to ask, just before
+ * a confirmation, what an action's backup would delete.
+ */
+function usePrune(gameId: string) {
+  const url = `/v1/game/${encodeURIComponent(gameId)}/backups/next-prune`;
+  const { query } = useCustom<BackupPrune & BaseRecord, ApiError>({ url, method: 'get', queryOptions: { placeholderData: (previous) => previous } });
+  const { refetch } = query;
+  useSubscription({ channel: 'resources/backups', types: ['*'], onLiveEvent: () => void refetch() });
+  const dataProvider = useDataProvider();
+  const prune: Prune = useCallback(
+    async (restoring) => (await dataProvider().custom!<BackupPrune & BaseRecord>({ url, method: 'get', query: restoring ? { restoring } : {} })).data,
+    [dataProvider, url],
+  );
+  return { quota: query.data?.data.quota, prune };
+}
+
+/**
+ * A confirmation's text, followed by what the action's backup will prune, each named by its date
+ * and kind (or why it was taken), so nobody loses a backup without being told.
+ */
+function usePruneWarning() {
+  const { t, i18n } = useTranslation('games');
+  return (text: string, pruned: BackupPrune) => {
+    if (pruned.data.length === 0) return text;
+    const names = pruned.data.map((b) => t('backups.named', { date: formatDate(b.createdAt, i18n.language), kind: b.reason ? t(`backups.reason.${b.reason}`) : t(`backups.kind.${b.kind}`) }));
+    return `${text} ${t('backups.prunes', { count: pruned.data.length, kept: pruned.quota.kept, names: names.join(', ') })}`;
+  };
+}
+
 /**
  * The game's world backups: take one now, the nightly setting, and the list, newest first, read
  * again live as each backup moves on (`resource-change` of `backups`). A ready backup can be
  * restored, downloaded, pinned or deleted; the others only deleted once they stopped running.
  */
-export function BackupsCard({ gameId, canDelete = true }: { gameId: string; canDelete?: boolean }) {
+export function BackupsCard({ gameId, canRemove = true }: { gameId: string; canRemove?: boolean }) {
   const { t } = useTranslation('games');
   const errorMessage = useErrorMessage();
   const paged = usePaged<Backup>('backups', { params: { gameId }, pageSize: 10 });
   const { run, busy, result, dialog } = useConfirmedAction();
   const { mutateAsync: create } = useCreate<Backup, ApiError>();
   const running = paged.rows.some((b) => inProgress(b.status));
+  const { quota, prune } = usePrune(gameId);
+  const warning = usePruneWarning();
 
-  const backUpNow = () =>
+  // Asks first only when the backup will prune one, naming it.
+  const backUpNow = async () => {
+    const pruned = await prune().catch(() => null);
     void run({
+      confirm: pruned?.data.length ? { title: t('backups.nowTitle'), text: warning(t('backups.nowText'), pruned), confirm: t('backups.now'), danger: true } : undefined,
       action: () => create({ resource: 'backups', meta: { params: { gameId } }, values: {}, successNotification: false, errorNotification: false }),
       success: t('backups.started'),
       failure: t('backups.createFailed'),
     });
+  };
 
   return (
     <Card data-testid="backups">
@@ -57,10 +96,15 @@ export function BackupsCard({ gameId, canDelete = true }: { gameId: string; canD
       />
       <CardContent sx={{ pt: 0 }}>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2 }}>
-          <Button variant="contained" startIcon={<BackupIcon />} disabled={busy || running || paged.loading} onClick={backUpNow}>
+          <Button variant="contained" startIcon={<BackupIcon />} disabled={busy || running || paged.loading} onClick={() => void backUpNow()}>
             {t('backups.now')}
           </Button>
-          <WorldUpload gameId={gameId} run={run} disabled={busy || running || paged.loading} />
+          <WorldUpload gameId={gameId} run={run} prune={prune} disabled={busy || running || paged.loading} />
+          {quota && (
+            <Typography variant="body2" color={quota.count > quota.kept ? 'warning.main' : 'text.secondary'} data-testid="backups-quota" title={t('backups.quotaHelp', { kept: quota.kept })}>
+              {t('backups.quota', { used: quota.count, kept: quota.kept })}
+            </Typography>
+          )}
           {running && (
             <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'text.secondary' }}>
               <CircularProgress size={16} color="inherit" />
@@ -88,7 +132,7 @@ export function BackupsCard({ gameId, canDelete = true }: { gameId: string; canD
           <>
             <Stack component="ul" aria-label={t('backups.listLabel')} spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
               {paged.rows.map((backup) => (
-                <BackupItem key={backup.id} gameId={gameId} backup={backup} run={run} busy={busy} onChanged={paged.reload} canDelete={canDelete} />
+                <BackupItem key={backup.id} gameId={gameId} backup={backup} run={run} prune={prune} busy={busy} onChanged={paged.reload} canRemove={canRemove} />
               ))}
             </Stack>
             {paged.total > paged.pagination.rowsPerPage && <ListPagination {...paged.pagination} />}
@@ -105,15 +149,18 @@ export function BackupsCard({ gameId, canDelete = true }: { gameId: string; canD
  * world up first. The browser streams the file; the API's refusal (too large, not a world, unsafe)
  * is shown in place.
  */
-function WorldUpload({ gameId, run, disabled }: { gameId: string; run: RunAction; disabled: boolean }) {
+function WorldUpload({ gameId, run, prune, disabled }: { gameId: string; run: RunAction; prune: Prune; disabled: boolean }) {
   const { t, i18n } = useTranslation('games');
   const input = useRef<HTMLInputElement>(null);
   const { mutateAsync: call } = useCustomMutation<Record<string, never>, ApiError>();
-  const picked = (file: File | undefined) => {
+  const warning = usePruneWarning();
+  const picked = async (file: File | undefined) => {
     if (input.current) input.current.value = '';
     if (!file) return;
+    const text = t('backups.uploadText', { file: file.name, size: formatBytes(file.size, i18n.language) });
+    const pruned = await prune().catch(() => null);
     void run({
-      confirm: { title: t('backups.uploadTitle'), text: t('backups.uploadText', { file: file.name, size: formatBytes(file.size, i18n.language) }), confirm: t('backups.uploadConfirm'), danger: true },
+      confirm: { title: t('backups.uploadTitle'), text: pruned ? warning(text, pruned) : text, confirm: t('backups.uploadConfirm'), danger: true },
       // The API wants application/zip whatever the system named the file's type (Windows says x-zip-compressed).
       action: () =>
         call({ url: `/v1/game/${encodeURIComponent(gameId)}/world`, method: 'put', values: new Blob([file], { type: 'application/zip' }), successNotification: false, errorNotification: false }),
@@ -123,7 +170,7 @@ function WorldUpload({ gameId, run, disabled }: { gameId: string; run: RunAction
   };
   return (
     <>
-      <input ref={input} type="file" accept=".zip,application/zip" hidden data-testid="world-file" onChange={(e) => picked(e.target.files?.[0])} />
+      <input ref={input} type="file" accept=".zip,application/zip" hidden data-testid="world-file" onChange={(e) => void picked(e.target.files?.[0])} />
       <Button variant="outlined" startIcon={<UploadFileIcon />} disabled={disabled} onClick={() => input.current?.click()}>
         {t('backups.upload')}
       </Button>
@@ -132,7 +179,23 @@ function WorldUpload({ gameId, run, disabled }: { gameId: string; run: RunAction
 }
 
 /** One backup: when, how big, which kind and by whom, its status, and what can be done with it. */
-function BackupItem({ gameId, backup, run, busy, onChanged, canDelete }: { gameId: string; backup: Backup; run: RunAction; busy: boolean; onChanged: () => void; canDelete: boolean }) {
+function BackupItem({
+  gameId,
+  backup,
+  run,
+  prune,
+  busy,
+  onChanged,
+  canRemove,
+}: {
+  gameId: string;
+  backup: Backup;
+  run: RunAction;
+  prune: Prune;
+  busy: boolean;
+  onChanged: () => void;
+  canRemove: boolean;
+}) {
   const { t, i18n } = useTranslation('games');
   const { mutateAsync: call } = useCustomMutation<BackupLink & Backup, ApiError>();
   const { mutateAsync: remove } = useDelete<Backup, ApiError>();
@@ -140,11 +203,20 @@ function BackupItem({ gameId, backup, run, busy, onChanged, canDelete }: { gameI
   const quiet = { successNotification: false, errorNotification: false } as const;
   const date = formatDate(backup.createdAt, i18n.language);
   const ready = backup.status === 'READY';
-  const details = [formatBytes(backup.sizeBytes, i18n.language), backup.createdBy ? t('backups.by', { name: backup.createdBy }) : '', backup.note ?? ''].filter(Boolean);
+  const warning = usePruneWarning();
+  const details = [
+    formatBytes(backup.sizeBytes, i18n.language),
+    backup.reason ? t(`backups.reason.${backup.reason}`) : '',
+    backup.createdBy ? t('backups.by', { name: backup.createdBy }) : '',
+    backup.note ?? '',
+  ].filter(Boolean);
 
-  const restore = () =>
+  const restore = async () => {
+    const text = t('backups.restoreText', { date });
+    const pruned = await prune(backup.id).catch(() => null);
+    const confirm: Confirmation = { title: t('backups.restoreTitle'), text: pruned ? warning(text, pruned) : text, confirm: t('backups.restore'), danger: true };
     void run({
-      confirm: { title: t('backups.restoreTitle'), text: t('backups.restoreText', { date }), confirm: t('backups.restore'), danger: true },
+      confirm,
       action: async () => {
         await call({ url: url('/restore'), method: 'post', values: {}, ...quiet });
         onChanged();
@@ -152,6 +224,7 @@ function BackupItem({ gameId, backup, run, busy, onChanged, canDelete }: { gameI
       success: t('backups.restoreStarted', { date }),
       failure: t('backups.failed'),
     });
+  };
   const download = () =>
     void run({
       action: async () => downloadFrom((await call({ url: url('/link'), method: 'post', values: {}, ...quiet })).data.url),
@@ -217,27 +290,30 @@ function BackupItem({ gameId, backup, run, busy, onChanged, canDelete }: { gameI
           <>
             {/* A backup kept past its world's deletion has no world to go back into. */}
             {!backup.expiresAt && (
-              <Button size="small" startIcon={<RestoreIcon />} disabled={busy} onClick={restore}>
+              <Button size="small" startIcon={<RestoreIcon />} disabled={busy} onClick={() => void restore()}>
                 {t('backups.restore')}
               </Button>
             )}
             <Button size="small" startIcon={<DownloadIcon />} disabled={busy} onClick={download}>
               {t('backups.download')}
             </Button>
-            <ActionIcon
-              title={backup.pinned ? t('backups.unpin') : t('backups.pin')}
-              aria-label={t(backup.pinned ? 'backups.unpinOf' : 'backups.pinOf', { date })}
-              aria-pressed={backup.pinned}
-              color={backup.pinned ? 'primary' : 'default'}
-              size="small"
-              disabled={busy}
-              onClick={pin}
-            >
-              {backup.pinned ? <PushPinIcon /> : <PushPinOutlinedIcon />}
-            </ActionIcon>
+            {/* Only the owner unpins: an unpinned backup may be pruned (docs/product.md, "Backups"). */}
+            {(!backup.pinned || canRemove) && (
+              <ActionIcon
+                title={backup.pinned ? t('backups.unpin') : t('backups.pin')}
+                aria-label={t(backup.pinned ? 'backups.unpinOf' : 'backups.pinOf', { date })}
+                aria-pressed={backup.pinned}
+                color={backup.pinned ? 'primary' : 'default'}
+                size="small"
+                disabled={busy}
+                onClick={pin}
+              >
+                {backup.pinned ? <PushPinIcon /> : <PushPinOutlinedIcon />}
+              </ActionIcon>
+            )}
           </>
         )}
-        {canDelete && !inProgress(backup.status) && (
+        {canRemove && !inProgress(backup.status) && (
           <ActionIcon title={t('backups.delete')} aria-label={t('backups.deleteOf', { date })} size="small" disabled={busy} onClick={del}>
             <DeleteOutlineIcon />
           </ActionIcon>

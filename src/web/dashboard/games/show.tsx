@@ -115,7 +115,7 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
           <ConsoleCard gameId={game.id} running={running} canCommand={may(game, 'MODERATOR')} />
         </Suspense>
       )}
-      {tab === 'backups' && <BackupsCard gameId={game.id} canDelete={may(game, 'OWNER')} />}
+      {tab === 'backups' && <BackupsCard gameId={game.id} canRemove={may(game, 'OWNER')} />}
       {tab === 'schedules' && (
         <Suspense fallback={<PageLoader />}>
           <SchedulesCard gameId={game.id} />
