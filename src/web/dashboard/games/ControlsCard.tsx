@@ -103,10 +103,8 @@ export function ControlsCard({
             </Box>
           )}
           {status === 'CRASHED' && (
-            <Alert severity="error">
-              {t('game.crashed')}
-              {game.statusReason ? ` ${game.statusReason}` : ''}
-            </Alert>
+            // Not the status reason: the runtime's words, in English, for the back office; the owner's notice says why in their language.
+            <Alert severity="error">{t('game.crashed')}</Alert>
           )}
           {status === 'EXPIRED' && <Alert severity="warning">{t('game.expired')}</Alert>}
           {result?.severity === 'error' && <ActionAlert result={result} />}
