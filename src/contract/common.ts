@@ -34,6 +34,11 @@ export const Problem = Type.Object({
   status: Type.Integer(),
   code: Type.Optional(Type.String({ description: "The error's key (`friends.self`, `notFound.user`): the same in every language, for clients to branch on." })),
   detail: Type.Optional(Type.String({ description: "What went wrong, in the caller's language (the saved locale, else the locale cookie, else Accept-Language, else French)." })),
+  params: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), {
+      description: "What fills the key's text (instants in ISO 8601, UTC): a client shows its own words with them, times in its reader's zone; `detail` gives them in UTC.",
+    }),
+  ),
   errors: Type.Optional(
     Type.Array(
       Type.Object({

@@ -10,13 +10,26 @@ function templates(node: Catalogue, prefix = ''): Array<[string, string]> {
 const placeholders = (template: string) => [...template.matchAll(/\{\{\s*(\w+)\s*(?:,\s*(\w+)\s*)?\}\}/g)].map((m) => `${m[1]}${m[2] ? `,${m[2]}` : ''}`).sort();
 
 describe('messages', () => {
-  it('fills parameters, and dates in the reader’s words, in UTC', () => {
+  it('fills parameters, and dates in the reader’s words: in UTC, said so, on the server; in the reader’s zone on the page', () => {
     const params = { name: 'Castle', until: '2026-11-24T21:30:00.000Z' };
-    expect(formatMessage('« {{name}} » jusqu’au {{until, datetime}} UTC', params, 'fr')).toBe('« Castle » jusqu’au 24 novembre 2026 à 21:30 UTC');
-    expect(formatMessage('"{{ name }}" until {{until, datetime}} UTC', params, 'en')).toBe('"Castle" until 24 November 2026 at 21:30 UTC');
+    expect(formatMessage('« {{name}} » jusqu’au {{until, datetime}}', params, 'fr')).toBe('« Castle » jusqu’au 24 novembre 2026 à 21:30 UTC');
+    expect(formatMessage('"{{ name }}" until {{until, datetime}}', params, 'en')).toBe('"Castle" until 24 November 2026 at 21:30 UTC');
     expect(formatMessage('{{until, date}}', params, 'en')).toBe('24 November 2026');
+    // Read in Paris, and in New York where it is still the afternoon: no zone named, it is the reader's.
+    expect(formatMessage('jusqu’au {{until, datetime}}', params, 'fr', { timeZone: 'Europe/Paris' })).toBe('jusqu’au 24 novembre 2026 à 22:30');
+    expect(formatMessage('until {{until, datetime}}', params, 'en', { timeZone: 'America/New_York' })).toBe('until 24 November 2026 at 16:30');
     // A missing parameter is left empty, a bad date shown as given.
     expect(formatMessage('[{{missing}}] {{name, datetime}}', params, 'en')).toBe('[] Castle');
+  });
+
+  it('says how far away a time is as people do, not in seconds', () => {
+    const now = Date.parse('2026-11-24T21:30:00.000Z');
+    const said = (template: string, params: Record<string, string | number>, locale: 'fr' | 'en') => formatMessage(template, params, locale, { now }).replace(/\s/g, ' ');
+    expect(said('({{seconds, relative}})', { seconds: 597 }, 'fr')).toBe('(dans 10 min)');
+    expect(said('({{seconds, relative}})', { seconds: 597 }, 'en')).toBe('(in 10 min)');
+    expect(said('{{seconds, relative}}', { seconds: 42 }, 'fr')).toBe('dans 42 s');
+    expect(said('{{at, relative}}', { at: '2026-11-24T23:30:00.000Z' }, 'en')).toBe('in 2 hours');
+    expect(said('{{at, relative}}', { at: '2026-11-21T21:30:00.000Z' }, 'fr')).toBe('il y a 3 jours');
   });
 
   it('renders notices and reasons, and nothing for a key the catalogue lacks', () => {

@@ -24,6 +24,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ MOJANG_API_URL: 'http://mojang.test', MOJANG_SESSION_URL: 'http://session.test' }).minecraft.sessionUrl).toBe('http://session.test');
   });
 
+  it('offers voice chat only with MUMBLE_HOST, on port 64738 unless MUMBLE_PORT says otherwise', () => {
+    expect(loadConfig({}).mumble).toBeNull();
+    expect(loadConfig({ MUMBLE_HOST: 'voice.example.com' }).mumble).toEqual({ host: 'voice.example.com', port: 64738 });
+    expect(loadConfig({ MUMBLE_HOST: '10.0.0.5', MUMBLE_PORT: '50000' }).mumble).toEqual({ host: '10.0.0.5', port: 50000 });
+    expect(() => loadConfig({ MUMBLE_HOST: 'voice.example.com', MUMBLE_PORT: '70000' })).toThrow('MUMBLE_PORT="70000" is invalid: expected a whole number from 1 to 65535');
+    expect(() => loadConfig({ MUMBLE_HOST: 'mumble://voice.example.com' })).toThrow('MUMBLE_HOST is invalid: expected a host name or IP address');
+    expect(() => loadConfig({ MUMBLE_PORT: '64738' })).toThrow(/MUMBLE_PORT is set but MUMBLE_HOST is not/);
+  });
+
   it('switches to PostgreSQL and Keycloak by configuration alone', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/app', OIDC_ISSUER: 'https://sso.example.com/realms/blockhost/' });
     expect(config.databaseUrl).toBe('postgres://u@db:5432/app');

@@ -57,6 +57,8 @@ export interface Config {
     intervalMs: number;
   };
   social: { discord: string; twitter: string; youtube: string; instagram: string };
+  /** The Mumble server where each game has a voice channel; null: none, so the web app offers no voice chat. */
+  mumble: { host: string; port: number } | null;
   /** Mojang's profile API; unset means the offline resolver (offline-mode UUIDs, generated skins). */
   minecraft: { apiUrl: string | undefined; sessionUrl: string };
   webDir: string;
@@ -134,6 +136,9 @@ function text(env: Env, name: string, pattern: RegExp, what: string): string | u
   return raw;
 }
 
+/** A host name, an IPv4 or an IPv6 address. */
+const HOST_PATTERN = /^[A-Za-z0-9.-]{1,253}$|^[0-9A-Fa-f:]{2,39}$/;
+
 function portRange(env: Env, name: string, def: string): { from: number; to: number } {
   const raw = read(env, name) ?? def;
   const m = /^(\d{4,5})-(\d{4,5})$/.exec(raw);
@@ -182,7 +187,7 @@ function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): 
   return {
     driver,
     dataDir,
-    host: text(env, 'GAME_HOST', /^[A-Za-z0-9.-]{1,253}$|^[0-9A-Fa-f:]{2,39}$/, 'a host name or IP address') ?? new URL(publicUrl).hostname,
+    host: text(env, 'GAME_HOST', HOST_PATTERN, 'a host name or IP address') ?? new URL(publicUrl).hostname,
     portRange: portRange(env, 'GAME_PORT_RANGE', '25565-25664'),
     ...(serverJar ? { serverJar } : {}),
     kubernetes: {
@@ -195,6 +200,17 @@ function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): 
       toolImage: text(env, 'AGONES_TOOL_IMAGE', /^[\w./:@-]{1,255}$/, 'a container image reference'),
     },
   };
+}
+
+/** MUMBLE_HOST and MUMBLE_PORT: a voice server, or none; a port without a host is a mistake, not a default. */
+function mumbleConfig(env: Env): Config['mumble'] {
+  const host = text(env, 'MUMBLE_HOST', HOST_PATTERN, 'a host name or IP address');
+  const port = int(env, 'MUMBLE_PORT', 64738, 1, 65535);
+  if (host === undefined) {
+    if (read(env, 'MUMBLE_PORT') !== undefined) throw new ConfigError('MUMBLE_PORT is set but MUMBLE_HOST is not: set the Mumble server’s host too, or neither');
+    return null;
+  }
+  return { host, port };
 }
 
 /** BACKUP_STORE and S3_*: a folder under DATA_DIR, or a bucket whose name and keys are then required. */
@@ -283,6 +299,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       youtube: socialDefault('SOCIAL_YOUTUBE_URL', 'https://www.youtube.com/@blockhost'),
       instagram: socialDefault('SOCIAL_INSTAGRAM_URL', 'https://www.instagram.com/blockhost'),
     },
+    mumble: mumbleConfig(env),
     minecraft: {
       apiUrl: url(env, 'MOJANG_API_URL', undefined, ['https', 'http']),
       sessionUrl: url(env, 'MOJANG_SESSION_URL', 'https://sessionserver.mojang.com', ['https', 'http'])!,

@@ -77,7 +77,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
 
   /** Follows a download link as a browser would: no token, redirects followed. */
   const download = async (url: string, headers: Record<string, string> = {}) => {
-    const res = await t.app.inject({ method: 'GET', url: new URL(url).pathname, headers });
+    const res = await t.app.inject({ method: 'GET', url: new URL(url).pathname + new URL(url).search, headers });
     if (res.statusCode !== 302) return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
     const redirected = await fetch(String(res.headers.location), { headers });
     return { status: redirected.status, headers: Object.fromEntries(redirected.headers), body: Buffer.from(await redirected.arrayBuffer()) };
@@ -103,6 +103,12 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const zip = await download(link.json().url);
       expect(zip.status).toBe(200);
       expect(String(zip.headers['content-disposition'])).toMatch(/^attachment; filename="My-world-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}\.zip"/);
+      // Named after the backup's time on the downloader's clock: Tokyo's is nine hours ahead of UTC's.
+      const stamp = (d: Date) => `${d.toISOString().slice(0, 16).replace(/[T:]/g, '-')}`;
+      const tokyo = await download(`${link.json().url}?tz=Asia%2FTokyo`);
+      expect(String(tokyo.headers['content-disposition'])).toContain(`filename="My-world-${stamp(new Date(Date.parse(first.createdAt) + 9 * 3600_000))}.zip"`);
+      const unknownZone = await download(`${link.json().url}?tz=Mars%2FOlympus`);
+      expect(unknownZone.status).toBe(400);
       expect(zip.body.length).toBe(first.sizeBytes);
       expect(sha256(zip.body)).toBe(first.sha256);
       expect(await zipEntries(zip.body)).toEqual(expect.arrayContaining(['world/level.dat', 'world/region/r.0.0.mca']));

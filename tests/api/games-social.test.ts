@@ -148,7 +148,11 @@ describe('announce', () => {
     expect(early.statusCode).toBe(429);
     expect(early.headers['retry-after']).toBe('360');
     expect(early.headers['content-type']).toContain('application/problem+json');
-    expect(early.json()).toMatchObject({ code: 'games.announcedRecently', detail: expect.stringContaining('(dans 360 s)') });
+    // In words people use, and with the instants for a client to show in its reader's zone.
+    const problem = early.json();
+    expect(problem.detail).toMatch(/^Le serveur a été annoncé le .+ à \d\d:\d\d UTC ; il pourra l'être de nouveau le .+ à \d\d:\d\d UTC \(dans\s6\smin\)$/);
+    expect(problem).toMatchObject({ code: 'games.announcedRecently', params: { at: expect.any(String), next: expect.any(String), seconds: 360 } });
+    expect(Date.parse(problem.params.next) - Date.parse(problem.params.at)).toBe(10 * 60_000);
     expect(await openNotices(t.current, 'bob')).toHaveLength(1);
 
     t.current.clock.advance(6 * 60_000);

@@ -46,6 +46,19 @@ describe('reconciler', () => {
     expect((await game(gameId)).status).toBe('RUNNING');
   });
 
+  it('says why a server stopped unexpectedly in its owner’s language', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    // The runtime gives no reason of its own: the words are ours, in both languages.
+    t.current.driver.crash(gameId, null);
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'CRASHED', statusReason: 'The server stopped unexpectedly' });
+    const [notice] = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
+    expect(notice.data.description).toBe("Le serveur s'est arrêté de façon inattendue. Il redémarre dans 5 s.");
+    expect(notice.data.params.reason).toEqual({ fr: "Le serveur s'est arrêté de façon inattendue", en: 'The server stopped unexpectedly' });
+    expect(await notices()).toEqual(['The server stopped unexpectedly. It restarts in 5 s.']);
+  });
+
   it('sends the list changes made while the server started once it runs', async () => {
     const { gameId } = await buyGame(t.current);
     const patch = (name: string, type: string, action: string) => t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/minecraft/player`, payload: { name, type, action } });
@@ -161,7 +174,7 @@ describe('reconciler', () => {
     t.current.driver.failNextStart = 'no free port';
     await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` });
     await tick();
-    expect(await game(gameId)).toMatchObject({ status: 'CRASHED', statusReason: 'Start failed: no free port' });
+    expect(await game(gameId)).toMatchObject({ status: 'CRASHED', statusReason: 'The start failed (no free port)' });
     t.current.clock.advance(5 * SECOND);
     await tick();
     await tick();

@@ -141,6 +141,8 @@ describe('platform', () => {
     expect(cfg.auth.providers).toEqual([{ id: 'embedded', issuer: t.current.config.oidc.issuer, clientId: 'web' }]);
     expect(cfg.stripe).toEqual({ mode: 'sandbox', publishableKey: null });
     expect(Object.keys(cfg.social).sort()).toEqual(['discord', 'instagram', 'twitter', 'youtube']);
+    // No MUMBLE_HOST: no voice server, so the web app offers no voice chat.
+    expect(cfg.mumble).toBeNull();
     const build = (await t.current.app.inject({ url: '/builds/latest.json' })).json();
     expect(build.version).toBe(cfg.version);
   });

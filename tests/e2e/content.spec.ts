@@ -34,8 +34,10 @@ test('the style guide, the Mumble redirect and the token page', async ({ page })
   await page.goto('/lsg');
   await expect(page.getByRole('heading', { name: 'Thème clair' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Thème sombre' })).toBeVisible();
-  await page.goto('/mumble-redirect/play.example.com:64738');
-  await expect(page.getByTestId('mumble-link')).toHaveAttribute('href', 'mumble://play.example.com:64738');
+  // The game's channel, named in the link, as a path of Mumble's URL, which also wants the protocol version.
+  await page.goto('/mumble-redirect/voice.example.com:64738?channel=Le%20monde%20d%E2%80%99Alice');
+  await expect(page.getByText('Ouverture du salon « Le monde d’Alice » du serveur vocal voice.example.com:64738 dans Mumble…')).toBeVisible();
+  await expect(page.getByTestId('mumble-link')).toHaveAttribute('href', 'mumble://voice.example.com:64738/Le%20monde%20d%E2%80%99Alice?version=1.2.0');
   await page.goto('/jwt');
   await expect(page.getByText('Connectez-vous pour voir')).toBeVisible();
 });

@@ -72,8 +72,17 @@ test('alice buys a server from the catalogue and starts it from its control pane
   await page.setViewportSize({ width: 375, height: 740 });
   await page.screenshot({ path: 'test-results/screenshots/game-panel-phone.png', fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
-  // Voice chat runs on the server's host, not on its game port.
-  await expect(page.getByRole('link', { name: 'Rejoindre le chat vocal (Mumble)' })).toHaveAttribute('href', /\/mumble-redirect\/localhost$/);
+  // No Mumble server configured (MUMBLE_HOST): no voice chat link that would lead nowhere.
+  const voice = page.getByRole('link', { name: 'Rejoindre le chat vocal (Mumble)' });
+  await expect(voice).toHaveCount(0);
+  // With one, the link names its host, its port and the game's own channel.
+  await page.route('**/app-config.json', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), mumble: { host: 'voice.example.com', port: 64738 } } });
+  });
+  await page.reload();
+  await expect(voice).toHaveAttribute('href', `/mumble-redirect/voice.example.com%3A64738?channel=${encodeURIComponent('Le monde d’Alice')}`);
+  await page.unroute('**/app-config.json');
 
   // A real client joins; the owner sees it online and kicks it, after confirming.
   const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());

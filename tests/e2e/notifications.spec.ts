@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { accessToken, accounts, expect, inEachLook, seriousViolations, signIn, signUp, test } from './fixtures.ts';
+import { accessToken, accounts, expect, inEachLook, seriousViolations, signIn, signUp, staffApi, test } from './fixtures.ts';
 
 test('a notification sent while the page is open rings the bell, and opening it marks it read', async ({ page, request }) => {
   await signIn(page, accounts.alice);
@@ -141,4 +141,30 @@ test('a game started from elsewhere shows its new status on its open page, witho
     await api.post(`/v1/game/${id}/stop`);
   }
   await page.context().close();
+});
+
+test('a notice’s times read in the reader’s own zone, without a UTC to convert', async ({ browser, request }) => {
+  // A reader in Tokyo (UTC+9 all year): a time given in UTC would read nine hours off.
+  const page = await (await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'fr-FR' })).newPage();
+  await signIn(page, accounts.alice);
+  const api = await playerApi(page);
+  const packs = (await (await api.get('/v1/pricing')).json()) as { data: Array<{ id: string }> };
+  const checkout = (await (await api.post('/v1/payment/stripe', { pricingId: packs.data[0]!.id })).json()) as { paymentId: string };
+  expect((await api.post(`/v1/payment/sandbox/${checkout.paymentId}/confirm`, { cardNumber: '4242424242424242' })).status()).toBe(200);
+  const definitions = (await (await api.get('/v1/definition/game/list?size=100')).json()) as { data: Array<{ id: string; packages: Array<{ id: string; priceCredits: number }> }> };
+  const definition = definitions.data.find((d) => d.packages.length > 0)!;
+  const pack = [...definition.packages].sort((a, b) => a.priceCredits - b.priceCredits)[0]!;
+  const created = await api.post('/v1/game/create', { definitionId: definition.id, packageId: pack.id, name: `Tokyo ${run}`, autoRenew: false });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  // Staff give it three days: the owner is told until when.
+  const extended = await (await staffApi(request)).post(`/v1/staff/games/${id}/extend`, { days: 3, reason: `Panne ${run}` });
+  expect(extended.status()).toBe(200);
+  const until = new Date(((await extended.json()) as { periodEnd: string }).periodEnd);
+  const inTokyo = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(until);
+
+  await page.goto('/dashboard/notifications');
+  const notice = page.getByTestId('notification-row').filter({ hasText: `Panne ${run}` });
+  await expect(notice).toContainText(`jusqu'au ${inTokyo}`);
+  await expect(notice).not.toContainText('UTC');
 });

@@ -40,6 +40,8 @@ test('the owner schedules a nightly restart and a command, runs the command now 
   await page.getByRole('button', { name: 'Nouvelle tâche' }).click();
   await form.getByRole('combobox', { name: 'Tâche' }).click();
   await page.getByRole('option', { name: 'Commande' }).click();
+  // Its example is French on a French page.
+  await expect(form.getByRole('textbox', { name: 'Commande' })).toHaveAttribute('placeholder', 'say Bonjour');
   await form.getByRole('textbox', { name: 'Commande' }).fill('say hello');
   await form.getByRole('combobox', { name: 'Répétition' }).click();
   await page.getByRole('option', { name: 'Certains jours' }).click();

@@ -85,7 +85,9 @@ export function statusKey(status: number): ErrorKey {
   return (String(status) in en.status ? `status.${status}` : 'status.other') as ErrorKey;
 }
 
-export function problemBody(status: number, code: string, detail: string, errors?: FieldError[]) {
+export function problemBody(status: number, code: string, detail: string, errors?: FieldError[], params?: MessageParams) {
+  // The key's parameters a client can word itself (the web app, times in its reader's zone); a `{fr, en}` pair is already in `detail`.
+  const plain = Object.entries(params ?? {}).filter((e): e is [string, string | number] => typeof e[1] === 'string' || typeof e[1] === 'number');
   return {
     type: `https://httpstatuses.io/${status}`,
     title: STATUS_CODES[status] ?? 'Error',
@@ -93,5 +95,6 @@ export function problemBody(status: number, code: string, detail: string, errors
     code,
     detail,
     ...(errors ? { errors } : {}),
+    ...(plain.length ? { params: Object.fromEntries(plain) } : {}),
   };
 }

@@ -23,7 +23,7 @@ export async function sendProblem(reply: FastifyReply, problem: HttpProblem) {
     .headers(problem.headers)
     .header('content-language', locale)
     .type('application/problem+json')
-    .send(problemBody(problem.status, problem.key, detail, errors));
+    .send(problemBody(problem.status, problem.key, detail, errors, problem.params));
 }
 
 const scalar = (v: unknown): string | number => (typeof v === 'number' || typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : JSON.stringify(v));

@@ -18,6 +18,7 @@ function appConfig(config: Config) {
     },
     stripe: config.stripe.secretKey ? { mode: 'stripe' as const, publishableKey: config.stripe.publishableKey ?? null } : { mode: 'sandbox' as const, publishableKey: null },
     social: config.social,
+    mumble: config.mumble,
   };
 }
 

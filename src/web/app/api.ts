@@ -1,4 +1,6 @@
 import type { Problem } from '../../contract/common.ts';
+import { formatMessage } from '../../contract/messages.ts';
+import i18n from './i18n.ts';
 
 /**
  * An answer outside 200-299, carrying the problem+json body. Also Refine's `HttpError`: `statusCode`,
@@ -53,11 +55,29 @@ export async function apiFetch<T>(path: string, init: RequestInit & { json?: unk
   const res = await fetch(path, { ...request, headers, body });
   if (!res.ok) {
     const problem = res.headers.get('content-type')?.includes('json') ? ((await res.json().catch(() => undefined)) as Problem | undefined) : undefined;
-    throw new ApiError(res.status, problem);
+    throw new ApiError(res.status, problem && (await inReadersWords(problem)));
   }
   // 204, or an accepted write that answers nothing (202 with no body).
   if (res.status === 204 || res.headers.get('content-length') === '0') return undefined as T;
   return (await res.json()) as T;
+}
+
+/**
+ * The API words a problem's detail in UTC, not knowing where its reader is: a text with times in it
+ * ("annoncé le …, de nouveau le …, dans 6 min") is worded again here from its key and parameters, in the
+ * language on screen and the reader's own zone. Any other detail, or when the catalogue cannot load, is the API's.
+ */
+async function inReadersWords(problem: Problem): Promise<Problem> {
+  if (!problem.code || !problem.params) return problem;
+  try {
+    await i18n.loadNamespaces('errors');
+  } catch {
+    return problem;
+  }
+  const lang = i18n.language === 'en' ? 'en' : 'fr';
+  const template: unknown = i18n.getResource(lang, 'errors', problem.code);
+  if (typeof template !== 'string' || !/\{\{\s*\w+\s*,\s*(datetime|date|relative)\s*\}\}/.test(template)) return problem;
+  return { ...problem, detail: formatMessage(template, problem.params, lang, { timeZone: undefined }) };
 }
 
 export function bearer(): string | undefined {

@@ -6,6 +6,8 @@ export interface AppConfig {
   auth: { audience: string; providers: Array<{ id: string; issuer: string; clientId: string }> };
   stripe: { mode: 'sandbox' | 'stripe'; publishableKey: string | null };
   social: { discord: string; twitter: string; youtube: string; instagram: string };
+  /** The voice server (MUMBLE_HOST, MUMBLE_PORT); null: none, and no voice chat link. */
+  mumble: { host: string; port: number } | null;
 }
 
 export async function loadAppConfig(): Promise<AppConfig> {

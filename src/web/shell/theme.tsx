@@ -1,5 +1,7 @@
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
 import { CssBaseline, ThemeProvider, createTheme, type PaletteMode } from '@mui/material';
+import { enUS, frFR } from '@mui/material/locale';
+import { useTranslation } from 'react-i18next';
 import { THEME_KEY } from '../app/constants.ts';
 
 declare module '@mui/material/styles' {
@@ -8,46 +10,52 @@ declare module '@mui/material/styles' {
   }
 }
 
-/** docs/product.md, Constants: primary green, secondary purple; breakpoints 600, 960, 1280, 1920, 2560. */
-export function makeTheme(mode: PaletteMode) {
-  return createTheme({
-    breakpoints: { values: { xs: 0, sm: 600, md: 960, lg: 1280, xl: 1920, xxl: 2560 } },
-    palette: {
-      mode,
-      primary: mode === 'light' ? { main: '#2e7d32', light: '#60ad5e', dark: '#005005', contrastText: '#ffffff' } : { main: '#66bb6a', contrastText: '#0b1a0c' },
-      secondary: mode === 'light' ? { main: '#7b1fa2', contrastText: '#ffffff' } : { main: '#ce93d8', contrastText: '#1a0620' },
-      background: mode === 'light' ? { default: '#f6f8f6', paper: '#ffffff' } : { default: '#0f1410', paper: '#1a211b' },
-    },
-    shape: { borderRadius: 10 },
-    typography: {
-      fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-      h1: { fontWeight: 800, fontSize: '2.6rem', lineHeight: 1.15 },
-      h2: { fontWeight: 800, fontSize: '2rem' },
-      h3: { fontWeight: 700, fontSize: '1.5rem' },
-      h4: { fontWeight: 700, fontSize: '1.25rem' },
-      button: { textTransform: 'none', fontWeight: 600 },
-    },
-    components: {
-      // A player who asked their system for less motion gets none: spinners and skeletons stand
-      // still, menus and dialogs appear without sliding. MUI leaves this to the app.
-      MuiCssBaseline: {
-        styleOverrides: {
-          '@media (prefers-reduced-motion: reduce)': {
-            '*, *::before, *::after': {
-              animationDuration: '0.01ms !important',
-              animationDelay: '0s !important',
-              animationIterationCount: '1 !important',
-              transitionDuration: '0.01ms !important',
-              transitionDelay: '0s !important',
-              scrollBehavior: 'auto !important',
+/**
+ * docs/product.md, Constants: primary green, secondary purple; breakpoints 600, 960, 1280, 1920, 2560. MUI's own
+ * words (an alert's or a field's Close, Clear and Open buttons, a rating's Empty) in the page's language.
+ */
+export function makeTheme(mode: PaletteMode, language: string) {
+  return createTheme(
+    {
+      breakpoints: { values: { xs: 0, sm: 600, md: 960, lg: 1280, xl: 1920, xxl: 2560 } },
+      palette: {
+        mode,
+        primary: mode === 'light' ? { main: '#2e7d32', light: '#60ad5e', dark: '#005005', contrastText: '#ffffff' } : { main: '#66bb6a', contrastText: '#0b1a0c' },
+        secondary: mode === 'light' ? { main: '#7b1fa2', contrastText: '#ffffff' } : { main: '#ce93d8', contrastText: '#1a0620' },
+        background: mode === 'light' ? { default: '#f6f8f6', paper: '#ffffff' } : { default: '#0f1410', paper: '#1a211b' },
+      },
+      shape: { borderRadius: 10 },
+      typography: {
+        fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+        h1: { fontWeight: 800, fontSize: '2.6rem', lineHeight: 1.15 },
+        h2: { fontWeight: 800, fontSize: '2rem' },
+        h3: { fontWeight: 700, fontSize: '1.5rem' },
+        h4: { fontWeight: 700, fontSize: '1.25rem' },
+        button: { textTransform: 'none', fontWeight: 600 },
+      },
+      components: {
+        // A player who asked their system for less motion gets none: spinners and skeletons stand
+        // still, menus and dialogs appear without sliding. MUI leaves this to the app.
+        MuiCssBaseline: {
+          styleOverrides: {
+            '@media (prefers-reduced-motion: reduce)': {
+              '*, *::before, *::after': {
+                animationDuration: '0.01ms !important',
+                animationDelay: '0s !important',
+                animationIterationCount: '1 !important',
+                transitionDuration: '0.01ms !important',
+                transitionDelay: '0s !important',
+                scrollBehavior: 'auto !important',
+              },
             },
           },
         },
+        MuiButton: { defaultProps: { disableElevation: true } },
+        MuiCard: { defaultProps: { variant: 'outlined' } },
       },
-      MuiButton: { defaultProps: { disableElevation: true } },
-      MuiCard: { defaultProps: { variant: 'outlined' } },
     },
-  });
+    language === 'en' ? enUS : frFR,
+  );
 }
 
 function initialMode(): PaletteMode {
@@ -61,6 +69,7 @@ export const useThemeMode = () => useContext(ThemeModeContext);
 /** The light or dark theme; boot.js applied the saved one before the first paint, we start from it. */
 export function ThemeModeProvider({ children }: { children: ReactNode }) {
   const [mode, setMode] = useState<PaletteMode>(initialMode);
+  const { i18n } = useTranslation();
   const value = useMemo(
     () => ({
       mode,
@@ -75,7 +84,7 @@ export function ThemeModeProvider({ children }: { children: ReactNode }) {
     }),
     [mode],
   );
-  const theme = useMemo(() => makeTheme(mode), [mode]);
+  const theme = useMemo(() => makeTheme(mode, i18n.language), [mode, i18n.language]);
   return (
     <ThemeModeContext.Provider value={value}>
       <ThemeProvider theme={theme}>

@@ -1,15 +1,20 @@
 import { useEffect } from 'react';
 import { Button, Container, Link, Paper, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 
 const MUMBLE_DOWNLOAD = 'https://www.mumble.info/downloads/';
 
-/** Opens the game server's voice chat in the Mumble client, with a way out when it is not installed. */
+/**
+ * Opens the voice server (`host:port`) in the Mumble client, in the game's channel (`?channel=`), with
+ * a way out when it is not installed. Mumble's URLs name the channel as a path and want the server's
+ * protocol version.
+ */
 export default function MumbleRedirectPage() {
   const { t } = useTranslation('site');
   const { serverIp = '' } = useParams();
-  const target = `mumble://${serverIp}`;
+  const channel = useSearchParams()[0].get('channel');
+  const target = `mumble://${serverIp}/${channel ? encodeURIComponent(channel) : ''}?version=1.2.0`;
   useEffect(() => {
     if (serverIp) window.location.href = target;
   }, [serverIp, target]);
@@ -19,7 +24,7 @@ export default function MumbleRedirectPage() {
         <Typography variant="h1" sx={{ fontSize: '1.8rem', mb: 2 }}>
           {t('mumble.title')}
         </Typography>
-        <Typography sx={{ mb: 3 }}>{t('mumble.opening', { server: serverIp })}</Typography>
+        <Typography sx={{ mb: 3 }}>{channel ? t('mumble.openingChannel', { server: serverIp, channel }) : t('mumble.opening', { server: serverIp })}</Typography>
         <Button variant="contained" href={target} data-testid="mumble-link">
           {t('mumble.open')}
         </Button>

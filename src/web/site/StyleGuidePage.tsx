@@ -90,7 +90,7 @@ function Sample() {
 
 /** The living style guide: the theme's parts, side by side in light and dark. */
 export default function StyleGuidePage() {
-  const { t } = useTranslation('site');
+  const { t, i18n } = useTranslation('site');
   return (
     <Container maxWidth="xl" sx={{ py: { xs: 4, md: 6 } }}>
       <Typography variant="h1" sx={{ mb: 3, fontSize: { xs: '2rem', md: '2.6rem' } }}>
@@ -98,7 +98,7 @@ export default function StyleGuidePage() {
       </Typography>
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' } }}>
         {(['light', 'dark'] as const).map((mode) => (
-          <ThemeProvider key={mode} theme={makeTheme(mode)}>
+          <ThemeProvider key={mode} theme={makeTheme(mode, i18n.language)}>
             <Sample />
           </ThemeProvider>
         ))}

@@ -6,9 +6,13 @@ import type { NotificationData } from '../../contract/notifications.ts';
 /**
  * Notices and ledger reasons in the language on screen: the API sends each one's message key and
  * parameters beside its text (rendered in the user's saved locale), and they are rendered here
- * from the same catalogues, locales/{fr,en}/messages.json, so switching language re-renders them.
+ * from the same catalogues, locales/{fr,en}/messages.json, so switching language re-renders them, and
+ * their times read in the reader's zone.
  * A key this build does not know (a newer server) shows the API's text.
  */
+/** The browser's own zone: the API's texts give times in UTC, the page in the reader's. */
+const inReadersZone = { timeZone: undefined };
+
 export function useMessages() {
   // Suspends until the namespace is loaded: it comes with the pages that show messages.
   const { i18n } = useTranslation('messages');
@@ -16,8 +20,8 @@ export function useMessages() {
   const catalogue = i18n.getResourceBundle(locale, 'messages') as Catalogue | undefined;
   return {
     notice: (data: NotificationData): { title: string; description: string } =>
-      (catalogue && data.key && renderNotice(catalogue, { key: data.key, params: data.params as MessageParams }, locale)) || { title: data.title, description: data.description },
+      (catalogue && data.key && renderNotice(catalogue, { key: data.key, params: data.params as MessageParams }, locale, inReadersZone)) || { title: data.title, description: data.description },
     reason: (entry: Pick<LedgerEntry, 'reason' | 'reasonKey' | 'reasonParams'>): string =>
-      (catalogue && entry.reasonKey && renderReason(catalogue, { key: entry.reasonKey, params: entry.reasonParams as MessageParams }, locale)) || entry.reason,
+      (catalogue && entry.reasonKey && renderReason(catalogue, { key: entry.reasonKey, params: entry.reasonParams as MessageParams }, locale, inReadersZone)) || entry.reason,
   };
 }

@@ -24,16 +24,20 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         summary: 'Download a backup as a .zip through a link from POST …/link (no token; valid 10 minutes; Range supported)',
         security: [{}],
         params: Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{20,100}$' }) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { tz: Type.Optional(Type.String({ maxLength: 64, description: 'The downloader’s time zone (IANA): the file is named after the backup’s time on their clock; UTC by default' })) },
+          { additionalProperties: false },
+        ),
         response: {
           200: Media('The world, a .zip Minecraft Java opens as-is', { 'application/zip': Bytes('application/zip') }),
           206: Media('A byte range of it', { 'application/zip': Bytes('application/zip') }),
           302: Type.Null({ description: 'The object store serves it: follow Location' }),
         },
-        problems: [404, 416],
+        problems: [400, 404, 416],
       },
     },
     async (request, reply) => {
-      const file = await backups.download(request.params.token);
+      const file = await backups.download(request.params.token, request.query.tz);
       if (file.redirect) return reply.redirect(file.redirect, 302);
       const range = byteRange(request.headers.range, file.sizeBytes);
       if (range === 'unsatisfiable') {

@@ -619,7 +619,9 @@ export class BackupsService {
    * What a download link gives: the archive's key, size and file name, or a presigned URL when
    * the store serves it itself (S3). 404 for an unknown or expired link.
    */
-  async download(token: string): Promise<{ key: string; sizeBytes: number; filename: string; redirect: string | null }> {
+  async download(token: string, timeZone = 'UTC'): Promise<{ key: string; sizeBytes: number; filename: string; redirect: string | null }> {
+    // The link's own words (`?tz=`), checked before anything is read: a bad zone names its field.
+    if (!validTimeZone(timeZone)) throw new HttpProblem(400, 'request.invalidField', {}, { errors: [{ field: 'tz', key: 'backups.timeZone', params: { timeZone } }] });
     const [found] = await this.db
       .select({ backup: backups })
       .from(backupLinks)
@@ -628,7 +630,7 @@ export class BackupsService {
     if (!found) throw notFound('backupLink');
     const { backup } = found;
     const world = await this.worlds.of(null, backup.gameId);
-    const filename = `${slug(world.name)}-${backup.createdAt.toISOString().slice(0, 16).replace(/[T:]/g, '-')}.zip`;
+    const filename = `${slug(world.name)}-${wallClockStamp(backup.createdAt, timeZone)}.zip`;
     return { key: backup.objectKey, sizeBytes: backup.sizeBytes ?? 0, filename, redirect: await this.store.downloadUrl(backup.objectKey, filename, LINK_MS / 1000) };
   }
 
@@ -847,6 +849,16 @@ function archiveKey(code: WorldArchiveCode): ErrorKey {
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A file name from a game's name: letters, digits and dashes. */
+/** An instant as the downloader's clock read it, for a file name: 2026-11-24-22-30. */
+function wallClockStamp(at: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}-${parts.hour}-${parts.minute}`;
+}
+
 function slug(name: string): string {
   return (
     name

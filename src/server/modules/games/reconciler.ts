@@ -4,6 +4,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { Message } from '../../../contract/messages.ts';
+import { bothLanguages } from '../../lib/messages.ts';
 import { NoCapacityError, type GameSpec } from '../../../runtime/driver.ts';
 import { leaseGames, listChanges, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 
@@ -223,7 +224,7 @@ export class Reconciler {
         if (game.statusReason !== WAITING_FOR_CAPACITY) await this.write(game, { statusReason: WAITING_FOR_CAPACITY });
         return;
       }
-      return this.crashed(game, `Start failed: ${reasonOf(err)}`);
+      return this.crashed(game, bothLanguages('notices.game.reasons.startFailed', { detail: reasonOf(err) }));
     }
     this.mine.add(game.id);
     await this.write(game, { launchedAt: this.runtime.clock(), statusReason: null });
@@ -284,9 +285,9 @@ export class Reconciler {
         return this.writeAndTell(game, { status: 'CRASHED', statusReason: reason, statusChangedAt: now, nextAttemptAt: null }, { key: 'game.startTimeout', params: { name: game.name, seconds } });
       }
       case 'CRASHED':
-        return this.crashed(game, observed.reason ?? 'The server stopped unexpectedly');
+        return this.crashed(game, observed.reason ?? bothLanguages('notices.game.reasons.unexpected'));
       case 'STOPPED': {
-        if (this.mine.has(game.id)) return this.crashed(game, observed.reason ?? 'The server stopped unexpectedly');
+        if (this.mine.has(game.id)) return this.crashed(game, observed.reason ?? bothLanguages('notices.game.reasons.unexpected'));
         // Launched by a previous process (the API restarted): start it again, no crash to count.
         const resumed = await this.write(game, { status: 'STARTING', statusChangedAt: now, launchedAt: null });
         if (resumed) await this.launch(resumed);
@@ -309,26 +310,26 @@ export class Reconciler {
     if (now.getTime() - since < this.options.startTimeoutMs) return;
     this.silentSince.delete(game.id);
     await this.runtime.driver.stop(await specOf(this.db, game)).catch((err: unknown) => this.runtime.log.warn({ err, gameId: game.id }, 'stop of an unanswering server failed'));
-    return this.crashed(game, `The server stopped answering for ${Math.round((now.getTime() - since) / 1000)} s`);
+    return this.crashed(game, bothLanguages('notices.game.reasons.unanswered', { seconds: Math.round((now.getTime() - since) / 1000) }));
   }
 
-  /** A crash: a restart after a back-off, unless the game already used its restarts of the window. */
-  private async crashed(game: GameRow, why: string): Promise<void> {
+  /**
+   * A crash: a restart after a back-off, unless the game already used its restarts of the window. `why` is
+   * the runtime's own words (a driver's, a process's exit), passed on as they are, or ours in both
+   * languages, which the owner's notice gives in theirs (the back office reads the English).
+   */
+  private async crashed(game: GameRow, why: string | { fr: string; en: string }): Promise<void> {
     this.mine.delete(game.id);
     this.online.delete(game.id);
-    const reason = why.slice(0, 300);
+    const reason = typeof why === 'string' ? why.slice(0, 300) : { fr: why.fr.slice(0, 300), en: why.en.slice(0, 300) };
+    const statusReason = typeof reason === 'string' ? reason : reason.en;
     const now = this.runtime.clock();
     const { backoffMs, maxRestarts, restartWindowMs } = this.options;
     const recent = game.crashRestarts.filter((t) => now.getTime() - t.getTime() < restartWindowMs);
-    const base = { status: 'CRASHED' as const, statusReason: reason, statusChangedAt: now };
+    const base = { status: 'CRASHED' as const, statusReason, statusChangedAt: now };
     if (recent.length >= maxRestarts) {
       const minutes = Math.round(restartWindowMs / 60_000);
-      return this.writeAndTell(
-        game,
-        { ...base, nextAttemptAt: null, crashRestarts: recent },
-        // The reason is the runtime's own words (a driver's, a process's exit): passed on as it is.
-        { key: 'game.crashedStopped', params: { name: game.name, reason, count: recent.length + 1, minutes } },
-      );
+      return this.writeAndTell(game, { ...base, nextAttemptAt: null, crashRestarts: recent }, { key: 'game.crashedStopped', params: { name: game.name, reason, count: recent.length + 1, minutes } });
     }
     const delay = backoffMs[Math.min(recent.length, backoffMs.length - 1)] ?? 0;
     return this.writeAndTell(

@@ -15,6 +15,7 @@ import type { Backup, BackupLink, BackupPatch, BackupPrune } from '../../../cont
 import type { ApiError } from '../../app/api.ts';
 import { ActionIcon } from '../../ui/ActionIcon.tsx';
 import { downloadFrom } from '../../ui/download.ts';
+import { browserZone } from './schedules/rule.ts';
 import { formatBytes, formatDate } from '../../ui/format.ts';
 import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { ActionAlert, useConfirmedAction, type Confirmation, type RunAction } from '../../ui/useConfirmedAction.tsx';
@@ -227,7 +228,8 @@ function BackupItem({
   };
   const download = () =>
     void run({
-      action: async () => downloadFrom((await call({ url: url('/link'), method: 'post', values: {}, ...quiet })).data.url),
+      // The file named after the backup's time on the player's clock, not UTC's.
+      action: async () => downloadFrom(`${(await call({ url: url('/link'), method: 'post', values: {}, ...quiet })).data.url}?tz=${encodeURIComponent(browserZone())}`),
       failure: t('backups.failed'),
     });
   const pin = () =>

@@ -4,9 +4,9 @@ import { ContentCopy as ContentCopyIcon, PlayArrow as PlayArrowIcon, RestartAlt 
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { Game, GameStatus, GameStatusView } from '../../../contract/games.ts';
+import { useAppConfig } from '../../app/config.ts';
 import { useLocalePath } from '../../app/locale.tsx';
 import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
-import { hostOf } from './address.ts';
 import { MinecraftText } from './console/MinecraftText.tsx';
 import { useGameWrite } from './useGameCall.ts';
 
@@ -18,7 +18,7 @@ const icons = { start: <PlayArrowIcon />, stop: <StopIcon />, restart: <RestartA
 
 /**
  * Start, stop, restart (each after a confirmation), the progress of a start or stop, and what the
- * server shows now: its address (to copy, with the voice chat link), players and MOTD.
+ * server shows now: its address (to copy, with the voice chat link when a Mumble server is configured), players and MOTD.
  */
 export function ControlsCard({
   game,
@@ -44,6 +44,10 @@ export function ControlsCard({
   const [copied, setCopied] = useState(false);
   const [copyFailed, setCopyFailed] = useState(false);
   const address = live?.address ?? null;
+  const { mumble } = useAppConfig();
+  // The configured voice server (an IPv6 address in brackets, as in any URL), its channel named after the game.
+  const voice =
+    mumble && `/mumble-redirect/${encodeURIComponent(mumble.host.includes(':') ? `[${mumble.host}]:${mumble.port}` : `${mumble.host}:${mumble.port}`)}?channel=${encodeURIComponent(game.name)}`;
 
   const ask = (action: Action) =>
     void run({
@@ -100,10 +104,8 @@ export function ControlsCard({
             </Box>
           )}
           {status === 'CRASHED' && (
-            <Alert severity="error">
-              {t('game.crashed')}
-              {game.statusReason ? ` ${game.statusReason}` : ''}
-            </Alert>
+            // Not the status reason: the runtime's words, in English, for the back office; the owner's notice says why in their language.
+            <Alert severity="error">{t('game.crashed')}</Alert>
           )}
           {status === 'EXPIRED' && <Alert severity="warning">{t('game.expired')}</Alert>}
           {result?.severity === 'error' && <ActionAlert result={result} />}
@@ -133,8 +135,8 @@ export function ControlsCard({
               ) : (
                 <Typography color="text.secondary">{t('game.noAddress')}</Typography>
               )}
-              {address && (
-                <Link component={RouterLink} to={to(`/mumble-redirect/${encodeURIComponent(hostOf(address))}`)} variant="body2">
+              {voice && (
+                <Link component={RouterLink} to={to(voice)} variant="body2">
                   {t('game.mumble')}
                 </Link>
               )}

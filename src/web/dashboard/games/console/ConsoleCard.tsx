@@ -168,10 +168,13 @@ export default function ConsoleCard({ gameId, running, canCommand = true }: { ga
 
 const levelColors = { info: undefined, warn: '#f2c744', error: '#ff6b6b' } as const;
 
+/** A line's time of day in the reader's zone (its `at` is UTC), to the second: 24 hours, as a log reads. */
+const lineTime = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+
 /** One line: its time, then its text in its own colours (the level's when it has none). */
 const Line = memo(function Line({ item, omittedText }: { item: ShownLine; omittedText: string | undefined }) {
   const { line, own } = item;
-  const time = line.at.slice(11, 19);
+  const time = lineTime.format(new Date(line.at));
   return (
     <Box
       data-seq={own ? undefined : line.seq}

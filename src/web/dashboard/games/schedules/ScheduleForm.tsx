@@ -163,7 +163,7 @@ export function ScheduleForm({ gameId, schedule, onClose, onSaved }: { gameId: s
                   <TextField
                     {...field}
                     label={t('schedules.form.command')}
-                    placeholder="say Hello"
+                    placeholder={t('schedules.form.commandPlaceholder')}
                     error={!!fieldState.error}
                     helperText={fieldState.error?.message ?? t('schedules.form.commandHelp')}
                     slotProps={{ htmlInput: { maxLength: SCHEDULE_COMMAND_MAX, spellCheck: false, autoCapitalize: 'off' } }}

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { accounts, expect, signIn, test } from './fixtures.ts';
+
+type Lang = 'fr' | 'en';
+
+/** Every text of one language's locale files, placeholders left out. */
+function texts(lang: Lang): string[] {
+  const dir = path.join('locales', lang);
+  const out: string[] = [];
+  const walk = (node: unknown) => {
+    if (typeof node === 'string') out.push(node.replace(/\{\{[^}]*\}\}/g, ' ').replace(/<[^>]*>/g, ' '));
+    else if (node && typeof node === 'object') for (const value of Object.values(node)) walk(value);
+  };
+  // identity.json is the sign-in pages' own, drawn by the server, not by these pages.
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'identity.json')) walk(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')));
+  return out;
+}
+
+/** The words of one language's markdown pages (content/{lang}): a page's own words, whatever the locale files hold. */
+function pages(lang: Lang): string[] {
+  const dir = path.join('content', lang);
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+}
+
+const words = (text: string) => text.toLowerCase().match(/\p{L}{4,}/gu) ?? [];
+const vocabulary = (lang: Lang) => new Set(texts(lang).flatMap(words));
+const fr = vocabulary('fr');
+const en = vocabulary('en');
+/**
+ * Words only one language's locale files use: seen on a page in the other language, they are a slip.
+ * A word both languages spell alike ("invite") is the page's own when its language's pages use it.
+ */
+const own = (lang: Lang) => new Set([...vocabulary(lang), ...pages(lang).flatMap(words)]);
+const ownFr = own('fr');
+const ownEn = own('en');
+const onlyIn: Record<Lang, Set<string>> = { fr: new Set([...fr].filter((w) => !ownEn.has(w))), en: new Set([...en].filter((w) => !ownFr.has(w))) };
+
+/** What a person reads on the page, and what a screen reader says: the visible text, then every aria-label and title. */
+async function readable(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const labels = [...document.querySelectorAll('[aria-label], [title], img[alt]')].map((el) =>
+      [el.getAttribute('aria-label'), el.getAttribute('title'), el.getAttribute('alt')].filter(Boolean).join(' '),
+    );
+    return `${document.body.innerText}\n${labels.join('\n')}`;
+  });
+}
+
+/** The page at `path` once drawn: its heading shown, no placeholder or spinner left. */
+async function open(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.locator('main h1').first()).toBeVisible();
+  await expect(page.locator('.MuiSkeleton-root')).toHaveCount(0);
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+}
+
+const signedOut = ['/', '/store', '/ranked', '/about', '/credits'];
+const signedInPages = ['/dashboard', '/dashboard/account', '/dashboard/social', '/dashboard/profil', '/dashboard/notifications', '/dashboard/store'];
+
+/** For each page, the other language's words it shows. */
+async function slips(page: Page, lang: Lang, paths: string[]): Promise<string[]> {
+  const other = onlyIn[lang === 'fr' ? 'en' : 'fr'];
+  const found: string[] = [];
+  for (const p of paths) {
+    await open(page, `/${lang}${p === '/' ? '' : p}`);
+    const foreign = [...new Set(words(await readable(page)).filter((w) => other.has(w)))];
+    if (foreign.length) found.push(`/${lang}${p}: ${foreign.join(', ')}`);
+  }
+  return found;
+}
+
+for (const lang of ['fr', 'en'] as const) {
+  test(`the main pages in ${lang === 'fr' ? 'French' : 'English'} show no word of the other language, signed out and signed in`, async ({ page, request }) => {
+    test.setTimeout(240_000);
+    // A game's page too: its reviews' stars and, signed in, the review form.
+    const definitions = (await (await request.get('/v1/definition/game/list?size=1')).json()) as { data: Array<{ id: string }> };
+    const product = `/products/${definitions.data[0]!.id}`;
+    const out = await slips(page, lang, [...signedOut, product]);
+    await signIn(page, accounts.alice);
+    const inside = await slips(page, lang, [...signedInPages, `/dashboard${product}`]);
+    expect([...out, ...inside]).toEqual([]);
+  });
+}
