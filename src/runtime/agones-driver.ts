@@ -309,6 +309,7 @@ export class AgonesDriver implements GameDriver {
       { name: 'MODE', value: game.gameMode },
       { name: 'DIFFICULTY', value: game.difficulty },
       ...(game.seed ? [{ name: 'SEED', value: game.seed }] : []),
+      ...(game.levelType ? [{ name: 'LEVEL_TYPE', value: game.levelType.toUpperCase() }] : []),
       ...(game.pvp === undefined ? [] : [{ name: 'PVP', value: upper(game.pvp) }]),
       ...(game.viewDistance === undefined ? [] : [{ name: 'VIEW_DISTANCE', value: String(game.viewDistance) }]),
       ...(game.spawnProtection === undefined ? [] : [{ name: 'SPAWN_PROTECTION', value: String(game.spawnProtection) }]),

@@ -16,6 +16,8 @@ export interface ServerConfig {
   gameMode: GameSpec['gameMode'];
   difficulty: GameSpec['difficulty'];
   seed?: string;
+  /** Vanilla's `level-type` when the world is first made (GameSpec's `levelType`). */
+  levelType?: GameSpec['levelType'];
   pvp?: boolean;
   viewDistance?: number;
   spawnProtection?: number;
@@ -93,6 +95,7 @@ export function serverProperties(config: ServerConfig): string {
     gamemode: config.gameMode,
     difficulty: config.difficulty,
     'level-seed': config.seed ?? '',
+    ...(config.levelType === undefined ? {} : { 'level-type': config.levelType }),
     'white-list': config.whitelistEnabled,
     'enforce-whitelist': config.whitelistEnabled,
     'enable-status': true,
