@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import { minecraftName, newEntry, readList, writeList, type ListName } from './player-lists.ts';
 import { startRconServer } from './rcon-server.ts';
-import { difficulties } from './server-config.ts';
+import { difficulties, gameModes } from './server-config.ts';
 
 /**
  * Our admin plugin for flying-squid: what a vanilla server has and flying-squid lacks. An RCON
@@ -107,6 +107,8 @@ export interface SquidServer {
   /** Asked first on each right-click on a block; true stops it there (nothing placed). */
   interactWithBlock(click: { block: ClickedBlock; player: SquidPlayer }): Promise<boolean>;
   difficulty: number;
+  /** The game mode players are given (flying-squid's, from its `gameMode` option). */
+  gameMode: number;
   registry: {
     blocksByName: Record<string, { minStateId: number; maxStateId: number } | undefined>;
     entitiesByName: Record<string, { id: number } | undefined>;
@@ -243,9 +245,11 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
       // `newPlayer`: the operators list is applied once the login is over. `op`/`deop` change it
       // live for a player online.
       player.op = has('ops', player.username);
-      // flying-squid's 1.20.2+ login packet carries the registry's default game mode, so the client
-      // believes it plays survival whatever the server says: tell it again once it has spawned.
-      player.setGameMode(player.gameMode);
+      // Vanilla's `force-gamemode`: a player who comes back plays the server's game mode, not the one
+      // saved in their file, so a change of the game's mode reaches everyone who ever joined. Sent
+      // even when unchanged: flying-squid's 1.20.2+ login packet carries the registry's default game
+      // mode, so the client believes it plays survival whatever the server says.
+      player.setGameMode(serv.gameMode);
     });
     if (!options.pvp) player.on('attack_cancel', ({ attackedEntity }, cancel) => attackedEntity.type === 'player' && cancel());
     player.on('dug_cancel', (dug, cancel) => {
@@ -429,6 +433,15 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
       serv.difficulty = level;
       serv._writeAll('difficulty', { difficulty: level, difficultyLocked: false });
       return `The difficulty has been set to ${name!.toLowerCase()}`;
+    },
+    // Vanilla's, with `force-gamemode` on: the mode of players who join, and of every player online now.
+    defaultgamemode: ([name]) => {
+      const mode = (gameModes as Record<string, number>)[name?.toLowerCase() ?? ''];
+      if (mode === undefined) throw new Error(`${messages.unknown}\ndefaultgamemode (survival|creative|adventure|spectator)`);
+      serv.gameMode = mode;
+      for (const player of serv.players) if (player.gameMode !== mode) player.setGameMode(mode);
+      const label = name!.toLowerCase();
+      return `The default game mode is now ${label[0]!.toUpperCase()}${label.slice(1)} Mode`;
     },
     stop: () => {
       // Answered first: the caller learns the stop began before the connection goes away.

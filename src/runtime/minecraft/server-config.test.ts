@@ -31,7 +31,8 @@ describe('server settings', () => {
     expect(props).toContain('motd=Hello\\\\world\n');
     expect(props).toContain('white-list=true\n');
     expect(props).toContain('online-mode=false\n');
-    // A flat world when the game asks for one.
+    // The game's mode is every player's, as on flying-squid; a flat world when the game asks for one.
+    expect(props).toContain('gamemode=creative\nforce-gamemode=true\n');
     expect(props).toContain('level-type=flat\n');
   });
 

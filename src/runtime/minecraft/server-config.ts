@@ -93,6 +93,8 @@ export function serverProperties(config: ServerConfig): string {
     'max-players': config.maxPlayers,
     'online-mode': false,
     gamemode: config.gameMode,
+    // The game's mode is everyone's, as on flying-squid: a player who comes back plays it too.
+    'force-gamemode': true,
     difficulty: config.difficulty,
     'level-seed': config.seed ?? '',
     ...(config.levelType === undefined ? {} : { 'level-type': config.levelType }),
