@@ -7,8 +7,11 @@ import { Difficulty, GameMode } from './games.ts';
  */
 export const settingKeys = ['motd', 'gameMode', 'difficulty', 'pvp', 'maxPlayers', 'viewDistance', 'spawnProtection', 'whitelistEnabled', 'allowFlight'] as const;
 export type SettingKey = (typeof settingKeys)[number];
-/** What a running server takes at once (our admin plugin's `motd`, vanilla's `difficulty` and `whitelist on|off`). */
-export const liveSettingKeys: readonly SettingKey[] = ['motd', 'difficulty', 'whitelistEnabled'];
+/**
+ * What a running server takes at once (our admin plugin's `motd`, vanilla's `difficulty`,
+ * `defaultgamemode`, which with force-gamemode switches every player online, and `whitelist on|off`).
+ */
+export const liveSettingKeys: readonly SettingKey[] = ['motd', 'gameMode', 'difficulty', 'whitelistEnabled'];
 
 const SettingKeyType = Type.Enum(settingKeys);
 

@@ -74,6 +74,7 @@ describe('AgonesDriver', () => {
       VERSION: '1.21.4',
       MEMORY: '768M',
       MODE: 'creative',
+      FORCE_GAMEMODE: 'TRUE',
       SEED: 'hello',
       ENABLE_WHITELIST: 'TRUE',
       ENABLE_RCON: 'TRUE',

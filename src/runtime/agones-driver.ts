@@ -307,8 +307,11 @@ export class AgonesDriver implements GameDriver {
       { name: 'MOTD', value: game.motd },
       { name: 'MAX_PLAYERS', value: String(game.maxPlayers) },
       { name: 'MODE', value: game.gameMode },
+      // The game's mode is everyone's, as on flying-squid: a player who comes back plays it too.
+      { name: 'FORCE_GAMEMODE', value: 'TRUE' },
       { name: 'DIFFICULTY', value: game.difficulty },
       ...(game.seed ? [{ name: 'SEED', value: game.seed }] : []),
+      ...(game.levelType ? [{ name: 'LEVEL_TYPE', value: game.levelType.toUpperCase() }] : []),
       ...(game.pvp === undefined ? [] : [{ name: 'PVP', value: upper(game.pvp) }]),
       ...(game.viewDistance === undefined ? [] : [{ name: 'VIEW_DISTANCE', value: String(game.viewDistance) }]),
       ...(game.spawnProtection === undefined ? [] : [{ name: 'SPAWN_PROTECTION', value: String(game.spawnProtection) }]),

@@ -19,6 +19,12 @@ export interface GameSpec {
   gameMode: 'survival' | 'creative' | 'adventure' | 'spectator';
   difficulty: 'peaceful' | 'easy' | 'normal' | 'hard';
   seed?: string;
+  /**
+   * Vanilla's `level-type`, read when the world is first made: `flat`, a superflat world (bedrock,
+   * dirt, grass on top), level and the same everywhere; left out, the usual terrain.
+   * No Settings field sets it yet: tests do, to know where the ground is.
+   */
+  levelType?: 'normal' | 'flat';
   // Set on the game's Settings; left out, the server's defaults.
   pvp?: boolean;
   viewDistance?: number;

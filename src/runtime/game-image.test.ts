@@ -35,7 +35,18 @@ afterEach(() => {
 
 describe('the game image', () => {
   it("reads the driver's environment as the server's settings", () => {
-    const game = gameSpec('image-env', { motd: 'Castle', maxPlayers: 7, gameMode: 'survival', difficulty: 'hard', whitelistEnabled: true, pvp: false, viewDistance: 6, seed: '-42', ramMb: 1024 });
+    const game = gameSpec('image-env', {
+      motd: 'Castle',
+      maxPlayers: 7,
+      gameMode: 'survival',
+      difficulty: 'hard',
+      whitelistEnabled: true,
+      pvp: false,
+      viewDistance: 6,
+      seed: '-42',
+      levelType: 'flat',
+      ramMb: 1024,
+    });
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'server-icon.png'), Buffer.from('an icon'));
     expect(configFromEnv(driverEnv(game), dir)).toEqual({
@@ -51,6 +62,7 @@ describe('the game image', () => {
       pvp: false,
       viewDistance: 6,
       seed: '-42',
+      levelType: 'flat',
       icon: Buffer.from('an icon').toString('base64'),
       heapMb: 768,
       ramMb: 1024,
@@ -62,6 +74,7 @@ describe('the game image', () => {
     expect(() => configFromEnv({ ...env, RCON_PASSWORD: '' }, tempDir())).toThrow('RCON_PASSWORD is required');
     expect(() => configFromEnv({ ...env, MODE: 'hardcore' }, tempDir())).toThrow('MODE=hardcore: expected one of survival, creative, adventure, spectator');
     expect(() => configFromEnv({ ...env, MEMORY: 'lots' }, tempDir())).toThrow('MEMORY=lots');
+    expect(() => configFromEnv({ ...env, LEVEL_TYPE: 'amplified' }, tempDir())).toThrow('LEVEL_TYPE=amplified: expected one of normal, flat');
   });
 
   it('serves a player on the whitelist the lists container copied, answers mc-health and RCON, and saves the world on SIGTERM', async () => {

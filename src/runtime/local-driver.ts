@@ -158,6 +158,7 @@ export class LocalDriver implements GameDriver {
       gameMode: game.gameMode,
       difficulty: game.difficulty,
       ...(game.seed ? { seed: game.seed } : {}),
+      ...(game.levelType ? { levelType: game.levelType } : {}),
       ...startSettings(game),
       whitelistEnabled: game.whitelistEnabled,
       ramMb: game.ramMb,

@@ -49,25 +49,55 @@ describe('settings on a flying-squid server', () => {
     expect(await driver.rcon(game, 'difficulty impossible')).toMatch(/Unknown or incomplete command/);
   });
 
+  it('gives a new game mode to every player, those online at once and those who come back', { timeout: 180_000 }, async () => {
+    const game = gameSpec('game-mode', { gameMode: 'survival', levelType: 'flat' });
+    await driver.provision(game);
+    await driver.start(game);
+    await waitFor(driver, game, 'RUNNING');
+    const joined = async (name: string) => {
+      const result = await join(readServerConfig(driver.dir(game)).port, name, game.version);
+      if (!result.joined) throw new Error(`${name} could not join: ${result.reason}`);
+      bots.push(result.bot);
+      return result.bot;
+    };
+    const alex = await joined('Alex');
+    await expect.poll(() => alex.game.gameMode, { timeout: 20_000 }).toBe('survival');
+
+    // Changed while Alex plays, as the Settings page does: Alex plays creative at once.
+    const switched = new Promise<void>((resolve) =>
+      alex.on('game', () => {
+        if (alex.game.gameMode === 'creative') resolve();
+      }),
+    );
+    expect(await driver.rcon(game, 'defaultgamemode creative')).toBe('The default game mode is now Creative Mode');
+    await switched;
+    expect(await driver.rcon(game, 'defaultgamemode hardcore')).toMatch(/Unknown or incomplete command/);
+    await quit(bots.pop()!);
+
+    // Changed while the server is stopped: Alex, whose file says creative, comes back in adventure.
+    await driver.stop(game);
+    await waitFor(driver, game, 'STOPPED');
+    const adventure = { ...game, gameMode: 'adventure' as const };
+    await driver.start(adventure);
+    await waitFor(driver, adventure, 'RUNNING');
+    const back = await joined('Alex');
+    await expect.poll(() => back.game.gameMode, { timeout: 20_000 }).toBe('adventure');
+  });
+
   it.each([true, false])('lets players hurt each other only with PvP on (pvp: %s)', { timeout: 120_000 }, async (pvp) => {
-    const game = gameSpec(`pvp-${pvp}`, { gameMode: 'survival', pvp });
+    const game = gameSpec(`pvp-${pvp}`, { gameMode: 'survival', pvp, levelType: 'flat' });
     await driver.provision(game);
     await driver.start(game);
     await waitFor(driver, game, 'RUNNING');
     const { port } = readServerConfig(driver.dir(game));
-    // One after the other: flying-squid may not announce to each other two players whose logins
-    // cross, until one moves (a simultaneous join missed the target about one time in ten, and the
-    // test then waited out its poll). A player already in is announced to the one who joins.
-    for (const name of ['Target', 'Fighter']) {
-      const result = await join(port, name, game.version);
-      if (result.joined) bots.push(result.bot);
-    }
+    // Both at once, as players of a duel join: each sees the other however their logins cross.
+    const results = await Promise.all(['Target', 'Fighter'].map((name) => join(port, name, game.version)));
+    for (const result of results) if (result.joined) bots.push(result.bot);
     const [target, fighter] = bots;
     if (!fighter || !target) throw new Error('a player could not join');
-    // Found by its id: flying-squid announces another player under an entity type mineflayer names otherwise.
-    await expect.poll(() => fighter.entities[target.entity.id], { timeout: 20_000 }).toBeTruthy();
+    await expect.poll(() => fighter.players.Target?.entity?.id, { timeout: 20_000 }).toBe(target.entity.id);
     await expect.poll(() => target.health).toBe(20);
-    fighter.attack(fighter.entities[target.entity.id]!);
+    fighter.attack(fighter.players.Target!.entity);
     if (pvp) {
       await expect.poll(() => target.health, { timeout: 10_000 }).toBeLessThan(20);
     } else {

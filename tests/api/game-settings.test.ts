@@ -34,7 +34,7 @@ describe('game settings', () => {
       values: { motd: 'My world', gameMode: 'survival', difficulty: 'hard', pvp: true, maxPlayers: 10, viewDistance: 6, spawnProtection: 16, whitelistEnabled: false, allowFlight: false },
       icon: null,
       packageMaxPlayers: 10,
-      live: ['motd', 'difficulty', 'whitelistEnabled'],
+      live: ['motd', 'gameMode', 'difficulty', 'whitelistEnabled'],
       version: '1.21.4',
       versions: ['1.20.4', '1.21.1', '1.21.4'],
       running: false,
@@ -50,11 +50,12 @@ describe('game settings', () => {
     const res = await put(t.current, gameId, { motd: 'Welcome home', difficulty: 'easy', gameMode: 'creative', pvp: false, maxPlayers: 8, whitelistEnabled: true });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body.applied.sort()).toEqual(['difficulty', 'motd', 'whitelistEnabled']);
-    expect(body.pendingRestart.sort()).toEqual(['gameMode', 'maxPlayers', 'pvp']);
+    expect(body.applied.sort()).toEqual(['difficulty', 'gameMode', 'motd', 'whitelistEnabled']);
+    expect(body.pendingRestart.sort()).toEqual(['maxPlayers', 'pvp']);
     expect(body.restarting).toBe(false);
     expect(body.settings.values).toMatchObject({ motd: 'Welcome home', difficulty: 'easy', gameMode: 'creative', pvp: false, maxPlayers: 8, whitelistEnabled: true });
-    expect(t.current.driver.commands(gameId)).toEqual(expect.arrayContaining(['motd Welcome home', 'difficulty easy', 'whitelist on']));
+    // The game mode goes to every player online, as vanilla's `defaultgamemode` with force-gamemode.
+    expect(t.current.driver.commands(gameId)).toEqual(expect.arrayContaining(['motd Welcome home', 'difficulty easy', 'defaultgamemode creative', 'whitelist on']));
     // The game's own view and the whitelist switch say the same.
     expect((await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/minecraft/whitelist/status` })).json()).toEqual({ enabled: true });
 

@@ -7,7 +7,7 @@ import { accounts, buyServerInStore, expect, inEachLook, openTab, seriousViolati
 const SHOTS = 'test-results/settings';
 const run = Date.now().toString(36).toLowerCase();
 
-test('a player changes the MOTD live and the game mode with a restart, and a Minecraft client sees both', async ({ browser }) => {
+test('a player changes the MOTD and the game mode live and PvP with a restart, and a Minecraft client sees them', async ({ browser }) => {
   test.setTimeout(300_000);
   const { page, token, gamePath } = await buyServerInStore(browser, `tuner_${run}`, 'Monde réglé');
   const status = page.getByTestId('game-status').first();
@@ -65,17 +65,32 @@ test('a player changes the MOTD live and the game mode with a restart, and a Min
   expect((await pingServer('127.0.0.1', port)).motd).toBe('Bienvenue chez les testeurs');
   await expect(status).toHaveAttribute('data-status', 'RUNNING');
 
-  // The game mode needs a restart: both buttons, then "Apply and restart".
-  await form.getByLabel('Mode de jeu').click();
-  await page.getByRole('option', { name: 'Créatif' }).click();
+  // The game mode, live too: a player already in the game plays creative at once.
+  const online = await join(port, 'Builder_e2e', '1.21.4');
+  if (!online.joined) throw new Error(`could not join: ${online.reason}`);
+  try {
+    await form.getByLabel('Mode de jeu').click();
+    await page.getByRole('option', { name: 'Créatif' }).click();
+    await expect(form.getByTestId('settings-plan')).toHaveText('Ces changements s’appliquent tout de suite, les joueurs restent connectés.');
+    await form.getByRole('button', { name: 'Appliquer', exact: true }).click();
+    await expect(form.getByTestId('settings-outcome')).toHaveText('Appliqué maintenant : Mode de jeu.');
+    await expect.poll(() => online.bot.game.gameMode, { timeout: 20_000 }).toBe('creative');
+  } finally {
+    await quit(online.bot);
+  }
+
+  // PvP needs a restart: both buttons, then "Apply and restart".
+  const pvp = form.getByLabel('Combat entre joueurs (PvP)');
+  await pvp.click();
   await expect(form.getByTestId('settings-plan')).toContainText('Certains changements demandent un redémarrage');
   await form.getByRole('button', { name: 'Appliquer et redémarrer' }).click();
   await expect(form.getByTestId('settings-outcome')).toHaveText('Le serveur redémarre avec les nouveaux réglages.');
   await expect(status).not.toHaveAttribute('data-status', 'RUNNING', { timeout: 30_000 });
   await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+  await expect(pvp).not.toBeChecked();
   await expect(form.getByLabel('Mode de jeu')).toHaveText('Créatif');
 
-  // A player joining now plays in creative, and the MOTD survived the restart.
+  // The player who comes back plays in creative, and the MOTD survived the restart.
   await openTab(page, 'Aperçu');
   const newPort = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
   expect((await pingServer('127.0.0.1', newPort)).motd).toBe('Bienvenue chez les testeurs');

@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import { minecraftName, newEntry, readList, writeList, type ListName } from './player-lists.ts';
 import { startRconServer } from './rcon-server.ts';
-import { difficulties } from './server-config.ts';
+import { difficulties, gameModes } from './server-config.ts';
 
 /**
  * Our admin plugin for flying-squid: what a vanilla server has and flying-squid lacks. An RCON
@@ -39,6 +39,12 @@ const faces: ReadonlyArray<readonly [number, number, number]> = [
 export interface SquidPlayer {
   username: string;
   uuid: string;
+  /** `player` for a player, as for any of flying-squid's entities. */
+  type: string;
+  /** The entity type its spawn packet names; flying-squid leaves a player's null. */
+  entityType: number | null;
+  /** Skin and cape, from the login. */
+  profileProperties: unknown[];
   op: boolean;
   /** Where the world's spawn is, as flying-squid found it for this player's world. */
   spawnPoint: Vec3Like;
@@ -50,9 +56,16 @@ export interface SquidPlayer {
   kick(reason: string): void;
   chat(message: string): void;
   setGameMode(mode: number): void;
+  /** Shows this entity to the players around and them to it, those not shown yet (flying-squid's bookkeeping). */
+  updateAndSpawn(): void;
   on(event: 'spawned', listener: () => void): void;
   /** The client's packets, as node-minecraft-protocol parsed them. */
-  _client: { username: string; on(packet: 'position' | 'position_look' | 'flying', listener: (movement: Movement) => void): void };
+  _client: {
+    username: string;
+    latency: number;
+    write(packet: string, params: object): void;
+    on(packet: 'position' | 'position_look' | 'flying', listener: (movement: Movement) => void): void;
+  };
   /** flying-squid's cancellable attack, before any damage. */
   on(event: 'attack_cancel', listener: (attack: { attackedEntity: { type: string } }, cancel: () => void) => void): void;
   /** flying-squid's cancellable end of a dig, before the block goes. */
@@ -81,6 +94,8 @@ export interface SquidServer {
     emit(event: string, ...args: unknown[]): boolean;
   };
   on(event: 'newPlayer', listener: (player: SquidPlayer) => void): void;
+  /** The entities (players among them) within a radius of a position: those its entities are shown. */
+  getNearbyEntities(around: { world: unknown; position: Vec3Like; radius?: number }): Array<{ type: string }>;
   broadcast(message: string | object, options?: object): void;
   info(message: string): void;
   err(message: string): void;
@@ -92,7 +107,12 @@ export interface SquidServer {
   /** Asked first on each right-click on a block; true stops it there (nothing placed). */
   interactWithBlock(click: { block: ClickedBlock; player: SquidPlayer }): Promise<boolean>;
   difficulty: number;
-  registry: { blocksByName: Record<string, { minStateId: number; maxStateId: number } | undefined> };
+  /** The game mode players are given (flying-squid's, from its `gameMode` option). */
+  gameMode: number;
+  registry: {
+    blocksByName: Record<string, { minStateId: number; maxStateId: number } | undefined>;
+    entitiesByName: Record<string, { id: number } | undefined>;
+  };
   _writeAll(packet: string, params: object): void;
 }
 
@@ -184,15 +204,52 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
     return emit(event, ...args);
   };
 
+  // Players who log in at the same moment must all see each other. flying-squid makes a player an
+  // entity of the world as its login begins, long before its client gets the login packet (the
+  // spawn point and the player's file are read first, chunks generated meanwhile), and a player
+  // whose login ends in that time is shown to it there and then: the client drops what came before
+  // its login packet, and flying-squid, which counts the other as shown, never shows it again. So a
+  // player joins the others' world only once its own client has its login, when it is first shown
+  // the players around (its own login's last step), and is first told who is online: flying-squid
+  // tells only the others, and a vanilla client draws no player it was not told of.
+  const inWorld = new WeakSet<object>();
+  const nearbyEntities = serv.getNearbyEntities.bind(serv);
+  serv.getNearbyEntities = (around) => nearbyEntities(around).filter((entity) => entity.type !== 'player' || inWorld.has(entity));
+  const playerList = (players: SquidPlayer[]) =>
+    serv.supportFeature('playerInfoActionIsBitfield')
+      ? {
+          action: { add_player: true },
+          data: players.map((p) => ({ uuid: p.uuid, player: { name: p.username, properties: p.profileProperties }, gamemode: p.gameMode, latency: p._client.latency })),
+        }
+      : {
+          action: 'add_player',
+          data: players.map((p) => ({ uuid: p.uuid, name: p.username, properties: p.profileProperties, gamemode: p.gameMode, ping: p._client.latency })),
+        };
+
+  // From 1.20.2 a player is spawned with the packet of any entity, which names its type: flying-squid
+  // names none (0), so other players' clients made it a boat (mineflayer) or nothing.
+  const playerType = serv.supportFeature('unifiedPlayerAndEntitySpawnPacket') ? serv.registry.entitiesByName.player?.id : undefined;
+
   serv.on('newPlayer', (player) => {
+    if (playerType !== undefined) player.entityType = playerType;
+    const updateAndSpawn = player.updateAndSpawn;
+    player.updateAndSpawn = () => {
+      if (!inWorld.has(player)) {
+        player._client.write('player_info', playerList(serv.players));
+        inWorld.add(player);
+      }
+      updateAndSpawn();
+    };
     player.on('spawned', () => {
       // flying-squid's login sets every player's `op` to its `everybody-op` setting (false) after
       // `newPlayer`: the operators list is applied once the login is over. `op`/`deop` change it
       // live for a player online.
       player.op = has('ops', player.username);
-      // flying-squid's 1.20.2+ login packet carries the registry's default game mode, so the client
-      // believes it plays survival whatever the server says: tell it again once it has spawned.
-      player.setGameMode(player.gameMode);
+      // Vanilla's `force-gamemode`: a player who comes back plays the server's game mode, not the one
+      // saved in their file, so a change of the game's mode reaches everyone who ever joined. Sent
+      // even when unchanged: flying-squid's 1.20.2+ login packet carries the registry's default game
+      // mode, so the client believes it plays survival whatever the server says.
+      player.setGameMode(serv.gameMode);
     });
     if (!options.pvp) player.on('attack_cancel', ({ attackedEntity }, cancel) => attackedEntity.type === 'player' && cancel());
     player.on('dug_cancel', (dug, cancel) => {
@@ -376,6 +433,15 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
       serv.difficulty = level;
       serv._writeAll('difficulty', { difficulty: level, difficultyLocked: false });
       return `The difficulty has been set to ${name!.toLowerCase()}`;
+    },
+    // Vanilla's, with `force-gamemode` on: the mode of players who join, and of every player online now.
+    defaultgamemode: ([name]) => {
+      const mode = (gameModes as Record<string, number>)[name?.toLowerCase() ?? ''];
+      if (mode === undefined) throw new Error(`${messages.unknown}\ndefaultgamemode (survival|creative|adventure|spectator)`);
+      serv.gameMode = mode;
+      for (const player of serv.players) if (player.gameMode !== mode) player.setGameMode(mode);
+      const label = name!.toLowerCase();
+      return `The default game mode is now ${label[0]!.toUpperCase()}${label.slice(1)} Mode`;
     },
     stop: () => {
       // Answered first: the caller learns the stop began before the connection goes away.

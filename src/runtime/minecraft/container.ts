@@ -57,6 +57,8 @@ export function configFromEnv(env: Env, dataDir: string): ServerConfig & { heapM
   const icon = path.join(dataDir, 'server-icon.png');
   const optional = {
     seed: env.SEED || undefined,
+    // itzg's LEVEL_TYPE takes vanilla's names, with or without the `minecraft:` namespace.
+    levelType: env.LEVEL_TYPE ? oneOf({ LEVEL_TYPE: env.LEVEL_TYPE.replace(/^minecraft:/i, '') }, 'LEVEL_TYPE', ['normal', 'flat'] as const, 'normal') : undefined,
     pvp: flag(env, 'PVP'),
     viewDistance: integer(env, 'VIEW_DISTANCE', 2, 32),
     spawnProtection: integer(env, 'SPAWN_PROTECTION', 0, 64),

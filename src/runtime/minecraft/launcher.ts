@@ -105,7 +105,11 @@ function runFlyingSquid(config: ServerConfig): Runner {
     gameMode: gameModes[config.gameMode],
     difficulty: difficulties[config.difficulty],
     worldFolder: path.resolve('world'),
-    generation: { name: 'diamond_square', options: { worldHeight: 80, ...(config.seed ? { seed: numericSeed(config.seed) } : {}) } },
+    generation:
+      config.levelType === 'flat'
+        ? // flying-squid's superflat: bedrock, three layers of dirt, grass on top, as vanilla's flat preset.
+          { name: 'superflat', options: { ...(config.seed ? { seed: numericSeed(config.seed) } : {}) } }
+        : { name: 'diamond_square', options: { worldHeight: 80, ...(config.seed ? { seed: numericSeed(config.seed) } : {}) } },
     kickTimeout: 10_000,
     plugins: {},
     modpe: false,

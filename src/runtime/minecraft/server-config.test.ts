@@ -23,6 +23,7 @@ describe('server settings', () => {
       gameMode: 'creative',
       difficulty: 'hard',
       whitelistEnabled: true,
+      levelType: 'flat',
       ramMb: 1024,
     };
     const props = serverProperties(config);
@@ -30,6 +31,9 @@ describe('server settings', () => {
     expect(props).toContain('motd=Hello\\\\world\n');
     expect(props).toContain('white-list=true\n');
     expect(props).toContain('online-mode=false\n');
+    // The game's mode is every player's, as on flying-squid; a flat world when the game asks for one.
+    expect(props).toContain('gamemode=creative\nforce-gamemode=true\n');
+    expect(props).toContain('level-type=flat\n');
   });
 
   it('reads the players out of vanilla list answers', () => {

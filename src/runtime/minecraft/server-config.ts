@@ -16,6 +16,8 @@ export interface ServerConfig {
   gameMode: GameSpec['gameMode'];
   difficulty: GameSpec['difficulty'];
   seed?: string;
+  /** Vanilla's `level-type` when the world is first made (GameSpec's `levelType`). */
+  levelType?: GameSpec['levelType'];
   pvp?: boolean;
   viewDistance?: number;
   spawnProtection?: number;
@@ -91,8 +93,11 @@ export function serverProperties(config: ServerConfig): string {
     'max-players': config.maxPlayers,
     'online-mode': false,
     gamemode: config.gameMode,
+    // The game's mode is everyone's, as on flying-squid: a player who comes back plays it too.
+    'force-gamemode': true,
     difficulty: config.difficulty,
     'level-seed': config.seed ?? '',
+    ...(config.levelType === undefined ? {} : { 'level-type': config.levelType }),
     'white-list': config.whitelistEnabled,
     'enforce-whitelist': config.whitelistEnabled,
     'enable-status': true,

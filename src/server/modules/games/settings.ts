@@ -30,6 +30,8 @@ const MAX_ICON_PIXELS = 16_000_000;
 const liveCommand: Partial<Record<SettingKey, (values: SettingValues) => string>> = {
   motd: (v) => `motd ${v.motd}`,
   difficulty: (v) => `difficulty ${v.difficulty}`,
+  // With force-gamemode (our servers' own, and set for jars): every player online too.
+  gameMode: (v) => `defaultgamemode ${v.gameMode}`,
   whitelistEnabled: (v) => `whitelist ${v.whitelistEnabled ? 'on' : 'off'}`,
 };
 
