@@ -44,6 +44,8 @@ function server(index: number) {
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Specs that only take pictures run with `npm run looks` alone.
+  testIgnore: process.env.LOOKS === '1' ? [] : ['looks/**'],
   outputDir: 'test-results/e2e',
   fullyParallel: false,
   workers,

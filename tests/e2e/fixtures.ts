@@ -200,9 +200,24 @@ export async function inEachLook(page: Page, open: () => Promise<unknown>, shoot
   await switchTheme(page, 'light');
 }
 
-/** Full-page shots, for a person to look at, of the page `open` makes ready, in each look: `dir/name-label-theme.png`. */
-export function shotsInEachLook(page: Page, dir: string, name: string, open: () => Promise<unknown>) {
-  return inEachLook(page, open, ({ theme, label }) => page.screenshot({ path: `${dir}/${name}-${label}-${theme}.png`, fullPage: true }));
+/**
+ * Pictures are for people to look at, not part of the tests: `npm run looks` runs the browser tests
+ * with LOOKS=1, and only then are they taken (docs/architecture.md, Testing).
+ */
+export const takingLooks = process.env.LOOKS === '1';
+
+/** A screenshot for a person to look at, taken only by `npm run looks`. */
+export async function shoot(page: Page, options: Parameters<Page['screenshot']>[0] & { path: string }) {
+  if (takingLooks) await page.screenshot(options);
+}
+
+/**
+ * Full-page shots, for a person to look at, of the page `open` makes ready, in each look:
+ * `dir/name-label-theme.png`. In the tests themselves the page is only opened and made ready.
+ */
+export async function shotsInEachLook(page: Page, dir: string, name: string, open: () => Promise<unknown>) {
+  if (!takingLooks) return void (await open());
+  await inEachLook(page, open, ({ theme, label }) => page.screenshot({ path: `${dir}/${name}-${label}-${theme}.png`, fullPage: true }));
 }
 
 /** Switches the page's theme with the header's toggle, if it is not on already, and waits for its colours to settle. */

@@ -1,4 +1,4 @@
-import { accounts, expect, signIn, switchTheme, test, transitionsEnded } from './fixtures.ts';
+import { accounts, expect, signIn, switchTheme, test, transitionsEnded } from '../fixtures.ts';
 
 /** Screenshots of the main screens, for people to look at: test-results/screenshots/. */
 const dir = 'test-results/screenshots';
