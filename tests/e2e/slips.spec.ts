@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
+import { join, kicked, quit } from '../fixtures/minecraft.ts';
 import { accessToken, accounts, buyServerInStore, expect, openTab, signedIn, signUp, staffApi, test } from './fixtures.ts';
 
 /** Small things a person saw wrong (issue 32), each checked as they would see it. */
@@ -100,5 +101,38 @@ test('support opening an edit page see the record read-only, with no button that
   await expect(page.getByLabel('Libellé')).toHaveValue(`Lecture ${run}`);
   await expect(page.getByLabel('Libellé')).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Enregistrer' })).toHaveCount(0);
+  await page.context().close();
+});
+
+test('a kick asks for a reason the player is shown, and "was kicked" goes once the player is back', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const { page } = await buyServerInStore(browser, `kicker_${run}`, 'Monde des expulsions');
+  await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+  const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  const player = `Kicked_${run}`;
+  const first = await join(port, player, '1.21.4');
+  if (!first.joined) throw new Error(`${player} could not join: ${first.reason}`);
+  try {
+    await page.getByRole('listitem').filter({ hasText: player }).getByRole('button', { name: 'Expulser' }).click({ timeout: 90_000 });
+    const dialog = page.getByRole('dialog', { name: 'Expulser ce joueur ?' });
+    await dialog.getByLabel('Motif (facultatif, montré au joueur)').fill('Pause goûter');
+    const gone = kicked(first.bot);
+    await dialog.getByRole('button', { name: 'Expulser' }).click();
+    expect(await gone).toContain('Pause goûter');
+    await expect(page.getByText(`${player} a été expulsé.`)).toBeVisible();
+  } finally {
+    await quit(first.bot);
+  }
+  await expect(page.getByRole('listitem').filter({ hasText: player })).toHaveCount(0, { timeout: 90_000 });
+  const again = await join(port, player, '1.21.4');
+  if (!again.joined) throw new Error(`${player} could not join again: ${again.reason}`);
+  try {
+    await expect(page.getByRole('listitem').filter({ hasText: player })).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByText(`${player} a été expulsé.`)).toHaveCount(0);
+  } finally {
+    await quit(again.bot);
+  }
   await page.context().close();
 });
