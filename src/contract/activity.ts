@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, Page } from './common.ts';
-import { gameAccessLevels } from './sharing.ts';
+import { gameAccessLevels, type GameAccessLevel } from './sharing.ts';
 
 /**
  * A game's activity (docs/architecture.md, "Sharing"): who did what on it, its owner, someone it
@@ -38,6 +38,41 @@ const gameActivities = [
   'schedule.run',
 ] as const;
 export type GameActivity = (typeof gameActivities)[number];
+
+/**
+ * The level each action on a game needs, wherever it is asked for: each route of the panel declares
+ * the level of its activity (the guard refuses to register one that disagrees), and a console
+ * command doing the same thing (`stop`, `op`, `whitelist on`…) needs the same level. The staff's
+ * extension of a game is no one's on the game itself.
+ */
+export const activityLevels = {
+  'game.start': 'COADMIN',
+  'game.stop': 'COADMIN',
+  'game.restart': 'COADMIN',
+  'game.announce': 'MODERATOR',
+  'game.settings': 'COADMIN',
+  'game.icon': 'COADMIN',
+  'game.version': 'COADMIN',
+  'game.share': 'OWNER',
+  'game.unshare': 'OWNER',
+  'game.autoRenew': 'OWNER',
+  'players.kick': 'MODERATOR',
+  'players.list': 'MODERATOR',
+  'players.group': 'MODERATOR',
+  'whitelist.toggle': 'MODERATOR',
+  'console.command': 'MODERATOR',
+  'backup.create': 'COADMIN',
+  'backup.update': 'COADMIN',
+  'backup.delete': 'OWNER',
+  'backup.restore': 'COADMIN',
+  'backup.link': 'COADMIN',
+  'backup.settings': 'COADMIN',
+  'world.upload': 'COADMIN',
+  'schedule.create': 'COADMIN',
+  'schedule.update': 'COADMIN',
+  'schedule.delete': 'COADMIN',
+  'schedule.run': 'COADMIN',
+} as const satisfies Record<Exclude<GameActivity, 'game.extend'>, GameAccessLevel>;
 
 /** The values an activity line may say, from the request that made it. */
 export const activityDetailKeys = ['name', 'type', 'action', 'enabled', 'autoRenew', 'version', 'restart', 'role', 'command', 'task'] as const;

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, Localized, McName, Page } from './common.ts';
-import { gameAccessLevels } from './sharing.ts';
+import { gameAccessLevels, type GameAccessLevel } from './sharing.ts';
 import { StaffListQuery, StaffReason } from './staff.ts';
 
 /** The observed status of a game's server. These lists feed both the database columns and the validators. */
@@ -12,6 +12,12 @@ export const playerListTypes = ['WHITELIST', 'OPS', 'BANNED'] as const;
 export type PlayerListType = (typeof playerListTypes)[number];
 const playerActions = ['ADD', 'REMOVE'] as const;
 export type PlayerAction = (typeof playerActions)[number];
+
+/**
+ * The level changing each player list needs, on top of `players.list`'s: an operator may run any
+ * command in the game, `stop` and `op` included, so only those who may stop the server make them.
+ */
+export const playerListLevels = { WHITELIST: 'MODERATOR', BANNED: 'MODERATOR', OPS: 'COADMIN' } as const satisfies Record<PlayerListType, GameAccessLevel>;
 
 /** One of a fixed list of strings (Type.Enum keeps the literal types, a mapped Union would not). */
 const literals = <const T extends string[]>(values: readonly [...T]) => Type.Enum(values);

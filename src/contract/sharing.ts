@@ -1,7 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { GameActivity } from './activity.ts';
 import { Id } from './common.ts';
-import type { PlayerListType } from './games.ts';
 
 /**
  * Sharing a game with friends (docs/architecture.md, "Sharing"): the owner grants a friend, or one
@@ -9,7 +7,8 @@ import type { PlayerListType } from './games.ts';
  * - VIEWER: status, players, console output, usage;
  * - MODERATOR: + kick, whitelist, bans, console commands, announce;
  * - COADMIN: + start, stop, restart, operators, settings, version, backups (take, pin, restore), schedules.
- * `activityLevels` says it action by action, for the panel and the console alike.
+ * `activityLevels` (activity.ts) says it action by action, for the panel and the console alike,
+ * and `playerListLevels` (games.ts) list by list.
  * Billing, deleting or unpinning backups, deleting the game, and sharing itself stay the owner's (OWNER).
  */
 export const gameRoles = ['VIEWER', 'MODERATOR', 'COADMIN'] as const;
@@ -22,47 +21,6 @@ export type GameAccessLevel = (typeof gameAccessLevels)[number];
 export const allows = (level: GameAccessLevel, needed: GameAccessLevel): boolean => gameAccessLevels.indexOf(level) >= gameAccessLevels.indexOf(needed);
 /** The higher of two levels: a person with two grants has the higher role. */
 export const higher = (a: GameAccessLevel, b: GameAccessLevel): GameAccessLevel => (allows(a, b) ? a : b);
-
-/**
- * The level each action on a game needs, wherever it is asked for: each route of the panel declares
- * the level of its activity (the guard refuses to register one that disagrees), and a console
- * command doing the same thing (`stop`, `op`, `whitelist on`…) needs the same level. The staff's
- * extension of a game is no one's on the game itself.
- */
-export const activityLevels = {
-  'game.start': 'COADMIN',
-  'game.stop': 'COADMIN',
-  'game.restart': 'COADMIN',
-  'game.announce': 'MODERATOR',
-  'game.settings': 'COADMIN',
-  'game.icon': 'COADMIN',
-  'game.version': 'COADMIN',
-  'game.share': 'OWNER',
-  'game.unshare': 'OWNER',
-  'game.autoRenew': 'OWNER',
-  'players.kick': 'MODERATOR',
-  'players.list': 'MODERATOR',
-  'players.group': 'MODERATOR',
-  'whitelist.toggle': 'MODERATOR',
-  'console.command': 'MODERATOR',
-  'backup.create': 'COADMIN',
-  'backup.update': 'COADMIN',
-  'backup.delete': 'OWNER',
-  'backup.restore': 'COADMIN',
-  'backup.link': 'COADMIN',
-  'backup.settings': 'COADMIN',
-  'world.upload': 'COADMIN',
-  'schedule.create': 'COADMIN',
-  'schedule.update': 'COADMIN',
-  'schedule.delete': 'COADMIN',
-  'schedule.run': 'COADMIN',
-} as const satisfies Record<Exclude<GameActivity, 'game.extend'>, GameAccessLevel>;
-
-/**
- * The level changing each player list needs, on top of `players.list`'s: an operator may run any
- * command in the game, `stop` and `op` included, so only those who may stop the server make them.
- */
-export const playerListLevels = { WHITELIST: 'MODERATOR', BANNED: 'MODERATOR', OPS: 'COADMIN' } as const satisfies Record<PlayerListType, GameAccessLevel>;
 
 const Role = Type.Enum(gameRoles);
 const DateTime = Type.String({ format: 'date-time' });

@@ -1,5 +1,6 @@
-import type { PlayerAction, PlayerListType } from '../../../contract/games.ts';
-import { activityLevels, allows, higher, playerListLevels, type GameAccessLevel } from '../../../contract/sharing.ts';
+import { activityLevels } from '../../../contract/activity.ts';
+import { playerListLevels, type PlayerAction, type PlayerListType } from '../../../contract/games.ts';
+import { allows, higher, type GameAccessLevel } from '../../../contract/sharing.ts';
 import { MC_NAME_PATTERN } from '../../../contract/values.ts';
 import { listCommands } from '../games/runtime.ts';
 

@@ -9,9 +9,10 @@ import type { CreditsService } from '../money/credits/service.ts';
 import type { FriendsService } from '../friends/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { Locale } from '../../../contract/messages.ts';
-import { allows as mayChange, playerListLevels, type GameAccessLevel } from '../../../contract/sharing.ts';
+import { allows as mayChange, type GameAccessLevel } from '../../../contract/sharing.ts';
 import { discounted, type PromoCodesService } from '../money/promocodes/service.ts';
 import {
+  playerListLevels,
   playerListTypes,
   type Game,
   type GameCreate,

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { activityDetailKeys, type GameActivity } from '../../../contract/activity.ts';
-import { activityLevels, type GameAccessLevel } from '../../../contract/sharing.ts';
+import { activityDetailKeys, activityLevels, type GameActivity } from '../../../contract/activity.ts';
+import type { GameAccessLevel } from '../../../contract/sharing.ts';
 import type { Db } from '../../db/client.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { GameAccessCheck, SharingService } from './service.ts';
