@@ -194,7 +194,16 @@ export const Invoice = Type.Object({
   creditedInvoiceId: Nullable(Id),
   seller: InvoiceParty,
   buyer: InvoiceParty,
-  lines: Type.Array(Type.Object({ description: Type.String(), quantity: Type.Integer(), unitCents: Type.Integer(), totalCents: Type.Integer() })),
+  lines: Type.Array(
+    Type.Object({
+      description: Type.String({ description: "The line in the reader's language (the locale cookie, else Accept-Language)" }),
+      key: Type.String({ description: 'Its text, a key of locales/{fr,en}/invoices.json `lines`: a client words it in the language on screen' }),
+      params: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])),
+      quantity: Type.Integer(),
+      unitCents: Type.Integer(),
+      totalCents: Type.Integer(),
+    }),
+  ),
   vatRate: Type.Number({ description: 'Percent, e.g. 20' }),
   netCents: Type.Integer(),
   vatCents: Type.Integer(),

@@ -65,7 +65,14 @@ describe('credit packs, sandbox payments and invoices', () => {
     const invoices = (await t.current.as('alice', { method: 'GET', url: '/v1/purchase/invoices', headers: { 'accept-language': 'en' } })).json();
     expect(invoices.totalElements).toBe(1);
     const invoice = invoices.data[0];
-    expect(invoice).toMatchObject({ kind: 'INVOICE', paymentId, totalCents: 499, currency: 'EUR', vatRate: 20, lines: [{ description: 'Pack of 550 credits (+ 100 free)', totalCents: 499 }] });
+    expect(invoice).toMatchObject({
+      kind: 'INVOICE',
+      paymentId,
+      totalCents: 499,
+      currency: 'EUR',
+      vatRate: 20,
+      lines: [{ description: 'Pack of 550 credits (+ 100 free)', key: 'packBonus', params: { credits: 550, bonus: 100 }, totalCents: 499 }],
+    });
     expect(invoice.number).toBe(`BH-${new Date().getUTCFullYear()}-000001`);
     expect(invoice.netCents + invoice.vatCents).toBe(499);
     expect(invoice.netCents).toBe(416);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { accounts, expect, signIn, test } from './fixtures.ts';
+import { accessToken, accounts, expect, signIn, test } from './fixtures.ts';
 
 type Lang = 'fr' | 'en';
 
@@ -21,7 +21,10 @@ function texts(lang: Lang): string[] {
 /** The words of one language's markdown pages (content/{lang}): a page's own words, whatever the locale files hold. */
 function pages(lang: Lang): string[] {
   const dir = path.join('content', lang);
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
 }
 
 const words = (text: string) => text.toLowerCase().match(/\p{L}{4,}/gu) ?? [];
@@ -78,6 +81,11 @@ for (const lang of ['fr', 'en'] as const) {
     const product = `/products/${definitions.data[0]!.id}`;
     const out = await slips(page, lang, [...signedOut, product]);
     await signIn(page, accounts.alice);
+    // A pack bought by card (the sandbox): the account page lists its invoice line.
+    const auth = { authorization: `Bearer ${await accessToken(page)}` };
+    const packs = (await (await request.get('/v1/pricing')).json()) as { data: Array<{ id: string }> };
+    const checkout = (await (await request.post('/v1/payment/stripe', { headers: auth, data: { pricingId: packs.data[0]!.id } })).json()) as { paymentId: string };
+    expect((await request.post(`/v1/payment/sandbox/${checkout.paymentId}/confirm`, { headers: auth, data: { cardNumber: '4242424242424242' } })).status()).toBe(200);
     const inside = await slips(page, lang, [...signedInPages, `/dashboard${product}`]);
     expect([...out, ...inside]).toEqual([]);
   });

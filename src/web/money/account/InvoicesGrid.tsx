@@ -14,6 +14,7 @@ import { useResourceGrid } from '../../dashboard/lists.tsx';
 /** The player's invoices and credit notes, each with its PDF. */
 export function InvoicesGrid() {
   const { t, i18n } = useTranslation('credits');
+  const { t: tLine } = useTranslation('invoices');
   const errorMessage = useErrorMessage();
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const { gridProps, error, reload, isEmpty } = useResourceGrid<Invoice>('invoices', { pageSize: 10 });
@@ -39,7 +40,10 @@ export function InvoicesGrid() {
       headerName: t('account.invoices.description'),
       flex: 1,
       minWidth: 120,
-      renderCell: ({ row }) => <Box sx={{ lineHeight: 1.4, whiteSpace: 'normal', overflowWrap: 'anywhere' }}>{row.lines.map((l) => l.description).join(', ')}</Box>,
+      // In the language on screen, from the line's key (the API's text, in the cookie's language, for a key this build lacks).
+      renderCell: ({ row }) => (
+        <Box sx={{ lineHeight: 1.4, whiteSpace: 'normal', overflowWrap: 'anywhere' }}>{row.lines.map((l) => tLine(`lines.${l.key}`, { ...l.params, defaultValue: l.description })).join(', ')}</Box>
+      ),
     },
     { field: 'totalCents', headerName: t('account.invoices.total'), type: 'number', width: 110, valueFormatter: (value: number, row) => formatMoney(value, row.currency, lang) },
     {
