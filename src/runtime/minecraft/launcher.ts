@@ -18,6 +18,7 @@ import path from 'node:path';
 import { installAdmin, type SquidPlayer, type SquidServer } from './admin-plugin.ts';
 import type { ObjectLocation } from '../driver.ts';
 import { archiveToLocation, parseLocation, recoverWorld, type ArchiveResult } from './world-archive.ts';
+import { readyInItsOwnTime } from './squid-ready.ts';
 import { keepChangesWhileSaving, type SavingWorld } from './world-saving.ts';
 import { settingDefaults } from '../../contract/values.ts';
 import { difficulties, gameModes, numericSeed, readServerConfig, serverProperties, writeServerConfig, type ServerConfig } from './server-config.ts';
@@ -90,11 +91,9 @@ function onceStop(stop: () => Promise<void>): (code?: number) => void {
   };
 }
 
-function runFlyingSquid(config: ServerConfig): Runner {
-  // flying-squid is CommonJS without types; the interfaces above say what we use of it.
-  const require = createRequire(import.meta.url);
-  const { createMCServer } = require('flying-squid') as { createMCServer(options: object): FlyingSquid };
-  const serv = createMCServer({
+/** flying-squid's options for the game's config; `online` counts the players in the game. */
+function squidOptions(config: ServerConfig, online: () => number): object {
+  return {
     port: config.port,
     version: config.version,
     motd: config.motd,
@@ -125,10 +124,17 @@ function runFlyingSquid(config: ServerConfig): Runner {
     // The status ping counts the players in the game, as `list` does: minecraft-protocol's own count
     // includes a client refused at login until its connection closes, a second later.
     beforePing: (response: { players: { online: number } }) => {
-      response.players.online = serv.players.length;
+      response.players.online = online();
       return response;
     },
-  });
+  };
+}
+
+function runFlyingSquid(config: ServerConfig): Runner {
+  // flying-squid is CommonJS without types; the interfaces above say what we use of it.
+  const require = createRequire(import.meta.url);
+  const { createMCServer } = require('flying-squid') as { createMCServer(options: object): FlyingSquid };
+  const serv: FlyingSquid = readyInItsOwnTime(() => createMCServer(squidOptions(config, () => serv.players.length)));
 
   let stopping = false;
   const stop = onceStop(async () => {
