@@ -11,10 +11,9 @@ export const scheduleRepeats = ['daily', 'weekdays', 'hours'] as const;
 export type ScheduleRepeat = (typeof scheduleRepeats)[number];
 export const scheduleRunStatuses = ['RUNNING', 'OK', 'FAILED', 'SKIPPED'] as const;
 export type ScheduleRunStatus = (typeof scheduleRunStatuses)[number];
-/** Why a run was SKIPPED. */
 /** Why the platform paused a schedule: its author lost their co-admin access to the game. */
 export const scheduleDisabledReasons = ['authorAccessEnded'] as const;
-export type ScheduleDisabledReason = (typeof scheduleDisabledReasons)[number];
+/** Why a run was SKIPPED. */
 export const scheduleSkipReasons = ['missed', 'notRunning', 'restartLimit', 'alreadyRunning', 'alreadyStopped', 'expired', 'interrupted'] as const;
 export type ScheduleSkipReason = (typeof scheduleSkipReasons)[number];
 

@@ -22,7 +22,13 @@ describe('friends', () => {
     expect(sent.json()).toMatchObject({ status: 'PENDING', user: { id: bob, name: 'bob', mcUuid: null, mcName: null } });
     // French, bob's saved locale (no cookie has said otherwise), and the message for a reader in another language.
     expect(await notices(t.current, 'bob')).toEqual([
-      expect.objectContaining({ title: "Nouvelle demande d'ami", description: 'alice veut devenir votre ami.', link: '/dashboard/social?tab=requests', key: 'friendRequest.received', params: { name: 'alice' } }),
+      expect.objectContaining({
+        title: "Nouvelle demande d'ami",
+        description: 'alice veut devenir votre ami.',
+        link: '/dashboard/social?tab=requests',
+        key: 'friendRequest.received',
+        params: { name: 'alice' },
+      }),
     ]);
 
     const incoming = (await t.current.as('bob', { method: 'GET', url: '/v1/friend/request' })).json();

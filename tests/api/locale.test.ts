@@ -20,7 +20,13 @@ describe('notifications and ledger lines in the reader’s language', () => {
     await t.current.as('bob', { method: 'GET', url: '/v1/user', ...inLocale('en') });
     // Bob's English is saved: a client sending no cookie still reads English.
     const [notice] = (await t.current.as('bob', { method: 'GET', url: '/v1/user/notifications' })).json().data;
-    expect(notice.data).toEqual({ title: 'New friend request', description: 'alice wants to be your friend.', link: '/dashboard/social?tab=requests', key: 'friendRequest.received', params: { name: 'alice' } });
+    expect(notice.data).toEqual({
+      title: 'New friend request',
+      description: 'alice wants to be your friend.',
+      link: '/dashboard/social?tab=requests',
+      key: 'friendRequest.received',
+      params: { name: 'alice' },
+    });
     // Back to French: the same stored notice reads in French.
     const [again] = (await t.current.as('bob', { method: 'GET', url: '/v1/user/notifications/unread', ...inLocale('fr') })).json().data;
     expect(again.data).toMatchObject({ title: "Nouvelle demande d'ami", description: 'alice veut devenir votre ami.', key: 'friendRequest.received' });

@@ -77,10 +77,7 @@ export class AuditService {
     // Staff read names, not ids: games and users by their name now, the rest by what was written.
     const ids = (entity: string) => [...new Set(rows.filter((r) => r.entity === entity).map((r) => r.entityId))];
     const gameIds = ids('game').filter((id) => /^[0-9a-f-]{36}$/i.test(id));
-    const [names, gameNames] = await Promise.all([
-      this.users.names([...rows.map((entry) => entry.actorId), ...ids('user').filter((id) => /^[0-9a-f-]{36}$/i.test(id))]),
-      this.gameNames(gameIds),
-    ]);
+    const [names, gameNames] = await Promise.all([this.users.names([...rows.map((entry) => entry.actorId), ...ids('user').filter((id) => /^[0-9a-f-]{36}$/i.test(id))]), this.gameNames(gameIds)]);
     const gameName = new Map(gameNames.map((g) => [g.id, g.name]));
     const data: AuditEntry[] = rows.map((entry) => ({
       id: entry.id,
