@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { join, quit, solidGroundNear } from '../fixtures/minecraft.ts';
 import { entryOf, readLevelDat, renamed, worldEntries, zipOf } from '../fixtures/worlds.ts';
-import { buyServerInStore, expect, inEachLook, openTab, test } from './fixtures.ts';
+import { buyServerInStore, expect, openTab, picturesInEachLook, shoot, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/backups';
@@ -12,7 +12,7 @@ const run = Date.now().toString(36).toUpperCase();
 async function screenshots(page: Page, gamePath: string) {
   for (const lang of ['fr', 'en'] as const) {
     const card = page.getByTestId('backups');
-    await inEachLook(
+    await picturesInEachLook(
       page,
       async () => {
         await page.goto(lang === 'fr' ? `${gamePath}/backups` : `/en${gamePath}/backups`);
@@ -23,7 +23,7 @@ async function screenshots(page: Page, gamePath: string) {
         // The card alone, cut from the whole page: an element's shot would scroll it under the sticky header.
         await page.evaluate(() => window.scrollTo(0, 0));
         const box = (await card.boundingBox())!;
-        await page.screenshot({ path: `${SHOTS}/backups-${lang}-${label}-${theme}.png`, fullPage: true, clip: box });
+        await shoot(page, { path: `${SHOTS}/backups-${lang}-${label}-${theme}.png`, fullPage: true, clip: box });
       },
     );
   }
@@ -216,12 +216,12 @@ test('a player backs up a running server with a player on it, pins, downloads an
   await expect(kept).toContainText('reste téléchargeable jusqu’au 31 déc. 2026');
   await expect(kept.getByRole('button', { name: 'Restaurer' })).toHaveCount(0);
   await expect(kept.getByRole('button', { name: 'Télécharger' })).toBeVisible();
-  await inEachLook(
+  await picturesInEachLook(
     page,
     () => expect(running.getByTestId('backup-progress')).toBeVisible(),
     async ({ theme, label }) => {
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: `${SHOTS}/backups-progress-${label}-${theme}.png`, fullPage: true, clip: (await card.boundingBox())! });
+      await shoot(page, { path: `${SHOTS}/backups-progress-${label}-${theme}.png`, fullPage: true, clip: (await card.boundingBox())! });
     },
   );
   await page.context().close();

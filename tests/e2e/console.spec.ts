@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { Vec3 } from 'vec3';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { accessToken, apiAs, buyServerInStore, expect, inEachLook, openTab, signUp, test } from './fixtures.ts';
+import { accessToken, apiAs, buyServerInStore, expect, openTab, picturesInEachLook, shoot, signUp, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/console';
@@ -89,7 +89,7 @@ test('a player reads the console live, sees a join in colour, runs commands and 
 
     // How it looks, in both languages, themes and widths.
     for (const lang of ['fr', 'en'] as const) {
-      await inEachLook(
+      await picturesInEachLook(
         page,
         async () => {
           await page.goto(lang === 'fr' ? `${gamePath}/console` : `/en${gamePath}/console`);
@@ -97,7 +97,7 @@ test('a player reads the console live, sees a join in colour, runs commands and 
         },
         async ({ theme, label }) => {
           await page.evaluate(() => window.scrollTo(0, 0));
-          await page.screenshot({ path: `${SHOTS}/console-${lang}-${label}-${theme}.png`, fullPage: true });
+          await shoot(page, { path: `${SHOTS}/console-${lang}-${label}-${theme}.png`, fullPage: true });
         },
       );
     }
@@ -134,5 +134,5 @@ test('a moderator’s console refuses to stop the server, says why in their lang
   await command.press('Enter');
   await expect(lines.locator('[data-command]').filter({ hasText: '> say bonjour' })).toBeVisible();
   expect(((await (await asOwner.get(`/v1/game/${gameId}`)).json()) as { status: string }).status).toBe('RUNNING');
-  await moderator.screenshot({ path: `${SHOTS}/console-moderator-refused-fr.png`, fullPage: true });
+  await shoot(moderator, { path: `${SHOTS}/console-moderator-refused-fr.png`, fullPage: true });
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import Stripe from 'stripe';
 import type { BrowserContext, Page } from '@playwright/test';
 import { startFakeStripe, type FakeStripe, type StripeEvent } from '../fixtures/stripe.ts';
-import { accessToken, test as base, expect, followScripts, inEachLook, signIn } from './fixtures.ts';
+import { accessToken, expect, followScripts, picturesInEachLook, shoot, signIn, test as base } from './fixtures.ts';
 
 // Named after credits.spec.ts, whose purchases it makes through Stripe: Playwright runs spec files in
 // the order of their names, and this one, needing a worker and a server of its own, ran alone last.
@@ -137,10 +137,10 @@ async function payWith(page: Page, card: string) {
 
 /** The page at 1280 and 375 px in the light and the dark theme, made ready by `open`. */
 async function screenshots(page: Page, name: string, open: () => Promise<void>) {
-  await inEachLook(page, open, async ({ theme, label }) => {
+  await picturesInEachLook(page, open, async ({ theme, label }) => {
     // From the top: the card step scrolls itself into view, and the fixed header would sit mid-page.
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-    await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
+    await shoot(page, { path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
   });
 }
 

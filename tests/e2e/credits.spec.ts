@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { accessToken, expect, shotsInEachLook, signUp, staffApi, test, useTheme } from './fixtures.ts';
+import { accessToken, expect, shoot, shotsInEachLook, signUp, staffApi, test, useTheme } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/credits';
@@ -36,7 +36,7 @@ test('a visitor sees the packs on /credits and is asked to sign in to buy', asyn
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
       await page.goto('/credits');
       await expect(page.getByTestId('credit-pack')).toHaveCount(3);
-      await page.screenshot({ path: `${SHOTS}/credits-visitor-${label}-${theme}.png`, fullPage: true });
+      await shoot(page, { path: `${SHOTS}/credits-visitor-${label}-${theme}.png`, fullPage: true });
     }
   }
   await page.getByTestId('credits-sign-in').click();

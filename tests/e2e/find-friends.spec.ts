@@ -1,4 +1,4 @@
-import { accounts, expect, inEachLook, signedIn, signIn, test } from './fixtures.ts';
+import { accounts, expect, picturesInEachLook, shoot, signedIn, signIn, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/find-friends';
@@ -11,10 +11,10 @@ test('a player without a Minecraft account is asked to link one, finds a friend 
   const homeCta = page.getByTestId('link-minecraft-cta');
   await expect(homeCta).toContainText('Liez votre compte Minecraft');
   await expect(homeCta).toContainText('liste blanche');
-  await inEachLook(
+  await picturesInEachLook(
     page,
     () => expect(homeCta).toBeVisible(),
-    ({ theme, width }) => page.screenshot({ path: `${SHOTS}/home-cta-${width}-${theme}.png`, fullPage: true }),
+    ({ theme, width }) => shoot(page, { path: `${SHOTS}/home-cta-${width}-${theme}.png`, fullPage: true }),
   );
   await homeCta.getByRole('link', { name: 'Lier mon compte Minecraft' }).click();
   await expect(page).toHaveURL(/\/dashboard\/profil$/);
@@ -22,10 +22,10 @@ test('a player without a Minecraft account is asked to link one, finds a friend 
   await expect(page.getByTestId('link-minecraft-cta')).toContainText('vos amis vous trouveront par votre pseudo Minecraft', { ignoreCase: true });
   await expect(page.getByTestId('profile-mc-name')).toHaveCount(0);
   await expect(page.getByText('Unknow', { exact: true })).toHaveCount(0);
-  await inEachLook(
+  await picturesInEachLook(
     page,
     () => expect(page.getByTestId('link-minecraft-cta')).toBeVisible(),
-    ({ theme, width }) => page.screenshot({ path: `${SHOTS}/profile-cta-${width}-${theme}.png`, fullPage: true }),
+    ({ theme, width }) => shoot(page, { path: `${SHOTS}/profile-cta-${width}-${theme}.png`, fullPage: true }),
   );
 
   // Two letters suggest nothing; Enter looks the exact name up, which nobody has.
@@ -39,10 +39,10 @@ test('a player without a Minecraft account is asked to link one, finds a friend 
   const alice = page.getByTestId('found-alice');
   await expect(alice).toBeVisible();
   await expect(page.locator('#find-player-results')).not.toContainText('@');
-  await inEachLook(
+  await picturesInEachLook(
     page,
     () => expect(alice).toBeVisible(),
-    ({ theme, width }) => page.screenshot({ path: `${SHOTS}/find-${width}-${theme}.png`, fullPage: true }),
+    ({ theme, width }) => shoot(page, { path: `${SHOTS}/find-${width}-${theme}.png`, fullPage: true }),
   );
   await search.fill('ali');
   await alice.getByRole('button', { name: 'Ajouter alice en ami' }).click();

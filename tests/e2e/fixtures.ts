@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test as base, type APIRequestContext, type APIResponse, type Browser, type Page, type Request } from '@playwright/test';
+import { expect, test as base, type APIRequestContext, type APIResponse, type Browser, type Locator, type Page, type Request } from '@playwright/test';
 import { loadConfig } from '../../src/server/config.ts';
 import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
 import { signAccessToken } from '../../src/server/identity/tokens.ts';
@@ -204,20 +204,25 @@ export async function inEachLook(page: Page, open: () => Promise<unknown>, shoot
  * Pictures are for people to look at, not part of the tests: `npm run looks` runs the browser tests
  * with LOOKS=1, and only then are they taken (docs/architecture.md, Testing).
  */
-export const takingLooks = process.env.LOOKS === '1';
+const takingLooks = process.env.LOOKS === '1';
 
 /** A screenshot for a person to look at, taken only by `npm run looks`. */
-export async function shoot(page: Page, options: Parameters<Page['screenshot']>[0] & { path: string }) {
-  if (takingLooks) await page.screenshot(options);
+export async function shoot<T extends Page | Locator>(target: T, options: NonNullable<Parameters<T['screenshot']>[0]> & { path: string }) {
+  if (takingLooks) await (target as Page).screenshot(options);
 }
 
 /**
- * Full-page shots, for a person to look at, of the page `open` makes ready, in each look:
- * `dir/name-label-theme.png`. In the tests themselves the page is only opened and made ready.
+ * `inEachLook` for a `shoot` that only takes pictures: in the tests themselves the page is only
+ * opened and made ready, and the looks are gone through by `npm run looks` alone.
  */
-export async function shotsInEachLook(page: Page, dir: string, name: string, open: () => Promise<unknown>) {
+export async function picturesInEachLook(page: Page, open: () => Promise<unknown>, shoot: (look: Look) => Promise<unknown>) {
   if (!takingLooks) return void (await open());
-  await inEachLook(page, open, ({ theme, label }) => page.screenshot({ path: `${dir}/${name}-${label}-${theme}.png`, fullPage: true }));
+  await inEachLook(page, open, shoot);
+}
+
+/** Full-page shots, for a person to look at, of the page `open` makes ready, in each look: `dir/name-label-theme.png`. */
+export function shotsInEachLook(page: Page, dir: string, name: string, open: () => Promise<unknown>) {
+  return picturesInEachLook(page, open, ({ theme, label }) => page.screenshot({ path: `${dir}/${name}-${label}-${theme}.png`, fullPage: true }));
 }
 
 /** Switches the page's theme with the header's toggle, if it is not on already, and waits for its colours to settle. */

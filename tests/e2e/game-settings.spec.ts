@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { pingServer } from '../../src/runtime/minecraft/probe.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { accounts, buyServerInStore, expect, inEachLook, openTab, seriousViolations, signIn, test, transitionsEnded } from './fixtures.ts';
+import { accounts, buyServerInStore, expect, inEachLook, openTab, seriousViolations, shoot, signIn, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/settings';
@@ -173,7 +173,7 @@ test('a player changes the MOTD and the game mode live and PvP with a restart, a
         await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 30_000 });
         await transitionsEnded(page);
         await page.evaluate(() => window.scrollTo(0, 0));
-        await page.screenshot({ path: `${SHOTS}/settings-${lang}-${label}-${theme}.png`, fullPage: true });
+        await shoot(page, { path: `${SHOTS}/settings-${lang}-${label}-${theme}.png`, fullPage: true });
         if (label === 'desktop') expect(await seriousViolations(page, { theme })).toEqual([]);
       },
     );

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { join, kicked } from '../fixtures/minecraft.ts';
-import { expect, shotsInEachLook, test } from './fixtures.ts';
+import { expect, shoot, shotsInEachLook, test } from './fixtures.ts';
 
 const shots = 'test-results/games';
 
@@ -68,9 +68,9 @@ test('alice buys a server from the catalogue and starts it from its control pane
   await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
   await expect(page.getByTestId('game-address')).toHaveText(/^[\w.-]+:\d+$/);
   // The control panel, running, for people to look at (test-results/screenshots/).
-  await page.screenshot({ path: 'test-results/screenshots/game-panel-desktop.png', fullPage: true });
+  await shoot(page, { path: 'test-results/screenshots/game-panel-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 375, height: 740 });
-  await page.screenshot({ path: 'test-results/screenshots/game-panel-phone.png', fullPage: true });
+  await shoot(page, { path: 'test-results/screenshots/game-panel-phone.png', fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   // No Mumble server configured (MUMBLE_HOST): no voice chat link that would lead nowhere.
   const voice = page.getByRole('link', { name: 'Rejoindre le chat vocal (Mumble)' });
@@ -139,7 +139,7 @@ test('alice buys a server from the catalogue and starts it from its control pane
   // Too few credits: the API's 402 is explained, with a way to buy credits.
   await page.goto('/dashboard');
   await expect(page.getByTestId('user-balance')).toContainText('400');
-  await page.screenshot({ path: `${shots}/dashboard-desktop-light.png`, fullPage: true });
+  await shoot(page, { path: `${shots}/dashboard-desktop-light.png`, fullPage: true });
   await page.goto(`/dashboard/creategame/${definitionId}`);
   await page.getByRole('radio', { name: /Grand/ }).check();
   await page.getByLabel('Nom du serveur').fill('Deuxième monde');
@@ -154,7 +154,7 @@ test('alice buys a server from the catalogue and starts it from its control pane
   await expect(refused).toBeVisible();
   // To /credits, and back to this form afterwards.
   await expect(refused.getByRole('link', { name: 'Acheter des crédits' })).toHaveAttribute('href', `/credits?back=${encodeURIComponent(`/dashboard/creategame/${definitionId}`)}`);
-  await page.screenshot({ path: `${shots}/create-402-desktop-light.png`, fullPage: true });
+  await shoot(page, { path: `${shots}/create-402-desktop-light.png`, fullPage: true });
 });
 
 test("the create form shows the API's word for a field under that field, and keeps one Idempotency-Key while the same purchase is retried", async ({ page }) => {

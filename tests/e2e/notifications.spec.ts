@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { accessToken, accounts, expect, inEachLook, seriousViolations, signIn, signUp, staffApi, test } from './fixtures.ts';
+import { accessToken, accounts, expect, inEachLook, seriousViolations, shoot, signIn, signUp, staffApi, test } from './fixtures.ts';
 
 test('a notification sent while the page is open rings the bell, and opening it marks it read', async ({ page, request }) => {
   await signIn(page, accounts.alice);
@@ -100,7 +100,7 @@ test('the notifications page keeps read ones, marks one read, shows new ones liv
     async ({ theme, width }) => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       expect(await seriousViolations(page, { theme, include: 'main' })).toEqual([]);
-      await page.screenshot({ path: `test-results/notifications/page-${width}-${theme}.png`, fullPage: true });
+      await shoot(page, { path: `test-results/notifications/page-${width}-${theme}.png`, fullPage: true });
     },
   );
 

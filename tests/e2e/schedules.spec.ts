@@ -1,4 +1,4 @@
-import { buyServerInStore, expect, inEachLook, openTab, test, transitionsEnded } from './fixtures.ts';
+import { buyServerInStore, expect, openTab, picturesInEachLook, shoot, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/schedules';
@@ -17,7 +17,7 @@ test('the owner schedules a nightly restart and a command, runs the command now 
   await expect(page.getByText('Aucune tâche planifiée')).toBeVisible();
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.screenshot({ path: `${SHOTS}/schedules-empty-fr-${width}.png`, fullPage: true });
+    await shoot(page, { path: `${SHOTS}/schedules-empty-fr-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -55,7 +55,7 @@ test('the owner schedules a nightly restart and a command, runs the command now 
   await expect(form.getByText('Fuseau horaire inconnu : Mars/Olympus')).toBeVisible();
   await transitionsEnded(page);
   await page.setViewportSize({ width: 375, height: 812 });
-  await page.screenshot({ path: `${SHOTS}/schedules-form-error-fr-375.png` });
+  await shoot(page, { path: `${SHOTS}/schedules-form-error-fr-375.png` });
   await page.setViewportSize({ width: 1280, height: 900 });
   await form.getByRole('combobox', { name: 'Fuseau horaire' }).fill('Europe/Paris');
   await form.getByRole('button', { name: 'Créer' }).click();
@@ -80,7 +80,7 @@ test('the owner schedules a nightly restart and a command, runs the command now 
 
   // How it looks, in both languages, themes and widths (the command's history open).
   for (const lang of ['fr', 'en'] as const) {
-    await inEachLook(
+    await picturesInEachLook(
       page,
       async () => {
         await page.goto(`${lang === 'fr' ? '' : '/en'}${gamePath}/schedules`);
@@ -88,7 +88,7 @@ test('the owner schedules a nightly restart and a command, runs the command now 
         await row.getByRole('button', { name: lang === 'fr' ? 'Historique' : 'History' }).click();
         await expect(row.getByTestId('schedule-run').first()).toBeVisible();
       },
-      ({ theme, label }) => page.screenshot({ path: `${SHOTS}/schedules-tab-${lang}-${label}-${theme}.png`, fullPage: true }),
+      ({ theme, label }) => shoot(page, { path: `${SHOTS}/schedules-tab-${lang}-${label}-${theme}.png`, fullPage: true }),
     );
   }
   await page.goto(`${gamePath}/schedules`);

@@ -1,5 +1,5 @@
 import { join, kicked, quit } from '../fixtures/minecraft.ts';
-import { accessToken, apiAs, buyServerInStore, expect, inEachLook, openTab, signUp, test, transitionsEnded } from './fixtures.ts';
+import { accessToken, apiAs, buyServerInStore, expect, openTab, picturesInEachLook, shoot, signUp, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/sharing';
@@ -37,13 +37,13 @@ test('a player shares a server with a friend group as moderators, then co-admins
   const form = alice.getByTestId('sharing-form');
   for (const width of [1280, 375]) {
     await alice.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await alice.screenshot({ path: `${SHOTS}/sharing-empty-fr-${width}.png`, fullPage: true });
+    await shoot(alice, { path: `${SHOTS}/sharing-empty-fr-${width}.png`, fullPage: true });
   }
   // The roles, each with what it allows, as a phone shows them.
   await form.getByRole('combobox', { name: 'Rôle' }).click();
   await expect(alice.getByRole('option', { name: /^Co-admin/ })).toBeVisible();
   await transitionsEnded(alice);
-  await alice.screenshot({ path: `${SHOTS}/sharing-roles-fr-375.png` });
+  await shoot(alice, { path: `${SHOTS}/sharing-roles-fr-375.png` });
   await alice.keyboard.press('Escape');
   await alice.setViewportSize({ width: 1280, height: 900 });
   await form.getByRole('combobox', { name: 'Avec' }).click();
@@ -68,22 +68,22 @@ test('a player shares a server with a friend group as moderators, then co-admins
   // How they look: the Partage tab and Bob's dashboard, in both languages, themes and widths.
   for (const lang of ['fr', 'en'] as const) {
     const prefix = lang === 'fr' ? '' : '/en';
-    await inEachLook(
+    await picturesInEachLook(
       alice,
       async () => {
         await alice.goto(`${prefix}${gamePath}/sharing`);
         await expect(alice.getByTestId('grant-Potes')).toBeVisible();
         await expect(alice.getByTestId('sharing-form').getByRole('combobox').first()).toBeVisible();
       },
-      ({ theme, label }) => alice.screenshot({ path: `${SHOTS}/sharing-tab-${lang}-${label}-${theme}.png`, fullPage: true }),
+      ({ theme, label }) => shoot(alice, { path: `${SHOTS}/sharing-tab-${lang}-${label}-${theme}.png`, fullPage: true }),
     );
-    await inEachLook(
+    await picturesInEachLook(
       bob,
       async () => {
         await bob.goto(`${prefix}/dashboard`);
         await expect(bob.getByTestId('shared-game-item')).toBeVisible();
       },
-      ({ theme, label }) => bob.screenshot({ path: `${SHOTS}/bob-dashboard-${lang}-${label}-${theme}.png`, fullPage: true }),
+      ({ theme, label }) => shoot(bob, { path: `${SHOTS}/bob-dashboard-${lang}-${label}-${theme}.png`, fullPage: true }),
     );
   }
   await alice.goto(`${gamePath}/sharing`);
@@ -99,13 +99,13 @@ test('a player shares a server with a friend group as moderators, then co-admins
   for (const action of ['Démarrer', 'Arrêter', 'Redémarrer']) await expect(bob.getByRole('button', { name: action, exact: true })).toHaveCount(0);
   await expect(bob.getByTestId('friends-card')).toBeVisible();
   for (const lang of ['fr', 'en'] as const) {
-    await inEachLook(
+    await picturesInEachLook(
       bob,
       async () => {
         await bob.goto(lang === 'fr' ? gamePath : `/en${gamePath}`);
         await expect(bob.getByTestId('shared-by')).toContainText(aliceName);
       },
-      ({ theme, label }) => bob.screenshot({ path: `${SHOTS}/bob-game-${lang}-${label}-${theme}.png`, fullPage: true }),
+      ({ theme, label }) => shoot(bob, { path: `${SHOTS}/bob-game-${lang}-${label}-${theme}.png`, fullPage: true }),
     );
   }
   // The Partage tab's address leads him back to the control panel.
@@ -164,13 +164,13 @@ test('a player shares a server with a friend group as moderators, then co-admins
   await expect(rows.filter({ hasText: `A expulsé ${player}` })).toContainText(`${bobName}Modérateur`);
   await expect(rows.filter({ hasText: 'A partagé le serveur (Modérateur)' })).toContainText(`${aliceName}Propriétaire`);
   for (const lang of ['fr', 'en'] as const) {
-    await inEachLook(
+    await picturesInEachLook(
       alice,
       async () => {
         await alice.goto(`${lang === 'fr' ? '' : '/en'}${gamePath}/activity`);
         await expect(actions.first()).toBeVisible();
       },
-      ({ theme, label }) => alice.screenshot({ path: `${SHOTS}/activity-${lang}-${label}-${theme}.png`, fullPage: true }),
+      ({ theme, label }) => shoot(alice, { path: `${SHOTS}/activity-${lang}-${label}-${theme}.png`, fullPage: true }),
     );
   }
 

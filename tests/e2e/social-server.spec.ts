@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { accessToken, expect, signUp, staffApi, test } from './fixtures.ts';
+import { accessToken, expect, shoot, signUp, staffApi, test } from './fixtures.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
@@ -125,7 +125,7 @@ test('a friend group goes on the whitelist from the control panel, its member jo
   for (const width of [1280, 375]) {
     await alice.setViewportSize({ width, height: width === 375 ? 812 : 900 });
     await friends.scrollIntoViewIfNeeded();
-    await friends.screenshot({ path: `${SHOTS}/friends-card-${width}.png` });
+    await shoot(friends, { path: `${SHOTS}/friends-card-${width}.png` });
   }
 
   if (joined.joined) await quit(joined.bot);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { accounts, expect, signedIn, test } from './fixtures.ts';
+import { accounts, expect, shoot, signedIn, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/social';
@@ -43,7 +43,7 @@ test('two players link Minecraft accounts, become friends, and one groups the ot
 
   // Bob sees it arrive without reloading, and accepts; Alice's pending request goes without a reload too.
   await expect(bob.getByTestId('request-alice')).toContainText('AliceMC');
-  await bob.screenshot({ path: `${SHOTS}/requests-1280-light.png` });
+  await shoot(bob, { path: `${SHOTS}/requests-1280-light.png` });
   await bob.getByRole('button', { name: 'Accepter la demande de AliceMC' }).click();
   await expect(bob.getByTestId('notice')).toContainText('Vous êtes maintenant amis avec AliceMC.');
   await expect(bob.getByText('Aucune demande en attente.')).toBeVisible();
@@ -78,7 +78,7 @@ test('two players link Minecraft accounts, become friends, and one groups the ot
   await expect(dialog.getByTestId('import-row-Notch')).toContainText('Ajouté');
   await expect(dialog.getByTestId('import-row-jeb_')).toContainText('Ajouté');
   await expect(dialog.getByTestId('import-row-bad-name!')).toContainText('Pseudo invalide');
-  await alice.screenshot({ path: `${SHOTS}/import-result-1280-light.png` });
+  await shoot(alice, { path: `${SHOTS}/import-result-1280-light.png` });
   await dialog.getByRole('button', { name: 'Fermer' }).click();
   await expect(detail.getByTestId('member-Notch')).toBeVisible();
   await expect(alice.getByTestId('group-Escouade')).toContainText('3');
@@ -100,13 +100,13 @@ test('two players link Minecraft accounts, become friends, and one groups the ot
       await alice.goto('/dashboard/social?tab=groups');
       await alice.getByRole('button', { name: /^Escouade/ }).click();
       await expect(alice.getByTestId('member-Notch')).toBeVisible();
-      await alice.screenshot({ path: `${SHOTS}/groups-${label}-${theme}.png`, fullPage: true });
+      await shoot(alice, { path: `${SHOTS}/groups-${label}-${theme}.png`, fullPage: true });
       await alice.goto('/dashboard/social');
       await expect(alice.getByTestId('friend-bob').getByRole('img')).toHaveAttribute('src', /^blob:/);
-      await alice.screenshot({ path: `${SHOTS}/friends-${label}-${theme}.png`, fullPage: true });
+      await shoot(alice, { path: `${SHOTS}/friends-${label}-${theme}.png`, fullPage: true });
       await alice.goto('/dashboard/profil');
       await expect(alice.getByTestId('profile-head')).toHaveAttribute('data-linked', 'true');
-      await alice.screenshot({ path: `${SHOTS}/profile-${label}-${theme}.png`, fullPage: true });
+      await shoot(alice, { path: `${SHOTS}/profile-${label}-${theme}.png`, fullPage: true });
     }
   }
 
@@ -118,7 +118,7 @@ test('two players link Minecraft accounts, become friends, and one groups the ot
   await expect(confirmBlock).toContainText('BobMC sera retiré de vos amis');
   // The dialog's fade-in has ended, for the picture.
   await expect(alice.locator('.MuiDialog-container')).toHaveCSS('opacity', '1');
-  await alice.screenshot({ path: `${SHOTS}/block-confirm-375-dark.png` });
+  await shoot(alice, { path: `${SHOTS}/block-confirm-375-dark.png` });
   await confirmBlock.getByRole('button', { name: 'Bloquer' }).click();
   await expect(alice.getByTestId('notice')).toContainText('BobMC est bloqué.');
   await expect(alice.getByText("Pas encore d'amis.", { exact: false })).toBeVisible();

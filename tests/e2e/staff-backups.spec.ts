@@ -1,5 +1,5 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { accounts, apiAs, expect, followScripts, inEachLook, mintToken, seriousViolations, signedIn, signIn, staffApi, test, transitionsEnded } from './fixtures.ts';
+import { accounts, apiAs, expect, followScripts, mintToken, picturesInEachLook, seriousViolations, shoot, signedIn, signIn, staffApi, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/staff-backups';
@@ -55,7 +55,7 @@ test('staff see a player’s backups, restore one with a reason, and find it in 
   await expect(page.getByRole('heading', { level: 1, name: `Monde ${player.name}` })).toBeVisible();
   await expect(section(page).getByRole('heading', { level: 2, name: 'Sauvegardes' })).toBeVisible();
   await expect(section(page).getByText('Aucune sauvegarde pour l’instant')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/empty-fr-desktop-light.png`, fullPage: true, clip: (await section(page).boundingBox())! });
+  await shoot(page, { path: `${SHOTS}/empty-fr-desktop-light.png`, fullPage: true, clip: (await section(page).boundingBox())! });
 
   // The owner backs up twice and pins the first; staff see them on the page's refresh.
   const first = await backUp(player.api, player.gameId);
@@ -97,7 +97,7 @@ test('staff see a player’s backups, restore one with a reason, and find it in 
   await expect(dialog.getByText('Obligatoire', { exact: true })).toBeVisible();
   await dialog.getByTestId('action-reason').fill(`Griefed while away, ticket ${run}`);
   await transitionsEnded(page);
-  await page.screenshot({ path: `${SHOTS}/restore-dialog-desktop-light.png` });
+  await shoot(page, { path: `${SHOTS}/restore-dialog-desktop-light.png` });
   const accepted = page.waitForResponse((r) => r.url().endsWith(`/backups/${first}/restore`) && r.request().method() === 'POST');
   await dialog.getByRole('button', { name: 'Restaurer', exact: true }).click();
   expect((await accepted).status()).toBe(202);
@@ -137,7 +137,7 @@ test('staff see a player’s backups, restore one with a reason, and find it in 
 /** The backups section at 1280 and 375 px, in both themes and both languages. */
 async function screenshots(page: Page, gamePath: string, anyId: string) {
   for (const lang of ['fr', 'en'] as const) {
-    await inEachLook(
+    await picturesInEachLook(
       page,
       async () => {
         await page.goto(lang === 'fr' ? gamePath : `/en${gamePath}`);
@@ -147,7 +147,7 @@ async function screenshots(page: Page, gamePath: string, anyId: string) {
         // The section alone, cut from the whole page: an element's shot would scroll it under the sticky header.
         await page.evaluate(() => window.scrollTo(0, 0));
         const box = (await section(page).boundingBox())!;
-        await page.screenshot({ path: `${SHOTS}/backups-${lang}-${label}-${theme}.png`, fullPage: true, clip: box });
+        await shoot(page, { path: `${SHOTS}/backups-${lang}-${label}-${theme}.png`, fullPage: true, clip: box });
       },
     );
   }
@@ -194,8 +194,8 @@ test('the package editor shows each package’s backup quota, checks it and save
   await page.goto(`/en/dashboard/staff/definitions/edit/${definitionId}`);
   await expect(page.getByTestId('package-row').first().getByLabel('Backups kept')).toHaveValue('12');
   await expect(page.getByTestId('package-row').first().getByLabel('Backup space')).toHaveValue('20480');
-  await page.screenshot({ path: `${SHOTS}/package-editor-en-desktop-light.png`, fullPage: true });
+  await shoot(page, { path: `${SHOTS}/package-editor-en-desktop-light.png`, fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });
-  await page.screenshot({ path: `${SHOTS}/package-editor-en-phone-light.png`, fullPage: true });
+  await shoot(page, { path: `${SHOTS}/package-editor-en-phone-light.png`, fullPage: true });
   await page.context().close();
 });

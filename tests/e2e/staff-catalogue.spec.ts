@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { accessToken, accounts, expect, inEachLook, seriousViolations, signedIn, signIn, signUp, test } from './fixtures.ts';
+import { accessToken, accounts, expect, inEachLook, seriousViolations, shoot, signedIn, signIn, signUp, test } from './fixtures.ts';
 
 const run = Date.now().toString(36).toUpperCase();
 
@@ -307,7 +307,7 @@ test('screenshots of the catalogue and sales pages at 1280 and 375 px in both th
         await ready();
       },
       async ({ theme, label }) => {
-        await page.screenshot({ path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
+        await shoot(page, { path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
         if (label === 'desktop') expect((await seriousViolations(page, { theme })).map((line) => `${name} ${line}`)).toEqual([]);
       },
     );
@@ -318,6 +318,6 @@ test('screenshots of the catalogue and sales pages at 1280 and 375 px in both th
   await page.goto('/dashboard/staff/packs');
   await page.getByTestId('staff-menu-button').click();
   await expect(page.getByRole('link', { name: 'Codes promo' })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/menu-phone-dark.png` });
+  await shoot(page, { path: `${SHOTS}/menu-phone-dark.png` });
   await page.context().close();
 });

@@ -1,4 +1,4 @@
-import { accounts, expect, inEachLook, signIn, test } from './fixtures.ts';
+import { accounts, expect, picturesInEachLook, shoot, signIn, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/staff-seller';
@@ -16,10 +16,10 @@ test("the back office's first page warns staff that invoices carry the placehold
   await expect(warning).toContainText('Les factures portent une adresse de vendeur fictive');
   await expect(warning).toContainText('1 rue de l’Exemple');
   await expect(warning).toContainText('INVOICE_SELLER_ADDRESS');
-  await inEachLook(
+  await picturesInEachLook(
     page,
     () => expect(warning).toBeVisible(),
-    ({ theme, width }) => page.screenshot({ path: `${SHOTS}/definitions-${width}-${theme}.png` }),
+    ({ theme, width }) => shoot(page, { path: `${SHOTS}/definitions-${width}-${theme}.png` }),
   );
   await page.context().close();
 

@@ -1,4 +1,4 @@
-import { apiAs, expect, inEachLook, mintToken, staffApi, test } from './fixtures.ts';
+import { apiAs, expect, inEachLook, mintToken, shoot, staffApi, test } from './fixtures.ts';
 
 const SHOTS = 'test-results/store';
 const run = Date.now().toString(36);
@@ -33,7 +33,7 @@ test('a visitor reads the players’ reviews and the rating summary on a product
   await inEachLook(
     visitor,
     () => expect(review).toBeVisible(),
-    ({ theme, label }) => visitor.screenshot({ path: `${SHOTS}/product-visitor-${label}-${theme}.png`, fullPage: true }),
+    ({ theme, label }) => shoot(visitor, { path: `${SHOTS}/product-visitor-${label}-${theme}.png`, fullPage: true }),
   );
   await visitor.getByRole('button', { name: 'Se connecter pour donner mon avis' }).click();
   await expect(visitor).toHaveURL(/\/oidc\/interaction\//);

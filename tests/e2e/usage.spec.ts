@@ -1,5 +1,5 @@
 import { join, quit } from '../fixtures/minecraft.ts';
-import { apiAs, buyServerInStore, expect, inEachLook, openTab, test } from './fixtures.ts';
+import { apiAs, buyServerInStore, expect, inEachLook, openTab, shoot, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/usage';
@@ -78,7 +78,7 @@ test('the Usage tab draws a running server’s players, CPU and memory, with its
         },
         async ({ theme, label }) => {
           await page.evaluate(() => window.scrollTo(0, 0));
-          await page.screenshot({ path: `${SHOTS}/usage-${lang}-${label}-${theme}.png`, fullPage: true });
+          await shoot(page, { path: `${SHOTS}/usage-${lang}-${label}-${theme}.png`, fullPage: true });
         },
       );
     }
