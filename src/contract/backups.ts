@@ -9,7 +9,7 @@ export const backupKinds = ['MANUAL', 'NIGHTLY', 'AUTOMATIC'] as const;
 export type BackupKind = (typeof backupKinds)[number];
 export const backupStatuses = ['PENDING', 'RUNNING', 'READY', 'FAILED'] as const;
 /** Why a backup nobody asked for was taken, a key of `games.backups.reason` in the web app's catalogues. */
-export const backupReasons = ['beforeRestore', 'beforeUpload', 'beforeVersionChange', 'expiry', 'nightly'] as const;
+export const backupReasons = ['beforeRestore', 'beforeUpload', 'beforeVersionChange', 'expiry', 'nightly', 'scheduled'] as const;
 export type BackupReason = (typeof backupReasons)[number];
 
 const DateTime = Type.String({ format: 'date-time' });
@@ -18,10 +18,10 @@ const Note = Type.String({ maxLength: 200, description: 'What the owner wrote ab
 export const Backup = Type.Object({
   id: Id,
   gameId: Id,
-  kind: Type.Enum(backupKinds, { description: 'MANUAL: asked by someone; NIGHTLY: the nightly one; AUTOMATIC: taken before a restore, an upload or an expiry' }),
+  kind: Type.Enum(backupKinds, { description: 'MANUAL: asked by someone; NIGHTLY: the nightly one; AUTOMATIC: taken before a restore, an upload or an expiry, or by a scheduled task' }),
   reason: Type.Union([Type.Enum(backupReasons), Type.Null()], {
     description:
-      'Why it was taken, for the nightly and automatic ones (a key, to render in the reader’s language): beforeRestore, beforeUpload, beforeVersionChange, expiry, nightly; null for a manual one',
+      'Why it was taken, for the nightly and automatic ones (a key, to render in the reader’s language): beforeRestore, beforeUpload, beforeVersionChange, expiry, nightly, scheduled; null for a manual one',
   }),
   status: Type.Enum(backupStatuses, { description: 'READY only once the whole archive is stored and checksummed' }),
   sizeBytes: Type.Union([Type.Integer(), Type.Null()]),

@@ -13,8 +13,11 @@ export const scheduleRunStatuses = ['RUNNING', 'OK', 'FAILED', 'SKIPPED'] as con
 export type ScheduleRunStatus = (typeof scheduleRunStatuses)[number];
 /** Why the platform paused a schedule: its author lost their co-admin access to the game. */
 export const scheduleDisabledReasons = ['authorAccessEnded'] as const;
-/** Why a run was SKIPPED. */
-export const scheduleSkipReasons = ['missed', 'notRunning', 'restartLimit', 'alreadyRunning', 'alreadyStopped', 'expired', 'interrupted'] as const;
+/**
+ * Why a run was SKIPPED, or why it FAILED when the platform knows (interrupted: cut off by a stop
+ * of the platform; authorNotAllowed: a command its author may no longer send at their level).
+ */
+export const scheduleSkipReasons = ['missed', 'notRunning', 'restartLimit', 'alreadyRunning', 'alreadyStopped', 'expired', 'interrupted', 'authorNotAllowed'] as const;
 export type ScheduleSkipReason = (typeof scheduleSkipReasons)[number];
 
 /** Most scheduled tasks on one game. */
@@ -61,7 +64,9 @@ export const ScheduleRun = Type.Object({
   startedAt: DateTime,
   finishedAt: Type.Union([DateTime, Type.Null()]),
   status: Type.Enum(scheduleRunStatuses),
-  reason: Type.Union([Type.Enum(scheduleSkipReasons), Type.Null()], { description: 'Why it was SKIPPED (or FAILED, interrupted: cut off by a stop of the platform)' }),
+  reason: Type.Union([Type.Enum(scheduleSkipReasons), Type.Null()], {
+    description: 'Why it was SKIPPED (or FAILED: interrupted, cut off by a stop of the platform; authorNotAllowed, a command its author may no longer send)',
+  }),
   output: Type.Union([Type.String(), Type.Null()], { description: 'A command’s answer, or the error of a FAILED run' }),
   manual: Type.Boolean({ description: 'Run now, rather than by the rule' }),
 });

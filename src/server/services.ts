@@ -145,7 +145,11 @@ export function createServices(config: Config, database: Database, runtime: Part
   // Access that ended (a grant revoked or lowered, a group left or deleted, an unfriending, a block)
   // closes the console streams of the people who lost the game, on every replica, at once.
   sharing.onAccessLost((scope) => void consoles.recheck(scope, (userId, id) => sharing.levelOf(userId, id)).catch((err: unknown) => game.log.error({ err, scope }, 'console access recheck failed')));
-  const schedules = new SchedulesService(db, { games, backups, notifications, users, audit }, { clock: game.clock, log: game.log });
+  const schedules = new SchedulesService(
+    db,
+    { games, backups, notifications, users, audit, console: consoles, levelOf: (userId, id) => sharing.levelOf(userId, id) },
+    { clock: game.clock, log: game.log },
+  );
   sharing.onAccessEnded((scope, tx, holds) => schedules.authorsLeft(scope, tx, holds));
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups }, config.renewals);
   return {

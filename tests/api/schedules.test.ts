@@ -148,9 +148,12 @@ describe('scheduled tasks', () => {
     const [after] = (await list(gameId)).data;
     expect(after.nextRunAt).toBe(schedule.nextRunAt);
     expect(after.lastRun).toEqual(res.json());
-    // The game's activity says which task was run.
+    // The game's activity says which task was run, and the command it sent, as the console's.
     const activity = (await t.current.as('alice', { url: `/v1/game/${gameId}/activity` })).json().data;
-    expect(activity[0]).toMatchObject({ action: 'schedule.run', detail: { task: 'command' } });
+    expect(activity.slice(0, 2)).toMatchObject([
+      { action: 'console.command', actorName: 'alice', detail: { command: 'list' } },
+      { action: 'schedule.run', detail: { task: 'command' } },
+    ]);
   });
 
   it('runs a due task once when two runners on the same database tick together', async () => {
@@ -158,7 +161,11 @@ describe('scheduled tasks', () => {
     await runGame(t.current, gameId);
     const schedule = (await create(gameId, hourly('command', { command: 'time set day' }))).json();
     const s = t.current.app.services;
-    const other = new SchedulesService(s.db, { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit }, { clock: s.runtime.clock, log: s.runtime.log });
+    const other = new SchedulesService(
+      s.db,
+      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g) },
+      { clock: s.runtime.clock, log: s.runtime.log },
+    );
     expect(await s.schedules.tick()).toBe(0);
     moveTo(t.current, schedule.nextRunAt);
     const done = await Promise.all([s.schedules.tick(), other.tick(), s.schedules.tick(), other.tick()]);
@@ -197,7 +204,11 @@ describe('scheduled tasks', () => {
     const b = (await create(gameId, hourly('restart'))).json();
     expect(b.nextRunAt).toBe(a.nextRunAt);
     const s = t.current.app.services;
-    const other = new SchedulesService(s.db, { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit }, { clock: s.runtime.clock, log: s.runtime.log });
+    const other = new SchedulesService(
+      s.db,
+      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g) },
+      { clock: s.runtime.clock, log: s.runtime.log },
+    );
     moveTo(t.current, a.nextRunAt);
     // Each runner claims one schedule (the other is locked), then both try to restart.
     await Promise.all([s.schedules.tick(), other.tick()]);
@@ -274,7 +285,11 @@ describe('scheduled tasks', () => {
     const says = () => t.current.driver.commands(gameId).filter((c) => c.startsWith('say '));
     const { schedules, reconciler } = t.current.app.services;
     const s = t.current.app.services;
-    const other = new SchedulesService(s.db, { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit }, { clock: s.runtime.clock, log: s.runtime.log });
+    const other = new SchedulesService(
+      s.db,
+      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g) },
+      { clock: s.runtime.clock, log: s.runtime.log },
+    );
     moveTo(t.current, schedule.nextRunAt, -90 * SECOND);
     await schedules.tick();
     expect(says()).toEqual([]);
@@ -321,7 +336,8 @@ describe('scheduled tasks', () => {
     moveTo(t.current, schedule.nextRunAt);
     await schedules.tick();
     const backup = (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data[0];
-    expect(backup).toMatchObject({ kind: 'MANUAL', note: 'Scheduled backup', createdBy: 'alice' });
+    // An automatic backup, pruned before the hand-made ones, saying why in the reader's language.
+    expect(backup).toMatchObject({ kind: 'AUTOMATIC', reason: 'scheduled', note: null, createdBy: 'alice' });
     await backups.idle();
     await schedules.tick();
     await schedules.tick();
@@ -364,5 +380,70 @@ describe('scheduled tasks', () => {
     const failedNotices = notices.filter((n: { data: { key: string } }) => n.data.key === 'schedule.failed');
     expect(failedNotices).toHaveLength(1);
     expect(failedNotices[0].data.title).toContain('My world');
+  });
+
+  it('takes a scheduled `stop` command for the panel’s stop: the game stays stopped, with no crash notice', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    const schedule = (await create(gameId, hourly('command', { command: 'stop' }))).json();
+    const { schedules, reconciler } = t.current.app.services;
+    moveTo(t.current, schedule.nextRunAt);
+    expect(await schedules.tick()).toBe(1);
+    for (let i = 0; i < 3; i++) await reconciler.tick();
+    t.current.clock.advance(MINUTE);
+    for (let i = 0; i < 3; i++) await reconciler.tick();
+    const game = (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json();
+    expect(game).toMatchObject({ status: 'STOPPED', desiredState: 'stopped' });
+    expect(t.current.driver.calls.filter((c) => c === `start ${gameId}`)).toHaveLength(1);
+    const notices = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications?size=100' })).json().data as Array<{ data: { key: string } }>;
+    expect(notices.map((n) => n.data.key).filter((key) => key.startsWith('game.crash'))).toEqual([]);
+    expect((await runs(gameId, schedule.id))[0]).toMatchObject({ status: 'OK', reason: null });
+    const activity = (await t.current.as('alice', { url: `/v1/game/${gameId}/activity` })).json().data;
+    expect(activity[0]).toMatchObject({ action: 'game.stop', actorName: 'alice', detail: { command: 'stop' } });
+  });
+
+  it('keeps the operator a scheduled `op` gives in the panel’s list', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    const schedule = (await create(gameId, hourly('command', { command: 'op Steve' }))).json();
+    const run = await t.current.as('alice', { method: 'POST', url: url(gameId, `/${schedule.id}/run`) });
+    expect(run.json(), run.body).toMatchObject({ status: 'OK' });
+    expect(t.current.driver.commands(gameId)).toContain('op Steve');
+    const ops = (await t.current.as('alice', { url: `/v1/game/${gameId}/minecraft/players?type=OPS` })).json().players as Array<{ name: string }>;
+    expect(ops.map((p) => p.name)).toEqual(['Steve']);
+  });
+
+  it('fails a command its author may no longer send at their current role, with the reason, and sends nothing', async () => {
+    const { gameId } = await buyGame(t.current);
+    await befriend(t.current, 'alice', 'bob');
+    const grant = await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/access`, payload: { friendId: await userId(t.current, 'bob'), role: 'COADMIN' } });
+    expect(grant.statusCode, grant.body).toBe(201);
+    await runGame(t.current, gameId);
+    const schedule = (await create(gameId, hourly('command', { command: 'stop' }), 'bob')).json();
+    // Bob is now a moderator: a moderator may not stop the server, so his task may not either.
+    const lowered = await t.current.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/access/${grant.json().id}`, payload: { role: 'MODERATOR' } });
+    expect(lowered.statusCode, lowered.body).toBe(200);
+    const before = t.current.driver.commands(gameId).length;
+    const run = await t.current.as('alice', { method: 'POST', url: url(gameId, `/${schedule.id}/run`) });
+    expect(run.json()).toMatchObject({ status: 'FAILED', reason: 'authorNotAllowed' });
+    expect(t.current.driver.commands(gameId)).toHaveLength(before);
+    expect((await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json()).toMatchObject({ status: 'RUNNING', desiredState: 'running' });
+    const notices = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
+    expect(notices.filter((n: { data: { key: string } }) => n.data.key === 'schedule.failed')).toHaveLength(1);
+  });
+
+  it('refuses a command with an invisible character when the task is saved, as the console does', async () => {
+    const { gameId } = await buyGame(t.current);
+    for (const [character, code] of [
+      ['\u202E', '202E'],
+      ['\u2028', '2028'],
+      ['\u200B', '200B'],
+      ['\uFEFF', 'FEFF'],
+    ]) {
+      const res = await t.current.as('alice', { method: 'POST', url: url(gameId), payload: hourly('command', { command: `say hi${character}there` }), headers: { cookie: 'locale=en' } });
+      expect(res.statusCode, code).toBe(400);
+      expect(res.json().errors, code).toEqual([expect.objectContaining({ field: 'command', code: 'field.noInvisibleCharacters', message: expect.stringContaining(`U+${code}`) })]);
+    }
+    expect((await list(gameId)).data).toEqual([]);
   });
 });

@@ -264,8 +264,9 @@ export class BackupsService {
       return null;
     } catch (err) {
       const why: ErrorKey = err instanceof UnsupportedError ? 'backups.unsupported' : err instanceof NoWorldError ? 'backups.noWorld' : 'backups.failed';
-      // A world never started has nothing to keep: only a backup someone asked for says so.
-      if (why === 'backups.noWorld' && row.kind !== 'MANUAL') {
+      // A world never started has nothing to keep: only a backup someone asked for (by hand, or by
+      // a scheduled task, whose run ends with it) says so.
+      if (why === 'backups.noWorld' && row.kind !== 'MANUAL' && row.reason !== 'scheduled') {
         await this.remove(world.ownerId, row);
         return why;
       }

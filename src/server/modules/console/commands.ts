@@ -2,6 +2,7 @@ import { activityLevels } from '../../../contract/activity.ts';
 import { playerListLevels, type PlayerAction, type PlayerListType } from '../../../contract/games.ts';
 import { allows, higher, type GameAccessLevel } from '../../../contract/sharing.ts';
 import { MC_NAME_PATTERN } from '../../../contract/values.ts';
+import type { FieldProblem } from '../../lib/problems.ts';
 import { listCommands } from '../games/runtime.ts';
 
 /**
@@ -35,6 +36,27 @@ const listChanges = Object.entries(listCommands).flatMap(([type, byAction]) =>
 
 const minecraftName = new RegExp(MC_NAME_PATTERN);
 
+/** Control characters: one console command is one line of visible text. */
+const control = /\p{Cc}/u;
+/**
+ * Invisible and direction-changing characters (format characters such as U+202E, U+200B and the
+ * BOM; the line and paragraph separators): what a command shows would not be what it does, and
+ * other viewers' consoles would show it reversed or hidden.
+ */
+const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/**
+ * What is wrong with a command's text, for the field `command`, or undefined when it is one line
+ * of visible text: the console's check, and the scheduled commands' when they are saved.
+ */
+export function commandTextProblem(command: string): FieldProblem | undefined {
+  if (control.test(command)) return { field: 'command', key: 'field.noControlCharacters' };
+  const hidden = invisible.exec(command);
+  if (!hidden) return undefined;
+  const code = hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return { field: 'command', key: 'field.noInvisibleCharacters', params: { code } };
+}
+
 /** The command's words, without the leading slash and the `minecraft:` namespace vanilla accepts. */
 function wordsOf(command: string): string[] {
   const words = command.trim().replace(/^\//, '').split(/\s+/);
@@ -65,6 +87,11 @@ export function intentOf(command: string): ConsoleIntent {
   }
   if (settingsCommands.has(verb)) return { activity: 'game.settings' };
   return { activity: 'console.command' };
+}
+
+/** Whether someone at level `as` may send `command`: whether they may do in the panel what it does. */
+export function mayRun(command: string, as: GameAccessLevel): boolean {
+  return allows(as, levelFor(intentOf(command)));
 }
 
 /** The level a command needs: its action's in the panel, and a list's own for a list change. */

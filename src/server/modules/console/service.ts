@@ -9,7 +9,7 @@ import { StreamSlots, type OpenStream, type StreamLimits } from '../../lib/strea
 import type { AccessScope } from '../sharing/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { GamesService } from '../games/service.ts';
-import { commandName, intentOf, levelFor } from './commands.ts';
+import { commandName, commandTextProblem, intentOf, levelFor } from './commands.ts';
 
 const HEARTBEAT_MS = 15_000;
 /** All a stream sends of the history on (re)connecting: the most a console keeps. */
@@ -25,15 +25,6 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
  * buffer and closing before a line is sent, and lines printed meanwhile still fit behind it.
  */
 const HISTORY_BYTES = MAX_BUFFERED_BYTES / 2;
-/** Control characters: one console command is one line of visible text. */
-const control = /\p{Cc}/u;
-/**
- * Invisible and direction-changing characters (format characters such as U+202E, U+200B and the
- * BOM; the line and paragraph separators): what a command shows would not be what it does, and
- * other viewers' consoles would show it reversed or hidden.
- */
-const invisible = /[\p{Cf}\p{Zl}\p{Zp}]/u;
-
 /** An open console stream: whose it is is its key in the slots. */
 interface ConsoleStream extends OpenStream {
   gameId: string;
@@ -130,22 +121,29 @@ export class ConsoleService {
    * with, at level `as`) and records it, with the answer and its author, in the audit log. 429
    * beyond COMMANDS_PER_SECOND per user, 400 for a control or invisible character, 403 when `as`
    * may not do in the panel what the command does (commands.ts), 409 unless it runs.
+   */
+  async run(userId: string, ownerId: string, gameId: string, command: string, as: GameAccessLevel): Promise<{ output: string }> {
+    const problem = commandTextProblem(command);
+    if (problem) throw badRequest(problem.params ? 'console.invisibleCharacter' : 'console.invalidCommand', problem.params ?? {}, [problem]);
+    this.allow(command, as);
+    this.take(userId);
+    return this.send(userId, ownerId, gameId, command, as);
+  }
+
+  /**
+   * Runs `command` as `userId` at level `as`, as the console does, without the console's rate: the
+   * console's commands and the scheduled ones (their author at their current level, with
+   * `scheduleId`). 403 when `as` may not do in the panel what the command does, 409 unless the
+   * game runs.
    *
    * What the panel would know of the command, it learns: `stop` is the panel's stop (audited as
    * one), a list change is kept in the panel's list, `whitelist on|off` sets the panel's switch.
    */
-  async run(userId: string, ownerId: string, gameId: string, command: string, as: GameAccessLevel): Promise<{ output: string }> {
-    if (control.test(command)) throw badRequest('console.invalidCommand', {}, [{ field: 'command', key: 'field.noControlCharacters' }]);
-    const hidden = invisible.exec(command);
-    if (hidden) {
-      const code = hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      throw badRequest('console.invisibleCharacter', { code }, [{ field: 'command', key: 'field.noInvisibleCharacters', params: { code } }]);
-    }
+  async send(userId: string, ownerId: string, gameId: string, command: string, as: GameAccessLevel, scheduleId?: string): Promise<{ output: string }> {
+    this.allow(command, as);
     const intent = intentOf(command);
-    const needed = levelFor(intent);
-    if (!allows(as, needed)) throw new HttpProblem(403, needed === 'OWNER' ? 'console.forOwner' : 'console.forCoadmins', { command: commandName(command) });
-    this.take(userId);
     const { games, audit, driver } = this.deps;
+    const by = { as, command, ...(scheduleId ? { scheduleId } : {}) };
     // Checked before a list is changed for a command that could not run.
     const game = await games.get(ownerId, gameId);
     if (game.status !== 'RUNNING') throw conflict('console.notRunning', { status: game.status });
@@ -154,15 +152,21 @@ export class ConsoleService {
       // take its end for a crash.
       await games.act(ownerId, gameId, 'stop');
       driver.noteConsole(game, [{ level: 'info', text: command, command: true }]);
-      await audit.record(this.db, { actorId: userId, action: 'game.stop', entity: 'game', entityId: gameId, after: { as, command } });
+      await audit.record(this.db, { actorId: userId, action: 'game.stop', entity: 'game', entityId: gameId, after: by });
       return { output: '' };
     }
     // Kept by the platform first, so the next start keeps it whatever happens to the command.
     if (intent.activity === 'players.list' && intent.name) await games.patchPlayers(ownerId, gameId, [intent.name], intent.type, intent.action, { as, live: false });
     if (intent.activity === 'whitelist.toggle') await games.setWhitelist(ownerId, gameId, intent.enabled, false);
     const output = await games.command(ownerId, gameId, command);
-    await audit.record(this.db, { actorId: userId, action: 'console.command', entity: 'game', entityId: gameId, after: { as, command, output } });
+    await audit.record(this.db, { actorId: userId, action: 'console.command', entity: 'game', entityId: gameId, after: { ...by, output } });
     return { output };
+  }
+
+  /** 403 when `as` may not do in the panel what `command` does. */
+  private allow(command: string, as: GameAccessLevel): void {
+    const needed = levelFor(intentOf(command));
+    if (!allows(as, needed)) throw new HttpProblem(403, needed === 'OWNER' ? 'console.forOwner' : 'console.forCoadmins', { command: commandName(command) });
   }
 
   /** Counts one command of the user's, or refuses it with the seconds until one more is allowed. */

@@ -11,7 +11,9 @@ import type { BackupsService } from '../backups/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { UsersService } from '../users/service.ts';
 import type { AuditService } from '../audit/service.ts';
-import type { AccessScope, LevelCheck } from '../sharing/service.ts';
+import type { ConsoleService } from '../console/service.ts';
+import { commandTextProblem, mayRun } from '../console/commands.ts';
+import type { AccessScope, GameAccessCheck, LevelCheck } from '../sharing/service.ts';
 import type { Clock } from '../games/runtime.ts';
 import { nextRun } from './recurrence.ts';
 
@@ -32,9 +34,10 @@ const WARNINGS = [
   { seconds: 30, colour: '&6' },
   { seconds: 10, colour: '&c' },
 ] as const;
-const CONTROL = /\p{Cc}/u;
 /** The output of a restart run once it took the game's restart of the hour. */
 const RESTART_TAKEN = 'Restart asked';
+/** The error the owner's notice gives for a command its author may no longer send (the run keeps the reason's key). */
+const AUTHOR_NOT_ALLOWED = 'Its author may no longer send this command';
 /** The output of a backup run: the backup it started. */
 const BACKUP_PREFIX = 'Backup ';
 
@@ -91,13 +94,24 @@ export class SchedulesService {
   private readonly notifications: NotificationsService;
   private readonly users: UsersService;
   private readonly audit: AuditService;
+  private readonly console: ConsoleService;
+  private readonly levelOf: (userId: string, gameId: string) => Promise<GameAccessCheck | null>;
   private readonly clock: Clock;
   private readonly log: { error(obj: object, msg: string): void };
   private loop: RoundLoop | undefined;
 
   constructor(
     db: Db,
-    deps: { games: GamesService; backups: BackupsService; notifications: NotificationsService; users: UsersService; audit: AuditService },
+    deps: {
+      games: GamesService;
+      backups: BackupsService;
+      notifications: NotificationsService;
+      users: UsersService;
+      audit: AuditService;
+      console: ConsoleService;
+      /** Someone's current level on a game (SharingService.levelOf): a scheduled command runs at its author's. */
+      levelOf: (userId: string, gameId: string) => Promise<GameAccessCheck | null>;
+    },
     options: { clock: Clock; log: { error(obj: object, msg: string): void } },
   ) {
     this.db = db;
@@ -106,6 +120,8 @@ export class SchedulesService {
     this.notifications = deps.notifications;
     this.users = deps.users;
     this.audit = deps.audit;
+    this.console = deps.console;
+    this.levelOf = deps.levelOf;
     this.clock = options.clock;
     this.log = options.log;
   }
@@ -167,7 +183,10 @@ export class SchedulesService {
     if (input.repeat === 'hours' && !input.everyHours) errors.push({ field: 'everyHours', key: 'schedules.everyHoursRequired' });
     const command = input.task === 'command' ? input.command?.trim().replace(/^\//, '') : undefined;
     if (input.task === 'command' && !command) errors.push({ field: 'command', key: 'schedules.commandRequired' });
-    else if (command && CONTROL.test(command)) errors.push({ field: 'command', key: 'field.noControlCharacters' });
+    else if (command) {
+      const problem = commandTextProblem(command);
+      if (problem) errors.push(problem);
+    }
     if (errors.length) throw badRequest('request.invalidFields', {}, errors);
     const rule = {
       task: input.task,
@@ -343,7 +362,8 @@ export class SchedulesService {
           break;
         case 'backup': {
           // The run ends with its backup, READY or FAILED, which a later round reads (settleBackups).
-          const backup = await this.backups.create(game.ownerId, game.id, { kind: 'MANUAL', note: 'Scheduled backup', by: schedule.createdBy }, 'en');
+          // Automatic, so the quota prunes it before the backups someone took by hand.
+          const backup = await this.backups.create(game.ownerId, game.id, { kind: 'AUTOMATIC', reason: 'scheduled', by: schedule.createdBy }, 'en');
           const [started] = await this.db
             .update(scheduleRuns)
             .set({ output: `${BACKUP_PREFIX}${backup.id}` })
@@ -351,9 +371,20 @@ export class SchedulesService {
             .returning();
           return started ?? run;
         }
-        case 'command':
-          output = await this.games.command(game.ownerId, game.id, schedule.command ?? '');
+        case 'command': {
+          // Sent as its author would send it in the console, at their level now: a `stop` is the
+          // panel's stop, an `op` is kept in the panel's list. An author who may no longer send
+          // it (lowered, gone) fails the run, and the game's owner is told.
+          const command = schedule.command ?? '';
+          const author = schedule.createdBy ? await this.levelOf(schedule.createdBy, game.id) : null;
+          if (!author || !mayRun(command, author.level)) {
+            const failed = await this.finish(run, 'FAILED', 'authorNotAllowed', null);
+            await this.tellFailure(game, schedule.task, AUTHOR_NOT_ALLOWED);
+            return failed;
+          }
+          output = (await this.console.send(schedule.createdBy!, game.ownerId, game.id, command, author.level, schedule.id)).output;
           break;
+        }
         case 'announce': {
           const name = (await this.users.names([game.ownerId])).get(game.ownerId) ?? '';
           const told = await this.games.announce(game.ownerId, game.id, name);
