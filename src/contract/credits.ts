@@ -30,7 +30,8 @@ export const pricingRequest = Type.Object(
     bonusCredits: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
     priceCents: Type.Integer({ minimum: 50, maximum: 100_000_000 }),
     currency: Currency,
-    label: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
+    /** Shown above the credits, in each page's language; absent when the figures say enough. */
+    label: Type.Optional(Localized(80)),
   },
   { $id: 'pricingRequest', additionalProperties: false },
 );
@@ -86,7 +87,8 @@ export const CreditPack = Type.Object({
   bonusCredits: Type.Integer(),
   priceCents: Type.Integer(),
   currency: Type.String(),
-  label: Nullable(Type.String()),
+  /** Both languages: each page shows its own, the back office edits both. */
+  label: Nullable(Localized(80)),
   archived: Type.Boolean(),
   createdAt: DateTime,
   updatedAt: DateTime,

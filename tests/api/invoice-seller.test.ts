@@ -32,7 +32,12 @@ describe('GET /v1/staff/invoice-seller', () => {
 describe('the seller on invoices and in the legal notice', () => {
   /** Buys a pack with a long label for `user`; the invoice's PDF in French and in English. */
   async function invoicePdfs(t: TestApp, user = 'alice') {
-    const pack = await t.as('boss', { roles: ['staff'], method: 'POST', url: '/v1/pricing', payload: { credits: 12500, bonusCredits: 2500, priceCents: 123456, currency: 'EUR', label: 'Mega' } });
+    const pack = await t.as('boss', {
+      roles: ['staff'],
+      method: 'POST',
+      url: '/v1/pricing',
+      payload: { credits: 12500, bonusCredits: 2500, priceCents: 123456, currency: 'EUR', label: { fr: 'Méga', en: 'Mega' } },
+    });
     const paymentId = (await t.as(user, { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: pack.json().id } })).json().paymentId;
     expect((await t.as(user, { method: 'POST', url: `/v1/payment/sandbox/${paymentId}/confirm`, payload: { cardNumber: '4242424242424242' } })).statusCode).toBe(200);
     const invoice = (await t.as(user, { url: '/v1/purchase/invoices' })).json().data[0];

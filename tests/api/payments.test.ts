@@ -9,7 +9,7 @@ const GOOD = '4242424242424242';
 const DECLINED = '4000000000000002';
 const NO_FUNDS = '4000000000009995';
 
-async function pack(t: TestApp, body: object = { credits: 500, bonusCredits: 50, priceCents: 499, currency: 'EUR', label: 'Starter' }) {
+async function pack(t: TestApp, body: object = { credits: 500, bonusCredits: 50, priceCents: 499, currency: 'EUR', label: { fr: 'Débutant', en: 'Starter' } }) {
   const res = await t.as('boss', { ...staff, method: 'POST', url: '/v1/pricing', payload: body });
   if (res.statusCode !== 201) throw new Error(res.body);
   return res.json().id as string;
@@ -26,7 +26,7 @@ describe('credit packs, sandbox payments and invoices', () => {
   it('sells packs to visitors’ eyes, and lets staff change and take them off sale', async () => {
     const id = await pack(t.current);
     const listed = (await t.current.app.inject({ url: '/v1/pricing' })).json();
-    expect(listed).toMatchObject({ totalElements: 1, data: [{ id, credits: 500, bonusCredits: 50, priceCents: 499, currency: 'EUR', label: 'Starter', archived: false }] });
+    expect(listed).toMatchObject({ totalElements: 1, data: [{ id, credits: 500, bonusCredits: 50, priceCents: 499, currency: 'EUR', label: { fr: 'Débutant', en: 'Starter' }, archived: false }] });
     expect((await t.current.as('alice', { method: 'POST', url: '/v1/pricing', payload: { credits: 1, priceCents: 100, currency: 'EUR' } })).statusCode).toBe(403);
     for (const bad of [
       { credits: -5, priceCents: 100, currency: 'EUR' },
@@ -39,6 +39,30 @@ describe('credit packs, sandbox payments and invoices', () => {
     expect(changed.json()).toMatchObject({ credits: 600, bonusCredits: 0, priceCents: 599, label: null });
     expect((await t.current.as('boss', { ...staff, method: 'DELETE', url: `/v1/pricing/${id}` })).statusCode).toBe(204);
     expect((await t.current.app.inject({ url: '/v1/pricing' })).json().totalElements).toBe(0);
+  });
+
+  it('keeps a pack’s label in French and in English: staff set both, French and English callers read both, one language alone is refused', async () => {
+    const id = await pack(t.current, { credits: 500, priceCents: 499, currency: 'EUR', label: { fr: 'Découverte', en: 'Discovery' } });
+    const labels = async (lang: string) => ((await t.current.app.inject({ url: '/v1/pricing', headers: { 'accept-language': lang } })).json().data as Array<{ label: unknown }>).map((p) => p.label);
+    // The answer is the same for every caller (it is cached once): each page picks its own language.
+    expect(await labels('fr')).toEqual([{ fr: 'Découverte', en: 'Discovery' }]);
+    expect(await labels('en')).toEqual([{ fr: 'Découverte', en: 'Discovery' }]);
+
+    const put = (label: unknown) => t.current.as('boss', { ...staff, method: 'PUT', url: `/v1/pricing/${id}`, payload: { credits: 500, priceCents: 499, currency: 'EUR', label } });
+    const changed = await put({ fr: 'Aventurier', en: 'Adventurer' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().label).toEqual({ fr: 'Aventurier', en: 'Adventurer' });
+    expect(await labels('en')).toEqual([{ fr: 'Aventurier', en: 'Adventurer' }]);
+
+    const frOnly = await put({ fr: 'Bâtisseur' });
+    expect(frOnly.statusCode).toBe(400);
+    expect(frOnly.json().errors.map((e: { field: string }) => e.field)).toContain('label.en');
+    const emptyEn = await put({ fr: 'Bâtisseur', en: '' });
+    expect(emptyEn.statusCode).toBe(400);
+    expect(emptyEn.json().errors).toContainEqual({ field: 'label.en', code: 'validation.minLength', message: 'doit contenir au moins 1 caractères' });
+    // A plain string, the label's former shape, is refused too.
+    expect((await put('Bâtisseur')).statusCode).toBe(400);
+    expect(await labels('fr')).toEqual([{ fr: 'Aventurier', en: 'Adventurer' }]);
   });
 
   it('buys a pack with a bonus code: credits only once the card succeeds, one PURCHASE and one PROMO_BONUS row, an invoice and its PDF', async () => {

@@ -3,7 +3,7 @@ import { startReplica, startTestApp, type TestApp } from '../fixtures/app.ts';
 import { catalogue } from '../fixtures/games.ts';
 
 const staff = { roles: ['staff'] };
-const pack = { credits: 500, priceCents: 499, currency: 'EUR', label: 'Starter' };
+const pack = { credits: 500, priceCents: 499, currency: 'EUR', label: { fr: 'Débutant', en: 'Starter' } };
 
 /**
  * The catalogue and the credit packs are served to visitors from answers kept in memory, with
@@ -54,7 +54,7 @@ describe('public answers kept in memory', () => {
     try {
       const { definitionId, smallId } = await catalogue(t);
       expect(await names(t)).toEqual(['Survival']);
-      const packs = async () => ((await t.app.inject({ url: '/v1/pricing' })).json().data as Array<{ label: string | null; priceCents: number }>).map((p) => `${p.label} ${p.priceCents}`);
+      const packs = async () => ((await t.app.inject({ url: '/v1/pricing' })).json().data as Array<{ label: { en: string } | null; priceCents: number }>).map((p) => `${p.label?.en} ${p.priceCents}`);
       const created = await replica.app.inject({ method: 'POST', url: '/v1/pricing', headers: { authorization: `Bearer ${await t.token('boss', { roles: ['staff'] })}` }, payload: pack });
       expect(created.statusCode).toBe(201);
       await expect.poll(packs, { timeout: 5000 }).toEqual(['Starter 499']);

@@ -572,7 +572,7 @@ describe('back office: promo codes, plans and pricing', () => {
   it('audits every pricing write, none for a refused one, and filters the audit log', async () => {
     const boss = await signIn('boss');
     const packId = await pack();
-    await ok(staff('PUT', `/v1/pricing/${packId}`, { credits: 600, priceCents: 599, currency: 'EUR', label: 'Bigger' }));
+    await ok(staff('PUT', `/v1/pricing/${packId}`, { credits: 600, priceCents: 599, currency: 'EUR', label: { fr: 'Plus grand', en: 'Bigger' } }));
     expect((await staff('PUT', '/v1/pricing/00000000-0000-4000-8000-000000000000', { credits: 600, priceCents: 599, currency: 'EUR' })).statusCode).toBe(404);
     expect((await staff('PUT', `/v1/pricing/${packId}`, { credits: -1, priceCents: 599, currency: 'EUR' })).statusCode).toBe(400);
     expect((await staff('DELETE', `/v1/pricing/${packId}`)).statusCode).toBe(204);
@@ -582,8 +582,8 @@ describe('back office: promo codes, plans and pricing', () => {
 
     const entries = await audit(`?entity=pricing&entityId=${packId}`);
     expect(entries.map((e) => e.action)).toEqual(['pricing.delete', 'pricing.update', 'pricing.create']);
-    expect(entries[0]).toMatchObject({ before: { id: packId, credits: 600, label: 'Bigger' }, after: null });
-    expect(entries[1]).toMatchObject({ before: { credits: 500, priceCents: 499 }, after: { credits: 600, priceCents: 599, label: 'Bigger' } });
+    expect(entries[0]).toMatchObject({ before: { id: packId, credits: 600, label: { en: 'Bigger' } }, after: null });
+    expect(entries[1]).toMatchObject({ before: { credits: 500, priceCents: 499 }, after: { credits: 600, priceCents: 599, label: { en: 'Bigger' } } });
     expect((await audit(`?entity=pricing&entityId=${paidPack}`)).map((e) => e.action)).toEqual(['pricing.archive', 'pricing.create']);
     expect((await ok(staff('GET', `/v1/staff/audit?actorId=${boss}`))).totalElements).toBe(5);
     expect((await ok(staff('GET', '/v1/staff/audit?entity=pricing&size=2'))).data).toHaveLength(2);

@@ -94,12 +94,13 @@ test('a friend request’s notification opens the Requests tab, which counts the
 
 test('support opening an edit page see the record read-only, with no button that would be refused', async ({ browser, request }) => {
   const staff = await staffApi(request);
-  const made = await staff.post('/v1/pricing', { credits: 321, priceCents: 321, currency: 'EUR', label: `Lecture ${run}` });
+  const made = await staff.post('/v1/pricing', { credits: 321, priceCents: 321, currency: 'EUR', label: { fr: `Lecture ${run}`, en: `Reading ${run}` } });
   expect(made.status()).toBe(201);
   const page = await signedIn(browser, accounts.support, `/dashboard/staff/packs/edit/${((await made.json()) as { id: string }).id}`);
   await expect(page.getByTestId('read-only')).toHaveText('Lecture seule : seul le staff peut modifier cette fiche.');
-  await expect(page.getByLabel('Libellé')).toHaveValue(`Lecture ${run}`);
-  await expect(page.getByLabel('Libellé')).toBeDisabled();
+  await expect(page.getByLabel('Libellé (français)')).toHaveValue(`Lecture ${run}`);
+  await expect(page.getByLabel('Libellé (anglais)')).toHaveValue(`Reading ${run}`);
+  await expect(page.getByLabel('Libellé (français)')).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Enregistrer' })).toHaveCount(0);
   await page.context().close();
 });

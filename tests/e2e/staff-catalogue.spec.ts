@@ -141,7 +141,14 @@ test('staff put a pack on sale, change its price and take it off sale, as /credi
 
   // A new pack: a price under the API's minimum is refused on the price field, then a good one is saved.
   await staff.getByRole('link', { name: 'Nouveau pack' }).click();
-  await staff.getByLabel('Libellé').fill(label);
+  // The label in French only: the English one is asked for, on its field.
+  await staff.getByLabel('Libellé (français)').fill(label);
+  await staff.getByRole('spinbutton', { name: 'Crédits', exact: true }).fill('250');
+  await staff.getByRole('textbox', { name: 'Prix', exact: true }).fill('2,50');
+  await staff.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(staff.getByLabel('Libellé (anglais)')).toHaveAccessibleDescription('Obligatoire');
+  await expect(staff).toHaveURL(/\/packs\/create$/);
+  await staff.getByLabel('Libellé (anglais)').fill(`Trial ${run}`);
   await staff.getByRole('spinbutton', { name: 'Crédits', exact: true }).fill('250');
   await staff.getByRole('textbox', { name: 'Prix', exact: true }).fill('0,10');
   await staff.getByRole('button', { name: 'Enregistrer' }).click();
@@ -162,6 +169,10 @@ test('staff put a pack on sale, change its price and take it off sale, as /credi
   const player = await signUp(browser, `promo_${run.toLowerCase()}`);
   await player.goto('/credits');
   await expect(player.getByTestId('credit-pack').filter({ hasText: label })).toContainText('1,99');
+  // The English page shows the English label.
+  await player.goto('/en/credits');
+  await expect(player.getByTestId('credit-pack').filter({ hasText: `Trial ${run}` })).toContainText('€1.99');
+  await expect(player.getByTestId('credit-pack').filter({ hasText: label })).toHaveCount(0);
 
   // A promo code: a value of 0 is refused on its field, a code taken already on the code's.
   await staff.goto('/dashboard/staff/promocodes');

@@ -129,9 +129,9 @@ export const SEED_DEFINITIONS: { definition: GameDefCreate; packages: Omit<GameP
 
 /** The credit packs and the plan on sale on a fresh install. */
 export const SEED_PACKS: PricingRequest[] = [
-  { credits: 500, priceCents: 499, currency: 'EUR', label: 'Découverte' },
-  { credits: 1200, bonusCredits: 100, priceCents: 999, currency: 'EUR', label: 'Aventurier' },
-  { credits: 3000, bonusCredits: 500, priceCents: 1999, currency: 'EUR', label: 'Bâtisseur' },
+  { credits: 500, priceCents: 499, currency: 'EUR', label: { fr: 'Découverte', en: 'Discovery' } },
+  { credits: 1200, bonusCredits: 100, priceCents: 999, currency: 'EUR', label: { fr: 'Aventurier', en: 'Adventurer' } },
+  { credits: 3000, bonusCredits: 500, priceCents: 1999, currency: 'EUR', label: { fr: 'Bâtisseur', en: 'Builder' } },
 ];
 const SEED_PLANS: SubscriptionCreateRequest[] = [{ name: { fr: 'Abonnement mensuel', en: 'Monthly plan' }, priceCents: 799, currency: 'EUR', interval: 'MONTH', credits: 1000 }];
 

@@ -3,7 +3,7 @@ import { DataGrid, type DataGridProps, type GridColDef } from '@mui/x-data-grid'
 import { useTranslation } from 'react-i18next';
 import type { LedgerEntry } from '../../contract/credits.ts';
 import { useMessages } from './useMessages.ts';
-import { formatDate } from './format.ts';
+import { formatDate, formatNumber } from './format.ts';
 
 export interface LedgerLabels {
   title: string;
@@ -46,11 +46,11 @@ export function LedgerGrid({ gridProps, labels }: { gridProps: Omit<DataGridProp
       renderCell: ({ row }) => (
         <Box component="span" sx={{ color: row.amount < 0 ? 'error.main' : 'success.main', fontWeight: 600 }}>
           {row.amount > 0 ? '+' : ''}
-          {row.amount}
+          {formatNumber(row.amount, i18n.language)}
         </Box>
       ),
     },
-    { field: 'balanceAfter', headerName: labels.balanceAfter, type: 'number', width: 120 },
+    { field: 'balanceAfter', headerName: labels.balanceAfter, type: 'number', width: 120, valueFormatter: (value: number) => formatNumber(value, i18n.language) },
   ];
   return (
     <DataGrid

@@ -12,6 +12,7 @@ import { useCurrentUser } from '../../app/currentUser.tsx';
 import { apiQuery, hasFailed } from '../../app/queries.ts';
 import { CreditsReceived } from './CreditsReceived.tsx';
 import { formatMoney } from '../checkout/money.ts';
+import { useLocalized } from '../../ui/format.ts';
 
 // What a visitor never uses loads on demand: the order form (its text field pulls in much of MUI)
 // once a signed-in player picks a pack, the card step (and, with Stripe, Stripe's script) once a
@@ -22,6 +23,7 @@ const CardStep = lazy(() => import('../checkout/CardStep.tsx'));
 /** /credits: the packs, a promo code checked before paying, then the card step and the credits received. */
 export function CreditsPage() {
   const { t, i18n } = useTranslation('credits');
+  const localized = useLocalized();
   const session = useSession();
   const { pathname, search } = useLocation();
   const packs = useQuery(apiQuery<Page<CreditPack>>('/v1/pricing?size=50'));
@@ -100,7 +102,7 @@ export function CreditsPage() {
                     <CardContent sx={{ flex: 1 }}>
                       {pack.label && (
                         <Typography variant="overline" color="text.secondary">
-                          {pack.label}
+                          {localized(pack.label)}
                         </Typography>
                       )}
                       <Typography variant="h3" component="p" sx={{ fontSize: '1.6rem', fontWeight: 700 }}>

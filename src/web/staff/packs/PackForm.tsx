@@ -10,28 +10,34 @@ export interface PackValues {
   bonusCredits: number | null;
   priceCents: number | null;
   currency: string;
-  label: string | null;
+  /** Null on a pack that has none (the edit form loads it so). */
+  label: { fr: string; en: string } | null;
 }
 
-export const emptyPack: PackValues = { credits: null, bonusCredits: null, priceCents: null, currency: 'EUR', label: '' };
+export const emptyPack: PackValues = { credits: null, bonusCredits: null, priceCents: null, currency: 'EUR', label: { fr: '', en: '' } };
 
-/** The request body: no bonus and no label are left out. */
+const hasLabel = (v: PackValues) => !!(v.label?.fr.trim() || v.label?.en.trim());
+
+/** The request body: no bonus and no label are left out; a label goes in both languages. */
 export const toPricingRequest = (v: PackValues) =>
   ({
     credits: v.credits,
     priceCents: v.priceCents,
     currency: v.currency,
     ...(v.bonusCredits ? { bonusCredits: v.bonusCredits } : {}),
-    ...(v.label ? { label: v.label } : {}),
+    ...(hasLabel(v) ? { label: { fr: v.label?.fr ?? '', en: v.label?.en ?? '' } } : {}),
   }) as PricingRequest;
 
 /** A pack's label, credits, bonus credits and price. */
-export function PackFields({ control, currency }: { control: Control<PackValues>; currency: string }) {
+export function PackFields({ control, currency, values }: { control: Control<PackValues>; currency: string; values: PackValues }) {
   const { t } = useTranslation('staff');
   const f = (key: string) => t(`creditPacks.fields.${key}`);
+  // The label is optional, but once given it is given in both languages: each page shows its own.
+  const labelled = hasLabel(values);
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
-      <TextInput control={control} name="label" label={f('label')} help={f('labelHelp')} />
+      <TextInput control={control} name="label.fr" label={f('labelFr')} help={f('labelHelp')} required={labelled} />
+      <TextInput control={control} name="label.en" label={f('labelEn')} help={f('labelHelp')} required={labelled} />
       <NumberInput control={control} name="credits" label={f('credits')} required />
       <NumberInput control={control} name="bonusCredits" label={f('bonusCredits')} help={f('bonusHelp')} />
       <MoneyInput control={control} name="priceCents" label={f('price')} currency={currency} required />

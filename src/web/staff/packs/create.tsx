@@ -22,7 +22,7 @@ export function PackCreate() {
       saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
     >
       <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
-        <PackFields control={control} currency={watch('currency')} />
+        <PackFields control={control} currency={watch('currency')} values={watch()} />
       </form>
     </Create>
   );

@@ -4,12 +4,14 @@ import { Edit } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { CreditPack } from '../../../contract/credits.ts';
+import { useLocalized } from '../../ui/format.ts';
 import { BackButton, ErrorAlert, ReadOnly, ViewTitle, useReadOnly } from '../common.tsx';
 import { PackFields, emptyPack, toPricingRequest, type PackValues } from './PackForm.tsx';
 
 /** A pack's new terms; payments made keep what they paid. */
 export function PackEdit() {
   const { t } = useTranslation('staff');
+  const localized = useLocalized();
   const { control, saveButtonProps, handleSubmit, watch, refineCore } = useForm<CreditPack, HttpError, PackValues>({
     defaultValues: emptyPack,
     refineCoreProps: { resource: 'creditPacks', action: 'edit', redirect: 'list' },
@@ -20,7 +22,7 @@ export function PackEdit() {
   return (
     <Edit
       goBack={<BackButton />}
-      title={<ViewTitle>{t('creditPacks.titles.edit', { name: pack?.label ?? pack?.credits ?? '' })}</ViewTitle>}
+      title={<ViewTitle>{t('creditPacks.titles.edit', { name: pack?.label ? localized(pack.label) : (pack?.credits ?? '') })}</ViewTitle>}
       isLoading={refineCore.formLoading}
       saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
       canDelete={false}
@@ -34,7 +36,7 @@ export function PackEdit() {
       )}
       <ReadOnly readOnly={readOnly}>
         <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
-          <PackFields control={control} currency={watch('currency')} />
+          <PackFields control={control} currency={watch('currency')} values={watch()} />
         </form>
       </ReadOnly>
     </Edit>

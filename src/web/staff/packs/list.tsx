@@ -6,18 +6,20 @@ import { useTranslation } from 'react-i18next';
 import type { CreditPack } from '../../../contract/credits.ts';
 import type { ApiError } from '../../app/api.ts';
 import { formatMoney } from '../../money/checkout/money.ts';
+import { formatNumber, useLocalized } from '../../ui/format.ts';
 import { ArchiveButton, ArchivedChip, asGridProps, useGridDefaults, usePhoneColumns, ViewTitle } from '../common.tsx';
 
 /** The credit packs, archived ones too, cheapest first: what each gives and costs. */
 export function PackList() {
   const { t, i18n } = useTranslation('staff');
   const lang = i18n.language;
+  const localized = useLocalized();
   const { dataGridProps } = useDataGrid<CreditPack, ApiError>({ resource: 'creditPacks', pagination: { pageSize: 20 }, sorters: { mode: 'off' }, filters: { mode: 'off' }, syncWithLocation: false });
   const columns = useMemo<GridColDef<CreditPack>[]>(
     () => [
-      { field: 'label', headerName: t('creditPacks.fields.label'), flex: 1, minWidth: 130, valueGetter: (_, row) => row.label ?? '—' },
-      { field: 'credits', headerName: t('creditPacks.fields.credits'), width: 100, type: 'number' },
-      { field: 'bonusCredits', headerName: t('creditPacks.fields.bonusCredits'), width: 100, type: 'number' },
+      { field: 'label', headerName: t('creditPacks.fields.label'), flex: 1, minWidth: 130, valueGetter: (_, row) => (row.label ? localized(row.label) : '—') },
+      { field: 'credits', headerName: t('creditPacks.fields.credits'), width: 100, type: 'number', valueFormatter: (value: number) => formatNumber(value, lang) },
+      { field: 'bonusCredits', headerName: t('creditPacks.fields.bonusCredits'), width: 100, type: 'number', valueFormatter: (value: number) => formatNumber(value, lang) },
       { field: 'priceCents', headerName: t('creditPacks.fields.price'), width: 110, type: 'number', valueFormatter: (_, row) => formatMoney(row.priceCents, row.currency, lang) },
       { field: 'archived', headerName: t('archive.status'), width: 120, renderCell: ({ row }) => <ArchivedChip archived={row.archived} /> },
       {
@@ -31,7 +33,7 @@ export function PackList() {
               <ArchiveButton
                 resource="creditPacks"
                 id={row.id}
-                title={t('creditPacks.archive.title', { name: row.label ?? row.credits })}
+                title={t('creditPacks.archive.title', { name: row.label ? localized(row.label) : row.credits })}
                 text={t('creditPacks.archive.text')}
                 done={t('creditPacks.archive.done')}
               />
@@ -40,7 +42,7 @@ export function PackList() {
         ),
       },
     ],
-    [t, lang],
+    [t, lang, localized],
   );
   const phoneColumns = usePhoneColumns(['credits', 'bonusCredits', 'archived']);
   return (

@@ -6,7 +6,7 @@ import { paymentStatuses } from '../../../contract/credits.ts';
 import type { StaffPayment } from '../../../contract/staff.ts';
 import { formatMoney } from '../../money/checkout/money.ts';
 import { useGridDefaults } from '../common.tsx';
-import { formatDate } from '../../ui/format.ts';
+import { formatDate, formatNumber } from '../../ui/format.ts';
 import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, equalityFilters, useFilteredGrid } from '../lists.tsx';
 import { UserPicker } from '../users/UserPicker.tsx';
 import { PaymentStatusChip } from './PaymentStatusChip.tsx';
@@ -55,7 +55,7 @@ export function PaymentList() {
       type: 'number',
       width: 100,
       sortable: false,
-      valueFormatter: (value: number, row) => (row.bonusCredits ? `${value} + ${row.bonusCredits}` : String(value)),
+      valueFormatter: (value: number, row) => (row.bonusCredits ? `${formatNumber(value, lang)} + ${formatNumber(row.bonusCredits, lang)}` : formatNumber(value, lang)),
     },
     {
       field: 'providerId',

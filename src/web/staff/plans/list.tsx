@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { SubscriptionPlan } from '../../../contract/credits.ts';
 import type { ApiError } from '../../app/api.ts';
 import { formatMoney } from '../../money/checkout/money.ts';
+import { formatNumber } from '../../ui/format.ts';
 import { ArchiveButton, ArchivedChip, asGridProps, useGridDefaults, usePhoneColumns, ViewTitle } from '../common.tsx';
 
 type PlanRow = SubscriptionPlan & { subscriberCount?: number };
@@ -19,7 +20,7 @@ export function PlanList() {
     () => [
       { field: 'name', headerName: t('plans.fields.name'), flex: 1, minWidth: 110, valueGetter: (_, row) => row.name[lang === 'en' ? 'en' : 'fr'] },
       { field: 'priceCents', headerName: t('plans.fields.price'), width: 124, valueGetter: (_, row) => `${formatMoney(row.priceCents, row.currency, lang)} / ${t(`plans.per.${row.interval}`)}` },
-      { field: 'credits', headerName: t('plans.fields.creditsColumn'), width: 100, type: 'number' },
+      { field: 'credits', headerName: t('plans.fields.creditsColumn'), width: 100, type: 'number', valueFormatter: (value: number) => formatNumber(value, lang) },
       { field: 'subscriberCount', headerName: t('plans.fields.subscribers'), width: 110, type: 'number', valueGetter: (_, row) => row.subscriberCount ?? 0 },
       { field: 'archived', headerName: t('archive.status'), width: 120, renderCell: ({ row }) => <ArchivedChip archived={row.archived} /> },
       {

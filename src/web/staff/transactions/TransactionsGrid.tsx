@@ -3,7 +3,7 @@ import { DataGrid, type DataGridProps, type GridColDef } from '@mui/x-data-grid'
 import { useTranslation } from 'react-i18next';
 import type { StaffTransaction } from '../../../contract/staff.ts';
 import { useGridDefaults } from '../common.tsx';
-import { formatDate } from '../../ui/format.ts';
+import { formatDate, formatNumber } from '../../ui/format.ts';
 import { ShowLink } from '../lists.tsx';
 import { useMessages } from '../../ui/useMessages.ts';
 
@@ -51,11 +51,18 @@ export function TransactionsGrid({ gridProps, showUser = true, testId }: { gridP
       renderCell: ({ row }) => (
         <Box component="span" sx={{ color: row.amount < 0 ? 'error.main' : 'success.main', fontWeight: 600 }}>
           {row.amount > 0 ? '+' : ''}
-          {row.amount}
+          {formatNumber(row.amount, i18n.language)}
         </Box>
       ),
     },
-    { field: 'balanceAfter', headerName: t('staffTransactions.fields.balanceAfter'), type: 'number', width: 110, sortable: false },
+    {
+      field: 'balanceAfter',
+      headerName: t('staffTransactions.fields.balanceAfter'),
+      type: 'number',
+      width: 110,
+      sortable: false,
+      valueFormatter: (value: number) => formatNumber(value, i18n.language),
+    },
   ];
   return (
     <Box data-testid={testId}>

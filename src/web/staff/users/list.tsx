@@ -4,7 +4,7 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { StaffUser } from '../../../contract/staff.ts';
 import { useGridDefaults } from '../common.tsx';
-import { formatDate } from '../../ui/format.ts';
+import { formatDate, formatNumber } from '../../ui/format.ts';
 import { FilterBar, LoadFailure, PageTitle, SearchField, ShowLink, useFilteredGrid } from '../lists.tsx';
 
 /** Every account, found by a prefix of its name, email or Minecraft name; sorted by name, date or balance. */
@@ -47,7 +47,7 @@ export function UserList() {
         </Stack>
       ),
     },
-    { field: 'balance', headerName: t('users.fields.balance'), type: 'number', width: 110 },
+    { field: 'balance', headerName: t('users.fields.balance'), type: 'number', width: 110, valueFormatter: (value: number) => formatNumber(value, i18n.language) },
     { field: 'createdAt', headerName: t('users.fields.createdAt'), width: 170, valueFormatter: (value: string) => formatDate(value, i18n.language) },
   ];
   return (
