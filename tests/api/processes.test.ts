@@ -119,8 +119,8 @@ describe('the server process', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await db.dispose();
     }
-    // Two cold starts of the whole product (migrations, seed) and a CLI run: allow each start its 60 s.
-  }, 150_000);
+    // Two cold starts of the whole product (migrations, seed) and a CLI run: allow each start its 120 s.
+  }, 270_000);
 
   it('resumes a restore the API was killed in the middle of: the backup put back, the server running again, the owner told', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-restore-kill-'));
