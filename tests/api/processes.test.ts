@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { freePort, startTestApp } from '../fixtures/app.ts';
+import { writeBigWorld } from '../fixtures/big-worlds.ts';
+import { randomPortRange } from '../fixtures/minecraft.ts';
 import { openStream } from '../fixtures/sse.ts';
 
 const node = process.execPath;
@@ -32,6 +34,44 @@ async function serverDbEnv(): Promise<{ env: Record<string, string>; dispose: ()
   return { env: { DATABASE_URL: url.href }, dispose };
 }
 
+/**
+ * Starts the API as `npm start` does. `ready` resolves once it answers, and rejects at once, with
+ * what it said, if it exits first. With `group`, it leads a process group of its own, so the test
+ * can kill it together with every process it started, as a container's end does.
+ */
+function startApi(env: Record<string, string>, port: number, options: { group?: boolean } = {}) {
+  const child = spawn(node, ['src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'], detached: options.group ?? false });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const ready = new Promise<void>((resolve, reject) => {
+    // A cold start (migrations, seed) takes some 45 s on a busy two-core machine.
+    const timer = setTimeout(() => reject(new Error('server did not start')), 120_000);
+    const poll = async () => {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return (clearTimeout(timer), resolve());
+      } catch {
+        // not yet listening
+      }
+      setTimeout(poll, 100);
+    };
+    void poll();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const started = Promise.race([ready, exited.then((code) => Promise.reject(new Error(`server exited with ${code} at start: ${stderr}`)))]);
+  return { child, ready: started, exited, stderr: () => stderr };
+}
+
+/** Asks `probe` every 250 ms until it answers something truthy; fails after `ms`, saying what it waited for. */
+async function until<T>(what: string, probe: () => Promise<T | false | undefined>, ms = 120_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const answer = await probe();
+    if (answer) return answer;
+    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 describe('the server process', () => {
   it('refuses a bad setting at start, naming the variable', () => {
     const res = spawnSync(node, ['src/server/main.ts'], { env: { ...baseEnv(), PORT: 'eighty' }, encoding: 'utf8', timeout: 30_000 });
@@ -44,27 +84,7 @@ describe('the server process', () => {
     const port = await freePort();
     const db = await serverDbEnv();
     const env = { ...baseEnv(), ...db.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'none') };
-    const start = () => {
-      const child = spawn(node, ['src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      const ready = new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('server did not start')), 60_000);
-        const poll = async () => {
-          try {
-            if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return (clearTimeout(timer), resolve());
-          } catch {
-            // not yet listening
-          }
-          setTimeout(poll, 100);
-        };
-        void poll();
-      });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      // A server that dies at start fails the test at once, with what it said.
-      const started = Promise.race([ready, exited.then((code) => Promise.reject(new Error(`server exited with ${code} at start: ${stderr}`)))]);
-      return { child, ready: started, exited };
-    };
+    const start = () => startApi(env, port);
     try {
       const first = start();
       await first.ready;
@@ -99,8 +119,116 @@ describe('the server process', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await db.dispose();
     }
-    // Two cold starts of the whole product (migrations, seed) and a CLI run: allow each start its 60 s.
-  }, 150_000);
+    // Two cold starts of the whole product (migrations, seed) and a CLI run: allow each start its 120 s.
+  }, 270_000);
+
+  it('resumes a restore the API was killed in the middle of: the backup put back, the server running again, the owner told', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-restore-kill-'));
+    const port = await freePort();
+    const db = await serverDbEnv();
+    const { from, to } = randomPortRange();
+    const env = {
+      ...baseEnv(),
+      ...db.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIR: path.join(dataDir, 'none'),
+      GAME_DRIVER: 'local',
+      GAME_HOST: '127.0.0.1',
+      GAME_PORT_RANGE: `${from}-${to}`,
+    };
+    const servers: Array<ReturnType<typeof startApi>> = [];
+    try {
+      const first = startApi(env, port, { group: true });
+      servers.push(first);
+      await first.ready;
+      const token = spawnSync(node, ['src/server/identity/token-cli.ts', '--user', 'alice'], { env, encoding: 'utf8' }).stdout.trim().split('\n').at(-1)!;
+      const api = async (method: 'GET' | 'POST', url: string, body?: object) => {
+        const res = await fetch(`http://127.0.0.1:${port}${url}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        const text = await res.text();
+        return { status: res.status, json: text ? JSON.parse(text) : undefined };
+      };
+      // Alice's game of the seeded catalogue, on real flying-squid.
+      const survival = (await api('GET', '/v1/definition/game/list')).json.data.find((d: { name: { en: string } }) => d.name.en === 'Survival');
+      const small = survival.packages.find((p: { name: { en: string } }) => p.name.en === 'Small');
+      const created = await api('POST', '/v1/game/create', { definitionId: survival.id, packageId: small.id, name: 'My world' });
+      expect(created.status).toBe(201);
+      const gameId: string = created.json.id;
+      const running = () =>
+        until('the server running', async () => {
+          const live = (await api('GET', `/v1/game/${gameId}/status`)).json;
+          // RUNNING and answering: the address comes once the server answers its ping.
+          return live.status === 'RUNNING' && live.address !== null && live;
+        });
+
+      expect((await api('POST', `/v1/game/${gameId}/start`)).status).toBe(200);
+      await running();
+
+      // A world big enough that its restore takes a while: region files far from spawn, which the
+      // running server never loads, and a marker of the moment it was backed up.
+      const gameDir = path.join(dataDir, 'games', gameId);
+      const world = path.join(gameDir, 'world');
+      writeBigWorld(world, 64);
+      fs.writeFileSync(path.join(world, 'castle.txt'), 'before');
+      const taken = await api('POST', `/v1/game/${gameId}/backups`, {});
+      expect(taken.status).toBe(202);
+      const backupId: string = taken.json.id;
+      const backupOf = async () => ((await api('GET', `/v1/game/${gameId}/backups`)).json.data as Array<{ id: string; status: string }>).find((b) => b.id === backupId);
+      await until('the backup READY', async () => (await backupOf())?.status === 'READY');
+      fs.writeFileSync(path.join(world, 'castle.txt'), 'after');
+
+      // The API dies, and all it started with it, once the restore is unpacking the backup: the
+      // server stopped for it, the world not yet swapped.
+      const unpacking = new Promise<void>((resolve) => {
+        const watcher = fs.watch(gameDir, (_event, name) => {
+          if (!name?.startsWith('world.staging-')) return;
+          process.kill(-first.child.pid!, 'SIGKILL');
+          watcher.close();
+          resolve();
+        });
+      });
+      expect((await api('POST', `/v1/game/${gameId}/backups/${backupId}/restore`)).status).toBe(202);
+      await Promise.race([unpacking, first.exited.then((code) => Promise.reject(new Error(`the API exited with ${code} before the restore unpacked: ${first.stderr()}`)))]);
+      await first.exited;
+      expect(fs.readFileSync(path.join(world, 'castle.txt'), 'utf8')).toBe('after');
+
+      // The next API, on the same database and data folder, takes the restore up again once the
+      // dead one's claim lapsed (a minute at most), and starts the server again since it ran.
+      const second = startApi(env, port, { group: true });
+      servers.push(second);
+      await second.ready;
+      const notices = await until(
+        'the owner told of the resumed restore',
+        async () => {
+          const list = (await api('GET', '/v1/user/notifications?size=100')).json.data as Array<{ data: { key: string; params: Record<string, unknown> } }>;
+          return list.some((n) => ['backup.restoreResumed', 'backup.restoreFailed'].includes(n.data.key)) && list;
+        },
+        180_000,
+      );
+      expect(notices.map((n) => n.data.key)).not.toContain('backup.restoreFailed');
+      expect(notices.find((n) => n.data.key === 'backup.restoreResumed')!.data.params).toMatchObject({ name: 'My world' });
+      await running();
+      expect((await api('GET', `/v1/game/${gameId}`)).json).toMatchObject({ status: 'RUNNING', desiredState: 'running' });
+      expect(fs.readFileSync(path.join(world, 'castle.txt'), 'utf8')).toBe('before');
+      expect(fs.readdirSync(gameDir).filter((name) => name.startsWith('world.staging-') || name.startsWith('.world-backup-'))).toEqual([]);
+      // The backup put back is still there, whatever the two safety backups taken before it.
+      expect(await backupOf()).toMatchObject({ status: 'READY' });
+
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    } finally {
+      // A failed run leaves no API nor game server behind.
+      for (const server of servers) if (server.child.exitCode === null && server.child.signalCode === null) process.kill(-server.child.pid!, 'SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await db.dispose();
+    }
+    // Two cold starts, two server starts, four archives of a 64 MB world, and the minute the dead process's claim holds.
+  }, 600_000);
 });
 
 describe('npm run token', () => {
