@@ -202,7 +202,7 @@ export async function inEachLook(page: Page, open: () => Promise<unknown>, shoot
 
 /**
  * Pictures are for people to look at, not part of the tests: `npm run looks` runs the browser tests
- * with LOOKS=1, and only then are they taken (docs/architecture.md, Testing).
+ * with LOOKS=1, and only then are they taken (docs/architecture.md, Tests).
  */
 const takingLooks = process.env.LOOKS === '1';
 

@@ -1,6 +1,4 @@
 import type { Problem } from '../../contract/common.ts';
-import { formatMessage } from '../../contract/messages.ts';
-import i18n from './i18n.ts';
 
 /**
  * An answer outside 200-299, carrying the problem+json body. Also Refine's `HttpError`: `statusCode`,
@@ -63,21 +61,12 @@ export async function apiFetch<T>(path: string, init: RequestInit & { json?: unk
 }
 
 /**
- * The API words a problem's detail in UTC, not knowing where its reader is: a text with times in it
- * ("annoncé le …, de nouveau le …, dans 6 min") is worded again here from its key and parameters, in the
- * language on screen and the reader's own zone. Any other detail, or when the catalogue cannot load, is the API's.
+ * How a problem's detail is worded again for its reader (i18n.ts sets it once the catalogues can
+ * load); until then, and outside the app, the API's own words.
  */
-async function inReadersWords(problem: Problem): Promise<Problem> {
-  if (!problem.code || !problem.params) return problem;
-  try {
-    await i18n.loadNamespaces('errors');
-  } catch {
-    return problem;
-  }
-  const lang = i18n.language === 'en' ? 'en' : 'fr';
-  const template: unknown = i18n.getResource(lang, 'errors', problem.code);
-  if (typeof template !== 'string' || !/\{\{\s*\w+\s*,\s*(datetime|date|relative)\s*\}\}/.test(template)) return problem;
-  return { ...problem, detail: formatMessage(template, problem.params, lang, { timeZone: undefined }) };
+let inReadersWords: (problem: Problem) => Promise<Problem> = async (problem) => problem;
+export function setProblemWording(reword: (problem: Problem) => Promise<Problem>) {
+  inReadersWords = reword;
 }
 
 export function bearer(): string | undefined {

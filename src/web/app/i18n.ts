@@ -2,6 +2,9 @@ import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LOCALE_COOKIE, LOCALE_COOKIE_DAYS } from './constants.ts';
 import { splitLocale } from '../../contract/routes.ts';
+import type { Problem } from '../../contract/common.ts';
+import { formatMessage } from '../../contract/messages.ts';
+import { setProblemWording } from './api.ts';
 
 export const languages = ['fr', 'en'] as const;
 export type Language = (typeof languages)[number];
@@ -78,5 +81,24 @@ export const ready = i18n
   .then(() => {
     document.documentElement.lang = i18n.language;
   });
+
+/**
+ * The API words a problem's detail in UTC, not knowing where its reader is: a text with times in it
+ * ("annoncé le …, de nouveau le …, dans 6 min") is worded again here from its key and parameters, in the
+ * language on screen and the reader's own zone. Any other detail, or when the catalogue cannot load, is the API's.
+ */
+async function inReadersWords(problem: Problem): Promise<Problem> {
+  if (!problem.code || !problem.params) return problem;
+  try {
+    await i18n.loadNamespaces('errors');
+  } catch {
+    return problem;
+  }
+  const lang = i18n.language === 'en' ? 'en' : 'fr';
+  const template: unknown = i18n.getResource(lang, 'errors', problem.code);
+  if (typeof template !== 'string' || !/\{\{\s*\w+\s*,\s*(datetime|date|relative)\s*\}\}/.test(template)) return problem;
+  return { ...problem, detail: formatMessage(template, problem.params, lang, { timeZone: undefined }) };
+}
+setProblemWording(inReadersWords);
 
 export default i18n;
