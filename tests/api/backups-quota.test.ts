@@ -71,8 +71,11 @@ describe('the backup quota, pins and who may remove a backup', { timeout: 300_00
     await keeping(t.current, smallId, 3);
     await runGame(t.current, gameId);
     const manual = await backUp(t.current, gameId);
-    // Two restores and an upload: an automatic backup before each.
+    // Two restores and an upload: an automatic backup before each, a second apart (the test's clock
+    // stands still otherwise, and backups of one instant would be ordered by their random ids).
+    t.current.clock.advance(1000);
     await restore(t.current, gameId, manual);
+    t.current.clock.advance(1000);
     await restore(t.current, gameId, manual);
     const before = await list(t.current, gameId);
     const [second, first] = before.data;
@@ -80,6 +83,7 @@ describe('the backup quota, pins and who may remove a backup', { timeout: 300_00
     // The next backup would prune the oldest automatic one, not the manual one.
     expect(await nextPrune(t.current, gameId)).toEqual([first!.id]);
 
+    t.current.clock.advance(1000);
     const upload = await t.current.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/world`, payload: await zipOf(worldEntries()), headers: { 'content-type': 'application/zip' } });
     expect(upload.statusCode, upload.body).toBe(202);
     await finishBackups(t.current);

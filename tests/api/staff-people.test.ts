@@ -219,6 +219,7 @@ describe('back office: credits and the ledger', () => {
         action: 'user.credit',
         entity: 'user',
         entityId: alice,
+        entityName: 'alice',
         reason: 'Correction: double grant',
         before: { balance: 150 },
         after: { balance: 100, amount: -50, entryId: removed.entryId },
