@@ -76,10 +76,20 @@ test('a player buys a one-day server with a promo code, pays its renewal from th
   await expect(payments.getByText('Aucun renouvellement à payer.')).toBeVisible();
 
   // The next renewal (the period now ends within the notice days too): the balance is short, then cancel it.
-  await expect(async () => {
-    await page.reload();
-    await expect(payments.getByRole('row').filter({ hasText: 'Monde d’un jour' })).toBeVisible({ timeout: 3000 });
-  }).toPass({ timeout: ROUND_MS, intervals: [2000] });
+  // The round's new renewal is awaited through the API, then the page is read once: reloading the page
+  // in a loop with a short bound each time never let a slow render finish on a busy machine.
+  const token = await accessToken(page);
+  await expect
+    .poll(
+      async () => {
+        const games = (await (await page.request.get('/v1/game', { headers: { authorization: `Bearer ${token}` } })).json()) as { data: Array<{ name: string; renewal?: { status: string } | null }> };
+        return games.data.find((g) => g.name === 'Monde d’un jour')?.renewal?.status ?? null;
+      },
+      { timeout: ROUND_MS, intervals: [1000] },
+    )
+    .toBe('PENDING');
+  await page.reload();
+  await expect(payments.getByRole('row').filter({ hasText: 'Monde d’un jour' })).toBeVisible();
   await payments.getByRole('button', { name: 'Payer 10 crédits' }).click();
   await expect(payments.getByRole('alert').first()).toContainText('Votre solde est insuffisant pour ce renouvellement.');
   await expect(payments.getByRole('link', { name: 'Acheter des crédits' })).toHaveAttribute('href', `/credits?back=${encodeURIComponent('/dashboard/account')}`);

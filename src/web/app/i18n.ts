@@ -3,7 +3,6 @@ import { initReactI18next } from 'react-i18next';
 import { LOCALE_COOKIE, LOCALE_COOKIE_DAYS } from './constants.ts';
 import { splitLocale } from '../../contract/routes.ts';
 import type { Problem } from '../../contract/common.ts';
-import { formatMessage } from '../../contract/messages.ts';
 import { setProblemWording } from './api.ts';
 
 export const languages = ['fr', 'en'] as const;
@@ -97,6 +96,8 @@ async function inReadersWords(problem: Problem): Promise<Problem> {
   const lang = i18n.language === 'en' ? 'en' : 'fr';
   const template: unknown = i18n.getResource(lang, 'errors', problem.code);
   if (typeof template !== 'string' || !/\{\{\s*\w+\s*,\s*(datetime|date|relative)\s*\}\}/.test(template)) return problem;
+  // The message formatter is loaded only for such a text: the first page stays light without it.
+  const { formatMessage } = await import('../../contract/messages.ts');
   return { ...problem, detail: formatMessage(template, problem.params, lang, { timeZone: undefined }) };
 }
 setProblemWording(inReadersWords);
