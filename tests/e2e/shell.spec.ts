@@ -99,7 +99,8 @@ test('signed in: the credit button shows the balance and leads to /credits', asy
   // Other suites spend alice's credits: the button must show what the API says now.
   const me = await (await page.request.get('/v1/user', { headers: { authorization: `Bearer ${await accessToken(page)}` } })).json();
   const credits = page.getByTestId('credit-button');
-  await expect(credits).toHaveText(String(me.balance));
+  // Shown as a French reader writes numbers: 1500 is "1 500".
+  await expect(credits).toHaveText(new Intl.NumberFormat('fr-FR').format(me.balance));
   await credits.click();
   await expect(page).toHaveURL(/\/credits$/);
 });

@@ -109,7 +109,9 @@ function squidOptions(config: ServerConfig, online: () => number): object {
         ? // flying-squid's superflat: bedrock, three layers of dirt, grass on top, as vanilla's flat preset.
           { name: 'superflat', options: { ...(config.seed ? { seed: numericSeed(config.seed) } : {}) } }
         : { name: 'diamond_square', options: { worldHeight: 80, ...(config.seed ? { seed: numericSeed(config.seed) } : {}) } },
-    kickTimeout: 10_000,
+    // Vanilla's: a client silent for 30 s has timed out. flying-squid's 10 s dropped players whose
+    // client was busy loading chunks (a crowd joining, a slow machine) for a moment.
+    kickTimeout: 30_000,
     plugins: {},
     modpe: false,
     // Chunks are generated in JS on the game's single thread: vanilla's 10 makes a first join
