@@ -120,13 +120,15 @@ test('staff refund a card payment after saying why and a confirmation; its invoi
   await expect(rows(page, 'payments-grid')).toContainText('Payé');
   await expect(rows(page, 'payments-grid')).toContainText('sandbox');
   await screenshots(page, 'payments', async (p) => expect(rows(p, 'payments-grid')).toHaveCount(1));
-  await rows(page, 'payments-grid').getByRole('link').first().click();
+  // The row's date opens the payment (its customer's name, next to it, opens the customer).
+  await rows(page, 'payments-grid').locator(`a[href$="/payments/show/${customer.paymentId}"]`).click();
+  await expect(page).toHaveURL(new RegExp(`/payments/show/${customer.paymentId}$`));
   await expect(page.getByTestId('payment-provider-id')).not.toHaveText('—');
   await page.getByRole('button', { name: 'Rembourser' }).click();
   const refund = page.getByTestId('refund-dialog');
   await refund.getByRole('button', { name: 'Rembourser' }).click();
   await expect(refund.getByText('Obligatoire', { exact: true })).toBeVisible();
-  await refund.getByTestId('action-reason').fill('Bought by mistake');
+  await refund.getByTestId('action-reason').fill(`Bought by mistake, ${customer.name}`);
   await refund.getByRole('button', { name: 'Rembourser' }).click();
   await page.getByRole('dialog', { name: 'Rembourser ce paiement ?' }).getByRole('button', { name: 'Rembourser' }).click();
   await expect(refund).toBeHidden();
@@ -157,7 +159,7 @@ test('staff refund a card payment after saying why and a confirmation; its invoi
   expect((await readFile((await file.path())!)).subarray(0, 5).toString()).toBe('%PDF-');
 
   await page.goto('/dashboard/staff/audit');
-  await expect(rows(page, 'audit-grid').filter({ hasText: 'Bought by mistake' })).toContainText('Paiement remboursé');
+  await expect(rows(page, 'audit-grid').filter({ hasText: `Bought by mistake, ${customer.name}` })).toContainText('Paiement remboursé');
   await page.context().close();
 });
 
