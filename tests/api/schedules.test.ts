@@ -380,6 +380,8 @@ describe('scheduled tasks', () => {
     const failedNotices = notices.filter((n: { data: { key: string } }) => n.data.key === 'schedule.failed');
     expect(failedNotices).toHaveLength(1);
     expect(failedNotices[0].data.title).toContain('My world');
+    // In the owner's language, the task and the API's refusal alike, not the run's English record.
+    expect(failedNotices[0].data.description).toMatch(/^La tâche planifiée \(commande\) n’a pas pu s’exécuter : .*(démarré|en marche)/);
   });
 
   it('takes a scheduled `stop` command for the panel’s stop: the game stays stopped, with no crash notice', async () => {
@@ -429,7 +431,10 @@ describe('scheduled tasks', () => {
     expect(t.current.driver.commands(gameId)).toHaveLength(before);
     expect((await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json()).toMatchObject({ status: 'RUNNING', desiredState: 'running' });
     const notices = (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications' })).json().data;
-    expect(notices.filter((n: { data: { key: string } }) => n.data.key === 'schedule.failed')).toHaveLength(1);
+    const told = notices.filter((n: { data: { key: string } }) => n.data.key === 'schedule.failed');
+    expect(told.map((n: { data: { description: string } }) => n.data.description)).toEqual([
+      'La tâche planifiée (commande) n’a pas pu s’exécuter : son auteur n’a plus le droit d’envoyer cette commande',
+    ]);
   });
 
   it('refuses a command with an invisible character when the task is saved, as the console does', async () => {

@@ -80,6 +80,11 @@ export function renderProblem(key: ErrorKey, params: MessageParams, fieldProblem
   return { detail: text(key, { ...named, ...params }, locale), ...(errors ? { errors } : {}) };
 }
 
+/** A problem's detail in both languages, as a notice's parameter: the reader sees theirs. */
+export function problemInBoth(problem: HttpProblem): { fr: string; en: string } {
+  return { fr: renderProblem(problem.key, problem.params, problem.errors, 'fr').detail, en: renderProblem(problem.key, problem.params, problem.errors, 'en').detail };
+}
+
 /** The generic text of a status, for errors that carry no key of their own. */
 export function statusKey(status: number): ErrorKey {
   return (String(status) in en.status ? `status.${status}` : 'status.other') as ErrorKey;

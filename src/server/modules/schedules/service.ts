@@ -1,7 +1,8 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, isNull, like, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { gameSchedules, scheduleRuns } from '../../db/schema/schedules.ts';
-import { badRequest, conflict, HttpProblem, notFound, type FieldProblem } from '../../lib/problems.ts';
+import { badRequest, conflict, HttpProblem, notFound, problemInBoth, type FieldProblem } from '../../lib/problems.ts';
+import { bothLanguages } from '../../lib/messages.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { validTimeZone } from '../../lib/wall-clock.ts';
 import { RoundLoop } from '../../lib/round-loop.ts';
@@ -36,8 +37,6 @@ const WARNINGS = [
 ] as const;
 /** The output of a restart run once it took the game's restart of the hour. */
 const RESTART_TAKEN = 'Restart asked';
-/** The error the owner's notice gives for a command its author may no longer send (the run keeps the reason's key). */
-const AUTHOR_NOT_ALLOWED = 'Its author may no longer send this command';
 /** The output of a backup run: the backup it started. */
 const BACKUP_PREFIX = 'Backup ';
 
@@ -79,8 +78,11 @@ function toSchedule(row: ScheduleRow, lastRun: RunRow | undefined): Schedule {
   };
 }
 
-/** The error text of a failed run, in English (what the owner's notice and the run's record show). */
+/** The error text of a failed run, in English, as the run's record keeps it. */
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+
+/** Why a run failed, as the owner's notice says it in their language: the API's own words for a refusal, or that something broke. */
+const failureReason = (err: unknown) => (err instanceof HttpProblem ? problemInBoth(err) : bothLanguages('notices.schedule.reasons.unexpected'));
 
 /**
  * A game's scheduled tasks (docs/architecture.md, "Scheduled tasks"): the rules its owner and
@@ -379,7 +381,7 @@ export class SchedulesService {
           const author = schedule.createdBy ? await this.levelOf(schedule.createdBy, game.id) : null;
           if (!author || !mayRun(command, author.level)) {
             const failed = await this.finish(run, 'FAILED', 'authorNotAllowed', null);
-            await this.tellFailure(game, schedule.task, AUTHOR_NOT_ALLOWED);
+            await this.tellFailure(game, schedule.task, bothLanguages('notices.schedule.reasons.authorNotAllowed'));
             return failed;
           }
           output = (await this.console.send(schedule.createdBy!, game.ownerId, game.id, command, author.level, schedule.id)).output;
@@ -396,7 +398,7 @@ export class SchedulesService {
     } catch (err) {
       if (!(err instanceof HttpProblem)) this.log.error({ err, scheduleId: schedule.id }, 'scheduled task failed');
       const failed = await this.finish(run, 'FAILED', null, errorText(err));
-      await this.tellFailure(game, schedule.task, errorText(err));
+      await this.tellFailure(game, schedule.task, failureReason(err));
       return failed;
     }
   }
@@ -469,7 +471,11 @@ export class SchedulesService {
         continue;
       }
       const error = `${BACKUP_PREFIX}${backupId} failed: ${backup.error ?? 'unknown error'}`;
-      if (await this.finishOpen(run, 'FAILED', error)) await this.tellFailure(game, run.task, error);
+      if (!(await this.finishOpen(run, 'FAILED', error))) continue;
+      // The backup's error in the owner's words as well as in the run's English record.
+      const inFrench = (await this.backups.list(game.ownerId, game.id, { limit: 100, offset: 0, page: 0, size: 100 }, 'fr')).data.find((b) => b.id === backupId);
+      const reason = (en: string | null, fr: string | null | undefined) => ({ en: en ?? '', fr: fr ?? en ?? '' });
+      await this.tellFailure(game, run.task, backup.error ? reason(backup.error, inFrench?.error) : bothLanguages('notices.schedule.reasons.unexpected'));
     }
   }
 
@@ -483,9 +489,9 @@ export class SchedulesService {
     return ended.length > 0;
   }
 
-  private async tellFailure(game: { id: string; ownerId: string; name: string }, task: string, error: string): Promise<void> {
+  private async tellFailure(game: { id: string; ownerId: string; name: string }, task: string, error: { fr: string; en: string }): Promise<void> {
     await this.notifications
-      .notify(game.ownerId, { key: 'schedule.failed', params: { name: game.name, task, error }, link: `/dashboard/game/${game.id}` })
+      .notify(game.ownerId, { key: 'schedule.failed', params: { name: game.name, task: bothLanguages(`notices.schedule.tasks.${task}`), error }, link: `/dashboard/game/${game.id}` })
       .catch((err: unknown) => this.log.error({ err }, 'schedule failure notice not sent'));
   }
 
