@@ -10,6 +10,8 @@ import { loadOrCreateKeys } from '../src/server/identity/keys.ts';
 import { signAccessToken } from '../src/server/identity/tokens.ts';
 import { CONSOLE_LINE_EVENT, type ConsoleLine } from '../src/contract/console.ts';
 import { LocalDriver } from '../src/runtime/local-driver.ts';
+import type { GameDriver } from '../src/runtime/driver.ts';
+import { MemoryDriver } from '../tests/fixtures/memory-driver.ts';
 import { percentile } from './load.ts';
 
 /**
@@ -26,17 +28,33 @@ export interface ConsoleFigures {
   hundred: { streams: number; lines: number; deliveries: number; p50Ms: number; p99Ms: number; maxMs: number; loopDelayP99Ms: number };
 }
 
+/** A flood of printed lines against the same seconds without one, on one open console. */
+export interface FloodFigures {
+  printed: number;
+  /** Lines the stream received, markers included, and what the markers counted. */
+  received: number;
+  counted: number;
+  quietLoopDelayP99Ms: number;
+  floodLoopDelayP99Ms: number;
+}
+
 const LINES = 200;
 const SPACING_MS = 25;
+const FLOOD_LINES = 10_000;
 
-export async function consoleBench(): Promise<ConsoleFigures> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-bench-console-'));
-  const from = 46_000 + Math.floor(Math.random() * 900) * 10;
-  const config = loadConfig({ DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'no-web'), LOG_LEVEL: 'warn', PUBLIC_URL: 'http://localhost', RATE_LIMIT_API_PER_MINUTE: '10000000' });
+/** The API on PGlite with `driver`, one game of 10 players, running; `close` ends it all. */
+async function benchGame(dataDir: string, driver: GameDriver) {
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    WEB_DIR: path.join(dataDir, 'no-web'),
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: 'http://localhost',
+    RATE_LIMIT_API_PER_MINUTE: '10000000',
+    STREAMS_PER_USER: '1000',
+  });
   const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
   await database.migrate();
   const keys = await loadOrCreateKeys(config.oidc.keysFile);
-  const driver = new LocalDriver({ dataDir, host: '127.0.0.1', portRange: { from, to: from + 9 } });
   const app = await buildApp({ config, database, logger: false, driver });
   const token = (user: string, roles: string[] = []) => signAccessToken(config, keys, { username: user, roles });
   const as = async (user: string, method: 'GET' | 'POST', url: string, payload?: object, roles: string[] = []) => {
@@ -45,6 +63,13 @@ export async function consoleBench(): Promise<ConsoleFigures> {
     return res.json();
   };
   const controller = new AbortController();
+  const close = async () => {
+    controller.abort();
+    await app.close();
+    await driver.close();
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
@@ -72,21 +97,39 @@ export async function consoleBench(): Promise<ConsoleFigures> {
     }
     const [spec] = (await app.services.games.runningSpecs()).filter((s) => s.id === gameId);
     const bearer = await token('console_owner');
-
-    /** Opens a console stream; `arrived` hears each bench line's number and when it came. */
-    const open = async (arrived: (n: number, at: number) => void) => {
+    /** Opens a console stream on the game; `heard` gets each line. */
+    const open = async (heard: (line: ConsoleLine) => void) => {
+      // One user holds them all: the bench raises the streams a user may hold (10 by default).
       const res = await fetch(`http://127.0.0.1:${port}/v1/game/${gameId}/console/stream`, { headers: { authorization: `Bearer ${bearer}` }, signal: controller.signal });
+      if (res.status !== 200) throw new Error(`console stream answered ${res.status}: ${await res.text()}`);
       const reader = res.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
       void (async () => {
         for (;;) {
           const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
           if (done) return;
-          if (value.event !== CONSOLE_LINE_EVENT) continue;
-          const match = /\[Server\] bench (\d+)$/.exec((JSON.parse(value.data) as ConsoleLine).text);
-          if (match) arrived(Number(match[1]), performance.now());
+          if (value.event === CONSOLE_LINE_EVENT) heard(JSON.parse(value.data) as ConsoleLine);
         }
       })();
     };
+    return { spec: spec!, open, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+export async function consoleBench(): Promise<ConsoleFigures> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-bench-console-'));
+  const from = 46_000 + Math.floor(Math.random() * 900) * 10;
+  const driver = new LocalDriver({ dataDir, host: '127.0.0.1', portRange: { from, to: from + 9 } });
+  const { spec, open: openConsole, close } = await benchGame(dataDir, driver);
+  try {
+    /** Opens a console stream; `arrived` hears each bench line's number and when it came. */
+    const open = (arrived: (n: number, at: number) => void) =>
+      openConsole((line) => {
+        const match = /\[Server\] bench (\d+)$/.exec(line.text);
+        if (match) arrived(Number(match[1]), performance.now());
+      });
 
     /** Has the server print `count` lines from number `first`, and times their arrivals. */
     const round = async (first: number, count: number, streams: number) => {
@@ -97,7 +140,7 @@ export async function consoleBench(): Promise<ConsoleFigures> {
       await new Promise((r) => setTimeout(r, 500));
       for (let i = first; i < first + count; i++) {
         sent.set(i, performance.now());
-        await driver.rcon(spec!, `say bench ${i}`);
+        await driver.rcon(spec, `say bench ${i}`);
         await new Promise((r) => setTimeout(r, SPACING_MS));
       }
       const until = Date.now() + 30_000;
@@ -123,10 +166,54 @@ export async function consoleBench(): Promise<ConsoleFigures> {
       },
     };
   } finally {
-    controller.abort();
-    await app.close();
-    await driver.close();
-    await database.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await close();
+  }
+}
+
+/**
+ * A server that prints 1 000 lines a second for 10 s, against the same 10 s printing nothing, with
+ * one console open: the flood control collapses what passes its rate into "n lines omitted"
+ * markers, so the API's event loop stays as free as when quiet. The lines are printed into the
+ * console as a server's output reaches it (the test suite's in-memory driver, with the real flood
+ * control): no Minecraft server prints that fast on demand.
+ */
+export async function consoleFloodBench(): Promise<FloodFigures> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-bench-flood-'));
+  const driver = new MemoryDriver();
+  const { spec, open, close } = await benchGame(dataDir, driver);
+  try {
+    let received = 0;
+    let counted = 0;
+    await open((line) => {
+      received++;
+      counted += line.omitted ?? 1;
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const before = counted;
+    /** The event-loop delay's p99 over 10 s, while `print` prints what is due each 10 ms. */
+    const tenSeconds = async (print: (due: number) => void) => {
+      const lag = monitorEventLoopDelay({ resolution: 10 });
+      lag.enable();
+      const started = Date.now();
+      await new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          const elapsed = Date.now() - started;
+          print(Math.min(FLOOD_LINES, elapsed));
+          if (elapsed >= 10_000) resolve(void clearInterval(timer));
+        }, 10);
+      });
+      lag.disable();
+      return lag.percentile(99) / 1e6;
+    };
+    const quiet = await tenSeconds(() => {});
+    let printed = 0;
+    const flood = await tenSeconds((due) => {
+      for (; printed < due; printed++) driver.print(spec.id, `flood line ${printed} ${'x'.repeat(80)}`);
+    });
+    // The last marker is said a second after the flood ends.
+    await new Promise((r) => setTimeout(r, 1500));
+    return { printed, received: received - before, counted: counted - before, quietLoopDelayP99Ms: quiet, floodLoopDelayP99Ms: flood };
+  } finally {
+    await close();
   }
 }

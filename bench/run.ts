@@ -13,7 +13,7 @@ import { renewalsBench } from './renewals.ts';
 import { STAFF_TARGETS_MS, staffListsBench } from './staff.ts';
 import { liveBench } from './live.ts';
 import { backupsBench } from './backups.ts';
-import { consoleBench } from './console.ts';
+import { consoleBench, consoleFloodBench } from './console.ts';
 import { startCluster } from '../tests/replicas/cluster.ts';
 
 /**
@@ -34,7 +34,8 @@ import { startCluster } from '../tests/replicas/cluster.ts';
  * - backups: world backups and restores with the local driver (a 200 MB world, the API side's
  *   memory, the pause a player sees during a running server's snapshot, 10 games at once);
  * - console: a line a real server prints until it is on an open console stream, with one and with
- *   100 consoles open on the game;
+ *   100 consoles open on the game; the API's event-loop delay while a server prints 1 000 lines a
+ *   second, against the same seconds quiet;
  * - catalogue: the public catalogue and credit packs read by 32 clients, against /healthz in the
  *   same run, and the same reads by staff, which are not kept in memory (drafts, archived packs).
  * Without a section name, all of them but the soak and staff, which are asked by name. Figures are written to bench/results/latest.json.
@@ -240,6 +241,12 @@ async function consoleSection() {
     null,
   );
   row('  API event-loop delay meanwhile, p99', ms(f.hundred.loopDelayP99Ms), '', null);
+  const flood = await consoleFloodBench();
+  Object.assign(results, { consoleFlood: flood });
+  row('API event-loop delay, 10 s with one console open, p99', ms(flood.quietLoopDelayP99Ms), 'baseline', null);
+  row(`  while the server prints ${flood.printed} lines in those 10 s`, ms(flood.floodLoopDelayP99Ms), '≤ 50 ms', flood.floodLoopDelayP99Ms <= 50);
+  row('  ratio flood / quiet', `${(flood.floodLoopDelayP99Ms / flood.quietLoopDelayP99Ms).toFixed(2)} ×`, '', null);
+  row('  lines the console received (markers counted)', `${flood.received} (${flood.counted})`, `< 3 000 (${flood.printed})`, flood.received < 3000 && flood.counted === flood.printed);
 }
 
 async function soak() {

@@ -1,4 +1,3 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConsoleLine } from '../../src/contract/console.ts';
 import { startListeningApp, type TestApp } from '../fixtures/app.ts';
@@ -73,13 +72,12 @@ describe('game console', { timeout: 60_000 }, () => {
     }
   });
 
-  it('collapses a flood of 1 000 lines a second for 10 s into markers, without slowing the API', async () => {
+  // What the flood costs the API's event loop is a figure of `npm run bench console`, not a bound here.
+  it('collapses a flood of 1 000 lines a second for 10 s into markers', async () => {
     const { gameId } = await buyGame(t);
     await runGame(t, gameId);
     const s = await stream(gameId);
     await s.waitFor('line');
-    const lag = monitorEventLoopDelay({ resolution: 10 });
-    lag.enable();
     let printed = 0;
     await new Promise<void>((resolve) => {
       const started = Date.now();
@@ -93,10 +91,6 @@ describe('game console', { timeout: 60_000 }, () => {
         }
       }, 10);
     });
-    lag.disable();
-    const p99Ms = lag.percentile(99) / 1e6;
-    console.log(`console flood: event-loop delay p99 ${p99Ms.toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms`);
-    expect(p99Ms).toBeLessThanOrEqual(50);
 
     // Every printed line is either sent or counted in a marker, once.
     await s.waitFor('line', 2, 5000);
