@@ -478,6 +478,47 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     }
   });
 
+  it('deletes what an upload cut off by a crash left, locally and in storage, and frees the game', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      const { db, backups } = t.app.services;
+      // A process killed mid-upload: its local copy, its stored copy half written, and its claim never released.
+      const uploads = path.join(t.config.dataDir, 'uploads');
+      fs.mkdirSync(uploads, { recursive: true });
+      fs.writeFileSync(path.join(uploads, `${gameId}.zip`), Buffer.alloc(1024 * 1024, 1));
+      const key = `games/${gameId}/uploads/world.zip`;
+      const half = Buffer.alloc(6 * 1024 * 1024, 7);
+      let leftovers: () => Promise<string[]>;
+      if (s3) {
+        const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: s3 });
+        const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: s3.bucket, Key: key }));
+        await client.send(new UploadPartCommand({ Bucket: s3.bucket, Key: key, UploadId, PartNumber: 1, Body: half }));
+        const bucket = s3.bucket;
+        leftovers = async () => ((await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: `games/${gameId}/` }))).Uploads ?? []).map((u) => u.Key!);
+      } else {
+        const location = await objects().writeLocation(key, 60);
+        fs.writeFileSync((location as { path: string }).path, half);
+        const dir = path.join(t.config.dataDir, 'backups', 'games', gameId, 'uploads');
+        leftovers = async () => fs.readdirSync(dir);
+      }
+      expect(await leftovers()).toHaveLength(1);
+      const lapsed = new Date(t.clock.now.getTime() - 5 * 60_000);
+      await db
+        .insert(backupSettings)
+        .values({ gameId, busy: 'RESTORE', busyUntil: lapsed })
+        .onConflictDoUpdate({ target: backupSettings.gameId, set: { busy: 'RESTORE', busyUntil: lapsed } });
+
+      await backups.sweep();
+      expect(await leftovers()).toEqual([]);
+      expect(fs.readdirSync(uploads)).toEqual([]);
+      const [settings] = await db.select().from(backupSettings).where(eq(backupSettings.gameId, gameId));
+      expect(settings).toMatchObject({ busy: null, busyUntil: null });
+    } finally {
+      await close();
+    }
+  });
+
   it('keeps the nightly backup settings in the owner’s time zone and refuses an unknown zone', async () => {
     await fresh();
     try {

@@ -326,8 +326,8 @@ export class BackupsService {
 
   /**
    * Backups left PENDING or RUNNING by a process that died (their heartbeat silent for a minute)
-   * end FAILED, their partial objects deleted; restores it left half done are resumed. Run at
-   * start and with the nightly rounds.
+   * end FAILED, their partial objects deleted; restores it left half done are resumed; uploads it
+   * left are deleted. Run at start and with the nightly rounds.
    */
   async sweep(): Promise<number> {
     const stale = await this.db
@@ -345,6 +345,7 @@ export class BackupsService {
       if (failed) await this.store.discard(row.objectKey).catch((err: unknown) => this.options.log.warn({ err, key: row.objectKey }, 'partial backup not deleted'));
     }
     await this.resumeRestores();
+    await this.freeLapsedClaims();
     return stale.length;
   }
 
@@ -548,10 +549,11 @@ export class BackupsService {
     if (!(await this.claim(gameId, 'RESTORE'))) throw conflict('backups.busy');
     // A slow connection may stream for many minutes: the claim lives as long as the upload does.
     const hold = this.holdClaim(gameId);
-    const temp = path.join(this.options.uploadDir, `${randomUUID()}.zip`);
-    const key = `games/${gameId}/uploads/${path.basename(temp)}`;
+    const { temp, key } = this.upload(gameId);
     try {
       await fs.promises.mkdir(this.options.uploadDir, { recursive: true });
+      // What an upload of this game killed half-way left, if the sweep has not been by since.
+      await this.dropUpload(gameId);
       let bytes = 0;
       const bounded = new Transform({
         transform(chunk: Buffer, _encoding, done) {
@@ -587,6 +589,46 @@ export class BackupsService {
         .finally(() => hold.stop())
         .finally(() => this.release(gameId)),
     );
+  }
+
+  /**
+   * Where a game's world upload is kept until it is restored: one per game, since the game's claim
+   * allows one at a time, so what a killed upload left is found again by the game alone.
+   */
+  private upload(gameId: string): { temp: string; key: string } {
+    return { temp: path.join(this.options.uploadDir, `${gameId}.zip`), key: `games/${gameId}/uploads/world.zip` };
+  }
+
+  /** Deletes a game's upload: the local copy and the stored one, with what an unfinished write of either left. */
+  private async dropUpload(gameId: string): Promise<void> {
+    const { temp, key } = this.upload(gameId);
+    await fs.promises.rm(temp, { force: true });
+    await this.store.discard(key);
+  }
+
+  /**
+   * Claims left by a process that died (an upload, a restore or a backup cut off, the claim never
+   * released) with no restore to resume: the claim is taken, the game's upload leftovers deleted
+   * (no quota counts them), and the game freed.
+   */
+  private async freeLapsedClaims(): Promise<number> {
+    const lapsed = await this.db
+      .select({ gameId: backupSettings.gameId, busy: backupSettings.busy })
+      .from(backupSettings)
+      .where(and(isNotNull(backupSettings.busy), lt(backupSettings.busyUntil, new Date(this.now().getTime() - CLAIM_MS)), isNull(backupSettings.restoreFrom)));
+    let freed = 0;
+    for (const { gameId, busy } of lapsed) {
+      if (!(await this.claim(gameId, busy!))) continue;
+      try {
+        await this.dropUpload(gameId);
+        freed++;
+      } catch (err) {
+        this.options.log.warn({ err, gameId }, 'upload leftovers not deleted');
+      } finally {
+        await this.release(gameId);
+      }
+    }
+    return freed;
   }
 
   /** A link that downloads the backup without a token, for 10 minutes, or until `by` loses their access. */
