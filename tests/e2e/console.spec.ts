@@ -110,7 +110,8 @@ test('a moderator’s console refuses to stop the server, says why in their lang
   test.setTimeout(240_000);
   const suffix = run.toLowerCase().slice(-5);
   const { page: owner, token: ownerToken, gamePath } = await buyServerInStore(browser, `owner_${suffix}`, 'Monde modéré');
-  const moderator = await signUp(browser, `modo_${suffix}`);
+  // The moderator lives in New Zealand, 13 hours from UTC: the console's times are theirs.
+  const moderator = await signUp(browser, `modo_${suffix}`, '/dashboard', 'Pacific/Auckland');
   const asOwner = apiAs(owner.request, ownerToken);
   const asModerator = apiAs(moderator.request, await accessToken(moderator));
   const ownerId = ((await (await asOwner.get('/v1/user')).json()) as { id: string }).id;
@@ -130,9 +131,14 @@ test('a moderator’s console refuses to stop the server, says why in their lang
   await command.press('Enter');
   await expect(lines).toContainText('Votre rôle sur ce serveur ne permet pas la commande « stop » : elle est réservée aux co-admins et au propriétaire');
   // What a moderator may do, the console does.
+  const sent = Date.now();
   await command.fill('say bonjour');
   await command.press('Enter');
-  await expect(lines.locator('[data-command]').filter({ hasText: '> say bonjour' })).toBeVisible();
+  const said = lines.locator('[data-command]').filter({ hasText: '> say bonjour' });
+  await expect(said).toBeVisible();
+  // Its time is Auckland's time of day when it was sent (or the minute after).
+  const aucklandMinute = (at: number) => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Pacific/Auckland', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+  expect([aucklandMinute(sent), aucklandMinute(sent + 60_000)]).toContain((await said.locator('span').first().textContent())!.slice(0, 5));
   expect(((await (await asOwner.get(`/v1/game/${gameId}`)).json()) as { status: string }).status).toBe('RUNNING');
   await shoot(moderator, { path: `${SHOTS}/console-moderator-refused-fr.png`, fullPage: true });
 });

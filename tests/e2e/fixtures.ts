@@ -101,8 +101,8 @@ export async function signIn(page: Page, account: { login: string; password: str
 }
 
 /** A page in a browser context of its own, at 1280 px: another person's browser. */
-async function pageOfItsOwn(browser: Browser): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
+async function pageOfItsOwn(browser: Browser, timezoneId?: string): Promise<Page> {
+  const page = await (await browser.newContext(timezoneId ? { timezoneId } : {})).newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
   return page;
 }
@@ -114,9 +114,9 @@ export async function signedIn(browser: Browser, account: { login: string; passw
   return page;
 }
 
-/** A new player, signed up with the embedded provider (see providerSession) in a context of its own, on `from`. */
-export async function signUp(browser: Browser, name: string, from = '/dashboard'): Promise<Page> {
-  const page = await pageOfItsOwn(browser);
+/** A new player, signed up with the embedded provider (see providerSession) in a context of its own, on `from`, living in `timezoneId` (the machine's by default). */
+export async function signUp(browser: Browser, name: string, from = '/dashboard', timezoneId?: string): Promise<Page> {
+  const page = await pageOfItsOwn(browser, timezoneId);
   await providerSession(page, 'signup', { username: name, email: `${name}@example.com`, password: 'Nether-portal-42' }, from);
   await expect(page).toHaveURL(endsWith(from));
   return page;

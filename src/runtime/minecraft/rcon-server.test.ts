@@ -76,7 +76,12 @@ describe('RCON server', () => {
     const port = await start(async () => '');
     const socket = net.connect(port, '127.0.0.1');
     const closed = new Promise((resolve) => socket.on('close', resolve));
+    let answered = 0;
+    socket.on('data', (chunk: Buffer) => (answered += chunk.length));
     socket.write(Buffer.from([0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0]));
+    // The client never ends it: the server hangs up, without a word.
     await closed;
+    expect(answered).toBe(0);
+    expect(socket.readyState).toBe('closed');
   });
 });
