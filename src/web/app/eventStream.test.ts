@@ -81,6 +81,47 @@ describe('openEventStream', () => {
   });
 });
 
+describe('openEventStream’s onOpen', () => {
+  let close: () => Promise<unknown> = async () => {};
+  afterEach(() => close());
+
+  it('is called once the server answered, before its first event is written, so what came before is read then', async () => {
+    let writeFirst = () => {};
+    const s = await sseServer((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': connected\n\n');
+      writeFirst = () => res.write('id: 1\nevent: basic-link-event\ndata: {}\n\n');
+    });
+    close = s.close;
+    const seen: string[] = [];
+    const stop = openEventStream(
+      s.url,
+      't',
+      (e) => seen.push(`event ${e.id}`),
+      () => seen.push('open'),
+    );
+    await expect.poll(() => seen).toEqual(['open']);
+    writeFirst();
+    await expect.poll(() => seen).toEqual(['open', 'event 1']);
+    stop();
+  });
+
+  it('is called once when the stream cannot open, so the list is read all the same', async () => {
+    const refused = await sseServer((res) => res.writeHead(429).end());
+    close = refused.close;
+    let opened = 0;
+    openEventStream(
+      refused.url,
+      't',
+      () => {},
+      () => opened++,
+    );
+    await expect.poll(() => opened).toBe(1);
+    await sleep(200);
+    expect(opened).toBe(1);
+  });
+});
+
 describe('SseParserStream', () => {
   /** The events of `chunks` fed one by one, as a network would cut them. */
   async function parse(chunks: string[]): Promise<StreamEvent[]> {

@@ -57,13 +57,23 @@ export class SseParserStream extends TransformStream<string, StreamEvent> {
 
 /**
  * A fetch-based EventSource: unlike the browser's, it can send the bearer header. Any error or the
- * end of the stream closes it for good (docs/product.md, Notifications: no retry). Returns the function that closes it.
+ * end of the stream closes it for good (docs/product.md, Notifications: no retry). `onOpen` is called
+ * once, when the server answered (it listens for the user from then on) or the stream could not open:
+ * what was sent before is read then, so nothing falls between the read and the stream. Returns the
+ * function that closes it.
  */
-export function openEventStream(url: string, token: string, onEvent: (e: StreamEvent) => void): () => void {
+export function openEventStream(url: string, token: string, onEvent: (e: StreamEvent) => void, onOpen: () => void = () => {}): () => void {
   const controller = new AbortController();
+  let opened = false;
+  const open = () => {
+    if (opened) return;
+    opened = true;
+    onOpen();
+  };
   void (async () => {
     try {
       const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
+      open();
       if (!res.ok || !res.body) return;
       // A reader, not `for await`: Safari before 18.4 cannot iterate a stream.
       const reader = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(new SseParserStream()).getReader();
@@ -75,6 +85,7 @@ export function openEventStream(url: string, token: string, onEvent: (e: StreamE
     } catch {
       // Closed on purpose, or the network failed: either way the stream stays closed.
     } finally {
+      if (!controller.signal.aborted) open();
       controller.abort();
     }
   })();

@@ -73,10 +73,12 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!streamToken) return;
     let live = true;
-    apiFetch<Page<Notification>>(`/v1/user/notifications/unread?page=0&size=${UNREAD_PAGE_SIZE}`).then(
-      (page) => live && add(page.data.map(({ id, event, data, read }) => ({ id, event, data, read }))),
-      (err: unknown) => console.error('unread notifications', err),
-    );
+    // Read once the stream listens: a notice sent between an earlier read and the stream's opening was lost.
+    const readUnread = () =>
+      void apiFetch<Page<Notification>>(`/v1/user/notifications/unread?page=0&size=${UNREAD_PAGE_SIZE}`).then(
+        (page) => live && add(page.data.map(({ id, event, data, read }) => ({ id, event, data, read }))),
+        (err: unknown) => console.error('unread notifications', err),
+      );
     const tell = (change: ResourceChange) => {
       for (const listener of listeners) listener(change);
     };
@@ -84,24 +86,29 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
     let close = () => {};
     void import('./eventStream.ts').then(({ openEventStream }) => {
       if (!live) return;
-      close = openEventStream('/v1/user/notifications/stream', streamToken, (e) => {
-        try {
-          if (e.event === NOTIFICATION_EVENT) {
-            add([{ id: e.id, event: e.event, data: JSON.parse(e.data) as NotificationData, read: false }]);
-            // The notifications page lists it too.
-            tell({ resource: 'notifications', ids: [e.id], type: 'created' });
-          } else if (e.event === RESOURCE_CHANGE_EVENT) {
-            const change = JSON.parse(e.data) as ResourceChange;
-            // The only change to a notification is being read (here, on its page or in another tab).
-            if (change.resource === 'notifications' && change.type === 'updated') setItems((list) => list.map((n) => (change.ids.includes(n.id) ? { ...n, read: true } : n)));
-            tell(change);
+      close = openEventStream(
+        '/v1/user/notifications/stream',
+        streamToken,
+        (e) => {
+          try {
+            if (e.event === NOTIFICATION_EVENT) {
+              add([{ id: e.id, event: e.event, data: JSON.parse(e.data) as NotificationData, read: false }]);
+              // The notifications page lists it too.
+              tell({ resource: 'notifications', ids: [e.id], type: 'created' });
+            } else if (e.event === RESOURCE_CHANGE_EVENT) {
+              const change = JSON.parse(e.data) as ResourceChange;
+              // The only change to a notification is being read (here, on its page or in another tab).
+              if (change.resource === 'notifications' && change.type === 'updated') setItems((list) => list.map((n) => (change.ids.includes(n.id) ? { ...n, read: true } : n)));
+              tell(change);
+            }
+            // Heartbeats and anything else: nothing to do.
+          } catch (err) {
+            console.error('bad stream event', err);
           }
-          // Heartbeats and anything else: nothing to do.
-        } catch (err) {
-          console.error('bad stream event', err);
-        }
-      });
-    });
+        },
+        readUnread,
+      );
+    }, readUnread);
     return () => {
       live = false;
       close();
