@@ -150,7 +150,7 @@ function Overview({ game, status, running, live, reload }: { game: Game; status:
       {owner && <RenewalCard game={game} onChanged={reload} />}
       <ControlsCard game={game} status={status} live={live.data} liveFailed={live.error !== null} onActed={live.refetch} canPower={may(game, 'COADMIN')} />
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
-        <ConnectedCard gameId={game.id} running={running} canKick={moderator} />
+        <ConnectedCard gameId={game.id} running={running} online={live.data?.playersOnline} canKick={moderator} />
         <WhitelistCard gameId={game.id} initial={game.whitelistEnabled} canChange={moderator} />
       </Box>
       {moderator && <FriendsCard gameId={game.id} running={running} onListChanged={(type) => setLists((l) => ({ version: l.version + 1, type }))} />}
