@@ -54,6 +54,28 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
   const close = () => t.close();
   /** The store the app keeps its archives in, seen from outside. */
   const objects = () => createStore(t.config.backupStore);
+  /**
+   * What a writer of `key` killed half-way leaves: locally a temp file of the size it wrote, on S3 a
+   * multipart upload. Answers what of it is still there, by key.
+   */
+  const killedWrite = async (key: string): Promise<() => Promise<string[]>> => {
+    const half = Buffer.alloc(6 * 1024 * 1024, 7);
+    if (s3) {
+      const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: s3 });
+      const bucket = s3.bucket;
+      const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+      await client.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: 1, Body: half }));
+      return async () => ((await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: key }))).Uploads ?? []).map((u) => u.Key!);
+    }
+    const location = await objects().writeLocation(key, 60);
+    fs.writeFileSync((location as { path: string }).path, half);
+    const dir = path.dirname((location as { path: string }).path);
+    return async () =>
+      fs
+        .readdirSync(dir)
+        .filter((name) => name.endsWith('.partial'))
+        .map(() => key);
+  };
 
   /** Takes a backup and waits for it to end; the backup as listed then. */
   const backUp = async (gameId: string, note?: string) => {
@@ -448,22 +470,8 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const { db } = t.app.services;
       const objectKey = `games/${gameId}/partial.zip`;
       await objects().put(objectKey, fsStream('half a zip'));
-      // What a writer killed half-way leaves: locally a temp file of the size it wrote, on S3 a multipart upload.
       const unfinished = `games/${gameId}/killed.zip`;
-      const half = Buffer.alloc(6 * 1024 * 1024, 7);
-      let leftovers: () => Promise<string[]>;
-      if (s3) {
-        const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: s3 });
-        const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: s3.bucket, Key: unfinished }));
-        await client.send(new UploadPartCommand({ Bucket: s3.bucket, Key: unfinished, UploadId, PartNumber: 1, Body: half }));
-        const bucket = s3.bucket;
-        leftovers = async () => ((await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: 'games/' }))).Uploads ?? []).map((u) => u.Key!);
-      } else {
-        const location = await objects().writeLocation(unfinished, 60);
-        fs.writeFileSync((location as { path: string }).path, half);
-        const dir = path.join(t.config.dataDir, 'backups', 'games', gameId);
-        leftovers = async () => fs.readdirSync(dir).filter((name) => name.endsWith('.partial'));
-      }
+      const leftovers = await killedWrite(unfinished);
       expect(await leftovers()).toHaveLength(1);
       const stale = new Date(t.clock.now.getTime() - 5 * 60_000);
       const [row] = await db.insert(backupsTable).values({ gameId, kind: 'MANUAL', status: 'RUNNING', objectKey, heartbeatAt: stale }).returning();
@@ -487,21 +495,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const uploads = path.join(t.config.dataDir, 'uploads');
       fs.mkdirSync(uploads, { recursive: true });
       fs.writeFileSync(path.join(uploads, `${gameId}.zip`), Buffer.alloc(1024 * 1024, 1));
-      const key = `games/${gameId}/uploads/world.zip`;
-      const half = Buffer.alloc(6 * 1024 * 1024, 7);
-      let leftovers: () => Promise<string[]>;
-      if (s3) {
-        const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: s3 });
-        const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: s3.bucket, Key: key }));
-        await client.send(new UploadPartCommand({ Bucket: s3.bucket, Key: key, UploadId, PartNumber: 1, Body: half }));
-        const bucket = s3.bucket;
-        leftovers = async () => ((await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: `games/${gameId}/` }))).Uploads ?? []).map((u) => u.Key!);
-      } else {
-        const location = await objects().writeLocation(key, 60);
-        fs.writeFileSync((location as { path: string }).path, half);
-        const dir = path.join(t.config.dataDir, 'backups', 'games', gameId, 'uploads');
-        leftovers = async () => fs.readdirSync(dir);
-      }
+      const leftovers = await killedWrite(`games/${gameId}/uploads/world.zip`);
       expect(await leftovers()).toHaveLength(1);
       const lapsed = new Date(t.clock.now.getTime() - 5 * 60_000);
       await db
