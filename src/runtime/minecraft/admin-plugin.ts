@@ -96,6 +96,8 @@ export interface SquidServer {
   on(event: 'newPlayer', listener: (player: SquidPlayer) => void): void;
   /** The entities (players among them) within a radius of a position: those its entities are shown. */
   getNearbyEntities(around: { world: unknown; position: Vec3Like; radius?: number }): Array<{ type: string }>;
+  /** Tells everyone else who is online: the step of a login just before the newcomer is shown around. */
+  _sendPlayerList(to: SquidPlayer): void;
   broadcast(message: string | object, options?: object): void;
   info(message: string): void;
   err(message: string): void;
@@ -213,6 +215,22 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
   // the players around (its own login's last step), and is first told who is online: flying-squid
   // tells only the others, and a vanilla client draws no player it was not told of.
   const inWorld = new WeakSet<object>();
+  // A player whose client is still loading its first chunks already sends positions, and the first,
+  // far from where flying-squid made the entity (0, 0, 0), moves it "more than 2 blocks": flying-squid
+  // then shows it to the others before it told them who it is (its login's next step), and their
+  // clients, which draw no player they were not told of, never draw it. Until its login has told the
+  // others, a player is shown to no one; its login shows it then.
+  const announced = new WeakSet<object>();
+  // flying-squid defines `_sendPlayerList` again for each player it makes: the one it set last runs.
+  let sendPlayerList: SquidServer['_sendPlayerList'] = () => {};
+  Object.defineProperty(serv, '_sendPlayerList', {
+    configurable: true,
+    get: () => (to: SquidPlayer) => {
+      sendPlayerList(to);
+      announced.add(to);
+    },
+    set: (defined: SquidServer['_sendPlayerList']) => (sendPlayerList = defined),
+  });
   const nearbyEntities = serv.getNearbyEntities.bind(serv);
   serv.getNearbyEntities = (around) => nearbyEntities(around).filter((entity) => entity.type !== 'player' || inWorld.has(entity));
   const playerList = (players: SquidPlayer[]) =>
@@ -234,6 +252,7 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
     if (playerType !== undefined) player.entityType = playerType;
     const updateAndSpawn = player.updateAndSpawn;
     player.updateAndSpawn = () => {
+      if (!announced.has(player)) return;
       if (!inWorld.has(player)) {
         player._client.write('player_info', playerList(serv.players));
         inWorld.add(player);
