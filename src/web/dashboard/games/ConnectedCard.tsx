@@ -1,32 +1,23 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Button, Card, CardContent, CardHeader, LinearProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { Static } from 'typebox';
 import type { ConnectedPlayers } from '../../../contract/games.ts';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
-import { useGameRead, useGameWrite } from './useGameCall.ts';
+import { LIVE_READ_MS, useGameRead, useGameWrite } from './useGameCall.ts';
 
 type Connected = Static<typeof ConnectedPlayers>;
 
 /**
- * Who plays on the server now (read while it runs, and again when someone joins or leaves), each
- * with a kick after a confirmation. `online` is the count the page's status shows: when it moves
- * and the names here do not match it, they are read again (this read may have come at a moment the
- * busy server did not answer, and been told nobody plays).
+ * Who plays on the server now, each with a kick after a confirmation: read while it runs, again when
+ * the server says someone joined or left, and every LIVE_READ_MS (a player kicked and back at once
+ * was never announced, and the list said nobody plays for as long as they stayed).
  */
-export function ConnectedCard({ gameId, running, online: count, canKick = true }: { gameId: string; running: boolean; online?: number | undefined; canKick?: boolean }) {
+export function ConnectedCard({ gameId, running, canKick = true }: { gameId: string; running: boolean; canKick?: boolean }) {
   const { t } = useTranslation('games');
   const errorMessage = useErrorMessage();
-  const players = useGameRead<Connected>(gameId, 'minecraft/players/connected', { enabled: running });
-  const latest = useRef({ running, names: players.data?.players.length, refetch: players.refetch });
-  useEffect(() => {
-    latest.current = { running, names: players.data?.players.length, refetch: players.refetch };
-  });
-  useEffect(() => {
-    const { running, names, refetch } = latest.current;
-    if (running && count !== undefined && names !== undefined && names !== count) refetch();
-  }, [count]);
+  const players = useGameRead<Connected>(gameId, 'minecraft/players/connected', { enabled: running, refreshEvery: () => LIVE_READ_MS });
   const send = useGameWrite(gameId);
   const { run, busy, result, dialog } = useConfirmedAction();
   // "X was kicked" holds until X is back: once the list has shown them gone, seeing them again ends it.

@@ -22,7 +22,7 @@ import { SharedByChip } from './sharing/SharedByChip.tsx';
 import { SettingsCard } from './settings/SettingsCard.tsx';
 import { StatusChip } from './StatusChip.tsx';
 import { TransactionsCard } from './TransactionsCard.tsx';
-import { useGameRead } from './useGameCall.ts';
+import { LIVE_READ_MS, useGameRead } from './useGameCall.ts';
 import { WhitelistCard } from './WhitelistCard.tsx';
 
 // MUI X Charts is heavy: loaded only when the Usage tab opens.
@@ -75,7 +75,7 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
   const base = `/dashboard/game/${encodeURIComponent(game.id)}`;
   const ram = useFormatRam();
   // Status, address and players, read again when the server says the game changed.
-  const live = useGameRead<GameStatusView>(game.id, 'status');
+  const live = useGameRead<GameStatusView>(game.id, 'status', { refreshEvery: (view) => (view.status === 'RUNNING' ? LIVE_READ_MS : 0) });
   const status: GameStatus = live.data?.status ?? game.status;
   const running = status === 'RUNNING';
   const level = levelOf(game);
@@ -150,7 +150,7 @@ function Overview({ game, status, running, live, reload }: { game: Game; status:
       {owner && <RenewalCard game={game} onChanged={reload} />}
       <ControlsCard game={game} status={status} live={live.data} liveFailed={live.error !== null} onActed={live.refetch} canPower={may(game, 'COADMIN')} />
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
-        <ConnectedCard gameId={game.id} running={running} online={live.data?.playersOnline} canKick={moderator} />
+        <ConnectedCard gameId={game.id} running={running} canKick={moderator} />
         <WhitelistCard gameId={game.id} initial={game.whitelistEnabled} canChange={moderator} />
       </Box>
       {moderator && <FriendsCard gameId={game.id} running={running} onListChanged={(type) => setLists((l) => ({ version: l.version + 1, type }))} />}

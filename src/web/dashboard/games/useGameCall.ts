@@ -1,13 +1,20 @@
 import { useCustom, useCustomMutation, useSubscription, type BaseRecord } from '@refinedev/core';
 import type { ApiError } from '../../app/api.ts';
 
+/**
+ * How often a running game's status and players are read again besides the server's change events:
+ * the server notices players between its looks at the game, so one who left and came back in
+ * between (kicked, then back at once) is never announced.
+ */
+export const LIVE_READ_MS = 15_000;
+
 /** The `/v1/game/{id}` path of one of a game's calls (`status`, `minecraft/kick`...). */
 const gamePath = (gameId: string, call: string) => `/v1/game/${encodeURIComponent(gameId)}/${call}`;
 
 /**
  * A read of one of a game's own calls (its live status, who is connected, a player list) through
  * Refine, read again whenever the server says the game changed (its status, players or lists);
- * `enabled: false` holds it until it makes sense, `refreshEvery(data)` (ms) reads it again at a pace
+ * `enabled: false` holds it until it makes sense, `refreshEvery(data)` (ms, 0 for never) reads it again at a pace
  * its last answer sets.
  */
 export function useGameRead<T>(gameId: string, call: string, { enabled = true, refreshEvery }: { enabled?: boolean; refreshEvery?: (data: T) => number } = {}) {
@@ -17,7 +24,7 @@ export function useGameRead<T>(gameId: string, call: string, { enabled = true, r
     queryOptions: {
       enabled,
       placeholderData: (previous) => previous,
-      refetchInterval: refreshEvery && ((q) => (q.state.data ? refreshEvery(q.state.data.data as T) : false)),
+      refetchInterval: refreshEvery && ((q) => (q.state.data ? refreshEvery(q.state.data.data as T) || false : false)),
     },
   });
   // Refine subscribes once, keeping this first listener: the query's refetch stays the same
