@@ -128,13 +128,13 @@ export function createServices(config: Config, database: Database, runtime: Part
     {
       store: createStore(config.backupStore),
       driver: game.driver,
-      worlds: new GameWorlds(db, game, games, notifications),
+      worlds: new GameWorlds(db, game, games, notifications, config.backups.claimMs),
       catalogue,
       notifications,
       users,
       audience: (gameId) => sharing.audience([gameId]),
     },
-    { publicUrl: config.publicUrl, uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock, log: game.log },
+    { publicUrl: config.publicUrl, uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock, log: game.log, claimMs: config.backups.claimMs },
   );
   games.onCreated = (gameId) => backups.initSettings(gameId);
   // What someone left behind on a game they lost stops working with their access.

@@ -34,10 +34,6 @@ type NewBackup = { kind: BackupKind; reason?: BackupReason; note?: string; by: s
  */
 const mayRemove = (as: GameAccessLevel) => as === 'OWNER';
 
-/** A backup or restore claims its game this long, renewed while it runs; a crash frees it after. */
-const CLAIM_MS = 60_000;
-/** A running backup refreshes its heartbeat this often; one silent for CLAIM_MS was cut off. */
-const HEARTBEAT_MS = 10_000;
 /** How long the launcher may take to write a backup to the store's location. */
 const WRITE_LOCATION_SEC = 6 * 3600;
 /** A download link's life. */
@@ -55,6 +51,11 @@ export interface BackupsOptions {
   uploadDir: string;
   clock: Clock;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /**
+   * A backup or restore claims its game this long, renewed while it runs (every sixth of it); one
+   * silent this long was cut off by a crash, and the rounds, this often, free its game.
+   */
+  claimMs: number;
 }
 
 /**
@@ -106,6 +107,11 @@ export class BackupsService {
 
   private now(): Date {
     return this.options.clock();
+  }
+
+  /** How often running work renews its claim: a few misses still leave it claimed. */
+  private get heartbeatMs(): number {
+    return this.options.claimMs / 6;
   }
 
   async list(ownerId: string | null, gameId: string, window: Window, locale: Locale) {
@@ -244,7 +250,7 @@ export class BackupsService {
    * with null once READY, or with why it failed.
    */
   private async take(world: GameWorld, row: BackupRow, keep: string[] = []): Promise<ErrorKey | null> {
-    const beat = setInterval(() => void this.heartbeat(row).catch(() => {}), HEARTBEAT_MS);
+    const beat = setInterval(() => void this.heartbeat(row).catch(() => {}), this.heartbeatMs);
     try {
       await this.db.update(backups).set({ status: 'RUNNING', heartbeatAt: this.now() }).where(eq(backups.id, row.id));
       await this.changed(world.ownerId, world.id, row.id);
@@ -315,7 +321,7 @@ export class BackupsService {
   private async renewClaim(gameId: string): Promise<void> {
     await this.db
       .update(backupSettings)
-      .set({ busyUntil: new Date(this.now().getTime() + CLAIM_MS) })
+      .set({ busyUntil: new Date(this.now().getTime() + this.options.claimMs) })
       .where(and(eq(backupSettings.gameId, gameId), sql`${backupSettings.busy} is not null`));
   }
 
@@ -333,7 +339,7 @@ export class BackupsService {
     const stale = await this.db
       .select()
       .from(backups)
-      .where(and(inArray(backups.status, ['PENDING', 'RUNNING']), lt(backups.heartbeatAt, new Date(this.now().getTime() - CLAIM_MS))));
+      .where(and(inArray(backups.status, ['PENDING', 'RUNNING']), lt(backups.heartbeatAt, new Date(this.now().getTime() - this.options.claimMs))));
     for (const row of stale) {
       const [failed] = await this.db
         .update(backups)
@@ -459,7 +465,7 @@ export class BackupsService {
    */
   private async putBack(world: GameWorld, source: Pick<BackupRow, 'id' | 'objectKey' | 'createdAt'>, reason: BackupReason, resumed?: { restart: boolean }): Promise<void> {
     const link = `/dashboard/game/${world.id}/backups`;
-    const beat = setInterval(() => void this.renewClaim(world.id).catch(() => {}), HEARTBEAT_MS);
+    const beat = setInterval(() => void this.renewClaim(world.id).catch(() => {}), this.heartbeatMs);
     let restart = resumed?.restart ?? false;
     try {
       restart = resumed?.restart ?? (await this.worlds.wantsRunning(world.id));
@@ -507,7 +513,7 @@ export class BackupsService {
     for (const row of orphans) {
       const [taken] = await this.db
         .update(backupSettings)
-        .set({ busy: 'RESTORE', busyUntil: new Date(now.getTime() + CLAIM_MS) })
+        .set({ busy: 'RESTORE', busyUntil: new Date(now.getTime() + this.options.claimMs) })
         .where(and(eq(backupSettings.gameId, row.gameId), eq(backupSettings.restoreFrom, row.restoreFrom!), lapsed))
         .returning();
       if (!taken) continue;
@@ -615,7 +621,7 @@ export class BackupsService {
     const lapsed = await this.db
       .select({ gameId: backupSettings.gameId, busy: backupSettings.busy })
       .from(backupSettings)
-      .where(and(isNotNull(backupSettings.busy), lt(backupSettings.busyUntil, new Date(this.now().getTime() - CLAIM_MS)), isNull(backupSettings.restoreFrom)));
+      .where(and(isNotNull(backupSettings.busy), lt(backupSettings.busyUntil, new Date(this.now().getTime() - this.options.claimMs)), isNull(backupSettings.restoreFrom)));
     let freed = 0;
     for (const { gameId, busy } of lapsed) {
       if (!(await this.claim(gameId, busy!))) continue;
@@ -706,7 +712,7 @@ export class BackupsService {
    */
   private async claim(gameId: string, work: 'BACKUP' | 'RESTORE', expiry?: Date): Promise<boolean> {
     const now = this.now();
-    const until = new Date(now.getTime() + CLAIM_MS);
+    const until = new Date(now.getTime() + this.options.claimMs);
     const set = { busy: work, busyUntil: until, ...(expiry ? { expiryBackupFor: expiry } : {}) };
     const free = or(isNull(backupSettings.busy), lt(backupSettings.busyUntil, now));
     const rows = await this.db
@@ -722,7 +728,7 @@ export class BackupsService {
   }
 
   /**
-   * Keeps a claim alive while its work lives: renewed every HEARTBEAT_MS, and by `touch` whenever
+   * Keeps a claim alive while its work lives: renewed every sixth of the claim, and by `touch` whenever
    * the clock moved on as much since (a streaming upload touches it with each part it receives, so
    * the claim never lapses under a body still coming). `stop` once the work ended.
    */
@@ -732,10 +738,10 @@ export class BackupsService {
       renewed = this.now().getTime();
       await this.renewClaim(gameId);
     };
-    const timer = setInterval(() => void renew().catch(() => {}), HEARTBEAT_MS);
+    const timer = setInterval(() => void renew().catch(() => {}), this.heartbeatMs);
     return {
       touch: async () => {
-        if (this.now().getTime() - renewed >= HEARTBEAT_MS) await renew();
+        if (this.now().getTime() - renewed >= this.heartbeatMs) await renew();
       },
       stop: () => clearInterval(timer),
     };
@@ -765,11 +771,11 @@ export class BackupsService {
     while (this.running.size > 0) await Promise.all([...this.running]);
   }
 
-  /** Rounds every minute until `stop`: the nightly backups, the expiries' backups, the backups whose time is over. */
-  start(intervalMs = 60_000): void {
+  /** Rounds once a claim's length (a minute by default) until `stop`: the nightly backups, the expiries' backups, the backups whose time is over. */
+  start(): void {
     this.loop ??= new RoundLoop(
       () => this.nightlyRound().then(() => this.expiryRound()),
-      () => intervalMs,
+      () => this.options.claimMs,
       (err) => this.options.log.error({ err }, 'backup round failed'),
     );
     this.loop.start();

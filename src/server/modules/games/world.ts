@@ -9,12 +9,6 @@ import type { NotificationsService } from '../notifications/service.ts';
 import { actionWrite, type GamesService } from './service.ts';
 import { specOf, type GameRow, type GameRuntime } from './runtime.ts';
 
-/**
- * A world's work (a restore) holds its game this long, renewed every third of it while it runs:
- * no longer than the backups' claim, so a restore whose process died is resumed within a minute or
- * two, not kept off its game by the dead process's lease.
- */
-const LEASE_MS = 60_000;
 /** How long to wait for the server to stop before giving up. */
 const STOP_WAIT_MS = 3 * 60_000;
 const POLL_MS = 250;
@@ -46,12 +40,19 @@ export class GameWorlds {
   private readonly games: GamesService;
   private readonly notifications: NotificationsService;
   private readonly replica = `world-${randomUUID()}`;
+  /**
+   * A world's work (a restore) holds its game this long, renewed every third of it while it runs:
+   * the backups' claim (BACKUP_CLAIM_SECONDS), so a restore whose process died is resumed at the
+   * first round after its claim lapsed, not kept off its game longer by the dead process's lease.
+   */
+  private readonly leaseMs: number;
 
-  constructor(db: Db, runtime: GameRuntime, games: GamesService, notifications: NotificationsService) {
+  constructor(db: Db, runtime: GameRuntime, games: GamesService, notifications: NotificationsService, leaseMs: number) {
     this.db = db;
     this.runtime = runtime;
     this.games = games;
     this.notifications = notifications;
+    this.leaseMs = leaseMs;
   }
 
   /** The game as its world's work needs it; 404 unless `ownerId` owns it (null: staff, any game). */
@@ -110,7 +111,7 @@ export class GameWorlds {
         await new Promise((r) => setTimeout(r, POLL_MS));
         continue;
       }
-      const renew = setInterval(() => void this.lease(id, true).catch(() => {}), LEASE_MS / 3);
+      const renew = setInterval(() => void this.lease(id, true).catch(() => {}), this.leaseMs / 3);
       try {
         return await work(await this.world(leased));
       } finally {
@@ -130,7 +131,7 @@ export class GameWorlds {
     const free = renew ? eq(games.leaseOwner, this.replica) : or(isNull(games.leaseUntil), lt(games.leaseUntil, now));
     const [row] = await this.db
       .update(games)
-      .set({ leaseOwner: this.replica, leaseUntil: new Date(now.getTime() + LEASE_MS) })
+      .set({ leaseOwner: this.replica, leaseUntil: new Date(now.getTime() + this.leaseMs) })
       .where(and(eq(games.id, id), free, renew ? undefined : and(eq(games.desiredState, 'stopped'), inArray(games.status, STOPPED))))
       .returning();
     return row;
