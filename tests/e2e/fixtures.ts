@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test as base, type APIRequestContext, type APIResponse, type Browser, type Locator, type Page, type Request } from '@playwright/test';
 import { loadConfig } from '../../src/server/config.ts';
@@ -156,6 +158,21 @@ export async function buyServerInStore(browser: Browser, player: string, name: s
   await page.getByRole('button', { name: /^Payer .* et créer$/ }).click();
   await expect(page).toHaveURL(/\/dashboard\/game\/[0-9a-f-]{36}$/);
   return { page, token, gamePath: new URL(page.url()).pathname };
+}
+
+/** The process of a game's server on the test server's machine (the local driver runs it in the game's folder). */
+export function gameServerPid(gameId: string): number {
+  const folder = path.join(dataDir(port), 'games', gameId);
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let args: string[];
+    try {
+      args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (args.includes(folder)) return Number(pid);
+  }
+  throw new Error(`no server process runs in ${folder}`);
 }
 
 /** A tab of the game page, opened as a player does, at its own address. */

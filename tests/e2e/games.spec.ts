@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { join, kicked } from '../fixtures/minecraft.ts';
-import { expect, shoot, shotsInEachLook, test } from './fixtures.ts';
+import { expect, gameServerPid, shoot, shotsInEachLook, test } from './fixtures.ts';
 
 const shots = 'test-results/games';
 
@@ -104,6 +104,19 @@ test('alice buys a server from the catalogue and starts it from its control pane
   await expect(page.getByRole('checkbox', { name: 'Seuls les joueurs de la liste blanche peuvent entrer' })).toBeChecked();
   await page.reload();
   await expect(page.getByRole('checkbox', { name: 'Seuls les joueurs de la liste blanche peuvent entrer' })).toBeChecked();
+
+  // A server that misses a look (here paused) shows as starting; answering again, it shows running
+  // without a reload, though nothing changed on record.
+  const status = page.getByTestId('game-status').first();
+  const pid = gameServerPid(gamePath.split('/').pop()!);
+  process.kill(pid, 'SIGSTOP');
+  try {
+    await page.reload();
+    await expect(status).toHaveAttribute('data-status', 'STARTING', { timeout: 20_000 });
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
+  await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 30_000 });
 
   await screenshots(page, 'game', gamePath, async (p) => {
     await expect(p.getByTestId('game-address')).toBeVisible({ timeout: 15_000 });

@@ -74,8 +74,10 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
   const to = useLocalePath();
   const base = `/dashboard/game/${encodeURIComponent(game.id)}`;
   const ram = useFormatRam();
-  // Status, address and players, read again when the server says the game changed.
-  const live = useGameRead<GameStatusView>(game.id, 'status', { refreshEvery: (view) => (view.status === 'RUNNING' ? LIVE_READ_MS : 0) });
+  // Status, address and players, read again when the server says the game changed, and every
+  // LIVE_READ_MS while it runs or starts: a running server that missed one look reads STARTING
+  // with nothing recorded, so no change event says when it answers again.
+  const live = useGameRead<GameStatusView>(game.id, 'status', { refreshEvery: (view) => (view.status === 'RUNNING' || view.status === 'STARTING' ? LIVE_READ_MS : 0) });
   const status: GameStatus = live.data?.status ?? game.status;
   const running = status === 'RUNNING';
   const level = levelOf(game);
