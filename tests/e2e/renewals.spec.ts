@@ -73,7 +73,8 @@ test('a player buys a one-day server with a promo code, pays its renewal from th
   await expect(payments.getByRole('alert').first()).toContainText('Renouvellement payé');
   await expect(page.getByTestId('site-header').getByTestId('credit-button')).toHaveText('0');
   await expect(page.getByTestId('account-balance').getByTestId('credit-button')).toHaveText('0');
-  await expect(payments.getByText('Aucun renouvellement à payer.')).toBeVisible();
+  // No "nothing to pay" here: the paid period still ends within the notice days, so a round (every
+  // 5 s) may already have opened the next renewal. The empty list is checked once that one is cancelled.
 
   // The next renewal (the period now ends within the notice days too): the balance is short, then cancel it.
   // The round's new renewal is awaited through the API, then the page is read once: reloading the page
