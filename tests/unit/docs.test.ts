@@ -44,7 +44,7 @@ describe('docs', () => {
       if (!parts.every((p) => /^npm (run \S+|test)$/.test(p))) return [name];
       return parts.flatMap((p) => leaves(p === 'npm test' ? 'test' : p.slice('npm run '.length)));
     };
-    const ci = [...read('.ci/run').matchAll(/^part .* npm run -s (\S+)$/gm)].map((m) => m[1]);
+    const ci = [...read('.ci/run').matchAll(/^\s*part .* npm run -s (\S+)$/gm)].map((m) => m[1]);
     expect(ci).toEqual(leaves('check'));
   });
 });
