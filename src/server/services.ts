@@ -37,8 +37,14 @@ import { GameWorlds } from './modules/games/world.ts';
 import { createStore } from './storage/index.ts';
 import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
+import { EventBus } from './events.ts';
 
-/** The composition root of the domain: every service, built once per app from the database. */
+/**
+ * The composition root of the domain: every service, built once per app from the database. What a
+ * module sets off in another goes through the event bus (events.ts): each module subscribes to what
+ * it reacts to in its constructor, so nothing here wires one to another. Built in dependency order,
+ * which is also the order each event's handlers run in.
+ */
 export interface Services {
   config: Config;
   database: Database;
@@ -73,6 +79,7 @@ export interface Services {
   audit: AuditService;
   staff: StaffService;
   runtime: GameRuntime;
+  events: EventBus;
 }
 
 const quiet = { warn() {}, error() {} };
@@ -80,21 +87,21 @@ const quiet = { warn() {}, error() {} };
 export function createServices(config: Config, database: Database, runtime: Partial<GameRuntime> = {}): Services {
   const db = database.db;
   const game: GameRuntime = { driver: runtime.driver ?? createDriver(config.game), clock: runtime.clock ?? (() => new Date()), log: runtime.log ?? quiet };
+  const events = new EventBus();
   const users = new UsersService(database);
   const credits = new CreditsService(database);
-  const notifications = new NotificationsService(database, users, config.streams);
+  // A question a module asks one built after it (below: sharing, games, payments) is a closure,
+  // first called once everything is built. A game's changes reach the people it is shared with.
+  const notifications = new NotificationsService(database, users, config.streams, { games: (ids, executor): Promise<string[]> => sharing.audience(ids, executor) });
   const { apiUrl, sessionUrl } = config.minecraft;
   const minecraft = new MinecraftService(db, apiUrl ? new MojangResolver(apiUrl, sessionUrl) : new OfflineResolver(), users);
-  const blocklist = new BlocklistService(db, users, minecraft);
-  const friends = new FriendsService(db, minecraft, blocklist, notifications);
-  const friendGroups = new FriendGroupsService(db, friends, blocklist, minecraft, notifications);
-  friends.onUnfriend((tx, a, b) => friendGroups.removeFormerFriends(tx, a, b));
-  blocklist.onBlock((tx, ownerId, blocked) => friends.sever(tx, ownerId, blocked.id));
-  blocklist.onBlock((tx, ownerId, blocked) => friendGroups.removeFromOwnerGroups(tx, ownerId, blocked));
-  const audit = new AuditService(db, users);
+  const blocklist = new BlocklistService(db, users, minecraft, events);
+  const friends = new FriendsService(db, minecraft, blocklist, notifications, events);
+  const friendGroups = new FriendGroupsService(db, friends, blocklist, minecraft, notifications, events);
+  const audit = new AuditService(db, users, (ids): Promise<Array<{ id: string; name: string }>> => games.summaries(ids));
   const catalogue = new CatalogueService(db, { audit, database, images: new DefinitionImages(createStore(config.mediaStore)) });
   const promoCodes = new PromoCodesService(db, { audit, users, clock: game.clock });
-  const pricing = new PricingService(db, audit, database);
+  const pricing = new PricingService(db, audit, database, (packId): Promise<boolean> => payments.hasPaymentsForPack(packId));
   const subscriptions = new SubscriptionsService(db, audit);
   const invoices = new InvoicesService(db, config.invoices);
   const payments = new PaymentsService(db, {
@@ -110,19 +117,9 @@ export function createServices(config: Config, database: Database, runtime: Part
     clock: game.clock,
     log: game.log,
   });
-  pricing.hasPayments = (packId) => payments.hasPaymentsForPack(packId);
-  const games = new GamesService(db, { catalogue, credits, friends, notifications, promoCodes, runtime: game });
-  audit.gameNames = (ids) => games.summaries(ids);
-  const reconciler = new Reconciler(db, game, notifications, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
-  // An owner's action is acted on at once rather than at the next round.
-  games.onAction = () => reconciler.wake();
-  const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit });
-  friendGroups.onMembership((groupId, joined, left) => sharing.membershipChanged(groupId, joined, left));
-  friends.onUnfriend((tx, a, b) => sharing.unfriended(tx, a, b));
-  // A block unfriends (above) when they were friends; either way each one's access is checked again.
-  blocklist.onBlock((tx, ownerId, blocked) => sharing.ended({ userIds: [ownerId, blocked.id] }, tx));
-  // A game's changes reach the people it is shared with, as they reach its owner.
-  notifications.addAudience('games', (ids, executor) => sharing.audience(ids, executor));
+  const games = new GamesService(db, { catalogue, credits, friends, notifications, promoCodes, runtime: game, events });
+  const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
+  const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit, events, log: game.log });
   const backups = new BackupsService(
     db,
     {
@@ -133,24 +130,17 @@ export function createServices(config: Config, database: Database, runtime: Part
       notifications,
       users,
       audience: (gameId) => sharing.audience([gameId]),
+      events,
     },
     { publicUrl: config.publicUrl, uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock, log: game.log, claimMs: config.backups.claimMs },
   );
-  games.onCreated = (gameId) => backups.initSettings(gameId);
-  // What someone left behind on a game they lost stops working with their access.
-  sharing.onAccessEnded((scope, tx, holds) => backups.linksLeft(scope, tx, holds));
-  const usage = new UsageService(db, { games, backups, driver: game.driver }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
-  reconciler.onTransition = (row, from, executor) => usage.recordTransition(row, from, executor);
-  const consoles = new ConsoleService(db, { games, audit, driver: game.driver, clock: game.clock }, config.streams);
-  // Access that ended (a grant revoked or lowered, a group left or deleted, an unfriending, a block)
-  // closes the console streams of the people who lost the game, on every replica, at once.
-  sharing.onAccessLost((scope) => void consoles.recheck(scope, (userId, id) => sharing.levelOf(userId, id)).catch((err: unknown) => game.log.error({ err, scope }, 'console access recheck failed')));
+  const usage = new UsageService(db, { games, backups, driver: game.driver, events }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
+  const consoles = new ConsoleService(db, { games, audit, driver: game.driver, clock: game.clock, events }, config.streams);
   const schedules = new SchedulesService(
     db,
-    { games, backups, notifications, users, audit, console: consoles, levelOf: (userId, id) => sharing.levelOf(userId, id) },
+    { games, backups, notifications, users, audit, console: consoles, levelOf: (userId, id) => sharing.levelOf(userId, id), events },
     { clock: game.clock, log: game.log },
   );
-  sharing.onAccessEnded((scope, tx, holds) => schedules.authorsLeft(scope, tx, holds));
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups }, config.renewals);
   return {
     config,
@@ -186,5 +176,6 @@ export function createServices(config: Config, database: Database, runtime: Part
     audit,
     staff: new StaffService(db, { credits, audit, subscriptions, invoices }),
     runtime: game,
+    events,
   };
 }

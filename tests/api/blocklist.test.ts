@@ -60,7 +60,7 @@ describe('block list', () => {
   it('blocks all or nothing: a failing cleanup leaves the friendship and no block', async () => {
     const bob = await userId(t.current, 'bob');
     await befriend(t.current, 'alice', 'bob');
-    t.current.app.services.blocklist.onBlock(async () => {
+    t.current.app.services.events.on('blocklist.blocked', async () => {
       throw new Error('cleanup failed');
     });
     expect((await t.current.as('alice', { method: 'POST', url: '/v1/blocklist', payload: { userId: bob } })).statusCode).toBe(500);

@@ -6,6 +6,7 @@ import { SchedulesService } from '../../src/server/modules/schedules/service.ts'
 import { useTestApp, type TestApp } from '../fixtures/app.ts';
 import { buyGame, runGame, userId } from '../fixtures/games.ts';
 import { befriend } from '../fixtures/social.ts';
+import { EventBus } from '../../src/server/events.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -163,7 +164,7 @@ describe('scheduled tasks', () => {
     const s = t.current.app.services;
     const other = new SchedulesService(
       s.db,
-      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g) },
+      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g), events: new EventBus() },
       { clock: s.runtime.clock, log: s.runtime.log },
     );
     expect(await s.schedules.tick()).toBe(0);
@@ -206,7 +207,7 @@ describe('scheduled tasks', () => {
     const s = t.current.app.services;
     const other = new SchedulesService(
       s.db,
-      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g) },
+      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g), events: new EventBus() },
       { clock: s.runtime.clock, log: s.runtime.log },
     );
     moveTo(t.current, a.nextRunAt);
@@ -287,7 +288,7 @@ describe('scheduled tasks', () => {
     const s = t.current.app.services;
     const other = new SchedulesService(
       s.db,
-      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g) },
+      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g), events: new EventBus() },
       { clock: s.runtime.clock, log: s.runtime.log },
     );
     moveTo(t.current, schedule.nextRunAt, -90 * SECOND);

@@ -38,12 +38,13 @@ const json = (value: unknown) => (value === undefined ? null : (JSON.parse(JSON.
 export class AuditService {
   private readonly db: Db;
   private readonly users: UsersService;
-  /** The games of these ids, with their names (the games module's, set once it exists). */
-  gameNames: (ids: string[]) => Promise<Array<{ id: string; name: string }>> = () => Promise.resolve([]);
+  /** The games of these ids, with their names: the games module's to answer. */
+  private readonly gameNames: (ids: string[]) => Promise<Array<{ id: string; name: string }>>;
 
-  constructor(db: Db, users: UsersService) {
+  constructor(db: Db, users: UsersService, gameNames: (ids: string[]) => Promise<Array<{ id: string; name: string }>>) {
     this.db = db;
     this.users = users;
+    this.gameNames = gameNames;
   }
 
   /** Appends one entry through `executor`, the transaction of the change it describes. */

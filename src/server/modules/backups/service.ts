@@ -21,8 +21,8 @@ import type { Locale } from '../../../contract/messages.ts';
 import { NoWorldError, UnsupportedError, type GameDriver } from '../../../runtime/driver.ts';
 import { inspectArchive, MAX_UNPACK_RATIO, maxUnpackedFor, WorldArchiveError, type WorldArchiveCode } from '../../../runtime/minecraft/world-archive.ts';
 import type { Clock } from '../games/runtime.ts';
-import type { AccessScope, LevelCheck } from '../sharing/service.ts';
 import { nextNightly, validTimeZone } from './nightly.ts';
+import type { AccessScope, EventBus, LevelCheck } from '../../events.ts';
 
 type BackupRow = typeof backups.$inferSelect;
 /** A backup to take: asked for by someone (MANUAL, with their note), or nightly or automatic, with why. */
@@ -91,6 +91,7 @@ export class BackupsService {
       users: UsersService;
       /** Who, besides its owner, the game is shared with. */
       audience: (gameId: string) => Promise<string[]>;
+      events: EventBus;
     },
     options: BackupsOptions,
   ) {
@@ -103,6 +104,9 @@ export class BackupsService {
     this.users = deps.users;
     this.audience = deps.audience;
     this.options = options;
+    deps.events.on('games.created', ({ gameId }) => this.initSettings(gameId));
+    // What someone left behind on a game they lost stops working with their access.
+    deps.events.on('sharing.accessEnded', ({ scope, executor, levelOf }) => this.linksLeft(scope, executor, levelOf));
   }
 
   private now(): Date {
@@ -652,7 +656,7 @@ export class BackupsService {
    * Some people's access ended (SharingService.ended, in its transaction): the download links they
    * made of games where they are no longer co-admins stop working now rather than at expiry.
    */
-  async linksLeft(scope: AccessScope, executor: Executor, holds: LevelCheck): Promise<void> {
+  private async linksLeft(scope: AccessScope, executor: Executor, holds: LevelCheck): Promise<void> {
     if (!scope.userIds?.length) return;
     const rows = await executor
       .select({ tokenHash: backupLinks.tokenHash, createdBy: backupLinks.createdBy, gameId: backups.gameId })
@@ -786,7 +790,7 @@ export class BackupsService {
   }
 
   /** A new game's nightly backup, at the default hour until its owner picks one. */
-  async initSettings(gameId: string): Promise<void> {
+  private async initSettings(gameId: string): Promise<void> {
     const defaults = { hour: 4, timeZone: 'Europe/Paris' };
     await this.db
       .insert(backupSettings)

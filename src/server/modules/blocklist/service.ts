@@ -1,32 +1,28 @@
 import { and, count, desc, eq, or } from 'drizzle-orm';
-import type { Db, Executor, Tx } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { blocks } from '../../db/schema/blocklist.ts';
 import { badRequest, conflict, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
-import type { BlockedUser, Player } from '../../../contract/social.ts';
+import type { BlockedUser } from '../../../contract/social.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
 import type { UsersService } from '../users/service.ts';
-
-/** What another domain undoes when `ownerId` blocks `blocked`, inside the blocking transaction. */
-export type BlockCleanup = (tx: Tx, ownerId: string, blocked: Player) => Promise<void>;
+import type { EventBus } from '../../events.ts';
 
 /**
- * Who blocked whom. Friends and groups register cleanups rather than being called from here, so
- * this module depends on neither while a block still undoes their state in one transaction.
+ * Who blocked whom. A block is told on the bus (`blocklist.blocked`, inside its transaction):
+ * friends, groups and sharing undo their state in the same transaction, and this module depends
+ * on none of them.
  */
 export class BlocklistService {
   private readonly db: Db;
   private readonly users: UsersService;
   private readonly minecraft: MinecraftService;
-  private readonly cleanups: BlockCleanup[] = [];
-  constructor(db: Db, users: UsersService, minecraft: MinecraftService) {
+  private readonly events: EventBus;
+  constructor(db: Db, users: UsersService, minecraft: MinecraftService, events: EventBus) {
     this.db = db;
     this.users = users;
     this.minecraft = minecraft;
-  }
-
-  onBlock(cleanup: BlockCleanup): void {
-    this.cleanups.push(cleanup);
+    this.events = events;
   }
 
   async block(ownerId: string, userId: string): Promise<BlockedUser> {
@@ -36,7 +32,7 @@ export class BlocklistService {
     const row = await this.db.transaction(async (tx) => {
       const [inserted] = await tx.insert(blocks).values({ ownerId, blockedId: userId }).onConflictDoNothing().returning();
       if (!inserted) throw conflict('blocklist.alreadyBlocked');
-      for (const cleanup of this.cleanups) await cleanup(tx, ownerId, player);
+      await this.events.emit('blocklist.blocked', { tx, ownerId, blocked: player });
       return inserted;
     });
     return { ...player, blockId: row.id, blockedAt: row.createdAt.toISOString() };

@@ -6,10 +6,10 @@ import type { ConsoleLine, GameDriver } from '../../../runtime/driver.ts';
 import { badRequest, conflict, HttpProblem } from '../../lib/problems.ts';
 import { sseFrame } from '../../lib/sse.ts';
 import { StreamSlots, type OpenStream, type StreamLimits } from '../../lib/stream-slots.ts';
-import type { AccessScope } from '../sharing/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { GamesService } from '../games/service.ts';
 import { commandName, commandTextProblem, intentOf, levelFor } from './commands.ts';
+import type { AccessScope, EventBus } from '../../events.ts';
 
 const HEARTBEAT_MS = 15_000;
 /** All a stream sends of the history on (re)connecting: the most a console keeps. */
@@ -35,6 +35,7 @@ interface ConsoleDeps {
   audit: AuditService;
   driver: GameDriver;
   clock: () => Date;
+  events: EventBus;
 }
 
 /**
@@ -58,6 +59,9 @@ export class ConsoleService {
     this.db = db;
     this.deps = deps;
     this.streams = new StreamSlots(limits, ': heartbeat\n\n', HEARTBEAT_MS);
+    // Access that ended (a grant revoked or lowered, a group left or deleted, an unfriending, a block)
+    // closes the console streams of the people who lost the game, on every replica, at once.
+    deps.events.on('sharing.accessLost', ({ scope, levelOf }) => this.recheck(scope, levelOf));
   }
 
   /**
@@ -96,7 +100,7 @@ export class ConsoleService {
    * left or deleted, an unfriending or a block): each open stream of theirs on those games (on any
    * game without `gameIds`, of everyone without `userIds`) is checked again, and those of people without access are closed.
    */
-  async recheck(scope: AccessScope, levelOf: (userId: string, gameId: string) => Promise<unknown>): Promise<void> {
+  private async recheck(scope: AccessScope, levelOf: (userId: string, gameId: string) => Promise<unknown>): Promise<void> {
     const games = scope.gameIds && new Set(scope.gameIds);
     for (const userId of scope.userIds ?? [...this.streams.users()]) {
       for (const stream of [...this.streams.of(userId)]) {

@@ -10,6 +10,7 @@ import type { BlocklistService } from '../blocklist/service.ts';
 import type { FriendsService } from '../friends/service.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
+import type { EventBus } from '../../events.ts';
 
 const MC_NAME = new RegExp(MC_NAME_PATTERN);
 type GroupRow = typeof friendGroups.$inferSelect;
@@ -29,21 +30,21 @@ export class FriendGroupsService {
   private readonly blocklist: BlocklistService;
   private readonly minecraft: MinecraftService;
   private readonly notifications: NotificationsService;
-  constructor(db: Db, friends: FriendsService, blocklist: BlocklistService, minecraft: MinecraftService, notifications: NotificationsService) {
+  private readonly events: EventBus;
+  constructor(db: Db, friends: FriendsService, blocklist: BlocklistService, minecraft: MinecraftService, notifications: NotificationsService, events: EventBus) {
     this.db = db;
     this.friends = friends;
     this.blocklist = blocklist;
     this.minecraft = minecraft;
     this.notifications = notifications;
+    this.events = events;
+    events.on('friends.unfriended', ({ tx, a, b }) => this.removeFormerFriends(tx, a, b));
+    events.on('blocklist.blocked', ({ tx, ownerId, blocked }) => this.removeFromOwnerGroups(tx, ownerId, blocked));
   }
 
-  /** What other modules do once users joined or left a group (a game shared with it follows it). */
-  private readonly membershipHooks: Array<(groupId: string, joined: string[], left: string[]) => Promise<void>> = [];
-  onMembership(hook: (groupId: string, joined: string[], left: string[]) => Promise<void>): void {
-    this.membershipHooks.push(hook);
-  }
-  private async membership(groupId: string, joined: string[], left: string[]): Promise<void> {
-    for (const hook of this.membershipHooks) await hook(groupId, joined, left);
+  /** Tells the other modules who joined or left a group, once committed (a game shared with it follows it). */
+  private membership(groupId: string, joined: string[], left: string[]): Promise<void> {
+    return this.events.emit('friendGroups.membershipChanged', { groupId, joined, left });
   }
 
   /** Tells the owner's open pages (another tab, a game's whitelist by group) that a group changed. */
@@ -235,7 +236,7 @@ export class FriendGroupsService {
   }
 
   /** Groups hold friends: when two users stop being friends, each leaves the other's groups (names added by hand stay). */
-  async removeFormerFriends(tx: Tx, a: string, b: string): Promise<void> {
+  private async removeFormerFriends(tx: Tx, a: string, b: string): Promise<void> {
     for (const [ownerId, userId] of [
       [a, b],
       [b, a],
@@ -246,7 +247,7 @@ export class FriendGroupsService {
   }
 
   /** A block's cleanup: the blocked user leaves every group of the blocker, by account and by name. */
-  async removeFromOwnerGroups(tx: Tx, ownerId: string, { id: userId, mcName }: Player): Promise<void> {
+  private async removeFromOwnerGroups(tx: Tx, ownerId: string, { id: userId, mcName }: Player): Promise<void> {
     const groups = tx.select({ id: friendGroups.id }).from(friendGroups).where(eq(friendGroups.ownerId, ownerId));
     await tx.delete(friendGroupMembers).where(and(inArray(friendGroupMembers.groupId, groups), eq(friendGroupMembers.userId, userId)));
     if (mcName) await tx.delete(friendGroupMembers).where(and(inArray(friendGroupMembers.groupId, groups), eq(friendGroupMembers.nameKey, mcName.toLowerCase())));

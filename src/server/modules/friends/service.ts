@@ -8,6 +8,7 @@ import type { ResourceChange } from '../../../contract/live.ts';
 import type { BlocklistService } from '../blocklist/service.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
+import type { EventBus } from '../../events.ts';
 
 const SOCIAL_LINK = '/dashboard/social';
 /** Suggestions as a player types a name: a handful is what a menu shows. */
@@ -22,12 +23,15 @@ export class FriendsService {
   private readonly minecraft: MinecraftService;
   private readonly blocklist: BlocklistService;
   private readonly notifications: NotificationsService;
-  private readonly unfriendHooks: Array<(tx: Tx, a: string, b: string) => Promise<void>> = [];
-  constructor(db: Db, minecraft: MinecraftService, blocklist: BlocklistService, notifications: NotificationsService) {
+  private readonly events: EventBus;
+  constructor(db: Db, minecraft: MinecraftService, blocklist: BlocklistService, notifications: NotificationsService, events: EventBus) {
     this.db = db;
     this.minecraft = minecraft;
     this.blocklist = blocklist;
     this.notifications = notifications;
+    this.events = events;
+    // A block ends a friendship and the requests between the two.
+    events.on('blocklist.blocked', ({ tx, ownerId, blocked }) => this.sever(tx, ownerId, blocked.id));
   }
 
   /** Asks `targetId` to be friends, or accepts their pending request to `me` if there is one. */
@@ -98,11 +102,6 @@ export class FriendsService {
     });
   }
 
-  /** Work other modules do, in the same transaction, when two users stop being friends. */
-  onUnfriend(hook: (tx: Tx, a: string, b: string) => Promise<void>): void {
-    this.unfriendHooks.push(hook);
-  }
-
   async remove(me: string, friendId: string): Promise<void> {
     const removed = await this.db.transaction(async (tx) => {
       const n = await unfriend(tx, me, friendId);
@@ -113,8 +112,8 @@ export class FriendsService {
   }
 
   private async unfriended(tx: Tx, a: string, b: string): Promise<void> {
-    for (const hook of this.unfriendHooks) await hook(tx, a, b);
-    // The hooks take former friends out of each other's groups.
+    await this.events.emit('friends.unfriended', { tx, a, b });
+    // Its handlers took former friends out of each other's groups.
     await this.notifications.changed([a, b], [friendsChanged('deleted'), { resource: 'friendGroups', ids: [], type: 'updated' }], tx);
   }
 
@@ -163,7 +162,7 @@ export class FriendsService {
   }
 
   /** A block's cleanup: no friendship and no request left between the two. */
-  async sever(tx: Tx, a: string, b: string): Promise<void> {
+  private async sever(tx: Tx, a: string, b: string): Promise<void> {
     await lockPair(tx, a, b);
     if ((await unfriend(tx, a, b)) > 0) await this.unfriended(tx, a, b);
     const requests = await tx

@@ -7,6 +7,7 @@ import type { Message } from '../../../contract/messages.ts';
 import { bothLanguages } from '../../lib/messages.ts';
 import { NoCapacityError, type GameSpec } from '../../../runtime/driver.ts';
 import { leaseGames, listChanges, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
+import type { EventBus } from '../../events.ts';
 
 export interface ReconcilerOptions {
   /** A start not RUNNING after this long ends CRASHED. */
@@ -59,8 +60,6 @@ export class Reconciler {
   /** What each game this process launched was launched with, until it is seen running. */
   private readonly launchedWith = new Map<string, GameSpec>();
   private round: Promise<void> | undefined;
-  /** Hears each status change the reconciler writes, in the write's executor (the usage timeline). */
-  onTransition: (row: GameRow, from: GameRow['status'], executor: Executor) => Promise<void> = async () => {};
   private timer: NodeJS.Timeout | undefined;
   private looping = false;
   /** Woken during a round: run another as soon as it ends. */
@@ -69,10 +68,15 @@ export class Reconciler {
   private lastFullAt = 0;
   private starting = false;
 
-  constructor(db: Db, runtime: GameRuntime, notifications: NotificationsService, options: ReconcilerOptions) {
+  private readonly events: EventBus;
+
+  constructor(db: Db, runtime: GameRuntime, notifications: NotificationsService, events: EventBus, options: ReconcilerOptions) {
     this.db = db;
     this.runtime = runtime;
     this.notifications = notifications;
+    this.events = events;
+    // An owner's action is acted on at once rather than at the next round.
+    events.on('games.actionAsked', () => this.wake());
     this.options = { backoffMs: [5_000, 30_000, 120_000], maxRestarts: 3, restartWindowMs: 10 * 60_000, leaseMs: 5 * 60_000, ...options };
   }
 
@@ -183,7 +187,7 @@ export class Reconciler {
       .where(and(eq(games.id, game.id), eq(games.stateVersion, game.stateVersion)))
       .returning();
     if (row) await this.notifications.changed(row.ownerId, { resource: 'games', ids: [row.id], type: 'updated' }, executor);
-    if (row && row.status !== game.status) await this.onTransition(row, game.status, executor);
+    if (row && row.status !== game.status) await this.events.emit('games.statusChanged', { game: row, from: game.status, executor });
     return row;
   }
 

@@ -27,6 +27,7 @@ import {
 import { listCommands, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 import { toGamePayment } from '../money/renewals/game-payment.ts';
 import type { GameSpec } from '../../../runtime/driver.ts';
+import type { EventBus } from '../../events.ts';
 
 const MC_NAME = /^[A-Za-z0-9_]{3,16}$/;
 /** Bounds a list so one game cannot grow the table without end. */
@@ -116,14 +117,19 @@ export class GamesService {
   private readonly notifications: NotificationsService;
   private readonly promoCodes: PromoCodesService;
   private readonly runtime: GameRuntime;
-  /** Called after an action so the reconciler acts now instead of at its next round. */
-  onAction: (gameId: string) => void = () => {};
-  /** Called once a game is bought, for what other modules keep per game (its nightly backup). */
-  onCreated: (gameId: string) => Promise<void> = async () => {};
+  private readonly events: EventBus;
 
   constructor(
     db: Db,
-    deps: { catalogue: CatalogueService; credits: CreditsService; friends: FriendsService; notifications: NotificationsService; promoCodes: PromoCodesService; runtime: GameRuntime },
+    deps: {
+      catalogue: CatalogueService;
+      credits: CreditsService;
+      friends: FriendsService;
+      notifications: NotificationsService;
+      promoCodes: PromoCodesService;
+      runtime: GameRuntime;
+      events: EventBus;
+    },
   ) {
     this.db = db;
     this.catalogue = deps.catalogue;
@@ -132,6 +138,12 @@ export class GamesService {
     this.notifications = deps.notifications;
     this.promoCodes = deps.promoCodes;
     this.runtime = deps.runtime;
+    this.events = deps.events;
+  }
+
+  /** Tells the reconciler, once committed, that a game's wanted state changed: it acts now rather than at its next round. */
+  actionAsked(gameId: string): void {
+    void this.events.emit('games.actionAsked', { gameId });
   }
 
   /** Who owns a game and what it is, for the sharing checks; null for no such game. */
@@ -233,7 +245,8 @@ export class GamesService {
       this.runtime.log.warn({ err, gameId: row.id }, 'provisioning failed; the first start tries again');
     }
     await this.notifications.changed(ownerId, { resource: 'games', ids: [row.id], type: 'created' });
-    await this.onCreated(row.id);
+    // What other modules keep per game (its nightly backup).
+    await this.events.emit('games.created', { gameId: row.id });
     return toGame(row);
   }
 
@@ -341,7 +354,7 @@ export class GamesService {
       throw conflict(rule.refusal, { status: current.status });
     }
     await this.notifications.changed(ownerId, { resource: 'games', ids: [row.id], type: 'updated' });
-    this.onAction(row.id);
+    this.actionAsked(row.id);
     return toGame(row);
   }
 
@@ -372,7 +385,7 @@ export class GamesService {
       })
       .where(eq(games.id, id));
     await this.notifications.changed(row.ownerId, { resource: 'games', ids: [id], type: 'updated' });
-    if (stopping) this.onAction(id);
+    if (stopping) this.actionAsked(id);
   }
 
   /** Live status: asked of the server while it runs, from the database otherwise. */

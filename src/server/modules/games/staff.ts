@@ -107,7 +107,7 @@ export class StaffGamesService {
         tx,
       );
     });
-    this.games.onAction(id);
+    this.games.actionAsked(id);
     return this.get(id);
   }
 

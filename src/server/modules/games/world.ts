@@ -152,6 +152,6 @@ export class GameWorlds {
       .returning();
     if (!row) return;
     await this.notifications.changed(row.ownerId, { resource: 'games', ids: [id], type: 'updated' });
-    this.games.onAction(id);
+    this.games.actionAsked(id);
   }
 }

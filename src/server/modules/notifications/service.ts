@@ -58,6 +58,9 @@ function toDelivery(row: Row, locale: Locale): Delivery {
   return { userId: row.userId, id: row.id, seq: row.seq, data: dataOf(row, locale) };
 }
 
+/** The users, besides those a change is sent to, who hear of changes to these ids of a resource. */
+type Audience = (ids: string[], executor: Executor) => Promise<string[]>;
+
 /**
  * Stores notifications and delivers them live. Delivery goes through PostgreSQL NOTIFY even inside
  * one process, so every replica's streams get it the same way, and only once the row is committed.
@@ -68,12 +71,18 @@ export class NotificationsService {
   private readonly users: Pick<UsersService, 'locales'>;
   private unlisten: Array<() => Promise<void>> = [];
   /** Who else hears a resource's changes, besides the users a change is sent to (a shared game's people). */
-  private readonly audiences = new Map<ResourceChange['resource'], (ids: string[], executor: Executor) => Promise<string[]>>();
+  private readonly audiences = new Map<ResourceChange['resource'], Audience>();
 
-  constructor(database: Database, users: Pick<UsersService, 'locales'>, limits?: StreamLimits) {
+  /**
+   * `audiences` names, for a resource, the users its changes also go to besides those each change
+   * is sent to (a game's, the people it is shared with); each reads through the change's executor
+   * (its transaction, when it has one).
+   */
+  constructor(database: Database, users: Pick<UsersService, 'locales'>, limits: StreamLimits | undefined, audiences: Partial<Record<ResourceChange['resource'], Audience>> = {}) {
     this.database = database;
     this.users = users;
     this.hub = new StreamHub(limits);
+    for (const [resource, of] of Object.entries(audiences)) this.audiences.set(resource as ResourceChange['resource'], of);
   }
 
   async start(): Promise<void> {
@@ -111,14 +120,6 @@ export class NotificationsService {
    * Tells the users' open streams, on every replica, what changed. Given the caller's transaction
    * it is sent at commit, never for a rolled-back change; outside one, right away.
    */
-  /**
-   * Sends a resource's changes also to the users `of(ids)` names, on top of whom each change is
-   * sent to; `of` reads through the change's executor (its transaction, when it has one).
-   */
-  addAudience(resource: ResourceChange['resource'], of: (ids: string[], executor: Executor) => Promise<string[]>): void {
-    this.audiences.set(resource, of);
-  }
-
   async changed(userIds: string | string[], changes: ResourceChange | ResourceChange[], executor: Executor = this.database.db): Promise<void> {
     const list = Array.isArray(changes) ? changes : [changes];
     const recipients = new Set(typeof userIds === 'string' ? [userIds] : userIds);

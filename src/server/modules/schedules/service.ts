@@ -14,9 +14,10 @@ import type { UsersService } from '../users/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { ConsoleService } from '../console/service.ts';
 import { commandTextProblem, mayRun } from '../console/commands.ts';
-import type { AccessScope, GameAccessCheck, LevelCheck } from '../sharing/service.ts';
+import type { GameAccessCheck } from '../sharing/service.ts';
 import type { Clock } from '../games/runtime.ts';
 import { nextRun } from './recurrence.ts';
+import type { AccessScope, EventBus, LevelCheck } from '../../events.ts';
 
 type ScheduleRow = typeof gameSchedules.$inferSelect;
 type RunRow = typeof scheduleRuns.$inferSelect;
@@ -113,6 +114,7 @@ export class SchedulesService {
       console: ConsoleService;
       /** Someone's current level on a game (SharingService.levelOf): a scheduled command runs at its author's. */
       levelOf: (userId: string, gameId: string) => Promise<GameAccessCheck | null>;
+      events: EventBus;
     },
     options: { clock: Clock; log: { error(obj: object, msg: string): void } },
   ) {
@@ -126,6 +128,7 @@ export class SchedulesService {
     this.levelOf = deps.levelOf;
     this.clock = options.clock;
     this.log = options.log;
+    deps.events.on('sharing.accessEnded', ({ scope, executor, levelOf }) => this.authorsLeft(scope, executor, levelOf));
   }
 
   private now(): Date {
@@ -133,11 +136,11 @@ export class SchedulesService {
   }
 
   /**
-   * Some people's access ended (SharingService.ended, in its transaction): the schedules they made
+   * Some people's access ended (`sharing.accessEnded`, in its transaction): the schedules they made
    * on games where they are no longer co-admins are disabled, with the reason their owner sees, so
    * a revoked co-admin's command does not keep running as the owner.
    */
-  async authorsLeft(scope: AccessScope, executor: Executor, holds: LevelCheck): Promise<void> {
+  private async authorsLeft(scope: AccessScope, executor: Executor, holds: LevelCheck): Promise<void> {
     const mine = [isNotNull(gameSchedules.createdBy), isNull(gameSchedules.disabledReason)];
     if (scope.userIds) mine.push(inArray(gameSchedules.createdBy, scope.userIds));
     if (scope.gameIds) mine.push(inArray(gameSchedules.gameId, scope.gameIds));

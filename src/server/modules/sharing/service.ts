@@ -10,6 +10,7 @@ import type { FriendsService } from '../friends/service.ts';
 import type { GamesService } from '../games/service.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
+import type { AccessScope, EventBus, LevelCheck } from '../../events.ts';
 
 type GrantRow = typeof gameAccess.$inferSelect;
 
@@ -20,22 +21,10 @@ export interface GameAccessCheck {
   level: GameAccessLevel;
 }
 
-/**
- * Whose access to which games may have ended: `userIds` (everyone's when omitted) on `gameIds`
- * (every game when omitted). What reads it checks each one's level again.
- */
-export interface AccessScope {
-  userIds?: string[];
-  gameIds?: string[];
-}
-
 /** Where `ended` tells every replica, at commit, that some access may have ended. */
 const ACCESS_CHANNEL = 'game_access_ended';
 /** Users named in one NOTIFY, well within its 8 000 bytes. */
 const USERS_PER_NOTICE = 100;
-
-/** Whether a user still holds `needed` on a game, read in the transaction that may have ended it. */
-export type LevelCheck = (userId: string, gameId: string, needed: GameAccessLevel) => Promise<boolean>;
 
 interface SharingDeps {
   database: Database;
@@ -45,6 +34,8 @@ interface SharingDeps {
   minecraft: MinecraftService;
   notifications: NotificationsService;
   audit: AuditService;
+  events: EventBus;
+  log: { error(obj: object, msg: string): void };
 }
 
 /**
@@ -56,25 +47,22 @@ interface SharingDeps {
 export class SharingService {
   private readonly db: Db;
   private readonly deps: SharingDeps;
-  /** Told, on every replica, when some people may have lost their access, to close what they hold open. */
-  private readonly lossHooks: Array<(scope: AccessScope) => void> = [];
-  /** Told once, in the transaction that ended it, to undo what those people left behind (schedules, links). */
-  private readonly endHooks: Array<(scope: AccessScope, executor: Executor, levelOf: LevelCheck) => Promise<void>> = [];
   private unlisten: (() => Promise<void>) | undefined;
 
   constructor(db: Db, deps: SharingDeps) {
     this.db = db;
     this.deps = deps;
+    deps.events.on('friends.unfriended', ({ tx, a, b }) => this.unfriended(tx, a, b));
+    // A block unfriends (above) when they were friends; either way each one's access is checked again.
+    deps.events.on('blocklist.blocked', ({ tx, ownerId, blocked }) => this.ended({ userIds: [ownerId, blocked.id] }, tx));
+    deps.events.on('friendGroups.membershipChanged', ({ groupId, joined, left }) => this.membershipChanged(groupId, joined, left));
   }
 
-  /** `hook` runs on every replica (LISTEN) each time some access may have ended, once committed. */
-  onAccessLost(hook: (scope: AccessScope) => void): void {
-    this.lossHooks.push(hook);
-  }
-
-  /** `hook` runs once, in the writing transaction, each time some access may have ended. */
-  onAccessEnded(hook: (scope: AccessScope, executor: Executor, levelOf: LevelCheck) => Promise<void>): void {
-    this.endHooks.push(hook);
+  /** Tells this replica's modules (`sharing.accessLost`) that some people may have lost their access. */
+  private lost(scope: AccessScope): void {
+    void this.deps.events
+      .emit('sharing.accessLost', { scope, levelOf: (userId, gameId) => this.levelOf(userId, gameId) })
+      .catch((err: unknown) => this.deps.log.error({ err, scope }, 'handling a loss of access failed'));
   }
 
   async start(): Promise<void> {
@@ -87,10 +75,10 @@ export class SharingService {
         } catch {
           return;
         }
-        for (const hook of this.lossHooks) hook(scope);
+        this.lost(scope);
       },
       // What was said while the connection was down is lost: everyone's access is checked again.
-      { onReconnect: () => this.lossHooks.forEach((hook) => hook({})) },
+      { onReconnect: () => this.lost({}) },
     );
   }
 
@@ -229,7 +217,7 @@ export class SharingService {
    * Two users stopped being friends (or one blocked the other): each loses the grants the other
    * gave. Former friends have already left each other's groups, in this transaction.
    */
-  async unfriended(tx: Tx, a: string, b: string): Promise<void> {
+  private async unfriended(tx: Tx, a: string, b: string): Promise<void> {
     for (const [ownerId, friendId] of [
       [a, b],
       [b, a],
@@ -248,7 +236,7 @@ export class SharingService {
    * Members joined or left a group (or it was deleted, its grants with it): the games shared with
    * it gain or lose them.
    */
-  async membershipChanged(groupId: string, joined: string[], left: string[]): Promise<void> {
+  private async membershipChanged(groupId: string, joined: string[], left: string[]): Promise<void> {
     const grants = await this.db.select().from(gameAccess).where(eq(gameAccess.groupId, groupId));
     for (const grant of grants) {
       const game = await this.deps.games.ownerOf(grant.gameId);
@@ -276,7 +264,7 @@ export class SharingService {
       const access = await this.levelOf(userId, gameId, executor);
       return Boolean(access && allows(access.level, needed));
     };
-    for (const hook of this.endHooks) await hook(scope, executor, holds);
+    await this.deps.events.emit('sharing.accessEnded', { scope, executor, levelOf: holds });
     const userIds = scope.userIds ?? [];
     for (let i = 0; i < userIds.length; i += USERS_PER_NOTICE) {
       const part: AccessScope = { ...scope, userIds: userIds.slice(i, i + USERS_PER_NOTICE) };

@@ -8,6 +8,7 @@ import type { Usage, UsageEvent, UsagePoint, UsageWindow } from '../../../contra
 import type { BackupsService } from '../backups/service.ts';
 import type { GamesService } from '../games/service.ts';
 import type { Clock, GameRow } from '../games/runtime.ts';
+import type { EventBus } from '../../events.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Samples and events older than this are deleted. */
@@ -39,17 +40,18 @@ export class UsageService {
   private readonly options: UsageOptions;
   private loop: RoundLoop | undefined;
 
-  constructor(db: Db, deps: { games: GamesService; backups: BackupsService; driver: GameDriver }, options: UsageOptions) {
+  constructor(db: Db, deps: { games: GamesService; backups: BackupsService; driver: GameDriver; events: EventBus }, options: UsageOptions) {
     this.db = db;
     this.deps = deps;
     this.options = options;
+    deps.events.on('games.statusChanged', ({ game, from, executor }) => this.recordTransition(game, from, executor));
   }
 
   /**
-   * Records a status change the reconciler wrote: reachable (start), stopped (stop, including the
+   * Records a status change the reconciler wrote (`games.statusChanged`, in its write's transaction): reachable (start), stopped (stop, including the
    * stop of a restart), crashed or failed to start (crash). Others (starting, stopping) are steps.
    */
-  async recordTransition(row: GameRow, from: GameRow['status'], executor: Executor): Promise<void> {
+  private async recordTransition(row: GameRow, from: GameRow['status'], executor: Executor): Promise<void> {
     const kind = row.status === 'RUNNING' ? 'start' : row.status === 'CRASHED' ? 'crash' : row.status === 'STOPPED' || row.status === 'EXPIRED' || from === 'STOPPING' ? 'stop' : null;
     if (!kind) return;
     await executor.insert(gameEvents).values({ gameId: row.id, at: row.statusChangedAt, kind, reason: kind === 'crash' ? row.statusReason : null });

@@ -34,15 +34,16 @@ const PRICING_CHANNEL = 'pricing_changed';
 export class PricingService {
   private readonly db: Db;
   private readonly audit: AuditService;
-  /** Set by the composition root: whether any payment names the pack. */
-  hasPayments: (packId: string) => Promise<boolean> = async () => false;
+  /** Whether any payment names the pack: the payments module's to answer. */
+  private readonly hasPayments: (packId: string) => Promise<boolean>;
 
   /** The packs on sale as visitors read them, ready to send; dropped when a pack changes. */
   readonly answers: AnswerCache;
 
-  constructor(db: Db, audit: AuditService, database: Database) {
+  constructor(db: Db, audit: AuditService, database: Database, hasPayments: (packId: string) => Promise<boolean>) {
     this.db = db;
     this.audit = audit;
+    this.hasPayments = hasPayments;
     this.answers = new AnswerCache(database, PRICING_CHANNEL);
   }
 

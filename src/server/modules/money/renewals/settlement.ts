@@ -101,7 +101,7 @@ export class Settlement {
           return (await this.expire(tx, game, payment, now)) ? 'stopping' : 'expired';
         });
         // The reconciler stops it now rather than at its next round.
-        if (outcome === 'stopping') ctx.deps.games.onAction(id);
+        if (outcome === 'stopping') ctx.deps.games.actionAsked(id);
         return outcome !== undefined;
       },
       SETTLING_AT_ONCE,
@@ -260,7 +260,7 @@ export class Settlement {
       return done;
     });
     // A revived game the reconciler starts (or finishes stopping) now rather than at its next round.
-    if (settled?.revived) ctx.deps.games.onAction(settled.game.id);
+    if (settled?.revived) ctx.deps.games.actionAsked(settled.game.id);
     return settled;
   }
 
