@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Page } from './common.ts';
+import { DateTime, Id, Page } from './common.ts';
 
 /**
  * Backups of a game's world (docs/architecture.md, "Backups"). These lists feed both the database
@@ -12,7 +12,6 @@ export const backupStatuses = ['PENDING', 'RUNNING', 'READY', 'FAILED'] as const
 export const backupReasons = ['beforeRestore', 'beforeUpload', 'beforeVersionChange', 'expiry', 'nightly', 'scheduled'] as const;
 export type BackupReason = (typeof backupReasons)[number];
 
-const DateTime = Type.String({ format: 'date-time' });
 const Note = Type.String({ maxLength: 200, description: 'What the owner wrote about it' });
 
 export const Backup = Type.Object({

@@ -4,6 +4,10 @@ import { MC_NAME_PATTERN } from './values.ts';
 /** Minecraft Java names: 3 to 16 letters, digits or underscores. */
 export const McName = Type.String({ pattern: MC_NAME_PATTERN, minLength: 3, maxLength: 16, description: 'Minecraft name' });
 export const Id = Type.String({ format: 'uuid', maxLength: 36 });
+/** An instant, written as ISO 8601 (`2026-11-28T13:04:46.000Z`). */
+export const DateTime = Type.String({ format: 'date-time' });
+/** `t`, or null. */
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const Localized = (max: number) => Type.Object({ fr: Type.String({ minLength: 1, maxLength: max }), en: Type.String({ minLength: 1, maxLength: max }) }, { additionalProperties: false });
 
 /** Paging of every list: 0-based `page`, `size` up to 100, and `offset` (items to skip) that wins over `page`. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Localized } from './common.ts';
+import { DateTime, Id, Localized, Nullable } from './common.ts';
 import { MessageParams } from './notifications.ts';
 
 /** What moved a balance: one ledger row each. */
@@ -76,9 +76,6 @@ export const gamePaymentRequestUpdate = Type.Object(
   { paymentId: Id, action: Type.Union([Type.Literal('PAY'), Type.Literal('CANCEL')]) },
   { $id: 'gamePaymentRequestUpdate', additionalProperties: false },
 );
-
-const DateTime = Type.String({ format: 'date-time' });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 /** A credit pack as sold (the `/v1/pricing` calls). */
 export const CreditPack = Type.Object({

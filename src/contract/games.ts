@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Localized, McName, Page } from './common.ts';
+import { DateTime, Id, Localized, McName, Nullable } from './common.ts';
 import { gameAccessLevels, type GameAccessLevel } from './sharing.ts';
 import { StaffListQuery, StaffReason } from './staff.ts';
 
@@ -23,8 +23,6 @@ export const playerListLevels = { WHITELIST: 'MODERATOR', BANNED: 'MODERATOR', O
 const literals = <const T extends string[]>(values: readonly [...T]) => Type.Enum(values);
 const PlayerListType = literals(playerListTypes);
 const PlayerAction = literals(playerActions);
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-const DateTime = Type.String({ format: 'date-time' });
 
 export interface LocalizedText {
   fr: string;
@@ -332,53 +330,6 @@ export const WhitelistQuery = Type.Object({ enabled: Type.Boolean() }, { additio
 export const RconAnswer = Type.Object({ message: Type.String() });
 /** What an announce did: how many friends were told, and the address they were given. */
 export const AnnounceResult = Type.Object({ notified: Type.Integer(), address: Type.String() });
-
-export const gameReviewCreate = Type.Object(
-  { definitionId: Id, rating: Type.Integer({ minimum: 1, maximum: 5 }), comment: Type.Optional(Type.String({ maxLength: 2000 })) },
-  { $id: 'gameReviewCreate', additionalProperties: false },
-);
-export type GameReviewCreate = Static<typeof gameReviewCreate>;
-
-export const GameReview = Type.Object({
-  id: Id,
-  definitionId: Id,
-  rating: Type.Integer(),
-  comment: Nullable(Type.String()),
-  author: Type.Object({ id: Id, name: Type.String() }),
-  createdAt: DateTime,
-  /** Given on the caller's own review (`mine`): true when staff hid it from the others. */
-  hidden: Type.Optional(Type.Boolean()),
-});
-export type GameReview = Static<typeof GameReview>;
-
-/** A review as the back office moderates it. */
-export const StaffReview = Type.Object({
-  id: Id,
-  definitionId: Id,
-  definitionName: Localized(80),
-  userId: Id,
-  userName: Type.String(),
-  rating: Type.Integer(),
-  comment: Nullable(Type.String()),
-  hidden: Type.Boolean(),
-  hiddenReason: Nullable(Type.String()),
-  createdAt: DateTime,
-});
-export type StaffReview = Static<typeof StaffReview>;
-
-const staffReviewSortFields = ['createdAt', 'rating'] as const;
-export const StaffReviewQuery = StaffListQuery(staffReviewSortFields, {
-  definitionId: Type.Optional(Id),
-  hidden: Type.Optional(Type.Boolean()),
-});
-export type StaffReviewQuery = Static<typeof StaffReviewQuery>;
-
-/** A page of a definition's reviews, with the caller's own review and whether they may write one. */
-export const ReviewPage = Type.Intersect([Page(GameReview), Type.Object({ mine: Nullable(GameReview), canReview: Type.Boolean() })]);
-export interface ReviewPage extends Page<GameReview> {
-  mine: GameReview | null;
-  canReview: boolean;
-}
 
 export const InternalHeaders = Type.Object({ 'x-internal-token': Type.Optional(Type.String({ maxLength: 200 })) });
 

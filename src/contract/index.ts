@@ -1,5 +1,6 @@
 import * as credits from './credits.ts';
 import * as games from './games.ts';
+import * as reviews from './reviews.ts';
 import * as social from './social.ts';
 import * as user from './user.ts';
 
@@ -21,7 +22,7 @@ export const namedBodies = [
   games.playerPatchRequest,
   games.playerGroupIdPatchRequest,
   credits.gamePaymentRequestUpdate,
-  games.gameReviewCreate,
+  reviews.gameReviewCreate,
   credits.pricingRequest,
   credits.promoCodeCreateRequest,
   credits.stripePaymentCreate,

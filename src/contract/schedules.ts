@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Page } from './common.ts';
+import { DateTime, Id, Page } from './common.ts';
 
 /**
  * A game's scheduled tasks (docs/architecture.md, "Scheduled tasks"): what runs, when it repeats,
@@ -26,7 +26,6 @@ export const SCHEDULE_COMMAND_MAX = 256;
 /** Most hours between two runs of an `hours` rule (a week). */
 export const SCHEDULE_MAX_HOURS = 168;
 
-const DateTime = Type.String({ format: 'date-time' });
 export const SCHEDULE_TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 
 export const ScheduleInput = Type.Object(

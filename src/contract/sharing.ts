@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id } from './common.ts';
+import { DateTime, Id } from './common.ts';
 
 /**
  * Sharing a game with friends (docs/architecture.md, "Sharing"): the owner grants a friend, or one
@@ -23,7 +23,6 @@ export const allows = (level: GameAccessLevel, needed: GameAccessLevel): boolean
 export const higher = (a: GameAccessLevel, b: GameAccessLevel): GameAccessLevel => (allows(a, b) ? a : b);
 
 const Role = Type.Enum(gameRoles);
-const DateTime = Type.String({ format: 'date-time' });
 
 export const GameAccessGrant = Type.Object({
   id: Id,

@@ -1,5 +1,5 @@
-import { Type, type Static, type TSchema } from 'typebox';
-import { Id, McName } from './common.ts';
+import { Type, type Static } from 'typebox';
+import { Id, McName, Nullable } from './common.ts';
 
 const GroupName = Type.String({ minLength: 1, maxLength: 50 });
 
@@ -18,7 +18,6 @@ export const friendGroupMemberImport = Type.Object(
 export const blockListAdd = Type.Object({ userId: Id }, { $id: 'blockListAdd', additionalProperties: false });
 
 const Time = Type.String({ format: 'date-time' });
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 /** Another user as the social screens show them: platform name and linked Minecraft account. */
 export const Player = Type.Object({ id: Id, name: Type.String(), mcUuid: Nullable(Id), mcName: Nullable(Type.String()) });

@@ -1,8 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Id, PageQuery } from './common.ts';
+import { DateTime, Id, Nullable, PageQuery } from './common.ts';
 import { Invoice, LedgerEntry, ledgerKinds, paymentFlags, paymentStatuses, subscriptionStatuses } from './credits.ts';
-
-const DateTime = Type.String({ format: 'date-time' });
 
 /**
  * The query of every `/v1/staff/*` list: the paging of docs/conventions.md (An API call) plus `sort` as `field,asc` or
@@ -49,8 +47,6 @@ export const AuditEntry = Type.Object({
   createdAt: DateTime,
 });
 export type AuditEntry = Static<typeof AuditEntry>;
-
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 /** The body of a staff action that asks why (a refund, a stopped game, a hidden review...). */
 export const StaffReason = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why, kept in the audit log' }) }, { additionalProperties: false });

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { DateTime } from './common.ts';
 
 /**
  * A game's usage history (docs/architecture.md, "Usage history"): samples taken each minute while
@@ -10,8 +11,6 @@ export type UsageWindow = (typeof usageWindows)[number];
 /** Status changes the reconciler records; backups come from the backups themselves. */
 export const gameEventKinds = ['start', 'stop', 'crash'] as const;
 const usageEventKinds = [...gameEventKinds, 'backup'] as const;
-
-const DateTime = Type.String({ format: 'date-time' });
 
 export const UsageQuery = Type.Object(
   { window: Type.Optional(Type.Enum(usageWindows, { description: 'How far back: 24h (a point a minute) or 7d (a point per 10 minutes, averaged). Default 24h' })) },

@@ -1,6 +1,6 @@
 import { Box, Card, CardContent, Pagination, Rating, Skeleton, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { GameReview } from '../../contract/games.ts';
+import type { GameReview } from '../../contract/reviews.ts';
 import { formatDate } from '../ui/format.ts';
 import { EmptyState } from '../ui/states.tsx';
 

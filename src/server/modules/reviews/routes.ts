@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
-import { GameReview, gameReviewCreate, ReviewPage, StaffReview, StaffReviewQuery } from '../../../contract/games.ts';
+import { GameReview, gameReviewCreate, ReviewPage, StaffReview, StaffReviewQuery } from '../../../contract/reviews.ts';
 import { dropAnswersOnWrite } from '../../lib/answer-cache.ts';
 import { named } from '../../lib/schema.ts';
 import { pageWindow } from '../../lib/paging.ts';

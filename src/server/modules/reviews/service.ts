@@ -9,7 +9,7 @@ import type { CatalogueService } from '../catalogue/service.ts';
 import type { GamesService } from '../games/service.ts';
 import type { UsersService } from '../users/service.ts';
 import { parseSort } from '../../../contract/staff.ts';
-import type { GameReview, GameReviewCreate, ReviewPage, StaffReview, StaffReviewQuery } from '../../../contract/games.ts';
+import type { GameReview, GameReviewCreate, ReviewPage, StaffReview, StaffReviewQuery } from '../../../contract/reviews.ts';
 
 type Row = typeof gameReviews.$inferSelect;
 

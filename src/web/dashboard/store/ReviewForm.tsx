@@ -2,7 +2,7 @@ import { Alert, Box, Button, Card, CardContent, Divider, FormHelperText, Rating,
 import { useForm } from '@refinedev/react-hook-form';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { GameReview, GameReviewCreate } from '../../../contract/games.ts';
+import type { GameReview, GameReviewCreate } from '../../../contract/reviews.ts';
 import type { ApiError } from '../../app/api.ts';
 import { useErrorMessage } from '../../ui/states.tsx';
 

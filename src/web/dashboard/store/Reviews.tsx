@@ -3,7 +3,7 @@ import { Alert, Stack, Typography } from '@mui/material';
 import { useList } from '@refinedev/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { GameReview } from '../../../contract/games.ts';
+import type { GameReview } from '../../../contract/reviews.ts';
 import type { ApiError } from '../../app/api.ts';
 import { REVIEWS_PER_PAGE, ReviewList } from '../../catalogue/ReviewList.tsx';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';
