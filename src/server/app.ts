@@ -25,6 +25,7 @@ import friendsRoutes from './modules/friends/routes.ts';
 import friendGroupsRoutes from './modules/friend-groups/routes.ts';
 import catalogueRoutes from './modules/catalogue/routes.ts';
 import gamesRoutes from './modules/games/routes.ts';
+import renewalsRoutes from './modules/money/renewals/routes.ts';
 import sharingRoutes from './modules/sharing/routes.ts';
 import activityRoutes from './modules/activity/routes.ts';
 import gameGuard from './modules/sharing/guard.ts';
@@ -129,6 +130,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     friendGroupsRoutes,
     catalogueRoutes,
     gamesRoutes,
+    renewalsRoutes,
     sharingRoutes,
     activityRoutes,
     backupsRoutes,

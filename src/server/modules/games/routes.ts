@@ -1,15 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
-import { gamePaymentRequestUpdate, LedgerEntry } from '../../../contract/credits.ts';
+import { LedgerEntry } from '../../../contract/credits.ts';
 import {
   AnnounceResult,
   ConnectedPlayers,
   Game,
   GameListQuery,
-  GamePayment,
-  GamePaymentQuery,
-  GamePaymentResult,
   GameStatusView,
   InternalHeaders,
   PlayerList,
@@ -18,7 +15,6 @@ import {
   WhitelistQuery,
   WhitelistStatus,
   gameCreate,
-  gameUpdate,
   playerGroupIdPatchRequest,
   playerPatchRequest,
   playerRequest,
@@ -33,7 +29,6 @@ import type { GameAction } from './service.ts';
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const games = services.games;
-  const renewals = services.renewals;
   const tags = ['games'];
 
   app.delete(
@@ -88,65 +83,6 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         const game = await games.get(ownerId, request.params.id);
         // Billing stays the owner's.
         return { ...game, renewal: level === 'OWNER' ? game.renewal : null, access: level };
-      },
-    );
-
-    player.patch(
-      '/v1/game/:id',
-      {
-        config: { gameRole: 'OWNER', activity: 'game.autoRenew' },
-        schema: {
-          tags,
-          summary: 'Turn auto-renew on or off; turned on, a renewal due or expired is paid at once when the balance covers it',
-          params: IdParams,
-          body: gameUpdate,
-          response: { 200: Game },
-        },
-      },
-      async (request) => renewals.setAutoRenew(request.user.id, request.params.id, request.body.autoRenew),
-    );
-
-    // Static paths: find-my-way prefers them to /v1/game/:id whatever the order.
-    player.get(
-      '/v1/game/payment',
-      {
-        schema: {
-          tags,
-          summary: "The caller's game payments (each period of each game: PAID, PENDING renewals, CANCELED), newest first; filter by status. A PENDING one is due at its periodStart",
-          querystring: GamePaymentQuery,
-          response: { 200: Page(GamePayment) },
-        },
-      },
-      async (request) => {
-        const { status, ...paging } = request.query;
-        return renewals.list(request.user.id, status, pageWindow(paging));
-      },
-    );
-
-    player.get(
-      '/v1/game/payment/invoice',
-      { schema: { tags, summary: "The caller's paid game payments (their receipts: first periods and renewals), newest first", querystring: GamePaymentQuery, response: { 200: Page(GamePayment) } } },
-      async (request) => {
-        const { status, ...paging } = request.query;
-        return renewals.list(request.user.id, status, pageWindow(paging), true);
-      },
-    );
-
-    player.post(
-      '/v1/game/payment',
-      {
-        schema: {
-          problems: [402, 404],
-          tags,
-          summary:
-            'PAY a PENDING renewal from the balance (402 when short; moves periodEnd on and revives an expired game) or CANCEL it (the game expires at periodEnd); 409 when it is not PENDING, also for a PAY another PAY beat',
-          body: named(gamePaymentRequestUpdate),
-          response: { 200: GamePaymentResult },
-        },
-      },
-      async (request) => {
-        const { paymentId, action } = request.body;
-        return action === 'PAY' ? renewals.pay(request.user.id, paymentId) : renewals.cancel(request.user.id, paymentId);
       },
     );
 
