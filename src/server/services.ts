@@ -15,6 +15,7 @@ import { DefinitionImages } from './modules/catalogue/images.ts';
 import { GamesService } from './modules/games/service.ts';
 import { Reconciler } from './modules/games/reconciler.ts';
 import { RenewalsService } from './modules/money/renewals/service.ts';
+import { FirstPeriod } from './modules/money/renewals/first-period.ts';
 import { StaffGamesService } from './modules/games/staff.ts';
 import { GameSettingsService } from './modules/games/settings.ts';
 import type { GameRuntime } from './modules/games/runtime.ts';
@@ -117,7 +118,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     clock: game.clock,
     log: game.log,
   });
-  const games = new GamesService(db, { catalogue, credits, friends, notifications, promoCodes, runtime: game, events });
+  const games = new GamesService(db, { catalogue, credits, friends, notifications, firstPeriod: new FirstPeriod({ credits, promoCodes }), runtime: game, events });
   const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit, events, log: game.log });
   const backups = new BackupsService(

@@ -10,7 +10,7 @@ import type { FriendsService } from '../friends/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { Locale } from '../../../contract/messages.ts';
 import { allows as mayChange, type GameAccessLevel } from '../../../contract/sharing.ts';
-import { discounted, type PromoCodesService } from '../money/promocodes/service.ts';
+import type { FirstPeriod } from '../money/renewals/first-period.ts';
 import {
   playerListLevels,
   playerListTypes,
@@ -115,7 +115,7 @@ export class GamesService {
   private readonly credits: CreditsService;
   private readonly friends: FriendsService;
   private readonly notifications: NotificationsService;
-  private readonly promoCodes: PromoCodesService;
+  private readonly firstPeriod: FirstPeriod;
   private readonly runtime: GameRuntime;
   private readonly events: EventBus;
 
@@ -126,7 +126,7 @@ export class GamesService {
       credits: CreditsService;
       friends: FriendsService;
       notifications: NotificationsService;
-      promoCodes: PromoCodesService;
+      firstPeriod: FirstPeriod;
       runtime: GameRuntime;
       events: EventBus;
     },
@@ -136,7 +136,7 @@ export class GamesService {
     this.credits = deps.credits;
     this.friends = deps.friends;
     this.notifications = deps.notifications;
-    this.promoCodes = deps.promoCodes;
+    this.firstPeriod = deps.firstPeriod;
     this.runtime = deps.runtime;
     this.events = deps.events;
   }
@@ -168,9 +168,9 @@ export class GamesService {
   }
 
   /**
-   * Buys a game: the first period is charged from the ledger, its use of a promo code counted and
-   * its first game payment written PAID, all in the game row's transaction, so a short balance or
-   * an unusable code (404, 422) leaves neither a charge, a use nor a game. The server is then
+   * Buys a game: its first period is paid (the money module's `FirstPeriod`: the promo code's use,
+   * the ledger's charge, the first game payment) in the game row's transaction, so a short balance
+   * or an unusable code (402, 404, 422) leaves neither a charge, a use nor a game. The server is then
    * provisioned; if that fails the game still exists and its first start provisions it again.
    */
   async create(ownerId: string, input: GameCreate): Promise<Game> {
@@ -201,37 +201,7 @@ export class GamesService {
             periodEnd: new Date(now.getTime() + pkg.periodDays * DAY_MS),
           })
           .returning();
-        let price = pkg.priceCredits;
-        let promo: { code: string; percent: number } | undefined;
-        let promoCode: string | null = null;
-        if (input.promoCode !== undefined) {
-          // A percentage off the first period only: renewals are at the package's price.
-          const code = await this.promoCodes.redeem(tx, { code: input.promoCode, userId: ownerId, target: 'GAME', refType: 'game', refId: game!.id });
-          price = discounted(code, price).amount;
-          promoCode = code.code;
-          promo = { code: code.code, percent: code.value };
-        }
-        if (price > 0) {
-          await this.credits.apply(tx, {
-            userId: ownerId,
-            amount: -price,
-            kind: 'GAME_CHARGE',
-            reason: { key: promo ? 'gameChargePromo' : 'gameCharge', params: { name: input.name, package: pkg.name, days: pkg.periodDays, ...promo } },
-            refType: 'game',
-            refId: game!.id,
-          });
-        }
-        await tx.insert(gamePayments).values({
-          gameId: game!.id,
-          ownerId,
-          status: 'PAID',
-          amountCredits: price,
-          periodStart: now,
-          periodEnd: game!.periodEnd,
-          promoCode,
-          paidAt: now,
-          createdAt: now,
-        });
+        await this.firstPeriod.charge(tx, { gameId: game!.id, ownerId, gameName: input.name, package: pkg, promoCode: input.promoCode, periodStart: now, periodEnd: game!.periodEnd });
         return game!;
       })
       .catch((err: unknown) => {
