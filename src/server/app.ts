@@ -166,7 +166,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     services.renewals.start();
     services.backups.start();
     services.usage.start();
-    services.schedules.start();
+    services.scheduleRunner.start();
   }
   // Game servers stop cleanly with the app (worlds saved), but their desired state stays running:
   // the next start of the app starts them again.
@@ -176,7 +176,7 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
     await services.backups.stop();
     await services.backups.idle();
     await services.usage.stop();
-    await services.schedules.stop();
+    await services.scheduleRunner.stop();
     await services.runtime.driver.close();
   });
   // Graceful close: streams never finish on their own, so end them first; requests still in flight

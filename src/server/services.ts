@@ -38,6 +38,7 @@ import { GameWorlds } from './modules/games/world.ts';
 import { createStore } from './storage/index.ts';
 import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
+import { ScheduleRunner } from './modules/schedules/runner.ts';
 import { EventBus } from './events.ts';
 
 /**
@@ -71,6 +72,7 @@ export interface Services {
   console: ConsoleService;
   usage: UsageService;
   schedules: SchedulesService;
+  scheduleRunner: ScheduleRunner;
   reviews: ReviewsService;
   promoCodes: PromoCodesService;
   pricing: PricingService;
@@ -137,11 +139,12 @@ export function createServices(config: Config, database: Database, runtime: Part
   );
   const usage = new UsageService(db, { games, backups, driver: game.driver, events }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
   const consoles = new ConsoleService(db, { games, audit, driver: game.driver, clock: game.clock, events }, config.streams);
-  const schedules = new SchedulesService(
+  const scheduleRunner = new ScheduleRunner(
     db,
-    { games, backups, notifications, users, audit, console: consoles, levelOf: (userId, id) => sharing.levelOf(userId, id), events },
+    { games, backups, notifications, users, console: consoles, levelOf: (userId, id) => sharing.levelOf(userId, id) },
     { clock: game.clock, log: game.log },
   );
+  const schedules = new SchedulesService(db, { audit, runner: scheduleRunner, events }, { clock: game.clock });
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups }, config.renewals);
   return {
     config,
@@ -168,6 +171,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     console: consoles,
     usage,
     schedules,
+    scheduleRunner,
     reviews: new ReviewsService(db, { catalogue, games, users, audit }),
     promoCodes,
     pricing,

@@ -2,11 +2,10 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema/audit.ts';
 import { buildApp } from '../../src/server/app.ts';
-import { SchedulesService } from '../../src/server/modules/schedules/service.ts';
+import { ScheduleRunner } from '../../src/server/modules/schedules/runner.ts';
 import { useTestApp, type TestApp } from '../fixtures/app.ts';
 import { buyGame, runGame, userId } from '../fixtures/games.ts';
 import { befriend } from '../fixtures/social.ts';
-import { EventBus } from '../../src/server/events.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -162,14 +161,14 @@ describe('scheduled tasks', () => {
     await runGame(t.current, gameId);
     const schedule = (await create(gameId, hourly('command', { command: 'time set day' }))).json();
     const s = t.current.app.services;
-    const other = new SchedulesService(
+    const other = new ScheduleRunner(
       s.db,
-      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g), events: new EventBus() },
+      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g) },
       { clock: s.runtime.clock, log: s.runtime.log },
     );
-    expect(await s.schedules.tick()).toBe(0);
+    expect(await s.scheduleRunner.tick()).toBe(0);
     moveTo(t.current, schedule.nextRunAt);
-    const done = await Promise.all([s.schedules.tick(), other.tick(), s.schedules.tick(), other.tick()]);
+    const done = await Promise.all([s.scheduleRunner.tick(), other.tick(), s.scheduleRunner.tick(), other.tick()]);
     expect(done.reduce((a, b) => a + b, 0)).toBe(1);
     expect(t.current.driver.commands(gameId).filter((c) => c === 'time set day')).toHaveLength(1);
     const recorded = await runs(gameId, schedule.id);
@@ -189,7 +188,7 @@ describe('scheduled tasks', () => {
     try {
       expect((await second.services.schedules.list(gameId)).map((s) => s.id)).toEqual([schedule.id]);
       moveTo(t.current, schedule.nextRunAt, 30 * SECOND);
-      const done = await Promise.all([t.current.app.services.schedules.tick(), second.services.schedules.tick()]);
+      const done = await Promise.all([t.current.app.services.scheduleRunner.tick(), second.services.scheduleRunner.tick()]);
       expect(done.reduce((a, b) => a + b, 0)).toBe(1);
       expect(t.current.driver.commands(gameId).filter((c) => c === 'weather clear')).toHaveLength(1);
       expect(await runs(gameId, schedule.id)).toHaveLength(1);
@@ -205,14 +204,14 @@ describe('scheduled tasks', () => {
     const b = (await create(gameId, hourly('restart'))).json();
     expect(b.nextRunAt).toBe(a.nextRunAt);
     const s = t.current.app.services;
-    const other = new SchedulesService(
+    const other = new ScheduleRunner(
       s.db,
-      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g), events: new EventBus() },
+      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g) },
       { clock: s.runtime.clock, log: s.runtime.log },
     );
     moveTo(t.current, a.nextRunAt);
     // Each runner claims one schedule (the other is locked), then both try to restart.
-    await Promise.all([s.schedules.tick(), other.tick()]);
+    await Promise.all([s.scheduleRunner.tick(), other.tick()]);
     const all = [...(await runs(gameId, a.id)), ...(await runs(gameId, b.id))];
     expect(all.map((r: { status: string; reason: string | null }) => `${r.status} ${r.reason}`).sort()).toEqual(['OK null', 'SKIPPED restartLimit']);
     const stops = () => t.current.driver.calls.filter((c) => c === `stop ${gameId}`).length;
@@ -221,7 +220,7 @@ describe('scheduled tasks', () => {
     expect(stops()).toBe(1);
     // An hour on, the next restart is allowed again.
     moveTo(t.current, a.nextRunAt, HOUR);
-    await s.schedules.tick();
+    await s.scheduleRunner.tick();
     for (let i = 0; i < 3; i++) await s.reconciler.tick();
     expect(stops()).toBe(2);
     const later = [...(await runs(gameId, a.id)), ...(await runs(gameId, b.id))].filter((r: { scheduledFor: string }) => r.scheduledFor !== a.nextRunAt);
@@ -235,12 +234,12 @@ describe('scheduled tasks', () => {
     const first = Date.parse(schedule.nextRunAt);
     // Down across the run, back 10 minutes later: it runs once.
     moveTo(t.current, schedule.nextRunAt, 10 * MINUTE);
-    expect(await t.current.app.services.schedules.tick()).toBe(1);
-    expect(await t.current.app.services.schedules.tick()).toBe(0);
+    expect(await t.current.app.services.scheduleRunner.tick()).toBe(1);
+    expect(await t.current.app.services.scheduleRunner.tick()).toBe(0);
     expect(t.current.driver.commands(gameId).filter((c) => c === 'save-all')).toHaveLength(1);
     // Down across the next one, back 20 minutes later: skipped, recorded, and not run.
     moveTo(t.current, new Date(first + HOUR).toISOString(), 20 * MINUTE);
-    expect(await t.current.app.services.schedules.tick()).toBe(0);
+    expect(await t.current.app.services.scheduleRunner.tick()).toBe(0);
     expect(t.current.driver.commands(gameId).filter((c) => c === 'save-all')).toHaveLength(1);
     const recorded = await runs(gameId, schedule.id);
     expect(recorded.map((r: { status: string; reason: string | null }) => [r.status, r.reason])).toEqual([
@@ -257,7 +256,7 @@ describe('scheduled tasks', () => {
     await runGame(t.current, gameId);
     const schedule = (await create(gameId, hourly('stop'))).json();
     moveTo(t.current, schedule.nextRunAt);
-    expect(await t.current.app.services.schedules.tick()).toBe(1);
+    expect(await t.current.app.services.scheduleRunner.tick()).toBe(1);
     await t.current.app.services.reconciler.tick();
     await t.current.app.services.reconciler.tick();
     expect(await status(gameId)).toBe('STOPPED');
@@ -272,7 +271,7 @@ describe('scheduled tasks', () => {
     expect(starts()).toBe(before);
     // The next scheduled stop of a stopped game is skipped, not failed.
     moveTo(t.current, new Date(Date.parse(schedule.nextRunAt) + HOUR).toISOString());
-    await t.current.app.services.schedules.tick();
+    await t.current.app.services.scheduleRunner.tick();
     expect((await runs(gameId, schedule.id)).map((r: { status: string; reason: string | null }) => [r.status, r.reason])).toEqual([
       ['SKIPPED', 'alreadyStopped'],
       ['OK', null],
@@ -284,11 +283,11 @@ describe('scheduled tasks', () => {
     await runGame(t.current, gameId);
     const schedule = (await create(gameId, hourly('restart', { countdown: true }))).json();
     const says = () => t.current.driver.commands(gameId).filter((c) => c.startsWith('say '));
-    const { schedules, reconciler } = t.current.app.services;
+    const { scheduleRunner: schedules, reconciler } = t.current.app.services;
     const s = t.current.app.services;
-    const other = new SchedulesService(
+    const other = new ScheduleRunner(
       s.db,
-      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, audit: s.audit, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g), events: new EventBus() },
+      { games: s.games, backups: s.backups, notifications: s.notifications, users: s.users, console: s.console, levelOf: (u, g) => s.sharing.levelOf(u, g) },
       { clock: s.runtime.clock, log: s.runtime.log },
     );
     moveTo(t.current, schedule.nextRunAt, -90 * SECOND);
@@ -320,7 +319,7 @@ describe('scheduled tasks', () => {
 
   it('ends a backup run with its backup: READY is OK, FAILED is FAILED and told to the owner', async () => {
     const { gameId } = await buyGame(t.current);
-    const { schedules, backups } = t.current.app.services;
+    const { scheduleRunner: schedules, backups } = t.current.app.services;
     // Never started: the world does not exist yet, so its backup fails.
     const schedule = (await create(gameId, hourly('backup'))).json();
     const run = await t.current.as('alice', { method: 'POST', url: url(gameId, `/${schedule.id}/run`) });
@@ -370,7 +369,7 @@ describe('scheduled tasks', () => {
     const failing = (await create(gameId, hourly('command', { command: 'say hi' }))).json();
     const skipping = (await create(gameId, hourly('command', { command: 'say hi', onlyWhenRunning: true }))).json();
     moveTo(t.current, failing.nextRunAt);
-    expect(await t.current.app.services.schedules.tick()).toBe(2);
+    expect(await t.current.app.services.scheduleRunner.tick()).toBe(2);
     const [failed] = await runs(gameId, failing.id);
     expect(failed).toMatchObject({ status: 'FAILED', reason: null });
     expect(failed.output).toMatch(/CREATED|running/i);
@@ -389,7 +388,7 @@ describe('scheduled tasks', () => {
     const { gameId } = await buyGame(t.current);
     await runGame(t.current, gameId);
     const schedule = (await create(gameId, hourly('command', { command: 'stop' }))).json();
-    const { schedules, reconciler } = t.current.app.services;
+    const { scheduleRunner: schedules, reconciler } = t.current.app.services;
     moveTo(t.current, schedule.nextRunAt);
     expect(await schedules.tick()).toBe(1);
     for (let i = 0; i < 3; i++) await reconciler.tick();
