@@ -12,18 +12,18 @@ import { useFormatRam } from '../../ui/format.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { RenewalCard } from '../../money/renewals/RenewalCard.tsx';
-import { BackupsCard } from './BackupsCard.tsx';
-import { ConnectedCard } from './ConnectedCard.tsx';
-import { ControlsCard } from './ControlsCard.tsx';
-import { FriendsCard } from './FriendsCard.tsx';
-import { PlayerListsCard } from './PlayerListsCard.tsx';
+import { BackupsCard } from './backups/BackupsCard.tsx';
+import { ConnectedCard } from './overview/ConnectedCard.tsx';
+import { ControlsCard } from './overview/ControlsCard.tsx';
+import { FriendsCard } from './overview/FriendsCard.tsx';
+import { PlayerListsCard } from './overview/PlayerListsCard.tsx';
 import { levelOf, may } from './sharing/access.ts';
 import { SharedByChip } from './sharing/SharedByChip.tsx';
 import { SettingsCard } from './settings/SettingsCard.tsx';
 import { StatusChip } from './StatusChip.tsx';
-import { TransactionsCard } from './TransactionsCard.tsx';
+import { TransactionsCard } from './overview/TransactionsCard.tsx';
 import { LIVE_READ_MS, useGameRead } from './useGameCall.ts';
-import { WhitelistCard } from './WhitelistCard.tsx';
+import { WhitelistCard } from './overview/WhitelistCard.tsx';
 
 // MUI X Charts is heavy: loaded only when the Usage tab opens.
 const UsageCard = lazy(() => import('./usage/UsageCard.tsx'));

@@ -1,6 +1,6 @@
 import { Card, CardContent, CardHeader, Stack } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { PlayerListType } from '../../../contract/games.ts';
+import type { PlayerListType } from '../../../../contract/games.ts';
 import { AnnounceSection } from './AnnounceSection.tsx';
 import { GroupToListSection } from './GroupToListSection.tsx';
 

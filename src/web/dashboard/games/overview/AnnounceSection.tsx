@@ -2,10 +2,10 @@ import { Box, Button, Typography } from '@mui/material';
 import { Campaign as CampaignIcon } from '@mui/icons-material';
 import { useTranslation } from 'react-i18next';
 import type { Static } from 'typebox';
-import type { AnnounceResult } from '../../../contract/games.ts';
-import { useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
-import { ResultAlert } from './ResultAlert.tsx';
-import { useGameWrite } from './useGameCall.ts';
+import type { AnnounceResult } from '../../../../contract/games.ts';
+import { useConfirmedAction } from '../../../ui/useConfirmedAction.tsx';
+import { ResultAlert } from '../ResultAlert.tsx';
+import { useGameWrite } from '../useGameCall.ts';
 
 /** Tells the player's friends the server is open, with its address (only while it runs). */
 export function AnnounceSection({ gameId, running }: { gameId: string; running: boolean }) {

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { Box, Button, Card, CardContent, CardHeader, IconButton, LinearProgress, List, ListItem, ListItemText, Tab, Tabs, TextField, Typography } from '@mui/material';
 import { DeleteOutline as DeleteOutlineIcon } from '@mui/icons-material';
 import { useTranslation } from 'react-i18next';
-import { MC_NAME_PATTERN } from '../../../contract/values.ts';
-import { playerListTypes, type PlayerList, type PlayerListType } from '../../../contract/games.ts';
-import { formatDate } from '../../ui/format.ts';
-import { LoadError, useErrorMessage } from '../../ui/states.tsx';
-import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
-import { useGameRead, useGameWrite } from './useGameCall.ts';
+import { MC_NAME_PATTERN } from '../../../../contract/values.ts';
+import { playerListTypes, type PlayerList, type PlayerListType } from '../../../../contract/games.ts';
+import { formatDate } from '../../../ui/format.ts';
+import { LoadError, useErrorMessage } from '../../../ui/states.tsx';
+import { ActionAlert, useConfirmedAction } from '../../../ui/useConfirmedAction.tsx';
+import { useGameRead, useGameWrite } from '../useGameCall.ts';
 
 const namePattern = new RegExp(MC_NAME_PATTERN);
 

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { Button, Card, CardContent, CardHeader, LinearProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { Static } from 'typebox';
-import type { ConnectedPlayers } from '../../../contract/games.ts';
-import { LoadError, useErrorMessage } from '../../ui/states.tsx';
-import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
-import { LIVE_READ_MS, useGameRead, useGameWrite } from './useGameCall.ts';
+import type { ConnectedPlayers } from '../../../../contract/games.ts';
+import { LoadError, useErrorMessage } from '../../../ui/states.tsx';
+import { ActionAlert, useConfirmedAction } from '../../../ui/useConfirmedAction.tsx';
+import { LIVE_READ_MS, useGameRead, useGameWrite } from '../useGameCall.ts';
 
 type Connected = Static<typeof ConnectedPlayers>;
 

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { Card, CardContent, CardHeader, FormControlLabel, Switch, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { Static } from 'typebox';
-import type { WhitelistStatus } from '../../../contract/games.ts';
-import { LoadError, useErrorMessage } from '../../ui/states.tsx';
-import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
-import { useGameRead, useGameWrite } from './useGameCall.ts';
+import type { WhitelistStatus } from '../../../../contract/games.ts';
+import { LoadError, useErrorMessage } from '../../../ui/states.tsx';
+import { ActionAlert, useConfirmedAction } from '../../../ui/useConfirmedAction.tsx';
+import { useGameRead, useGameWrite } from '../useGameCall.ts';
 
 type Whitelist = Static<typeof WhitelistStatus>;
 

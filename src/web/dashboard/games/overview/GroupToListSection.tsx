@@ -3,14 +3,14 @@ import { Box, Button, LinearProgress, MenuItem, TextField, ToggleButton, ToggleB
 import { useList } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { FriendGroup } from '../../../contract/social.ts';
-import { playerListTypes, type PlayerListType } from '../../../contract/games.ts';
-import type { ApiError } from '../../app/api.ts';
-import { useLocalePath } from '../../app/locale.tsx';
-import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
-import { useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
-import { ResultAlert } from './ResultAlert.tsx';
-import { useGameWrite } from './useGameCall.ts';
+import type { FriendGroup } from '../../../../contract/social.ts';
+import { playerListTypes, type PlayerListType } from '../../../../contract/games.ts';
+import type { ApiError } from '../../../app/api.ts';
+import { useLocalePath } from '../../../app/locale.tsx';
+import { EmptyState, LoadError, useErrorMessage } from '../../../ui/states.tsx';
+import { useConfirmedAction } from '../../../ui/useConfirmedAction.tsx';
+import { ResultAlert } from '../ResultAlert.tsx';
+import { useGameWrite } from '../useGameCall.ts';
 
 /** Adds a friend group's members (those with a Minecraft name) to a player list, or removes them. */
 export function GroupToListSection({ gameId, onListChanged }: { gameId: string; onListChanged: (type: PlayerListType) => void }) {

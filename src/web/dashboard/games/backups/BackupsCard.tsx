@@ -11,15 +11,15 @@ import {
 } from '@mui/icons-material';
 import { useCreate, useCustom, useCustomMutation, useDataProvider, useDelete, useSubscription, type BaseRecord } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
-import type { Backup, BackupLink, BackupPatch, BackupPrune } from '../../../contract/backups.ts';
-import type { ApiError } from '../../app/api.ts';
-import { ActionIcon } from '../../ui/ActionIcon.tsx';
-import { downloadFrom } from '../../ui/download.ts';
-import { browserZone } from './schedules/rule.ts';
-import { formatBytes, formatDate } from '../../ui/format.ts';
-import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
-import { ActionAlert, useConfirmedAction, type Confirmation, type RunAction } from '../../ui/useConfirmedAction.tsx';
-import { ListPagination, usePaged } from '../lists.tsx';
+import type { Backup, BackupLink, BackupPatch, BackupPrune } from '../../../../contract/backups.ts';
+import type { ApiError } from '../../../app/api.ts';
+import { ActionIcon } from '../../../ui/ActionIcon.tsx';
+import { downloadFrom } from '../../../ui/download.ts';
+import { browserZone } from '../schedules/rule.ts';
+import { formatBytes, formatDate } from '../../../ui/format.ts';
+import { EmptyState, LoadError, useErrorMessage } from '../../../ui/states.tsx';
+import { ActionAlert, useConfirmedAction, type Confirmation, type RunAction } from '../../../ui/useConfirmedAction.tsx';
+import { ListPagination, usePaged } from '../../lists.tsx';
 import { NightlyBackupSettings } from './NightlyBackupSettings.tsx';
 
 type BackupStatus = Backup['status'];

@@ -1,9 +1,9 @@
 import { Card, CardContent, CardHeader } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { LedgerEntry } from '../../../contract/credits.ts';
-import { LedgerGrid } from '../../ui/LedgerGrid.tsx';
-import { EmptyState, LoadError, useErrorMessage } from '../../ui/states.tsx';
-import { useResourceGrid } from '../lists.tsx';
+import type { LedgerEntry } from '../../../../contract/credits.ts';
+import { LedgerGrid } from '../../../ui/LedgerGrid.tsx';
+import { EmptyState, LoadError, useErrorMessage } from '../../../ui/states.tsx';
+import { useResourceGrid } from '../../lists.tsx';
 
 /** The ledger entries a game caused (its first period, renewals), newest first, paged on the server. */
 export function TransactionsCard({ gameId }: { gameId: string }) {

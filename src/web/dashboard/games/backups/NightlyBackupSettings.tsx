@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Box, FormControlLabel, MenuItem, Switch, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { BackupSettings } from '../../../contract/backups.ts';
-import { LoadError, useErrorMessage } from '../../ui/states.tsx';
-import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
-import { useGameRead, useGameWrite } from './useGameCall.ts';
+import type { BackupSettings } from '../../../../contract/backups.ts';
+import { LoadError, useErrorMessage } from '../../../ui/states.tsx';
+import { ActionAlert, useConfirmedAction } from '../../../ui/useConfirmedAction.tsx';
+import { useGameRead, useGameWrite } from '../useGameCall.ts';
 
 const hours = Array.from({ length: 24 }, (_, h) => h);
 const hourLabel = (h: number) => `${String(h).padStart(2, '0')}:00`;
