@@ -10,9 +10,10 @@ import { liveResources, RESOURCE_CHANGE_EVENT } from '../../src/contract/live.ts
 /**
  * The LISTEN connection of a replica can drop (failover, idle timeout, a killed backend): it must
  * come back on its own, deliver what was notified while it was down, and forget cached values
- * whose change notices it may have missed. PGlite is embedded and never drops.
+ * whose change notices it may have missed. PGlite is embedded and never drops: this file runs on
+ * PostgreSQL only (vitest.config.ts).
  */
-describe.runIf(process.env.TEST_DB_ENGINE === 'postgres')('LISTEN connection lost', () => {
+describe('LISTEN connection lost', () => {
   let t: TestApp & { origin: string };
   let listenerName: string;
   beforeEach(async () => {
