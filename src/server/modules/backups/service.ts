@@ -43,6 +43,8 @@ const PROGRESS_MS = 1000;
 /** An expired game's backup is taken within this long of its expiry, or not at all. */
 const EXPIRY_WINDOW_MS = 7 * 24 * 3600_000;
 const MB = 1024 * 1024;
+/** The backup rounds' pace: a nightly backup starts within a minute of its hour. */
+const ROUND_MS = 60_000;
 
 export interface BackupsOptions {
   /** The API's public address, for download links. */
@@ -53,7 +55,7 @@ export interface BackupsOptions {
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /**
    * A backup or restore claims its game this long, renewed while it runs (every sixth of it); one
-   * silent this long was cut off by a crash, and the rounds, this often, free its game.
+   * silent this long was cut off by a crash, and the next backup round frees its game.
    */
   claimMs: number;
 }
@@ -775,11 +777,14 @@ export class BackupsService {
     while (this.running.size > 0) await Promise.all([...this.running]);
   }
 
-  /** Rounds once a claim's length (a minute by default) until `stop`: the nightly backups, the expiries' backups, the backups whose time is over. */
+  /**
+   * Rounds every minute, or once a claim's length when claims are shorter, until `stop`: the
+   * nightly backups, the expiries' backups, the backups and claims whose time is over.
+   */
   start(): void {
     this.loop ??= new RoundLoop(
       () => this.nightlyRound().then(() => this.expiryRound()),
-      () => this.options.claimMs,
+      () => Math.min(ROUND_MS, this.options.claimMs),
       (err) => this.options.log.error({ err }, 'backup round failed'),
     );
     this.loop.start();
