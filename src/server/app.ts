@@ -14,35 +14,8 @@ import identity from './identity/plugin.ts';
 import { loadOrCreateKeys, publicJwks } from './identity/keys.ts';
 import { serializers, validatorsByPart } from './lib/schema-compilers.ts';
 import { connectRedis, memoryCounters, redisCounters } from './lib/counters.ts';
-import healthRoutes from './modules/health/routes.ts';
-import usersRoutes from './modules/users/routes.ts';
-import creditsRoutes from './modules/money/credits/routes.ts';
-import notificationsRoutes from './modules/notifications/routes.ts';
-import contentRoutes from './modules/content/routes.ts';
-import minecraftRoutes from './modules/minecraft/routes.ts';
-import blocklistRoutes from './modules/blocklist/routes.ts';
-import friendsRoutes from './modules/friends/routes.ts';
-import friendGroupsRoutes from './modules/friend-groups/routes.ts';
-import catalogueRoutes from './modules/catalogue/routes.ts';
-import gamesRoutes from './modules/games/routes.ts';
-import renewalsRoutes from './modules/money/renewals/routes.ts';
-import sharingRoutes from './modules/sharing/routes.ts';
-import activityRoutes from './modules/activity/routes.ts';
 import gameGuard from './modules/sharing/guard.ts';
-import backupsRoutes from './modules/backups/routes.ts';
-import staffBackupsRoutes from './modules/backups/staff-routes.ts';
-import consoleRoutes from './modules/console/routes.ts';
-import usageRoutes from './modules/usage/routes.ts';
-import schedulesRoutes from './modules/schedules/routes.ts';
-import reviewsRoutes from './modules/reviews/routes.ts';
-import staffGamesRoutes from './modules/games/staff-routes.ts';
-import gameSettingsRoutes from './modules/games/settings-routes.ts';
-import promoCodesRoutes from './modules/money/promocodes/routes.ts';
-import pricingRoutes from './modules/money/pricing/routes.ts';
-import subscriptionsRoutes from './modules/money/subscriptions/routes.ts';
-import paymentsRoutes from './modules/money/payments/routes.ts';
-import invoicesRoutes from './modules/money/invoices/routes.ts';
-import staffRoutes from './modules/staff/routes.ts';
+import { modules } from './modules/index.ts';
 import type { GameDriver } from '../runtime/driver.ts';
 import type { Clock } from './modules/games/runtime.ts';
 
@@ -71,15 +44,16 @@ export interface AppOptions {
   driver?: GameDriver;
   /** The games' clock; tests pass their own to skip minutes without sleeping. */
   clock?: Clock;
-  /** Run the reconciler's and the renewals' loops (default true); tests turn them off and call their `tick()`. */
-  reconcileLoop?: boolean;
+  /** Run the modules' background rounds (default true); tests turn them off and call their `tick()`. */
+  loops?: boolean;
 }
 
 /**
  * Composes the app in layers, as fastify/demo does: external plugins, then our own (errors, auth),
- * then the identity provider and the API modules, then the web app that catches the rest.
+ * then the identity provider, then the modules (modules/index.ts: each registers its routes and runs
+ * its own rounds), then the web app that catches the rest.
  */
-export async function buildApp({ config, database, logger, driver, clock, reconcileLoop = true }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, driver, clock, loops = true }: AppOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -118,79 +92,15 @@ export async function buildApp({ config, database, logger, driver, clock, reconc
 
   const failures = redis ? redisCounters(redis, config.redis.keyPrefix, app.log) : memoryCounters();
   if (keys) await app.register(identity, { config, database, keys, failures });
-  await app.register(healthRoutes, { services, redis });
-  for (const module of [
-    usersRoutes,
-    creditsRoutes,
-    notificationsRoutes,
-    contentRoutes,
-    minecraftRoutes,
-    blocklistRoutes,
-    friendsRoutes,
-    friendGroupsRoutes,
-    catalogueRoutes,
-    gamesRoutes,
-    renewalsRoutes,
-    sharingRoutes,
-    activityRoutes,
-    backupsRoutes,
-    staffBackupsRoutes,
-    consoleRoutes,
-    usageRoutes,
-    schedulesRoutes,
-    staffGamesRoutes,
-    gameSettingsRoutes,
-    reviewsRoutes,
-    promoCodesRoutes,
-    pricingRoutes,
-    subscriptionsRoutes,
-    paymentsRoutes,
-    invoicesRoutes,
-    staffRoutes,
-  ]) {
-    await app.register(module, { services });
-  }
+  for (const module of modules) await app.register(module, { services, loops, redis });
   await app.register(web, { config, isContentPage: (path: string) => services.content.has(path) });
 
-  await services.notifications.start();
-  await services.sharing.start();
-  await services.users.start();
-  await services.credits.start();
-  await services.catalogue.answers.start();
-  await services.pricing.answers.start();
-  await services.renewals.listen();
-  // Backups a previous process left running end FAILED, their partial archives deleted.
-  await services.backups.sweep();
-  if (reconcileLoop) {
-    services.reconciler.start();
-    services.renewals.start();
-    services.backups.start();
-    services.usage.start();
-    services.scheduleRunner.start();
-  }
-  // Game servers stop cleanly with the app (worlds saved), but their desired state stays running:
-  // the next start of the app starts them again.
-  app.addHook('onClose', async () => {
-    await services.renewals.stop();
-    await services.reconciler.stop();
-    await services.backups.stop();
-    await services.backups.idle();
-    await services.usage.stop();
-    await services.scheduleRunner.stop();
-    await services.runtime.driver.close();
-  });
-  // Graceful close: streams never finish on their own, so end them first; requests still in flight
-  // finish, and their connections close after them instead of idling on keep-alive.
+  // Graceful close: the modules end their streams first (preClose), which never finish on their own;
+  // requests still in flight finish, and their connections close after them instead of idling on
+  // keep-alive. Then each module stops its rounds (onClose), the games' driver last.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
-    await services.notifications.stop();
-    await services.sharing.stop();
-    services.console.closeAll();
-    await services.users.stop();
-    await services.credits.stop();
-    await services.catalogue.answers.stop();
-    await services.pricing.answers.stop();
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');

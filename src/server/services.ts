@@ -32,6 +32,11 @@ import { StaffService } from './modules/staff/service.ts';
 import { createPaymentProvider } from './modules/money/providers/index.ts';
 import { createDriver } from '../runtime/index.ts';
 import { BackupsService } from './modules/backups/service.ts';
+import { BackupRounds } from './modules/backups/rounds.ts';
+import { BackupWork } from './modules/backups/work.ts';
+import { BackupLinks } from './modules/backups/links.ts';
+import { WorldUploads } from './modules/backups/uploads.ts';
+import { GameClaims } from './modules/backups/claims.ts';
 import { ConsoleService } from './modules/console/service.ts';
 import { StaffBackupsService } from './modules/backups/staff.ts';
 import { GameWorlds } from './modules/games/world.ts';
@@ -68,6 +73,7 @@ export interface Services {
   reconciler: Reconciler;
   renewals: RenewalsService;
   backups: BackupsService;
+  backupRounds: BackupRounds;
   staffBackups: StaffBackupsService;
   console: ConsoleService;
   usage: UsageService;
@@ -123,20 +129,36 @@ export function createServices(config: Config, database: Database, runtime: Part
   const games = new GamesService(db, { catalogue, credits, friends, notifications, firstPeriod: new FirstPeriod({ credits, promoCodes }), runtime: game, events });
   const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit, events, log: game.log });
+  const backupStore = createStore(config.backupStore);
+  const worlds = new GameWorlds(db, game, games, notifications, config.backups.claimMs);
+  const claims = new GameClaims(db, { clock: game.clock, claimMs: config.backups.claimMs });
+  const backupWork = new BackupWork(db, {
+    store: backupStore,
+    driver: game.driver,
+    worlds,
+    catalogue,
+    notifications,
+    claims,
+    audience: (gameId) => sharing.audience([gameId]),
+    clock: game.clock,
+    log: game.log,
+  });
+  const uploads = new WorldUploads({ store: backupStore, worlds, catalogue, claims, work: backupWork }, { uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock });
   const backups = new BackupsService(
     db,
     {
-      store: createStore(config.backupStore),
-      driver: game.driver,
-      worlds: new GameWorlds(db, game, games, notifications, config.backups.claimMs),
+      worlds,
       catalogue,
-      notifications,
       users,
-      audience: (gameId) => sharing.audience([gameId]),
+      claims,
+      work: backupWork,
+      links: new BackupLinks(db, { store: backupStore, worlds, events }, { publicUrl: config.publicUrl, clock: game.clock }),
+      uploads,
       events,
     },
-    { publicUrl: config.publicUrl, uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock, log: game.log, claimMs: config.backups.claimMs },
+    { clock: game.clock },
   );
+  const backupRounds = new BackupRounds(db, { store: backupStore, worlds, claims, work: backupWork, uploads }, { clock: game.clock, log: game.log });
   const usage = new UsageService(db, { games, backups, driver: game.driver, events }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
   const consoles = new ConsoleService(db, { games, audit, driver: game.driver, clock: game.clock, events }, config.streams);
   const scheduleRunner = new ScheduleRunner(
@@ -167,6 +189,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     reconciler,
     renewals,
     backups,
+    backupRounds,
     staffBackups: new StaffBackupsService(db, { backups, audit }),
     console: consoles,
     usage,

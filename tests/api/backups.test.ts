@@ -236,11 +236,11 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       await db.update(games).set({ leaseOwner: 'world-dead', leaseUntil: heldUntil }).where(eq(games.id, gameId));
 
       // Within the minute the dead process's claim holds: nothing is resumed, nothing else may start.
-      await t.app.services.backups.sweep();
+      await t.app.services.backupRounds.sweep();
       expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} })).json().code).toBe('backups.busy');
       // Once it lapsed, the next sweep (at start, or each minute) takes it up again.
       t.clock.advance(61_000);
-      await t.app.services.backups.sweep();
+      await t.app.services.backupRounds.sweep();
       await finish();
       await t.app.services.reconciler.tick();
       await t.app.services.reconciler.tick();
@@ -251,7 +251,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       expect(notices[0].data).toMatchObject({ key: 'backup.restoreResumed', title: '« My world » restauré après une interruption', params: { name: 'My world', at: backup.createdAt } });
       // Done once: the game is free again, and a later sweep resumes nothing.
       t.clock.advance(61_000);
-      await t.app.services.backups.sweep();
+      await t.app.services.backupRounds.sweep();
       expect(t.driver.calls.filter((c) => c.startsWith('restore ')).length).toBe(1);
       expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} })).statusCode).toBe(202);
       await finish();
@@ -476,7 +476,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const stale = new Date(t.clock.now.getTime() - 5 * 60_000);
       const [row] = await db.insert(backupsTable).values({ gameId, kind: 'MANUAL', status: 'RUNNING', objectKey, heartbeatAt: stale }).returning();
       const [killed] = await db.insert(backupsTable).values({ gameId, kind: 'NIGHTLY', status: 'RUNNING', objectKey: unfinished, heartbeatAt: stale }).returning();
-      expect(await t.app.services.backups.sweep()).toBe(2);
+      expect(await t.app.services.backupRounds.sweep()).toBe(2);
       const listed = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
       expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ id: row!.id, status: 'FAILED' }), expect.objectContaining({ id: killed!.id, status: 'FAILED' })]));
       expect(await objects().stat(objectKey)).toBeNull();
@@ -490,7 +490,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     await fresh();
     try {
       const { gameId } = await buyGame(t);
-      const { db, backups } = t.app.services;
+      const { db, backupRounds } = t.app.services;
       // A process killed mid-upload: its local copy, its stored copy half written, and its claim never released.
       const uploads = path.join(t.config.dataDir, 'uploads');
       fs.mkdirSync(uploads, { recursive: true });
@@ -503,7 +503,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
         .values({ gameId, busy: 'RESTORE', busyUntil: lapsed })
         .onConflictDoUpdate({ target: backupSettings.gameId, set: { busy: 'RESTORE', busyUntil: lapsed } });
 
-      await backups.sweep();
+      await backupRounds.sweep();
       expect(await leftovers()).toEqual([]);
       expect(fs.readdirSync(uploads)).toEqual([]);
       const [settings] = await db.select().from(backupSettings).where(eq(backupSettings.gameId, gameId));
@@ -539,16 +539,16 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       for (const id of [gameId, never.gameId]) {
         await t.as('alice', { method: 'PUT', url: `/v1/game/${id}/backup-settings`, payload: { nightly: true, hour: 3, timeZone: 'Europe/Paris' } });
       }
-      const { backups } = t.app.services;
-      expect(await backups.nightlyRound()).toBe(0);
+      const { backupRounds } = t.app.services;
+      expect(await backupRounds.nightlyRound()).toBe(0);
       t.clock.now = new Date('2026-07-11T01:00:00Z');
-      expect(await backups.nightlyRound()).toBe(1);
-      expect(await backups.nightlyRound()).toBe(0);
+      expect(await backupRounds.nightlyRound()).toBe(1);
+      expect(await backupRounds.nightlyRound()).toBe(0);
       const list = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
       expect(list).toEqual([expect.objectContaining({ kind: 'NIGHTLY', reason: 'nightly', status: 'READY' })]);
       expect((await t.as('alice', { method: 'GET', url: `/v1/game/${never.gameId}/backups` })).json().data).toEqual([]);
       t.clock.now = new Date('2026-07-12T01:00:00Z');
-      expect(await backups.nightlyRound()).toBe(1);
+      expect(await backupRounds.nightlyRound()).toBe(1);
     } finally {
       await close();
     }
@@ -583,7 +583,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const older = await backUp(gameId);
       const olderKey = (await t.app.services.db.select().from(backupsTable)).find((b) => b.id === older.id)!.objectKey;
       const list = async () => (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
-      const { backups, renewals, reconciler } = t.app.services;
+      const { backupRounds, renewals, reconciler } = t.app.services;
 
       // Unpaid at periodEnd (no credits left): the server is stopped and the game expires.
       t.clock.now = new Date(new Date(game.periodEnd).getTime() - 3 * DAY);
@@ -596,8 +596,8 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const expiredAt = t.clock.now.getTime();
 
       // One backup of the stopped world, once, however many rounds.
-      expect(await backups.expiryRound()).toBe(1);
-      expect(await backups.expiryRound()).toBe(0);
+      expect(await backupRounds.expiryRound()).toBe(1);
+      expect(await backupRounds.expiryRound()).toBe(0);
       const [last] = await list();
       expect(last).toMatchObject({ kind: 'AUTOMATIC', reason: 'expiry', status: 'READY', expiresAt: null });
       expect((await list()).map((b: { id: string }) => b.id)).toEqual([last.id, older.id]);
@@ -619,10 +619,10 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
 
       // GAME_RETENTION_DAYS later it goes too.
       t.clock.now = new Date(expiredAt + 60 * DAY - 1000);
-      await backups.expiryRound();
+      await backupRounds.expiryRound();
       expect(await list()).toHaveLength(1);
       t.clock.now = new Date(expiredAt + 60 * DAY);
-      await backups.expiryRound();
+      await backupRounds.expiryRound();
       expect(await list()).toEqual([]);
     } finally {
       await close();

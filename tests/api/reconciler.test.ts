@@ -257,7 +257,7 @@ describe('reconciler', () => {
   it('lets two replicas on one database act on a game once', async () => {
     const { gameId } = await buyGame(t.current);
     await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` });
-    const replica = await buildApp({ config: t.current.config, database: t.current.database, logger: false, driver: t.current.driver, clock: () => t.current.clock.now, reconcileLoop: false });
+    const replica = await buildApp({ config: t.current.config, database: t.current.database, logger: false, driver: t.current.driver, clock: () => t.current.clock.now, loops: false });
     try {
       await Promise.all([tick(), replica.services.reconciler.tick()]);
       expect(t.current.driver.calls.filter((c) => c === `start ${gameId}`)).toHaveLength(1);
@@ -282,7 +282,7 @@ describe('reconciler', () => {
     expect(first.servers.get(gameId)?.status).toBe('STOPPED');
 
     const driver = new MemoryDriver();
-    const next = await buildApp({ config: t.current.config, database: t.current.database, logger: false, driver, clock: () => t.current.clock.now, reconcileLoop: false });
+    const next = await buildApp({ config: t.current.config, database: t.current.database, logger: false, driver, clock: () => t.current.clock.now, loops: false });
     try {
       await next.services.reconciler.tick();
       await next.services.reconciler.tick();

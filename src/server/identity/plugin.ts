@@ -22,101 +22,104 @@ interface IdentityOptions {
 }
 
 /** The embedded identity provider at /oidc: the protocol endpoints and our sign-in / sign-up pages. */
-export default fp(async function identity(app: FastifyInstance, { config, database, keys, failures }: IdentityOptions) {
-  const accounts = new AccountsService(database.db);
-  const provider = createProvider(config, database.db, keys, accounts);
-  const callback = provider.callback();
+export default fp(
+  async function identity(app: FastifyInstance, { config, database, keys, failures }: IdentityOptions) {
+    const accounts = new AccountsService(database.db);
+    const provider = createProvider(config, database.db, keys, accounts);
+    const callback = provider.callback();
 
-  // Protocol endpoints: the provider reads the raw request itself, so no body parser may run here.
-  await app.register(async (protocol) => {
-    protocol.removeAllContentTypeParsers();
-    protocol.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    const pass = async (request: FastifyRequest, reply: FastifyReply) => {
-      reply.hijack();
-      // Mounted like Express would: the provider finds its mount path from originalUrl.
-      const raw = request.raw as typeof request.raw & { originalUrl?: string };
-      raw.originalUrl = raw.url;
-      raw.url = raw.url!.slice(MOUNT.length) || '/';
-      await callback(request.raw, reply.raw);
-    };
-    protocol.all(MOUNT, { schema: { hide: true } }, pass);
-    protocol.all(`${MOUNT}/*`, { schema: { hide: true } }, pass);
-  });
-
-  // Sign-in and sign-up pages, in the site's look and language.
-  await app.register(async (pages) => {
-    pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 8192 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
-    const lang = (request: FastifyRequest): Lang => {
-      const asked = (request.query as Form).lang;
-      return asked === 'en' || asked === 'fr' ? asked : pickLang(request.headers.cookie, request.headers['accept-language']);
-    };
-    const html = (reply: FastifyReply, status: number, body: string) => reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
-    const expired = (request: FastifyRequest, reply: FastifyReply) => {
-      const l = lang(request);
-      return html(reply, 400, renderMessage(l, strings[l].errorTitle, strings[l].errors.expired, { href: '/dashboard', label: strings[l].errorRetry }));
-    };
-    const details = async (request: FastifyRequest, reply: FastifyReply) => {
-      try {
-        return await provider.interactionDetails(request.raw, reply.raw);
-      } catch {
-        return undefined;
-      }
-    };
-    const finish = async (request: FastifyRequest, reply: FastifyReply, accountId: string) => {
-      const to = await provider.interactionResult(request.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
-      return reply.redirect(to, 303);
-    };
-    // Before the provider's catch-all: its own userinfo refuses the API's tokens it issues.
-    const userinfo = userinfoHandler(config, keys, accounts);
-    pages.get(`${MOUNT}/me`, { schema: { hide: true } }, userinfo);
-    pages.post(`${MOUNT}/me`, { schema: { hide: true } }, userinfo);
-    pages.get(LOGOUT_SCRIPT, { schema: { hide: true } }, async (_request, reply) =>
-      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGOUT_SCRIPT_BODY),
-    );
-    // Per address, whatever headers come with the form (an Authorization header must not buy a
-    // fresh allowance); and per account tried, so many addresses cannot guess one password.
-    const signInLimit = { rateLimit: { max: config.rateLimit.signInPerMinute, timeWindow: '1 minute', keyGenerator: (request: FastifyRequest) => `signin:${request.ip}` } };
-    // Failed sign-ins per account, in Redis when replicas share it (lib/counters.ts).
-    const failedRecently = async (login: string) => (await failures.count(`signin-failed:${login.toLowerCase()}`)) >= config.rateLimit.signInPerMinute;
-    const countFailure = (login: string) => failures.hit(`signin-failed:${login.toLowerCase()}`, 60_000);
-
-    pages.get<{ Params: { uid: string }; Querystring: Form }>(`${MOUNT}/interaction/:uid`, { schema: { hide: true } }, async (request, reply) => {
-      const interaction = await details(request, reply);
-      if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
-      const mode = request.query.mode === 'signup' ? 'signup' : 'signin';
-      return html(reply, 200, renderForm({ lang: lang(request), uid: interaction.uid, mode }));
+    // Protocol endpoints: the provider reads the raw request itself, so no body parser may run here.
+    await app.register(async (protocol) => {
+      protocol.removeAllContentTypeParsers();
+      protocol.addContentTypeParser('*', (_request, _payload, done) => done(null));
+      const pass = async (request: FastifyRequest, reply: FastifyReply) => {
+        reply.hijack();
+        // Mounted like Express would: the provider finds its mount path from originalUrl.
+        const raw = request.raw as typeof request.raw & { originalUrl?: string };
+        raw.originalUrl = raw.url;
+        raw.url = raw.url!.slice(MOUNT.length) || '/';
+        await callback(request.raw, reply.raw);
+      };
+      protocol.all(MOUNT, { schema: { hide: true } }, pass);
+      protocol.all(`${MOUNT}/*`, { schema: { hide: true } }, pass);
     });
 
-    pages.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/login`, { schema: { hide: true }, config: signInLimit }, async (request, reply) => {
-      const interaction = await details(request, reply);
-      if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
-      const login = (request.body?.login ?? '').slice(0, 254);
-      if (await failedRecently(login)) {
-        return html(reply.header('retry-after', '60'), 429, renderForm({ lang: lang(request), uid: interaction.uid, mode: 'signin', error: 'tooMany', values: { login } }));
-      }
-      const account = await accounts.authenticate(login, (request.body?.password ?? '').slice(0, 200));
-      if (!account) {
-        await countFailure(login);
-        return html(reply, 401, renderForm({ lang: lang(request), uid: interaction.uid, mode: 'signin', error: 'wrongPassword', values: { login } }));
-      }
-      return finish(request, reply, account.id);
+    // Sign-in and sign-up pages, in the site's look and language.
+    await app.register(async (pages) => {
+      pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 8192 }, (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      });
+      const lang = (request: FastifyRequest): Lang => {
+        const asked = (request.query as Form).lang;
+        return asked === 'en' || asked === 'fr' ? asked : pickLang(request.headers.cookie, request.headers['accept-language']);
+      };
+      const html = (reply: FastifyReply, status: number, body: string) => reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+      const expired = (request: FastifyRequest, reply: FastifyReply) => {
+        const l = lang(request);
+        return html(reply, 400, renderMessage(l, strings[l].errorTitle, strings[l].errors.expired, { href: '/dashboard', label: strings[l].errorRetry }));
+      };
+      const details = async (request: FastifyRequest, reply: FastifyReply) => {
+        try {
+          return await provider.interactionDetails(request.raw, reply.raw);
+        } catch {
+          return undefined;
+        }
+      };
+      const finish = async (request: FastifyRequest, reply: FastifyReply, accountId: string) => {
+        const to = await provider.interactionResult(request.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
+        return reply.redirect(to, 303);
+      };
+      // Before the provider's catch-all: its own userinfo refuses the API's tokens it issues.
+      const userinfo = userinfoHandler(config, keys, accounts);
+      pages.get(`${MOUNT}/me`, { schema: { hide: true } }, userinfo);
+      pages.post(`${MOUNT}/me`, { schema: { hide: true } }, userinfo);
+      pages.get(LOGOUT_SCRIPT, { schema: { hide: true } }, async (_request, reply) =>
+        reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGOUT_SCRIPT_BODY),
+      );
+      // Per address, whatever headers come with the form (an Authorization header must not buy a
+      // fresh allowance); and per account tried, so many addresses cannot guess one password.
+      const signInLimit = { rateLimit: { max: config.rateLimit.signInPerMinute, timeWindow: '1 minute', keyGenerator: (request: FastifyRequest) => `signin:${request.ip}` } };
+      // Failed sign-ins per account, in Redis when replicas share it (lib/counters.ts).
+      const failedRecently = async (login: string) => (await failures.count(`signin-failed:${login.toLowerCase()}`)) >= config.rateLimit.signInPerMinute;
+      const countFailure = (login: string) => failures.hit(`signin-failed:${login.toLowerCase()}`, 60_000);
+
+      pages.get<{ Params: { uid: string }; Querystring: Form }>(`${MOUNT}/interaction/:uid`, { schema: { hide: true } }, async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
+        const mode = request.query.mode === 'signup' ? 'signup' : 'signin';
+        return html(reply, 200, renderForm({ lang: lang(request), uid: interaction.uid, mode }));
+      });
+
+      pages.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/login`, { schema: { hide: true }, config: signInLimit }, async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
+        const login = (request.body?.login ?? '').slice(0, 254);
+        if (await failedRecently(login)) {
+          return html(reply.header('retry-after', '60'), 429, renderForm({ lang: lang(request), uid: interaction.uid, mode: 'signin', error: 'tooMany', values: { login } }));
+        }
+        const account = await accounts.authenticate(login, (request.body?.password ?? '').slice(0, 200));
+        if (!account) {
+          await countFailure(login);
+          return html(reply, 401, renderForm({ lang: lang(request), uid: interaction.uid, mode: 'signin', error: 'wrongPassword', values: { login } }));
+        }
+        return finish(request, reply, account.id);
+      });
+
+      pages.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/signup`, { schema: { hide: true }, config: signInLimit }, async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
+        const values = { username: (request.body?.username ?? '').slice(0, 64), email: (request.body?.email ?? '').slice(0, 254) };
+        const result = await accounts.signUp({ ...values, password: (request.body?.password ?? '').slice(0, 200) });
+        if ('error' in result) {
+          const status = result.error.endsWith('Taken') ? 409 : 400;
+          return html(reply, status, renderForm({ lang: lang(request), uid: interaction.uid, mode: 'signup', error: result.error as PageError, values }));
+        }
+        return finish(request, reply, result.account.id);
+      });
     });
 
-    pages.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/signup`, { schema: { hide: true }, config: signInLimit }, async (request, reply) => {
-      const interaction = await details(request, reply);
-      if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
-      const values = { username: (request.body?.username ?? '').slice(0, 64), email: (request.body?.email ?? '').slice(0, 254) };
-      const result = await accounts.signUp({ ...values, password: (request.body?.password ?? '').slice(0, 200) });
-      if ('error' in result) {
-        const status = result.error.endsWith('Taken') ? 409 : 400;
-        return html(reply, status, renderForm({ lang: lang(request), uid: interaction.uid, mode: 'signup', error: result.error as PageError, values }));
-      }
-      return finish(request, reply, result.account.id);
-    });
-  });
-
-  const sweep = setInterval(() => void sweepExpired(database.db).catch(() => {}), 3600_000).unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
-});
+    const sweep = setInterval(() => void sweepExpired(database.db).catch(() => {}), 3600_000).unref();
+    app.addHook('onClose', async () => clearInterval(sweep));
+  },
+  { name: 'identity' },
+);

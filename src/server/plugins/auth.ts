@@ -126,48 +126,51 @@ function identityFromClaims(issuer: string, claims: JWTPayload): Identity {
 const VERIFIED_TOKENS_KEPT = 10_000;
 const VERIFIED_TOKEN_TTL_MS = 5 * 60_000;
 
-export default fp(async function auth(app: FastifyInstance, options: AuthOptions) {
-  const keys = options.localJwks ? createLocalJWKSet(options.localJwks) : remoteKeys(options.issuer);
+export default fp(
+  async function auth(app: FastifyInstance, options: AuthOptions) {
+    const keys = options.localJwks ? createLocalJWKSet(options.localJwks) : remoteKeys(options.issuer);
 
-  // A client sends the same token on every call until it refreshes it: checking its signature once
-  // is enough. Entries never outlive the token's own expiry.
-  const verified = new TtlCache<string, Identity>(VERIFIED_TOKENS_KEPT);
+    // A client sends the same token on every call until it refreshes it: checking its signature once
+    // is enough. Entries never outlive the token's own expiry.
+    const verified = new TtlCache<string, Identity>(VERIFIED_TOKENS_KEPT);
 
-  async function verify(request: FastifyRequest): Promise<Identity> {
-    const header = request.headers.authorization;
-    const match = header?.match(/^Bearer\s+([\w-]+\.[\w-]+\.[\w-]+)$/i);
-    if (!match?.[1]) throw unauthorized();
-    const known = verified.get(match[1]);
-    if (known) return known;
-    try {
-      const { payload } = await jwtVerify(match[1], keys, {
-        issuer: options.issuer,
-        audience: options.audience,
-        algorithms: ['RS256', 'PS256', 'ES256'],
-        // A token without an expiry would open the API forever to whoever copies it once.
-        requiredClaims: ['exp', 'sub'],
-      });
-      // The subject is the user's key: a number or an object would name someone else once turned into text.
-      if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 255) throw new Error('the sub claim is not a non-empty string');
-      const identity = identityFromClaims(options.issuer, payload);
-      verified.set(match[1], identity, Math.min(payload.exp! * 1000 - Date.now(), VERIFIED_TOKEN_TTL_MS));
-      return identity;
-    } catch (err) {
-      request.log.debug({ err }, 'bearer token refused');
-      throw unauthorized('auth.tokenInvalid');
+    async function verify(request: FastifyRequest): Promise<Identity> {
+      const header = request.headers.authorization;
+      const match = header?.match(/^Bearer\s+([\w-]+\.[\w-]+\.[\w-]+)$/i);
+      if (!match?.[1]) throw unauthorized();
+      const known = verified.get(match[1]);
+      if (known) return known;
+      try {
+        const { payload } = await jwtVerify(match[1], keys, {
+          issuer: options.issuer,
+          audience: options.audience,
+          algorithms: ['RS256', 'PS256', 'ES256'],
+          // A token without an expiry would open the API forever to whoever copies it once.
+          requiredClaims: ['exp', 'sub'],
+        });
+        // The subject is the user's key: a number or an object would name someone else once turned into text.
+        if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 255) throw new Error('the sub claim is not a non-empty string');
+        const identity = identityFromClaims(options.issuer, payload);
+        verified.set(match[1], identity, Math.min(payload.exp! * 1000 - Date.now(), VERIFIED_TOKEN_TTL_MS));
+        return identity;
+      } catch (err) {
+        request.log.debug({ err }, 'bearer token refused');
+        throw unauthorized('auth.tokenInvalid');
+      }
     }
-  }
 
-  app.decorate('identityOf', (request: FastifyRequest) => (request.headers.authorization ? verify(request).catch(() => null) : Promise.resolve(null)));
-  app.decorateRequest('user', null);
-  app.decorate('userOf', async (request: FastifyRequest) => options.resolveUser(await verify(request)));
-  app.decorate('identify', async function identify(request: FastifyRequest) {
-    if (!request.headers.authorization) return;
-    // A stale token on a public page must not break it: the caller is then simply anonymous.
-    const identity = await verify(request).catch(() => undefined);
-    if (identity) request.user = await options.resolveUser(identity);
-  });
-});
+    app.decorate('identityOf', (request: FastifyRequest) => (request.headers.authorization ? verify(request).catch(() => null) : Promise.resolve(null)));
+    app.decorateRequest('user', null);
+    app.decorate('userOf', async (request: FastifyRequest) => options.resolveUser(await verify(request)));
+    app.decorate('identify', async function identify(request: FastifyRequest) {
+      if (!request.headers.authorization) return;
+      // A stale token on a public page must not break it: the caller is then simply anonymous.
+      const identity = await verify(request).catch(() => undefined);
+      if (identity) request.user = await options.resolveUser(identity);
+    });
+  },
+  { name: 'auth' },
+);
 
 /**
  * Registers `routes` in a scope of their own with one onRequest hook: 401 without a valid bearer

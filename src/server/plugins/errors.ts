@@ -94,13 +94,16 @@ function frameworkProblem(error: FastifyError, request: FastifyRequest, status: 
 export const sendFrameworkError = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => sendProblem(reply, frameworkProblem(error, request, error.statusCode ?? 400));
 
 /** One error handler for the whole API: problem+json in the caller's language, and 5xx never say what went wrong inside. */
-export default fp(async function errors(app: FastifyInstance) {
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    if (error instanceof HttpProblem) return sendProblem(reply, error);
-    if (error.validation) return sendProblem(reply, new HttpProblem(400, 'request.invalidFields', {}, { errors: fieldProblems(error) }));
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return sendProblem(reply, frameworkProblem(error, request, status));
-    request.log.error({ err: error }, 'request failed');
-    return sendProblem(reply, new HttpProblem(500, 'request.unexpected'));
-  });
-});
+export default fp(
+  async function errors(app: FastifyInstance) {
+    app.setErrorHandler(async (error: FastifyError, request, reply) => {
+      if (error instanceof HttpProblem) return sendProblem(reply, error);
+      if (error.validation) return sendProblem(reply, new HttpProblem(400, 'request.invalidFields', {}, { errors: fieldProblems(error) }));
+      const status = error.statusCode ?? 500;
+      if (status >= 400 && status < 500) return sendProblem(reply, frameworkProblem(error, request, status));
+      request.log.error({ err: error }, 'request failed');
+      return sendProblem(reply, new HttpProblem(500, 'request.unexpected'));
+    });
+  },
+  { name: 'errors' },
+);

@@ -71,27 +71,30 @@ function bodyOptional(request: FastifyRequest): boolean {
  *   that needs the raw bytes (Stripe's webhook) removes this parser in its own scope.
  * A route whose body fields are all optional takes a missing or empty body as `{}` (bodyOptional).
  */
-export default fp(async function input(app: FastifyInstance) {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    if ((body as Buffer).length === 0 && bodyOptional(request)) {
-      done(null, {});
-      return;
-    }
-    let text: string;
-    try {
-      text = utf8.decode(body as Buffer);
-    } catch {
-      done(new HttpProblem(400, 'request.invalidUtf8'), undefined);
-      return;
-    }
-    parseJson(request, text, done);
-  });
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && bodyOptional(request)) request.body = {};
-    refuseBad(request, text);
-  });
-  app.addHook('preHandler', async (request) => refuseBad(request, finite));
-});
+export default fp(
+  async function input(app: FastifyInstance) {
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+      if ((body as Buffer).length === 0 && bodyOptional(request)) {
+        done(null, {});
+        return;
+      }
+      let text: string;
+      try {
+        text = utf8.decode(body as Buffer);
+      } catch {
+        done(new HttpProblem(400, 'request.invalidUtf8'), undefined);
+        return;
+      }
+      parseJson(request, text, done);
+    });
+    app.addHook('preValidation', async (request) => {
+      if (request.body === undefined && bodyOptional(request)) request.body = {};
+      refuseBad(request, text);
+    });
+    app.addHook('preHandler', async (request) => refuseBad(request, finite));
+  },
+  { name: 'input' },
+);

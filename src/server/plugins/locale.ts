@@ -30,20 +30,23 @@ interface LocaleOptions {
  * app carries its locale cookie: a change of language is saved on the user at their next call,
  * and what is sent to them later (their stream's notices) is in it too.
  */
-export default fp(async function locale(app: FastifyInstance, options: LocaleOptions) {
-  app.decorateRequest('locale', 'fr');
-  const settle = async (request: Settled) => {
-    if (!request.user || request[settled]) return;
-    request.locale = await options.remember(request.user.id, cookieLocale(request.headers.cookie));
-    request[settled] = true;
-  };
-  app.decorateRequest('callerLocale', async function callerLocale(this: Settled) {
-    if (this.user) {
-      await settle(this);
-      return this.locale;
-    }
-    return pickLang(this.headers.cookie, this.headers['accept-language']);
-  });
-  // After the routes' authentication (onRequest), before their handlers.
-  app.addHook('preHandler', settle);
-});
+export default fp(
+  async function locale(app: FastifyInstance, options: LocaleOptions) {
+    app.decorateRequest('locale', 'fr');
+    const settle = async (request: Settled) => {
+      if (!request.user || request[settled]) return;
+      request.locale = await options.remember(request.user.id, cookieLocale(request.headers.cookie));
+      request[settled] = true;
+    };
+    app.decorateRequest('callerLocale', async function callerLocale(this: Settled) {
+      if (this.user) {
+        await settle(this);
+        return this.locale;
+      }
+      return pickLang(this.headers.cookie, this.headers['accept-language']);
+    });
+    // After the routes' authentication (onRequest), before their handlers.
+    app.addHook('preHandler', settle);
+  },
+  { name: 'locale' },
+);

@@ -113,39 +113,42 @@ function complete(document: Json, facts: Map<string, OperationFacts>): Json {
 }
 
 /** OpenAPI 3.1 at /v1/openapi.json, from the same TypeBox schemas that validate requests. */
-export default fp(async function openapi(app: FastifyInstance, { version }: { version: string }) {
-  for (const schema of namedBodies) app.addSchema(schema);
-  const routes = new Map<string, { route: RouteOptions; method: string }>();
-  // Registered before the API modules, so it sees every route they add. A scope's own onRoute hooks
-  // run after this one (its access goes into the route's config), so the facts are read once the document is made.
-  app.addHook('onRoute', (route) => {
-    if (route.schema?.hide) return;
-    for (const method of [route.method].flat()) routes.set(`${method} ${openapiPath(route.url)}`, { route, method });
-  });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'BlockHost API',
-        version,
-        description: 'Game-server hosting and community platform. Errors are application/problem+json.',
-        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-      },
-      servers: [{ url: '/' }],
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          internalToken: { type: 'apiKey', in: 'header', name: 'X-Internal-Token' },
+export default fp(
+  async function openapi(app: FastifyInstance, { version }: { version: string }) {
+    for (const schema of namedBodies) app.addSchema(schema);
+    const routes = new Map<string, { route: RouteOptions; method: string }>();
+    // Registered before the API modules, so it sees every route they add. A scope's own onRoute hooks
+    // run after this one (its access goes into the route's config), so the facts are read once the document is made.
+    app.addHook('onRoute', (route) => {
+      if (route.schema?.hide) return;
+      for (const method of [route.method].flat()) routes.set(`${method} ${openapiPath(route.url)}`, { route, method });
+    });
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'BlockHost API',
+          version,
+          description: 'Game-server hosting and community platform. Errors are application/problem+json.',
+          license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        },
+        servers: [{ url: '/' }],
+        components: {
+          securitySchemes: {
+            bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            internalToken: { type: 'apiKey', in: 'header', name: 'X-Internal-Token' },
+          },
         },
       },
-    },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    hideUntagged: false,
-    transformObject: (document) => {
-      const facts = new Map([...routes].map(([key, { route, method }]) => [key, factsOf(route, method)]));
-      return complete((document as { openapiObject: Json }).openapiObject, facts);
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/v1/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger());
-});
+      refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+      hideUntagged: false,
+      transformObject: (document) => {
+        const facts = new Map([...routes].map(([key, { route, method }]) => [key, factsOf(route, method)]));
+        return complete((document as { openapiObject: Json }).openapiObject, facts);
+      },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+    app.get('/v1/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger());
+  },
+  { name: 'openapi' },
+);

@@ -37,7 +37,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
     },
     async (request, reply) => {
-      const file = await backups.download(request.params.token, request.query.tz);
+      const file = await backups.links.download(request.params.token, request.query.tz);
       if (file.redirect) return reply.redirect(file.redirect, 302);
       const range = byteRange(request.headers.range, file.sizeBytes);
       if (range === 'unsatisfiable') {
@@ -51,7 +51,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           .header('content-length', String(range.end - range.start + 1));
       } else reply.header('content-length', String(file.sizeBytes));
       // Streamed from the store: the archive is never held in memory.
-      return reply.send((await backups.read(file.key, range ?? undefined)) as never);
+      return reply.send((await backups.links.read(file.key, range ?? undefined)) as never);
     },
   );
 
@@ -183,7 +183,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
       async (request, reply) => {
         const length = request.headers['content-length'];
-        await backups.uploadWorld(gameOf(request).ownerId, request.params.id, request.raw, length === undefined ? undefined : Number(length));
+        await backups.uploads.upload(gameOf(request).ownerId, request.params.id, request.raw, length === undefined ? undefined : Number(length));
         // Accepted, no body: its progress comes on the event stream.
         return reply.status(202).send(undefined as never);
       },

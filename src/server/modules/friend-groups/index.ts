@@ -1,0 +1,7 @@
+import { defineModule } from '../module.ts';
+import routes from './routes.ts';
+
+/** Friend groups, their members and invitations. */
+export default defineModule('friend-groups', async (app, { services }) => {
+  await app.register(routes, { services });
+});

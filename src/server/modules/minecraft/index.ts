@@ -1,0 +1,7 @@
+import { defineModule } from '../module.ts';
+import routes from './routes.ts';
+
+/** Linked Minecraft accounts, skins and heads. */
+export default defineModule('minecraft', async (app, { services }) => {
+  await app.register(routes, { services });
+});

@@ -1,0 +1,7 @@
+import { defineModule } from '../../module.ts';
+import routes from './routes.ts';
+
+/** Plans and players’ subscriptions to them. */
+export default defineModule('subscriptions', async (app, { services }) => {
+  await app.register(routes, { services });
+});

@@ -1,0 +1,7 @@
+import { defineModule } from '../module.ts';
+import routes from './routes.ts';
+
+/** Players’ reviews of the catalogue’s games. */
+export default defineModule('reviews', async (app, { services }) => {
+  await app.register(routes, { services });
+});

@@ -1,0 +1,13 @@
+import { defineModule } from '../module.ts';
+import routes from './routes.ts';
+
+/** A game's scheduled actions, and the runner that runs them when due. */
+export default defineModule(
+  'schedules',
+  async (app, { services, loops }) => {
+    await app.register(routes, { services });
+    if (loops) app.addHook('onReady', async () => services.scheduleRunner.start());
+    app.addHook('onClose', () => services.scheduleRunner.stop());
+  },
+  { needs: ['game-guard', 'games'] },
+);

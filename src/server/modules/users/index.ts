@@ -1,0 +1,9 @@
+import { defineModule } from '../module.ts';
+import routes from './routes.ts';
+
+/** Accounts and their profiles; listens for other replicas' changes to them. */
+export default defineModule('users', async (app, { services }) => {
+  await app.register(routes, { services });
+  await services.users.start();
+  app.addHook('preClose', () => services.users.stop());
+});
