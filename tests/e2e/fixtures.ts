@@ -193,19 +193,17 @@ export interface Look {
  * page and waits for it once, in the light theme; the theme then changes in place through the
  * header's toggle, as a player switches it, and the width by resizing the window. A look costs a
  * screenshot, not a page load: loading every page four times was most of the browser tests' time.
- * `shoot` must leave the page where it is. Leaves the page light, at 1280 px.
+ * `shoot` must leave the page where it is. Leaves the page light, at 1280 px. With `{ phone: false }`
+ * the 375 px looks are skipped: for a `shoot` that checks only at 1280 px (`desktopChecks`).
  */
-export async function inEachLook(page: Page, open: () => Promise<unknown>, shoot: (look: Look) => Promise<unknown>) {
+export async function inEachLook(page: Page, open: () => Promise<unknown>, shoot: (look: Look) => Promise<unknown>, { phone = true }: { phone?: boolean } = {}) {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.evaluate(() => localStorage.setItem('preferredTheme', 'light'));
   await open();
   for (const theme of ['light', 'dark'] as const) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await switchTheme(page, theme);
-    for (const [label, width] of [
-      ['desktop', 1280],
-      ['phone', 375],
-    ] as const) {
+    for (const [label, width] of [['desktop', 1280], ...(phone ? [['phone', 375] as const] : [])] as const) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
       // The new width's layout: media queries answer at once, measured parts (a grid) a frame later.
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
@@ -222,6 +220,9 @@ export async function inEachLook(page: Page, open: () => Promise<unknown>, shoot
  * with LOOKS=1, and only then are they taken (docs/architecture.md, Tests).
  */
 const takingLooks = process.env.LOOKS === '1';
+
+/** For an `inEachLook` whose checks read the page at 1280 px only: its 375 px looks are pictures alone. */
+export const desktopChecks = { phone: takingLooks };
 
 /** A screenshot for a person to look at, taken only by `npm run looks`. */
 export async function shoot<T extends Page | Locator>(target: T, options: NonNullable<Parameters<T['screenshot']>[0]> & { path: string }) {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { pingServer } from '../../src/runtime/minecraft/probe.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { accounts, buyServerInStore, expect, inEachLook, openTab, seriousViolations, shoot, signIn, test, transitionsEnded } from './fixtures.ts';
+import { accounts, buyServerInStore, desktopChecks, expect, inEachLook, openTab, seriousViolations, shoot, signIn, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/settings';
@@ -176,6 +176,7 @@ test('a player changes the MOTD and the game mode live and PvP with a restart, a
         await shoot(page, { path: `${SHOTS}/settings-${lang}-${label}-${theme}.png`, fullPage: true });
         if (label === 'desktop') expect(await seriousViolations(page, { theme })).toEqual([]);
       },
+      desktopChecks,
     );
   }
 });

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { accessToken, accounts, expect, inEachLook, seriousViolations, shoot, signedIn, signIn, signUp, test } from './fixtures.ts';
+import { accessToken, accounts, expect, desktopChecks, inEachLook, seriousViolations, shoot, signedIn, signIn, signUp, test } from './fixtures.ts';
 
 const run = Date.now().toString(36).toUpperCase();
 
@@ -321,6 +321,7 @@ test('screenshots of the catalogue and sales pages at 1280 and 375 px in both th
         await shoot(page, { path: `${SHOTS}/${name}-${label}-${theme}.png`, fullPage: true });
         if (label === 'desktop') expect((await seriousViolations(page, { theme })).map((line) => `${name} ${line}`)).toEqual([]);
       },
+      desktopChecks,
     );
   }
   // The phone's menu, opened, in the dark theme.

@@ -1,5 +1,5 @@
 import { join, quit } from '../fixtures/minecraft.ts';
-import { apiAs, buyServerInStore, expect, inEachLook, openTab, shoot, test } from './fixtures.ts';
+import { apiAs, buyServerInStore, expect, openTab, picturesInEachLook, shoot, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/usage';
@@ -69,7 +69,7 @@ test('the Usage tab draws a running server’s players, CPU and memory, with its
     // The charts draw their lines in an animation, which the suite's browser asks to skip
     // (playwright.config.ts): the shots show the whole lines, as a person sees them once still.
     for (const lang of ['fr', 'en'] as const) {
-      await inEachLook(
+      await picturesInEachLook(
         page,
         async () => {
           await page.goto(lang === 'fr' ? `${gamePath}/usage` : `/en${gamePath}/usage`);
