@@ -25,6 +25,7 @@ import { PricingService } from './modules/money/pricing/service.ts';
 import { SubscriptionsService } from './modules/money/subscriptions/service.ts';
 import { InvoicesService } from './modules/money/invoices/service.ts';
 import { PaymentsService } from './modules/money/payments/service.ts';
+import { PaymentEvents } from './modules/money/payments/events.ts';
 import { AuditService } from './modules/audit/service.ts';
 import { ActivityService } from './modules/activity/service.ts';
 import { SharingService } from './modules/sharing/service.ts';
@@ -85,6 +86,7 @@ export interface Services {
   subscriptions: SubscriptionsService;
   invoices: InvoicesService;
   payments: PaymentsService;
+  paymentEvents: PaymentEvents;
   audit: AuditService;
   staff: StaffService;
   runtime: GameRuntime;
@@ -113,19 +115,9 @@ export function createServices(config: Config, database: Database, runtime: Part
   const pricing = new PricingService(db, audit, database, (packId): Promise<boolean> => payments.hasPaymentsForPack(packId));
   const subscriptions = new SubscriptionsService(db, audit);
   const invoices = new InvoicesService(db, config.invoices);
-  const payments = new PaymentsService(db, {
-    provider: createPaymentProvider(config.stripe),
-    users,
-    pricing,
-    promoCodes,
-    subscriptions,
-    invoices,
-    credits,
-    notifications,
-    audit,
-    clock: game.clock,
-    log: game.log,
-  });
+  const paymentProvider = createPaymentProvider(config.stripe);
+  const paymentEvents = new PaymentEvents(db, { provider: paymentProvider, users, promoCodes, subscriptions, invoices, credits, notifications, clock: game.clock, log: game.log });
+  const payments = new PaymentsService(db, { provider: paymentProvider, users, pricing, promoCodes, subscriptions, audit, events: paymentEvents, clock: game.clock });
   const games = new GamesService(db, { catalogue, credits, friends, notifications, firstPeriod: new FirstPeriod({ credits, promoCodes }), runtime: game, events });
   const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit, events, log: game.log });
@@ -201,6 +193,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     subscriptions,
     invoices,
     payments,
+    paymentEvents,
     audit,
     staff: new StaffService(db, { credits, audit, subscriptions, invoices }),
     runtime: game,

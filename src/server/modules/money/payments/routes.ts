@@ -36,7 +36,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         if (!Buffer.isBuffer(request.body)) throw badRequest('payments.jsonBodyExpected');
         try {
           const signature = request.headers['stripe-signature'];
-          await payments.webhook(request.body, typeof signature === 'string' ? signature : undefined);
+          await services.paymentEvents.webhook(request.body, typeof signature === 'string' ? signature : undefined);
         } catch (err) {
           if (err instanceof WebhookSignatureError) throw badRequest('payments.badSignature', {}, [{ field: 'Stripe-Signature', key: 'field.signatureMismatch' }]);
           // Signed but unreadable: kept for staff; a 400 shows at Stripe as failed, where a 500 would be retried for days.
