@@ -13,6 +13,7 @@ import { UsersService } from './modules/users/service.ts';
 import { CatalogueService } from './modules/catalogue/service.ts';
 import { DefinitionImages } from './modules/catalogue/images.ts';
 import { GamesService } from './modules/games/service.ts';
+import { GamePlayersService } from './modules/games/players.ts';
 import { Reconciler } from './modules/games/reconciler.ts';
 import { RenewalsService } from './modules/money/renewals/service.ts';
 import { FirstPeriod } from './modules/money/renewals/first-period.ts';
@@ -67,6 +68,7 @@ export interface Services {
   friendGroups: FriendGroupsService;
   catalogue: CatalogueService;
   games: GamesService;
+  gamePlayers: GamePlayersService;
   sharing: SharingService;
   activity: ActivityService;
   staffGames: StaffGamesService;
@@ -152,7 +154,8 @@ export function createServices(config: Config, database: Database, runtime: Part
   );
   const backupRounds = new BackupRounds(db, { store: backupStore, worlds, claims, work: backupWork, uploads }, { clock: game.clock, log: game.log });
   const usage = new UsageService(db, { games, backups, driver: game.driver, events }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
-  const consoles = new ConsoleService(db, { games, audit, driver: game.driver, clock: game.clock, events }, config.streams);
+  const gamePlayers = new GamePlayersService(db, { games, notifications, runtime: game });
+  const consoles = new ConsoleService(db, { games, players: gamePlayers, audit, driver: game.driver, clock: game.clock, events }, config.streams);
   const scheduleRunner = new ScheduleRunner(
     db,
     { games, backups, notifications, users, console: consoles, levelOf: (userId, id) => sharing.levelOf(userId, id) },
@@ -174,6 +177,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     friendGroups,
     catalogue,
     games,
+    gamePlayers,
     sharing,
     activity: new ActivityService(audit),
     staffGames: new StaffGamesService(db, { games, catalogue, users, notifications, audit, runtime: game }),

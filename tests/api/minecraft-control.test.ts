@@ -92,13 +92,13 @@ describe('Minecraft control', () => {
   it('adds or removes many names at once for other modules (a friend group)', async () => {
     const { gameId } = await buyGame(t.current);
     await runGame(t.current, gameId);
-    const { games } = t.current.app.services;
+    const { gamePlayers } = t.current.app.services;
     const alice = await userId(t.current, 'alice');
-    const list = await games.patchPlayers(alice, gameId, ['Steve', 'Alex', 'steve'], 'WHITELIST', 'ADD');
+    const list = await gamePlayers.patchPlayers(alice, gameId, ['Steve', 'Alex', 'steve'], 'WHITELIST', 'ADD');
     expect(list.players.map((p) => p.name).sort()).toEqual(['Alex', 'Steve']);
     expect(t.current.driver.commands(gameId).sort()).toEqual(['whitelist add Alex', 'whitelist add Steve']);
-    expect((await games.patchPlayers(alice, gameId, ['ALEX'], 'WHITELIST', 'REMOVE')).players.map((p) => p.name)).toEqual(['Steve']);
-    await expect(games.patchPlayers(alice, gameId, ['bad name'], 'WHITELIST', 'ADD')).rejects.toMatchObject({ status: 400 });
-    await expect(games.patchPlayers(await userId(t.current, 'bob'), gameId, ['Steve'], 'OPS', 'ADD')).rejects.toMatchObject({ status: 404 });
+    expect((await gamePlayers.patchPlayers(alice, gameId, ['ALEX'], 'WHITELIST', 'REMOVE')).players.map((p) => p.name)).toEqual(['Steve']);
+    await expect(gamePlayers.patchPlayers(alice, gameId, ['bad name'], 'WHITELIST', 'ADD')).rejects.toMatchObject({ status: 400 });
+    await expect(gamePlayers.patchPlayers(await userId(t.current, 'bob'), gameId, ['Steve'], 'OPS', 'ADD')).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -8,6 +8,7 @@ import { sseFrame } from '../../lib/sse.ts';
 import { StreamSlots, type OpenStream, type StreamLimits } from '../../lib/stream-slots.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { GamesService } from '../games/service.ts';
+import type { GamePlayersService } from '../games/players.ts';
 import { commandName, commandTextProblem, intentOf, levelFor } from './commands.ts';
 import type { AccessScope, EventBus } from '../../events.ts';
 
@@ -32,6 +33,7 @@ interface ConsoleStream extends OpenStream {
 
 interface ConsoleDeps {
   games: GamesService;
+  players: GamePlayersService;
   audit: AuditService;
   driver: GameDriver;
   clock: () => Date;
@@ -146,7 +148,7 @@ export class ConsoleService {
   async send(userId: string, ownerId: string, gameId: string, command: string, as: GameAccessLevel, scheduleId?: string): Promise<{ output: string }> {
     this.allow(command, as);
     const intent = intentOf(command);
-    const { games, audit, driver } = this.deps;
+    const { games, players, audit, driver } = this.deps;
     const by = { as, command, ...(scheduleId ? { scheduleId } : {}) };
     // Checked before a list is changed for a command that could not run.
     const game = await games.get(ownerId, gameId);
@@ -160,8 +162,8 @@ export class ConsoleService {
       return { output: '' };
     }
     // Kept by the platform first, so the next start keeps it whatever happens to the command.
-    if (intent.activity === 'players.list' && intent.name) await games.patchPlayers(ownerId, gameId, [intent.name], intent.type, intent.action, { as, live: false });
-    if (intent.activity === 'whitelist.toggle') await games.setWhitelist(ownerId, gameId, intent.enabled, false);
+    if (intent.activity === 'players.list' && intent.name) await players.patchPlayers(ownerId, gameId, [intent.name], intent.type, intent.action, { as, live: false });
+    if (intent.activity === 'whitelist.toggle') await players.setWhitelist(ownerId, gameId, intent.enabled, false);
     const output = await games.command(ownerId, gameId, command);
     await audit.record(this.db, { actorId: userId, action: 'console.command', entity: 'game', entityId: gameId, after: { ...by, output } });
     return { output };

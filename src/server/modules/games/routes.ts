@@ -29,6 +29,7 @@ import type { GameAction } from './service.ts';
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const games = services.games;
+  const players = services.gamePlayers;
   const tags = ['games'];
 
   app.delete(
@@ -124,7 +125,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.get(
       '/v1/game/:id/minecraft/players/connected',
       { config: { gameRole: 'VIEWER' }, schema: { tags, summary: 'Players online now (none unless RUNNING)', params: IdParams, response: { 200: ConnectedPlayers } } },
-      async (request) => games.connectedPlayers(gameOf(request).ownerId, request.params.id),
+      async (request) => players.connectedPlayers(gameOf(request).ownerId, request.params.id),
     );
 
     player.get(
@@ -133,7 +134,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'VIEWER' },
         schema: { tags, summary: 'One of the player lists: WHITELIST, OPS or BANNED', params: IdParams, querystring: PlayerListQuery, response: { 200: PlayerList } },
       },
-      async (request) => games.players(gameOf(request).ownerId, request.params.id, request.query.type),
+      async (request) => players.players(gameOf(request).ownerId, request.params.id, request.query.type),
     );
 
     player.post(
@@ -150,7 +151,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
       async (request) => {
         const { name, type, action, reason } = request.body;
-        return games.patchPlayers(gameOf(request).ownerId, request.params.id, [name], type, action, { as: gameOf(request).level, reason });
+        return players.patchPlayers(gameOf(request).ownerId, request.params.id, [name], type, action, { as: gameOf(request).level, reason });
       },
     );
 
@@ -171,7 +172,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         // The game was checked first (another user's game answers 404 before their group is looked
         // at); the group is the caller's own, whoever owns the game.
         const names = await services.friendGroups.memberNames(request.user.id, groupId);
-        return games.patchPlayers(gameOf(request).ownerId, request.params.id, names, type, action, { as: gameOf(request).level });
+        return players.patchPlayers(gameOf(request).ownerId, request.params.id, names, type, action, { as: gameOf(request).level });
       },
     );
 
@@ -198,13 +199,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'MODERATOR', activity: 'players.kick' },
         schema: { problems: [503], tags, summary: 'Kick a player (409 unless RUNNING)', params: IdParams, body: named(playerRequest), response: { 200: RconAnswer } },
       },
-      async (request) => games.kick(gameOf(request).ownerId, request.params.id, request.body.name, request.body.reason),
+      async (request) => players.kick(gameOf(request).ownerId, request.params.id, request.body.name, request.body.reason),
     );
 
     player.get(
       '/v1/game/:id/minecraft/whitelist/status',
       { config: { gameRole: 'VIEWER' }, schema: { tags, summary: 'Whether only whitelisted players may join', params: IdParams, response: { 200: WhitelistStatus } } },
-      async (request) => games.whitelistEnabled(gameOf(request).ownerId, request.params.id),
+      async (request) => players.whitelistEnabled(gameOf(request).ownerId, request.params.id),
     );
 
     player.put(
@@ -213,7 +214,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'MODERATOR', activity: 'whitelist.toggle' },
         schema: { tags, summary: 'Turn the whitelist on or off (applied live when running)', params: IdParams, querystring: WhitelistQuery, response: { 200: WhitelistStatus } },
       },
-      async (request) => games.setWhitelist(gameOf(request).ownerId, request.params.id, request.query.enabled),
+      async (request) => players.setWhitelist(gameOf(request).ownerId, request.params.id, request.query.enabled),
     );
   });
 };

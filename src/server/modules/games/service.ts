@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { gamePayments, gamePlayers, games } from '../../db/schema/games.ts';
-import { badRequest, conflict, forbidden, HttpProblem, notFound } from '../../lib/problems.ts';
+import { gamePayments, games } from '../../db/schema/games.ts';
+import { conflict, HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../lib/db-errors.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
@@ -9,29 +9,13 @@ import type { CreditsService } from '../money/credits/service.ts';
 import type { FriendsService } from '../friends/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { Locale } from '../../../contract/messages.ts';
-import { allows as mayChange, type GameAccessLevel } from '../../../contract/sharing.ts';
 import type { FirstPeriod } from '../money/renewals/first-period.ts';
-import {
-  playerListLevels,
-  playerListTypes,
-  type Game,
-  type GameCreate,
-  type GamePayment,
-  type GameStatus,
-  type GameStatusView,
-  type PlayerAction,
-  type PlayerList,
-  type PlayerListType,
-  type ResolvedSettings,
-} from '../../../contract/games.ts';
-import { listCommands, specOf, type GameRow, type GameRuntime } from './runtime.ts';
+import { type Game, type GameCreate, type GamePayment, type GameStatus, type GameStatusView, type ResolvedSettings } from '../../../contract/games.ts';
+import { specOf, type GameRow, type GameRuntime } from './runtime.ts';
 import { toGamePayment } from '../money/renewals/game-payment.ts';
 import type { GameSpec } from '../../../runtime/driver.ts';
 import type { EventBus } from '../../events.ts';
 
-const MC_NAME = /^[A-Za-z0-9_]{3,16}$/;
-/** Bounds a list so one game cannot grow the table without end. */
-const MAX_LIST_NAMES = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** An owner may announce a game to their friends at most once in this time. */
 const ANNOUNCE_INTERVAL_MS = 10 * 60 * 1000;
@@ -158,7 +142,8 @@ export class GamesService {
     return this.db.select({ id: games.id, ownerId: games.ownerId, name: games.name, version: games.version, status: games.status }).from(games).where(inArray(games.id, ids));
   }
 
-  private async row(ownerId: string, id: string): Promise<GameRow> {
+  /** The owner's game; 404 for anyone else's. */
+  async ownedRow(ownerId: string, id: string): Promise<GameRow> {
     const [row] = await this.db
       .select()
       .from(games)
@@ -228,7 +213,7 @@ export class GamesService {
 
   /** One of the owner's games, with its renewal waiting to be paid. */
   async get(ownerId: string, id: string): Promise<Game> {
-    const [game] = await this.withRenewals([await this.row(ownerId, id)]);
+    const [game] = await this.withRenewals([await this.ownedRow(ownerId, id)]);
     return game!;
   }
 
@@ -285,7 +270,7 @@ export class GamesService {
 
   /** The ledger entries this game caused (its charges and renewals), newest first. */
   async transactions(ownerId: string, id: string, locale: Locale, window: Window) {
-    await this.row(ownerId, id);
+    await this.ownedRow(ownerId, id);
     return this.credits.entriesByRef(ownerId, 'game', id, locale, window);
   }
 
@@ -310,7 +295,7 @@ export class GamesService {
         .returning();
     }
     if (!row) {
-      const current = await this.row(ownerId, id);
+      const current = await this.ownedRow(ownerId, id);
       if (needsRoom.includes(current.status) && !from.includes(current.status)) {
         throw new HttpProblem(
           503,
@@ -360,7 +345,7 @@ export class GamesService {
 
   /** Live status: asked of the server while it runs, from the database otherwise. */
   async status(ownerId: string, id: string): Promise<GameStatusView> {
-    const row = await this.row(ownerId, id);
+    const row = await this.ownedRow(ownerId, id);
     const view: GameStatusView = { status: row.status, playersOnline: 0, maxPlayers: row.settings.maxPlayers ?? row.maxPlayers, version: row.version, motd: row.settings.motd, address: null };
     if (row.status !== 'RUNNING') return view;
     try {
@@ -382,128 +367,12 @@ export class GamesService {
     }
   }
 
-  async connectedPlayers(ownerId: string, id: string) {
-    const row = await this.row(ownerId, id);
-    const none = { playersOnline: 0, maxPlayers: row.settings.maxPlayers ?? row.maxPlayers, players: [] };
-    if (row.status !== 'RUNNING') return none;
-    try {
-      const observed = await this.runtime.driver.observe(await specOf(this.db, row));
-      if (observed.status !== 'RUNNING') return none;
-      return { playersOnline: observed.playersOnline, maxPlayers: observed.maxPlayers, players: observed.players.map((name) => ({ name })) };
-    } catch (err) {
-      this.runtime.log.warn({ err, gameId: id }, 'observe failed');
-      return none;
-    }
-  }
-
-  async players(ownerId: string, id: string, type: PlayerListType): Promise<PlayerList> {
-    await this.row(ownerId, id);
-    return this.playerList(id, type);
-  }
-
-  private async playerList(gameId: string, type: PlayerListType): Promise<PlayerList> {
-    const rows = await this.db
-      .select({ name: gamePlayers.name, createdAt: gamePlayers.createdAt })
-      .from(gamePlayers)
-      .where(and(eq(gamePlayers.gameId, gameId), eq(gamePlayers.type, type)))
-      .orderBy(asc(gamePlayers.createdAt), asc(gamePlayers.name));
-    return { type, players: rows.map((r) => ({ name: r.name, addedAt: r.createdAt.toISOString() })) };
-  }
-
-  /**
-   * Adds names to, or removes them from, one of the game's lists (the social module adds a whole
-   * friend group this way). Stored first, so the server gets them at its next start whatever
-   * happens; applied live over RCON when it runs, unless `live` is false (the console runs the
-   * command itself). Adding a name already there, or removing one that is not, changes nothing.
-   * `as` is the caller's level on the game: 403 when it may not change this list (operators).
-   */
-  async patchPlayers(
-    ownerId: string,
-    gameId: string,
-    names: string[],
-    type: PlayerListType,
-    action: PlayerAction,
-    { as = 'OWNER', live = true, reason }: { as?: GameAccessLevel; live?: boolean; reason?: string } = {},
-  ): Promise<PlayerList> {
-    if (!playerListTypes.includes(type)) throw badRequest('games.unknownList', { type }, [{ field: 'type', key: 'field.oneOf', params: { values: playerListTypes.join(', ') } }]);
-    if (!mayChange(as, playerListLevels[type])) throw forbidden('sharing.roleTooLow');
-    if (names.length > MAX_LIST_NAMES) throw badRequest('games.tooManyNames', { max: MAX_LIST_NAMES }, [{ field: 'names', key: 'field.atMostNames', params: { max: MAX_LIST_NAMES } }]);
-    const bad = names.filter((n) => !MC_NAME.test(n));
-    if (bad.length) throw badRequest('games.notNames', { names: bad.slice(0, 5).join(', ') }, [{ field: 'name', key: 'field.minecraftName' }]);
-    const game = await this.row(ownerId, gameId);
-    // One entry per player, as first spelt: names are case-insensitive.
-    const unique = names.filter((n, i) => names.findIndex((m) => m.toLowerCase() === n.toLowerCase()) === i);
-    let changed: string[] = [];
-    if (unique.length) {
-      changed = await this.db.transaction(async (tx) => {
-        const lower = unique.map((n) => n.toLowerCase());
-        const sameList = and(eq(gamePlayers.gameId, gameId), eq(gamePlayers.type, type));
-        if (action === 'REMOVE') {
-          const removed = await tx
-            .delete(gamePlayers)
-            .where(and(sameList, inArray(sql`lower(${gamePlayers.name})`, lower)))
-            .returning({ name: gamePlayers.name });
-          return removed.map((r) => r.name);
-        }
-        const added = await tx
-          .insert(gamePlayers)
-          .values(unique.map((name) => ({ gameId, type, name })))
-          .onConflictDoNothing()
-          .returning({ name: gamePlayers.name });
-        const [size] = await tx.select({ n: count() }).from(gamePlayers).where(sameList);
-        if ((size?.n ?? 0) > MAX_LIST_NAMES) throw conflict('games.listFull', { max: MAX_LIST_NAMES });
-        return added.map((r) => r.name);
-      });
-    }
-    if (changed.length) await this.notifications.changed(ownerId, { resource: 'games', ids: [gameId], type: 'updated' });
-    // A ban's reason goes with it to the running server, which shows it to the player; one RCON
-    // command per name, so a line break in it must not start another.
-    const why = type === 'BANNED' && action === 'ADD' ? reason?.replace(/\p{Cc}+/gu, ' ').trim() : undefined;
-    if (live && game.status === 'RUNNING')
-      await this.rconQuietly(
-        game,
-        changed.map((name) => (why ? `${listCommands[type][action]} ${name} ${why}` : `${listCommands[type][action]} ${name}`)),
-      );
-    return this.playerList(gameId, type);
-  }
-
-  async whitelistEnabled(ownerId: string, id: string): Promise<{ enabled: boolean }> {
-    return { enabled: (await this.row(ownerId, id)).whitelistEnabled };
-  }
-
-  /** Turns the whitelist on or off; applied live when it runs, unless `live` is false (the console runs the command itself). */
-  async setWhitelist(ownerId: string, id: string, enabled: boolean, live = true): Promise<{ enabled: boolean }> {
-    const [row] = await this.db
-      .update(games)
-      .set({ whitelistEnabled: enabled, updatedAt: this.runtime.clock() })
-      .where(and(eq(games.id, id), eq(games.ownerId, ownerId)))
-      .returning();
-    if (!row) throw notFound('game');
-    await this.notifications.changed(ownerId, { resource: 'games', ids: [id], type: 'updated' });
-    if (live && row.status === 'RUNNING') await this.rconQuietly(row, [`whitelist ${enabled ? 'on' : 'off'}`]);
-    return { enabled };
-  }
-
-  /** Kicks a player from the running server; 409 when it does not run. */
-  async kick(ownerId: string, id: string, name: string, reason?: string): Promise<{ message: string }> {
-    const row = await this.row(ownerId, id);
-    if (row.status !== 'RUNNING') throw conflict('games.kickNotRunning', { status: row.status });
-    // One RCON command per call: a line break in the reason must not start another one.
-    const why = reason?.replace(/\p{Cc}+/gu, ' ').trim();
-    try {
-      const message = await this.runtime.driver.rcon(await specOf(this.db, row), why ? `kick ${name} ${why}` : `kick ${name}`);
-      return { message };
-    } catch (err) {
-      throw new HttpProblem(503, 'games.noAnswer');
-    }
-  }
-
   /**
    * A console command on the owner's running game (409 otherwise): the server's answer. The
    * command, then its answer, go in the game's console, so its history shows what was run.
    */
   async command(ownerId: string, id: string, command: string): Promise<string> {
-    const row = await this.row(ownerId, id);
+    const row = await this.ownedRow(ownerId, id);
     if (row.status !== 'RUNNING') throw conflict('console.notRunning', { status: row.status });
     const { driver } = this.runtime;
     driver.noteConsole(row, [{ level: 'info', text: command, command: true }]);
@@ -532,7 +401,7 @@ export class GamesService {
    * notifications, so two calls at once cannot both announce and a failure leaves the slot free.
    */
   async announce(ownerId: string, id: string, ownerName: string): Promise<{ notified: number; address: string }> {
-    const row = await this.row(ownerId, id);
+    const row = await this.ownedRow(ownerId, id);
     if (row.status !== 'RUNNING') throw conflict('games.announceNotRunning', { status: row.status });
     let address: string | null;
     try {
@@ -567,23 +436,5 @@ export class GamesService {
       for (const friendId of friendIds) await this.notifications.notify(friendId, notice, tx);
       return { notified: friendIds.length, address };
     });
-  }
-
-  /**
-   * Live changes the database already holds, in order: the server is described once for all of
-   * them. A failure is logged and ends the batch (the server is not answering); the next start
-   * applies them all.
-   */
-  private async rconQuietly(game: GameRow, commands: string[]): Promise<void> {
-    if (!commands.length) return;
-    const spec = await specOf(this.db, game);
-    for (const [i, command] of commands.entries()) {
-      try {
-        await this.runtime.driver.rcon(spec, command);
-      } catch (err) {
-        this.runtime.log.warn({ err, gameId: game.id, command, left: commands.length - i - 1 }, 'live change not applied; the next start applies it');
-        return;
-      }
-    }
   }
 }
