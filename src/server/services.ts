@@ -24,6 +24,7 @@ import { ReviewsService } from './modules/reviews/service.ts';
 import { PromoCodesService } from './modules/money/promocodes/service.ts';
 import { PricingService } from './modules/money/pricing/service.ts';
 import { SubscriptionsService } from './modules/money/subscriptions/service.ts';
+import { SubscriptionLifecycle } from './modules/money/subscriptions/lifecycle.ts';
 import { InvoicesService } from './modules/money/invoices/service.ts';
 import { PaymentsService } from './modules/money/payments/service.ts';
 import { PaymentEvents } from './modules/money/payments/events.ts';
@@ -47,6 +48,7 @@ import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
 import { ScheduleRunner } from './modules/schedules/runner.ts';
 import { EventBus } from './events.ts';
+import type { GamePayment } from '../contract/games.ts';
 
 /**
  * The composition root of the domain: every service, built once per app from the database. What a
@@ -86,6 +88,7 @@ export interface Services {
   promoCodes: PromoCodesService;
   pricing: PricingService;
   subscriptions: SubscriptionsService;
+  subscriptionLifecycle: SubscriptionLifecycle;
   invoices: InvoicesService;
   payments: PaymentsService;
   paymentEvents: PaymentEvents;
@@ -120,7 +123,16 @@ export function createServices(config: Config, database: Database, runtime: Part
   const paymentProvider = createPaymentProvider(config.stripe);
   const paymentEvents = new PaymentEvents(db, { provider: paymentProvider, users, promoCodes, subscriptions, invoices, credits, notifications, clock: game.clock, log: game.log });
   const payments = new PaymentsService(db, { provider: paymentProvider, users, pricing, promoCodes, subscriptions, audit, events: paymentEvents, clock: game.clock });
-  const games = new GamesService(db, { catalogue, credits, friends, notifications, firstPeriod: new FirstPeriod({ credits, promoCodes }), runtime: game, events });
+  const games = new GamesService(db, {
+    catalogue,
+    credits,
+    friends,
+    notifications,
+    firstPeriod: new FirstPeriod({ credits, promoCodes }),
+    runtime: game,
+    events,
+    pendingRenewals: (rows): Promise<Map<string, GamePayment>> => renewals.pending(rows),
+  });
   const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit, events, log: game.log });
   const backupStore = createStore(config.backupStore);
@@ -162,7 +174,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     { clock: game.clock, log: game.log },
   );
   const schedules = new SchedulesService(db, { audit, runner: scheduleRunner, events }, { clock: game.clock });
-  const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups }, config.renewals);
+  const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups, audit }, config.renewals);
   return {
     config,
     database,
@@ -195,6 +207,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     promoCodes,
     pricing,
     subscriptions,
+    subscriptionLifecycle: new SubscriptionLifecycle(db, { subscriptions, provider: paymentProvider, payments, users }),
     invoices,
     payments,
     paymentEvents,

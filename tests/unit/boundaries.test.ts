@@ -30,5 +30,7 @@ describe('module boundaries', () => {
     expect(await lint('src/server/modules/money/payments/x.ts', "import { games } from '../../../db/schema/games.ts';\nexport const a = games;\n")).toContain('local/own-tables');
     expect(await lint('src/server/modules/money/renewals/x.ts', "import { games } from '../../../db/schema/games.ts';\nexport const a = games;\n")).toEqual([]);
     expect(await lint('src/server/modules/money/renewals/x.ts', "import { users } from '../../../db/schema/users.ts';\nexport const a = users;\n")).toContain('local/own-tables');
+    // A game's periods are money: the games module asks the renewals for them.
+    expect(await lint('src/server/modules/games/x.ts', "import { gamePayments } from '../../db/schema/renewals.ts';\nexport const a = gamePayments;\n")).toContain('local/own-tables');
   });
 });

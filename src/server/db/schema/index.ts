@@ -8,6 +8,7 @@ export * from './friends.ts';
 export * from './friend-groups.ts';
 export * from './catalogue.ts';
 export * from './games.ts';
+export * from './renewals.ts';
 export * from './reviews.ts';
 export * from './idempotency.ts';
 export * from './pricing.ts';

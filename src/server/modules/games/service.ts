@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
-import { gamePayments, games } from '../../db/schema/games.ts';
+import { games } from '../../db/schema/games.ts';
 import { conflict, HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../lib/db-errors.ts';
@@ -12,7 +12,6 @@ import type { Locale } from '../../../contract/messages.ts';
 import type { FirstPeriod } from '../money/renewals/first-period.ts';
 import { type Game, type GameCreate, type GamePayment, type GameStatus, type GameStatusView, type ResolvedSettings } from '../../../contract/games.ts';
 import { specOf, type GameRow, type GameRuntime } from './runtime.ts';
-import { toGamePayment } from '../money/renewals/game-payment.ts';
 import type { GameSpec } from '../../../runtime/driver.ts';
 import type { EventBus } from '../../events.ts';
 
@@ -102,6 +101,7 @@ export class GamesService {
   private readonly firstPeriod: FirstPeriod;
   private readonly runtime: GameRuntime;
   private readonly events: EventBus;
+  private readonly pendingRenewals: (games: Array<{ id: string; name: string }>) => Promise<Map<string, GamePayment>>;
 
   constructor(
     db: Db,
@@ -113,6 +113,8 @@ export class GamesService {
       firstPeriod: FirstPeriod;
       runtime: GameRuntime;
       events: EventBus;
+      /** Each game's renewal waiting to be paid: the renewals' (money/renewals), which own a game's periods. */
+      pendingRenewals: (games: Array<{ id: string; name: string }>) => Promise<Map<string, GamePayment>>;
     },
   ) {
     this.db = db;
@@ -123,6 +125,7 @@ export class GamesService {
     this.firstPeriod = deps.firstPeriod;
     this.runtime = deps.runtime;
     this.events = deps.events;
+    this.pendingRenewals = deps.pendingRenewals;
   }
 
   /** Tells the reconciler, once committed, that a game's wanted state changed: it acts now rather than at its next round. */
@@ -219,27 +222,11 @@ export class GamesService {
 
   /**
    * Games with their PENDING renewal (at most one per game: the one for the period after
-   * periodEnd), read in one query, so the web can offer to pay it without another call.
+   * periodEnd), so the web can offer to pay it without another call.
    */
   async withRenewals<R extends GameRow>(rows: R[]): Promise<Array<Game & { renewal: GamePayment | null }>> {
-    const pending = rows.length
-      ? await this.db
-          .select()
-          .from(gamePayments)
-          .where(
-            and(
-              inArray(
-                gamePayments.gameId,
-                rows.map((r) => r.id),
-              ),
-              eq(gamePayments.status, 'PENDING'),
-            ),
-          )
-      : [];
-    return rows.map((row) => {
-      const renewal = pending.find((p) => p.gameId === row.id);
-      return { ...toGame(row), renewal: renewal ? toGamePayment(renewal, row.name) : null };
-    });
+    const pending = await this.pendingRenewals(rows);
+    return rows.map((row) => ({ ...toGame(row), renewal: pending.get(row.id) ?? null }));
   }
 
   /** The owner's games, newest first. */

@@ -59,7 +59,10 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           response: { 200: StaffGame },
         },
       },
-      async (request) => staffGames.extend(request.user.id, request.params.id, request.body.days, request.body.reason),
+      async (request) => {
+        await services.renewals.extend(request.user.id, request.params.id, request.body.days, request.body.reason);
+        return staffGames.get(request.params.id);
+      },
     );
   });
 };

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { gamePayments, games } from '../../db/schema/games.ts';
+import { games } from '../../db/schema/games.ts';
 import { conflict, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -12,7 +12,6 @@ import type { StaffGame, StaffGameQuery } from '../../../contract/games.ts';
 import { actionWrite, allows, statusSet, toGame, type GamesService } from './service.ts';
 import type { GameRow, GameRuntime } from './runtime.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Names sort as people read them: "arena" between "Alpha" and "Castle", whatever the database's collation. */
 const sortColumns = { createdAt: games.createdAt, periodEnd: games.periodEnd, name: sql`lower(${games.name})` };
 
@@ -21,8 +20,8 @@ const containing = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The back office's games: everyone's, with their owners and what they bought by name; staff stop
- * a game (as its owner would) or give it days, each change audited in its own transaction and its
- * owner told why.
+ * a game (as its owner would), audited in its own transaction and its owner told why. Free days
+ * are the renewals' (money/renewals), which own a game's period.
  */
 export class StaffGamesService {
   private readonly db: Db;
@@ -108,44 +107,6 @@ export class StaffGamesService {
       );
     });
     this.games.actionAsked(id);
-    return this.get(id);
-  }
-
-  /**
-   * Moves the game's period end `days` later, free. Its renewal already opened (waiting, or
-   * canceled by the owner) moves with it, so it stays the one for the next period. An expired game
-   * is refused (409): paying its renewal revives it.
-   */
-  async extend(actorId: string, id: string, days: number, reason: string): Promise<StaffGame> {
-    const now = this.runtime.clock();
-    await this.db.transaction(async (tx) => {
-      const [before] = await tx.select().from(games).where(eq(games.id, id)).for('update');
-      if (!before) throw notFound('game');
-      if (before.expiredAt || before.worldDeletedAt) throw conflict('games.staffRevive', { status: before.status });
-      const shift = days * DAY_MS;
-      const periodEnd = new Date(before.periodEnd.getTime() + shift);
-      const [after] = await tx.update(games).set({ periodEnd, updatedAt: now }).where(eq(games.id, id)).returning();
-      const [renewal] = await tx
-        .select()
-        .from(gamePayments)
-        .where(and(eq(gamePayments.gameId, id), eq(gamePayments.periodStart, before.periodEnd), inArray(gamePayments.status, ['PENDING', 'CANCELED'])));
-      if (renewal) {
-        await tx
-          .update(gamePayments)
-          .set({ periodStart: periodEnd, periodEnd: new Date(renewal.periodEnd.getTime() + shift) })
-          .where(eq(gamePayments.id, renewal.id));
-      }
-      await this.audit.record(tx, { actorId, action: 'game.extend', entity: 'game', entityId: id, reason, before: toGame(before), after: toGame(after!) });
-      await this.notifications.changed(
-        before.ownerId,
-        [
-          { resource: 'games', ids: [id], type: 'updated' },
-          { resource: 'gamePayments', ids: renewal ? [renewal.id] : [], type: 'updated' },
-        ],
-        tx,
-      );
-      await this.notifications.notify(before.ownerId, { key: 'game.extendedByStaff', params: { name: before.name, days, until: periodEnd.toISOString(), reason }, link: `/dashboard/game/${id}` }, tx);
-    });
     return this.get(id);
   }
 }

@@ -1,16 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../../contract/common.ts';
-import { Payment, PaymentCheckout, Subscription, sandboxConfirmRequest, stripePaymentCreate, stripeSubscriptionRequest } from '../../../../contract/credits.ts';
+import { Payment, PaymentCheckout, Subscription, sandboxConfirmRequest, stripePaymentCreate } from '../../../../contract/credits.ts';
 import { badRequest } from '../../../lib/problems.ts';
+import { keyOf } from '../providers/provider.ts';
 import { named } from '../../../lib/schema.ts';
 import { pageWindow } from '../../../lib/paging.ts';
 import { MalformedEventError, WebhookSignatureError } from '../providers/provider.ts';
 import { signedIn } from '../../../plugins/auth.ts';
 import type { Services } from '../../../services.ts';
-
-/** The key of the call, or one made for it: creating calls always reach the provider with one. */
-const keyOf = (header: unknown, fallback: string) => (typeof header === 'string' && header ? header : fallback);
 
 const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const payments = services.payments;
@@ -71,36 +69,6 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
     player.get('/v1/purchase/payments', { schema: { tags, summary: 'Your card payments, newest first', querystring: PageQuery, response: { 200: Page(Payment) } } }, async (request) =>
       payments.list(request.user.id, pageWindow(request.query)),
-    );
-
-    player.post(
-      '/v1/payment/stripe/subscription',
-      {
-        schema: {
-          problems: [404],
-          tags,
-          summary: 'Subscribe to a plan (409 when you have one): INCOMPLETE until its first period is paid by card',
-          body: named(stripeSubscriptionRequest),
-          response: { 201: Type.Intersect([PaymentCheckout, Type.Object({ subscription: Subscription })]) },
-        },
-      },
-      async (request, reply) => reply.status(201).send(await payments.subscribe(request.user.id, request.body.subscriptionId, keyOf(request.headers['idempotency-key'], request.id))),
-    );
-
-    player.get('/v1/payment/stripe/subscription', { schema: { tags, summary: 'Your current subscription, or null', response: { 200: Type.Union([Subscription, Type.Null()]) } } }, async (request) =>
-      payments.mySubscription(request.user.id),
-    );
-
-    player.post(
-      '/v1/payment/stripe/subscription/cancel',
-      { schema: { problems: [404], tags, summary: 'Cancel your subscription at the end of the paid period (currentPeriodEnd says until when)', response: { 200: Subscription } } },
-      async (request) => payments.cancelSubscription(request.user.id),
-    );
-
-    player.post(
-      '/v1/payment/stripe/subscription/resume',
-      { schema: { problems: [404], tags, summary: 'Keep a subscription you cancelled, before its period ends', response: { 200: Subscription } } },
-      async (request) => payments.resumeSubscription(request.user.id),
     );
 
     player.post(

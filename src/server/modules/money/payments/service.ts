@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
-import type { Db, Executor } from '../../../db/client.ts';
+import type { Db, Executor, Tx } from '../../../db/client.ts';
 import { paymentCustomers, payments } from '../../../db/schema/payments.ts';
 import { conflict, HttpProblem, notFound, type ErrorKey } from '../../../lib/problems.ts';
 import { pageOf, type Window } from '../../../lib/paging.ts';
@@ -148,89 +148,26 @@ export class PaymentsService {
     }
   }
 
-  /** Subscribes the player to a plan: INCOMPLETE until its first period is paid. */
-  async subscribe(userId: string, planId: string, idempotencyKey: string): Promise<PaymentCheckout & { subscription: Subscription }> {
-    const plan = await this.d.subscriptions.planOnSale(planId);
-    const paymentId = randomUUID();
-    const { subscription, payment } = await this.db.transaction(async (tx) => {
-      const subscription = await this.d.subscriptions.open(tx, userId, plan.id, this.d.provider.name);
-      const [payment] = await tx
-        .insert(payments)
-        .values({
-          id: paymentId,
-          userId,
-          kind: 'SUBSCRIPTION',
-          provider: this.d.provider.name,
-          amountCents: plan.priceCents,
-          currency: plan.currency,
-          credits: plan.credits,
-          subscriptionId: subscription.id,
-        })
-        .returning();
-      return { subscription, payment: payment! };
-    });
-    const user = await this.d.users.get(userId);
-    try {
-      const created = await this.d.provider.createSubscription({
-        subscriptionId: subscription.id,
+  /** A subscription period's payment, PENDING in the subscribing transaction until its first invoice is paid (events.ts). */
+  async openForSubscription(tx: Tx, userId: string, subscriptionId: string, plan: { priceCents: number; currency: Row['currency']; credits: number }): Promise<Row> {
+    const [payment] = await tx
+      .insert(payments)
+      .values({
         userId,
-        email: user?.email ?? null,
-        customerId: await this.customer(userId),
-        plan: { planId: plan.id, name: plan.name.en, priceCents: plan.priceCents, currency: plan.currency, interval: plan.interval, providerPriceId: plan.providerPriceId },
-        idempotencyKey: `subscription-${idempotencyKey}-${subscription.id}`,
-      });
-      await this.rememberCustomer(userId, created.customerId);
-      if (created.providerPriceId && created.providerPriceId !== plan.providerPriceId) await this.d.subscriptions.rememberProviderPrice(plan.id, created.providerPriceId);
-      // The first period's payment is matched to the provider's first invoice when it is paid (invoice.paid).
-      await this.d.subscriptions.setProviderId(subscription.id, created.providerSubscriptionId);
-      const view = await this.d.subscriptions.view({ ...subscription, providerSubscriptionId: created.providerSubscriptionId });
-      return { ...this.checkout(payment, created.clientSecret), subscription: view };
-    } catch (err) {
-      await this.db.transaction(async (tx) => {
-        await this.d.subscriptions.applyProviderState(tx, subscription.id, { status: 'CANCELED' });
-        await tx.update(payments).set({ status: 'FAILED', failureReason: 'other', updatedAt: this.d.clock() }).where(eq(payments.id, paymentId));
-      });
-      throw providerProblem(err);
-    }
+        kind: 'SUBSCRIPTION',
+        provider: this.d.provider.name,
+        amountCents: plan.priceCents,
+        currency: plan.currency,
+        credits: plan.credits,
+        subscriptionId,
+      })
+      .returning();
+    return payment!;
   }
 
-  /**
-   * Cancels the player's subscription at the end of the paid period; answers it, with until when.
-   * The provider's idempotency key is the subscription's id and one made for this call: the
-   * player's Idempotency-Key is theirs only (another player may send the same), and a replay of
-   * their call is answered by the API without coming here.
-   */
-  async cancelSubscription(userId: string): Promise<Subscription> {
-    const current = await this.d.subscriptions.current(userId);
-    if (!current) throw notFound('subscription');
-    if (current.providerSubscriptionId) {
-      await this.d.provider.cancelSubscription(current.providerSubscriptionId, `cancel-${current.id}-${randomUUID()}`).catch((err: unknown) => {
-        throw providerProblem(err);
-      });
-    }
-    // An unpaid subscription has no period to run to: it ends now.
-    const endsNow = current.status === 'INCOMPLETE';
-    await this.db.transaction((tx) => this.d.subscriptions.applyProviderState(tx, current.id, endsNow ? { status: 'CANCELED' } : { cancelAtPeriodEnd: true }));
-    return this.d.subscriptions.view((await this.d.subscriptions.byId(current.id))!);
-  }
-
-  /** Takes back a cancellation; the provider's idempotency key is made as the cancellation's is. */
-  async resumeSubscription(userId: string): Promise<Subscription> {
-    const current = await this.d.subscriptions.current(userId);
-    if (!current) throw notFound('subscription');
-    if (!current.cancelAtPeriodEnd) throw conflict('payments.subscriptionNotCancelling');
-    if (current.providerSubscriptionId) {
-      await this.d.provider.resumeSubscription(current.providerSubscriptionId, `resume-${current.id}-${randomUUID()}`).catch((err: unknown) => {
-        throw providerProblem(err);
-      });
-    }
-    await this.db.transaction((tx) => this.d.subscriptions.applyProviderState(tx, current.id, { cancelAtPeriodEnd: false }));
-    return this.d.subscriptions.view((await this.d.subscriptions.byId(current.id))!);
-  }
-
-  async mySubscription(userId: string): Promise<Subscription | null> {
-    const current = await this.d.subscriptions.current(userId);
-    return current ? this.d.subscriptions.view(current) : null;
+  /** A subscription's first payment whose card step never started (the provider refused the subscription). */
+  async failSubscriptionPayment(tx: Tx, paymentId: string): Promise<void> {
+    await tx.update(payments).set({ status: 'FAILED', failureReason: 'other', updatedAt: this.d.clock() }).where(eq(payments.id, paymentId));
   }
 
   /** One of the user's payments (the result page follows it); 404 for anyone else's. */
@@ -367,7 +304,8 @@ export class PaymentsService {
     for (const event of reported) await this.d.events.apply(event);
   }
 
-  private checkout(row: Row, clientSecret: string | null): PaymentCheckout {
+  /** What the web needs to collect the card of a payment. */
+  checkout(row: Row, clientSecret: string | null): PaymentCheckout {
     return {
       paymentId: row.id,
       provider: this.d.provider.name,
@@ -395,7 +333,8 @@ export class PaymentsService {
     return this.d.provider.cardStep;
   }
 
-  private async customer(userId: string): Promise<string | null> {
+  /** The player's customer id at the provider, once one was made. */
+  async customer(userId: string): Promise<string | null> {
     const [row] = await this.db
       .select()
       .from(paymentCustomers)
@@ -403,7 +342,7 @@ export class PaymentsService {
     return row?.customerId ?? null;
   }
 
-  private async rememberCustomer(userId: string, customerId: string | null, executor: Executor = this.db): Promise<void> {
+  async rememberCustomer(userId: string, customerId: string | null, executor: Executor = this.db): Promise<void> {
     if (!customerId) return;
     await executor.insert(paymentCustomers).values({ userId, provider: this.d.provider.name, customerId }).onConflictDoNothing();
   }
@@ -428,7 +367,7 @@ function refundAsked(at: Date): HttpProblem {
 const providerKeys: Record<number, ErrorKey> = { 400: 'payments.provider.rejected', 402: 'payments.provider.cardRefused', 409: 'payments.provider.conflict' };
 
 /** A provider's refusal as the API answers it. */
-function providerProblem(err: unknown): Error {
+export function providerProblem(err: unknown): Error {
   if (err instanceof HttpProblem) return err;
   if (err instanceof PaymentProviderError) return new HttpProblem(err.status, err.key ?? providerKeys[err.status] ?? 'payments.provider.unavailable', err.params);
   return err instanceof Error ? err : new Error(String(err));

@@ -1,11 +1,13 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Database, Db, Executor, Tx } from '../../../db/client.ts';
-import { gamePayments, games } from '../../../db/schema/games.ts';
+import { games } from '../../../db/schema/games.ts';
+import { gamePayments } from '../../../db/schema/renewals.ts';
 import type { CatalogueService } from '../../catalogue/service.ts';
 import type { CreditsService } from '../credits/service.ts';
 import type { NotificationsService } from '../../notifications/service.ts';
 import type { GamesService } from '../../games/service.ts';
 import type { BackupsService } from '../../backups/service.ts';
+import type { AuditService } from '../../audit/service.ts';
 import type { GameRow, GameRuntime } from '../../games/runtime.ts';
 import type { PaymentStatus } from './game-payment.ts';
 
@@ -29,6 +31,8 @@ export interface RenewalDeps {
   runtime: GameRuntime;
   /** Keeps an expired game's last backup once its world is deleted. */
   backups: Pick<BackupsService, 'keepLast'>;
+  /** Records staff's free days. */
+  audit: AuditService;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import type { Tx } from '../../../db/client.ts';
-import { gamePayments } from '../../../db/schema/games.ts';
+import { gamePayments } from '../../../db/schema/renewals.ts';
 import type { LocalizedText } from '../../../../contract/games.ts';
 import type { CreditsService } from '../credits/service.ts';
 import { discounted, type PromoCodesService } from '../promocodes/service.ts';

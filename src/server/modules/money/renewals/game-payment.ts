@@ -1,13 +1,10 @@
-import type { gamePayments } from '../../../db/schema/games.ts';
+import type { gamePayments } from '../../../db/schema/renewals.ts';
 import type { GamePayment } from '../../../../contract/games.ts';
 
 export type PaymentRow = typeof gamePayments.$inferSelect;
 export type PaymentStatus = PaymentRow['status'];
 
-/**
- * A game payment as the API answers it. The games service shows a game's waiting renewal with it,
- * so it stands apart from the renewals, which depend on the games service (docs/architecture.md).
- */
+/** A game payment as the API answers it: in the renewals' lists, and with a game (its waiting renewal). */
 export function toGamePayment(row: PaymentRow, gameName: string): GamePayment {
   return {
     id: row.id,

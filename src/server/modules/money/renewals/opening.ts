@@ -1,5 +1,6 @@
 import { and, asc, isNull, lte, notExists } from 'drizzle-orm';
-import { gamePayments, games } from '../../../db/schema/games.ts';
+import { games } from '../../../db/schema/games.ts';
+import { gamePayments } from '../../../db/schema/renewals.ts';
 import { BATCH, DAY_MS, PAY_LINK, renewalOf, type RenewalContext } from './context.ts';
 
 /**

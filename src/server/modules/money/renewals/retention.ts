@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
-import { gamePayments, games } from '../../../db/schema/games.ts';
+import { games } from '../../../db/schema/games.ts';
+import { gamePayments } from '../../../db/schema/renewals.ts';
 import type { Message } from '../../../../contract/messages.ts';
 import { leaseGames, specOf, type GameRow } from '../../games/runtime.ts';
 import { BATCH, DAY_MS, PAY_LINK, type RenewalContext } from './context.ts';

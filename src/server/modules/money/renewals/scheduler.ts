@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, lte, min, sql } from 'drizzle-orm';
-import { gamePayments, games } from '../../../db/schema/games.ts';
+import { games } from '../../../db/schema/games.ts';
+import { gamePayments } from '../../../db/schema/renewals.ts';
 import { BALANCE_CHANNEL } from '../credits/service.ts';
 import { DAY_MS, renewalOf, type RenewalContext } from './context.ts';
 import { openRenewals } from './opening.ts';

@@ -1,11 +1,14 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
-import { gamePayments, games } from '../../../db/schema/games.ts';
+import { games } from '../../../db/schema/games.ts';
+import { gamePayments } from '../../../db/schema/renewals.ts';
 import { conflict, notFound } from '../../../lib/problems.ts';
 import { pageOf, type Window } from '../../../lib/paging.ts';
-import type { Game, GamePaymentResult } from '../../../../contract/games.ts';
+import type { Game, GamePayment, GamePaymentResult } from '../../../../contract/games.ts';
+import { toGame } from '../../games/service.ts';
 import { RenewalContext, type RenewalDeps, type RenewalOptions } from './context.ts';
 import { toGamePayment, type PaymentRow, type PaymentStatus } from './game-payment.ts';
+import { DAY_MS } from './context.ts';
 import { Retention } from './retention.ts';
 import { RenewalScheduler } from './scheduler.ts';
 import { Settlement, type PaidGame } from './settlement.ts';
@@ -120,6 +123,70 @@ export class RenewalsService {
     });
     if (autoRenew) await this.settlement.payWaiting(ownerId);
     return ctx.deps.games.get(ownerId, gameId);
+  }
+
+  /**
+   * The renewal waiting to be paid of each of these games (at most one per game: the one for the
+   * period after periodEnd), read in one query, so a game's page can offer to pay it.
+   */
+  async pending(gamesOf: Array<{ id: string; name: string }>): Promise<Map<string, GamePayment>> {
+    if (!gamesOf.length) return new Map();
+    const names = new Map(gamesOf.map((g) => [g.id, g.name]));
+    const rows = await this.ctx.db
+      .select()
+      .from(gamePayments)
+      .where(
+        and(
+          inArray(
+            gamePayments.gameId,
+            gamesOf.map((g) => g.id),
+          ),
+          eq(gamePayments.status, 'PENDING'),
+        ),
+      );
+    return new Map(rows.map((row) => [row.gameId, toGamePayment(row, names.get(row.gameId) ?? '')]));
+  }
+
+  /**
+   * Staff: moves the game's period end `days` later, free, audited with their reason and the owner told. Its renewal already opened (waiting, or
+   * canceled by the owner) moves with it, so it stays the one for the next period. An expired game
+   * is refused (409): paying its renewal revives it.
+   */
+  async extend(actorId: string, id: string, days: number, reason: string): Promise<void> {
+    const { ctx } = this;
+    const now = ctx.now;
+    await ctx.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(games).where(eq(games.id, id)).for('update');
+      if (!before) throw notFound('game');
+      if (before.expiredAt || before.worldDeletedAt) throw conflict('games.staffRevive', { status: before.status });
+      const shift = days * DAY_MS;
+      const periodEnd = new Date(before.periodEnd.getTime() + shift);
+      const [after] = await tx.update(games).set({ periodEnd, updatedAt: now }).where(eq(games.id, id)).returning();
+      const [renewal] = await tx
+        .select()
+        .from(gamePayments)
+        .where(and(eq(gamePayments.gameId, id), eq(gamePayments.periodStart, before.periodEnd), inArray(gamePayments.status, ['PENDING', 'CANCELED'])));
+      if (renewal) {
+        await tx
+          .update(gamePayments)
+          .set({ periodStart: periodEnd, periodEnd: new Date(renewal.periodEnd.getTime() + shift) })
+          .where(eq(gamePayments.id, renewal.id));
+      }
+      await ctx.deps.audit.record(tx, { actorId, action: 'game.extend', entity: 'game', entityId: id, reason, before: toGame(before), after: toGame(after!) });
+      await ctx.deps.notifications.changed(
+        before.ownerId,
+        [
+          { resource: 'games', ids: [id], type: 'updated' },
+          { resource: 'gamePayments', ids: renewal ? [renewal.id] : [], type: 'updated' },
+        ],
+        tx,
+      );
+      await ctx.deps.notifications.notify(
+        before.ownerId,
+        { key: 'game.extendedByStaff', params: { name: before.name, days, until: periodEnd.toISOString(), reason }, link: `/dashboard/game/${id}` },
+        tx,
+      );
+    });
   }
 
   /** The owner's game payments, newest first; `paidOnly` keeps the PAID ones (their receipts). */

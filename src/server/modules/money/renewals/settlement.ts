@@ -1,7 +1,8 @@
 import { and, asc, eq, exists, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../../db/client.ts';
-import { gamePayments, games } from '../../../db/schema/games.ts';
+import { games } from '../../../db/schema/games.ts';
+import { gamePayments } from '../../../db/schema/renewals.ts';
 import { conflict, HttpProblem, notFound } from '../../../lib/problems.ts';
 import type { GameStatus } from '../../../../contract/games.ts';
 import type { GameRow } from '../../games/runtime.ts';

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../../contract/common.ts';
-import { SubscriptionPlan, subscriptionCreateRequest } from '../../../../contract/credits.ts';
+import { PaymentCheckout, Subscription, SubscriptionPlan, stripeSubscriptionRequest, subscriptionCreateRequest } from '../../../../contract/credits.ts';
+import { keyOf } from '../providers/provider.ts';
 import { named } from '../../../lib/schema.ts';
 import { pageWindow } from '../../../lib/paging.ts';
 import { signedIn } from '../../../plugins/auth.ts';
@@ -58,6 +59,43 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         await subscriptions.archivePlan(request.user.id, request.params.id);
         return reply.status(204).send(null);
       },
+    );
+  });
+
+  // A player's own subscription: under the payments' paths and tag, as the card payments it makes.
+  const lifecycle = services.subscriptionLifecycle;
+  const paymentTags = ['payments'];
+  await signedIn(app, null, (player) => {
+    player.post(
+      '/v1/payment/stripe/subscription',
+      {
+        schema: {
+          problems: [404],
+          tags: paymentTags,
+          summary: 'Subscribe to a plan (409 when you have one): INCOMPLETE until its first period is paid by card',
+          body: named(stripeSubscriptionRequest),
+          response: { 201: Type.Intersect([PaymentCheckout, Type.Object({ subscription: Subscription })]) },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await lifecycle.subscribe(request.user.id, request.body.subscriptionId, keyOf(request.headers['idempotency-key'], request.id))),
+    );
+
+    player.get(
+      '/v1/payment/stripe/subscription',
+      { schema: { tags: paymentTags, summary: 'Your current subscription, or null', response: { 200: Type.Union([Subscription, Type.Null()]) } } },
+      async (request) => lifecycle.mine(request.user.id),
+    );
+
+    player.post(
+      '/v1/payment/stripe/subscription/cancel',
+      { schema: { problems: [404], tags: paymentTags, summary: 'Cancel your subscription at the end of the paid period (currentPeriodEnd says until when)', response: { 200: Subscription } } },
+      async (request) => lifecycle.cancel(request.user.id),
+    );
+
+    player.post(
+      '/v1/payment/stripe/subscription/resume',
+      { schema: { problems: [404], tags: paymentTags, summary: 'Keep a subscription you cancelled, before its period ends', response: { 200: Subscription } } },
+      async (request) => lifecycle.resume(request.user.id),
     );
   });
 };
