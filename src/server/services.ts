@@ -193,7 +193,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     sharing,
     activity: new ActivityService(audit),
     staffGames: new StaffGamesService(db, { games, catalogue, users, notifications, audit, runtime: game }),
-    gameSettings: new GameSettingsService(db, { runtime: game, games, catalogue, notifications, backUpBefore: (ownerId, gameId) => backups.backUpBefore(ownerId, gameId) }),
+    gameSettings: new GameSettingsService(db, { runtime: game, games, catalogue, notifications, backUpBefore: (gameId) => backups.backUpBefore(gameId) }),
     reconciler,
     renewals,
     backups,

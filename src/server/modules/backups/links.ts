@@ -75,7 +75,7 @@ export class BackupLinks {
       .where(and(eq(backupLinks.tokenHash, hashOf(token)), gt(backupLinks.expiresAt, this.now()), eq(backups.status, 'READY')));
     if (!found) throw notFound('backupLink');
     const { backup } = found;
-    const world = await this.worlds.of(null, backup.gameId);
+    const world = await this.worlds.of(backup.gameId);
     const filename = `${slug(world.name)}-${wallClockStamp(backup.createdAt, timeZone)}.zip`;
     return { key: backup.objectKey, sizeBytes: backup.sizeBytes ?? 0, filename, redirect: await this.store.downloadUrl(backup.objectKey, filename, LINK_MS / 1000) };
   }

@@ -110,7 +110,7 @@ export class BackupRounds {
         .where(and(eq(backupSettings.gameId, row.gameId), eq(backupSettings.restoreFrom, row.restoreFrom!), lapsed))
         .returning();
       if (!taken) continue;
-      const world = await this.worlds.of(null, row.gameId).catch(() => undefined);
+      const world = await this.worlds.of(row.gameId).catch(() => undefined);
       if (!world) {
         await this.claims.release(row.gameId);
         continue;
@@ -184,7 +184,7 @@ export class BackupRounds {
     });
     let started = 0;
     for (const row of due) {
-      const world = await this.worlds.of(null, row.gameId).catch(() => undefined);
+      const world = await this.worlds.of(row.gameId).catch(() => undefined);
       if (!world || world.status === 'CREATED' || world.status === 'EXPIRED') continue;
       if (!(await this.claims.claim(world.id, 'BACKUP'))) continue;
       this.work.takeInBackground(world, await this.work.insert(world, { kind: 'NIGHTLY', reason: 'nightly', by: null }));
@@ -213,7 +213,7 @@ export class BackupRounds {
     for (const game of expired.filter((g) => taken.get(g.id) !== g.expiredAt.getTime()).slice(0, 50)) {
       if (!(await this.claims.claim(game.id, 'BACKUP', game.expiredAt))) continue;
       try {
-        const world = await this.worlds.of(null, game.id);
+        const world = await this.worlds.of(game.id);
         this.work.takeInBackground(world, await this.work.insert(world, { kind: 'AUTOMATIC', reason: 'expiry', by: null }));
         started++;
       } catch (err) {
@@ -223,7 +223,7 @@ export class BackupRounds {
     }
     const over = await this.db.select().from(backups).where(lte(backups.expiresAt, now));
     for (const row of over) {
-      const world = await this.worlds.of(null, row.gameId);
+      const world = await this.worlds.of(row.gameId);
       await this.work.remove(world.ownerId, row);
     }
     await this.work.idle();

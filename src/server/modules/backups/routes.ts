@@ -69,7 +69,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404],
         },
       },
-      async (request) => backups.list(gameOf(request).ownerId, request.params.id, pageWindow(request.query), request.locale),
+      async (request) => backups.list(gameOf(request).gameId, pageWindow(request.query), request.locale),
     );
 
     player.get(
@@ -86,7 +86,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404],
         },
       },
-      async (request) => backups.nextPrune(gameOf(request).ownerId, request.params.id, request.query.restoring, request.locale),
+      async (request) => backups.nextPrune(gameOf(request).gameId, request.query.restoring, request.locale),
     );
 
     player.post(
@@ -102,8 +102,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems,
         },
       },
-      async (request, reply) =>
-        reply.status(202).send(await backups.create(gameOf(request).ownerId, request.params.id, { kind: 'MANUAL', note: request.body.note, by: request.user.id }, request.locale)),
+      async (request, reply) => reply.status(202).send(await backups.create(gameOf(request).gameId, { kind: 'MANUAL', note: request.body.note, by: request.user.id }, request.locale)),
     );
 
     player.patch(
@@ -119,7 +118,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [403, 404, 409],
         },
       },
-      async (request) => backups.update(gameOf(request).ownerId, request.params.id, request.params.backupId, request.body, gameOf(request).level, request.locale),
+      async (request) => backups.update(gameOf(request), request.params.backupId, request.body, request.locale),
     );
 
     player.delete(
@@ -130,7 +129,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         schema: { tags, summary: 'Delete a backup and its archive (the owner only; 409 while it runs)', params: BackupParams, response: { 204: Type.Null() }, problems },
       },
       async (request, reply) => {
-        await backups.delete(gameOf(request).ownerId, request.params.id, request.params.backupId);
+        await backups.delete(gameOf(request).gameId, request.params.backupId);
         return reply.status(204).send(null);
       },
     );
@@ -147,7 +146,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems,
         },
       },
-      async (request, reply) => reply.status(202).send(await backups.restore(gameOf(request).ownerId, request.params.id, request.params.backupId, request.locale)),
+      async (request, reply) => reply.status(202).send(await backups.restore(gameOf(request).gameId, request.params.backupId, request.locale)),
     );
 
     player.post(
@@ -156,7 +155,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'COADMIN', activity: 'backup.link' },
         schema: { tags, summary: 'A download link for this backup, valid 10 minutes, that needs no token', params: BackupParams, response: { 200: BackupLink }, problems },
       },
-      async (request) => backups.link(gameOf(request).ownerId, request.params.id, request.params.backupId, request.user.id),
+      async (request) => backups.link(gameOf(request).gameId, request.params.backupId, request.user.id),
     );
 
     // The zip is streamed to a temporary file by the handler, never held in memory: the parser leaves it unread.
@@ -183,7 +182,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
       async (request, reply) => {
         const length = request.headers['content-length'];
-        await backups.uploads.upload(gameOf(request).ownerId, request.params.id, request.raw, length === undefined ? undefined : Number(length));
+        await backups.uploads.upload(gameOf(request).gameId, request.raw, length === undefined ? undefined : Number(length));
         // Accepted, no body: its progress comes on the event stream.
         return reply.status(202).send(undefined as never);
       },
@@ -192,7 +191,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.get(
       '/v1/game/:id/backup-settings',
       { config: { gameRole: 'COADMIN' }, schema: { tags, summary: 'When the nightly backup runs', params: IdParams, response: { 200: BackupSettings }, problems: [404] } },
-      async (request) => backups.settings(gameOf(request).ownerId, request.params.id),
+      async (request) => backups.settings(gameOf(request).gameId),
     );
 
     player.put(
@@ -208,7 +207,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [400, 404],
         },
       },
-      async (request) => backups.saveSettings(gameOf(request).ownerId, request.params.id, request.body),
+      async (request) => backups.saveSettings(gameOf(request).gameId, request.body),
     );
   });
 };

@@ -17,6 +17,7 @@ import type { GameClaims } from './claims.ts';
 import type { BackupLinks } from './links.ts';
 import type { WorldUploads } from './uploads.ts';
 import type { BackupRow, BackupWork, NewBackup } from './work.ts';
+import type { GameAccessCheck } from '../sharing/access.ts';
 
 /**
  * Who may make a backup go (docs/product.md, "Backups"): unpin it, which lets the quota prune it,
@@ -62,8 +63,8 @@ export class BackupsService {
     return this.clock();
   }
 
-  async list(ownerId: string | null, gameId: string, window: Window, locale: Locale) {
-    await this.worlds.of(ownerId, gameId);
+  async list(gameId: string, window: Window, locale: Locale) {
+    await this.worlds.of(gameId);
     const where = eq(backups.gameId, gameId);
     const [rows, [total], quota] = await Promise.all([
       this.db.select().from(backups).where(where).orderBy(desc(backups.createdAt), desc(backups.id)).limit(window.limit).offset(window.offset),
@@ -75,7 +76,7 @@ export class BackupsService {
 
   /** The package's quota and how much of it the game's READY backups fill. */
   private async quotaOf(gameId: string): Promise<BackupQuota> {
-    const world = await this.worlds.of(null, gameId);
+    const world = await this.worlds.of(gameId);
     const [{ backupsKept, backupsMaxMb }, [used]] = await Promise.all([
       this.catalogue.backupQuota(world.packageId),
       this.db
@@ -91,8 +92,8 @@ export class BackupsService {
    * upload, or, with `restoring`, the one taken before that backup's restore. Its size is taken to
    * be the newest backup's, the world's size when last seen.
    */
-  async nextPrune(ownerId: string | null, gameId: string, restoring: string | undefined, locale: Locale): Promise<BackupPrune> {
-    const world = await this.worlds.of(ownerId, gameId);
+  async nextPrune(gameId: string, restoring: string | undefined, locale: Locale): Promise<BackupPrune> {
+    const world = await this.worlds.of(gameId);
     const [newest] = await this.db
       .select({ sizeBytes: backups.sizeBytes })
       .from(backups)
@@ -128,8 +129,8 @@ export class BackupsService {
     };
   }
 
-  private async row(ownerId: string | null, gameId: string, backupId: string): Promise<{ world: GameWorld; row: BackupRow }> {
-    const world = await this.worlds.of(ownerId, gameId);
+  private async row(gameId: string, backupId: string): Promise<{ world: GameWorld; row: BackupRow }> {
+    const world = await this.worlds.of(gameId);
     const [row] = await this.db
       .select()
       .from(backups)
@@ -142,8 +143,8 @@ export class BackupsService {
    * Takes a backup now, running or stopped (202): the answer is the PENDING backup, and its
    * progress arrives on the owner's event stream. 409 while another backup or a restore runs.
    */
-  async create(ownerId: string | null, gameId: string, input: NewBackup, locale: Locale): Promise<Backup> {
-    const world = await this.worlds.of(ownerId, gameId);
+  async create(gameId: string, input: NewBackup, locale: Locale): Promise<Backup> {
+    const world = await this.worlds.of(gameId);
     if (world.worldDeleted) throw conflict('backups.worldDeleted');
     if (!(await this.claims.claim(gameId, 'BACKUP'))) throw conflict('backups.busy');
     let row: BackupRow;
@@ -162,8 +163,8 @@ export class BackupsService {
    * waited for: resolves with why it failed ('backups.noWorld' for a world never started), or null
    * once READY. 409 while another backup or a restore runs.
    */
-  async backUpBefore(ownerId: string, gameId: string): Promise<ErrorKey | null> {
-    const world = await this.worlds.of(ownerId, gameId);
+  async backUpBefore(gameId: string): Promise<ErrorKey | null> {
+    const world = await this.worlds.of(gameId);
     if (!(await this.claims.claim(gameId, 'BACKUP'))) throw conflict('backups.busy');
     try {
       return await this.work.take(world, await this.work.insert(world, { kind: 'AUTOMATIC', reason: 'beforeVersionChange', by: null }));
@@ -178,9 +179,10 @@ export class BackupsService {
    * package's quota is refused (409): counted and written under the lock of the game's settings row,
    * so two pins at once never both take the last place.
    */
-  async update(ownerId: string | null, gameId: string, backupId: string, patch: BackupPatch, as: GameAccessLevel, locale: Locale): Promise<Backup> {
-    const { world, row } = await this.row(ownerId, gameId, backupId);
-    if (patch.pinned === false && row.pinned && !mayRemove(as)) throw forbidden('backups.ownerUnpins');
+  async update(game: GameAccessCheck, backupId: string, patch: BackupPatch, locale: Locale): Promise<Backup> {
+    const { gameId } = game;
+    const { world, row } = await this.row(gameId, backupId);
+    if (patch.pinned === false && row.pinned && !mayRemove(game.level)) throw forbidden('backups.ownerUnpins');
     const { backupsKept } = await this.catalogue.backupQuota(world.packageId);
     const updated = await this.db.transaction(async (tx) => {
       if (patch.pinned) {
@@ -207,8 +209,8 @@ export class BackupsService {
   }
 
   /** Deletes a finished backup and its archive (the owner's alone: its route needs OWNER); 409 while it runs. */
-  async delete(ownerId: string | null, gameId: string, backupId: string): Promise<void> {
-    const { world, row } = await this.row(ownerId, gameId, backupId);
+  async delete(gameId: string, backupId: string): Promise<void> {
+    const { world, row } = await this.row(gameId, backupId);
     if (row.status === 'PENDING' || row.status === 'RUNNING') throw conflict('backups.running');
     await this.work.remove(world.ownerId, row);
   }
@@ -218,8 +220,8 @@ export class BackupsService {
    * stopped, the archive unpacked into a staging folder and checked, swapped in, and the server
    * started again if it was running. A failure at any step leaves the current world as it was.
    */
-  async restore(ownerId: string | null, gameId: string, backupId: string, locale: Locale): Promise<Backup> {
-    const { world, row } = await this.row(ownerId, gameId, backupId);
+  async restore(gameId: string, backupId: string, locale: Locale): Promise<Backup> {
+    const { world, row } = await this.row(gameId, backupId);
     if (row.status !== 'READY') throw conflict('backups.notReady', { status: row.status });
     if (world.worldDeleted) throw conflict('backups.worldDeleted');
     if (!(await this.claims.claim(gameId, 'RESTORE'))) throw conflict('backups.busy');
@@ -227,14 +229,14 @@ export class BackupsService {
     return (await this.views([row], locale))[0]!;
   }
 
-  async settings(ownerId: string, gameId: string): Promise<BackupSettings> {
-    await this.worlds.of(ownerId, gameId);
+  async settings(gameId: string): Promise<BackupSettings> {
+    await this.worlds.of(gameId);
     const [row] = await this.db.select().from(backupSettings).where(eq(backupSettings.gameId, gameId));
     return { nightly: row?.nightly ?? true, hour: row?.hour ?? 4, timeZone: row?.timeZone ?? 'Europe/Paris' };
   }
 
-  async saveSettings(ownerId: string, gameId: string, input: BackupSettings): Promise<BackupSettings> {
-    await this.worlds.of(ownerId, gameId);
+  async saveSettings(gameId: string, input: BackupSettings): Promise<BackupSettings> {
+    await this.worlds.of(gameId);
     if (!validTimeZone(input.timeZone)) throw new HttpProblem(400, 'request.invalidField', {}, { errors: [{ field: '/timeZone', key: 'backups.timeZone', params: { timeZone: input.timeZone } }] });
     const next = nextNightly(this.now(), input.hour, input.timeZone);
     const values = { nightly: input.nightly, hour: input.hour, timeZone: input.timeZone, nextNightlyAt: next, updatedAt: this.now() };
@@ -260,7 +262,7 @@ export class BackupsService {
    * deletion tried again does it again harmlessly.
    */
   async keepLast(gameId: string, until: Date): Promise<void> {
-    const world = await this.worlds.of(null, gameId);
+    const world = await this.worlds.of(gameId);
     const rows = await this.db
       .select()
       .from(backups)
@@ -275,8 +277,8 @@ export class BackupsService {
   }
 
   /** A link that downloads the backup without a token, for 10 minutes, or until `by` loses their access. */
-  async link(ownerId: string | null, gameId: string, backupId: string, by: string | null = null): Promise<BackupLink> {
-    const { row } = await this.row(ownerId, gameId, backupId);
+  async link(gameId: string, backupId: string, by: string | null = null): Promise<BackupLink> {
+    const { row } = await this.row(gameId, backupId);
     if (row.status !== 'READY') throw conflict('backups.notReady', { status: row.status });
     return this.links.create(backupId, by);
   }

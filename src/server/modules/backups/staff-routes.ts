@@ -15,8 +15,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     staffAndSupport.get(
       '/v1/staff/games/:id/backups',
       { schema: { tags, summary: 'Staff and support: any player’s game’s backups, newest first', params: IdParams, querystring: PageQuery, response: { 200: BackupPage }, problems: [404] } },
-      // null: any owner's game.
-      async (request) => backups.list(null, request.params.id, pageWindow(request.query), request.locale),
+      async (request) => backups.list(request.params.id, pageWindow(request.query), request.locale),
     );
   });
 

@@ -25,7 +25,7 @@ export class StaffBackupsService {
    * only once the restore was accepted, never for a refusal.
    */
   async restore(actorId: string, gameId: string, backupId: string, reason: string, locale: Locale): Promise<Backup> {
-    const backup = await this.backups.restore(null, gameId, backupId, locale);
+    const backup = await this.backups.restore(gameId, backupId, locale);
     await this.audit.record(this.db, { actorId, action: 'backup.restore', entity: 'game', entityId: gameId, reason, after: { backupId: backup.id, backupCreatedAt: backup.createdAt } });
     return backup;
   }

@@ -44,8 +44,8 @@ export class WorldUploads {
    * is kept. An accepted world is stored, then put in place as a restore is: after an automatic
    * backup of the current world, with the server stopped, checked again once unpacked.
    */
-  async upload(ownerId: string, gameId: string, body: NodeJS.ReadableStream, declaredBytes: number | undefined): Promise<void> {
-    const world = await this.worlds.of(ownerId, gameId);
+  async upload(gameId: string, body: NodeJS.ReadableStream, declaredBytes: number | undefined): Promise<void> {
+    const world = await this.worlds.of(gameId);
     if (world.worldDeleted) throw conflict('backups.worldDeleted');
     const { backupsMaxMb } = await this.catalogue.backupQuota(world.packageId);
     const maxBytes = backupsMaxMb * MB;

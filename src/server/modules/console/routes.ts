@@ -46,7 +46,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404, 409, 429, 503],
         },
       },
-      async (request) => consoles.run(request.user.id, gameOf(request).ownerId, request.params.id, request.body.command, gameOf(request).level),
+      async (request) => consoles.run(request.user.id, gameOf(request), request.body.command),
     );
   });
 };

@@ -9,6 +9,7 @@ import { StreamSlots, type OpenStream, type StreamLimits } from '../../lib/strea
 import type { AuditService } from '../audit/service.ts';
 import type { GamesService } from '../games/service.ts';
 import type { GamePlayersService } from '../games/players.ts';
+import type { GameAccessCheck } from '../sharing/access.ts';
 import { commandName, commandTextProblem, intentOf, levelFor } from './commands.ts';
 import type { AccessScope, EventBus } from '../../events.ts';
 
@@ -128,12 +129,12 @@ export class ConsoleService {
    * beyond COMMANDS_PER_SECOND per user, 400 for a control or invisible character, 403 when `as`
    * may not do in the panel what the command does (commands.ts), 409 unless it runs.
    */
-  async run(userId: string, ownerId: string, gameId: string, command: string, as: GameAccessLevel): Promise<{ output: string }> {
+  async run(userId: string, access: GameAccessCheck, command: string): Promise<{ output: string }> {
     const problem = commandTextProblem(command);
     if (problem) throw badRequest(problem.params ? 'console.invisibleCharacter' : 'console.invalidCommand', problem.params ?? {}, [problem]);
-    this.allow(command, as);
+    this.allow(command, access.level);
     this.take(userId);
-    return this.send(userId, ownerId, gameId, command, as);
+    return this.send(userId, access, command);
   }
 
   /**
@@ -145,26 +146,27 @@ export class ConsoleService {
    * What the panel would know of the command, it learns: `stop` is the panel's stop (audited as
    * one), a list change is kept in the panel's list, `whitelist on|off` sets the panel's switch.
    */
-  async send(userId: string, ownerId: string, gameId: string, command: string, as: GameAccessLevel, scheduleId?: string): Promise<{ output: string }> {
+  async send(userId: string, access: GameAccessCheck, command: string, scheduleId?: string): Promise<{ output: string }> {
+    const { gameId, level: as } = access;
     this.allow(command, as);
     const intent = intentOf(command);
     const { games, players, audit, driver } = this.deps;
     const by = { as, command, ...(scheduleId ? { scheduleId } : {}) };
     // Checked before a list is changed for a command that could not run.
-    const game = await games.get(ownerId, gameId);
+    const game = await games.get(gameId);
     if (game.status !== 'RUNNING') throw conflict('console.notRunning', { status: game.status });
     if (intent.activity === 'game.stop') {
       // The server is wanted stopped: the reconciler stops it (saving its world) and does not
       // take its end for a crash.
-      await games.act(ownerId, gameId, 'stop');
+      await games.act(gameId, 'stop');
       driver.noteConsole(game, [{ level: 'info', text: command, command: true }]);
       await audit.record(this.db, { actorId: userId, action: 'game.stop', entity: 'game', entityId: gameId, after: by });
       return { output: '' };
     }
     // Kept by the platform first, so the next start keeps it whatever happens to the command.
-    if (intent.activity === 'players.list' && intent.name) await players.patchPlayers(ownerId, gameId, [intent.name], intent.type, intent.action, { as, live: false });
-    if (intent.activity === 'whitelist.toggle') await players.setWhitelist(ownerId, gameId, intent.enabled, false);
-    const output = await games.command(ownerId, gameId, command);
+    if (intent.activity === 'players.list' && intent.name) await players.patchPlayers(gameId, [intent.name], intent.type, intent.action, { as, live: false });
+    if (intent.activity === 'whitelist.toggle') await players.setWhitelist(gameId, intent.enabled, false);
+    const output = await games.command(gameId, command);
     await audit.record(this.db, { actorId: userId, action: 'console.command', entity: 'game', entityId: gameId, after: { ...by, output } });
     return { output };
   }

@@ -29,8 +29,8 @@ export class GamePlayersService {
     this.runtime = deps.runtime;
   }
 
-  async connectedPlayers(ownerId: string, id: string) {
-    const row = await this.games.ownedRow(ownerId, id);
+  async connectedPlayers(id: string) {
+    const row = await this.games.row(id);
     const none = { playersOnline: 0, maxPlayers: row.settings.maxPlayers ?? row.maxPlayers, players: [] };
     if (row.status !== 'RUNNING') return none;
     try {
@@ -43,8 +43,8 @@ export class GamePlayersService {
     }
   }
 
-  async players(ownerId: string, id: string, type: PlayerListType): Promise<PlayerList> {
-    await this.games.ownedRow(ownerId, id);
+  async players(id: string, type: PlayerListType): Promise<PlayerList> {
+    await this.games.row(id);
     return this.playerList(id, type);
   }
 
@@ -65,7 +65,6 @@ export class GamePlayersService {
    * `as` is the caller's level on the game: 403 when it may not change this list (operators).
    */
   async patchPlayers(
-    ownerId: string,
     gameId: string,
     names: string[],
     type: PlayerListType,
@@ -77,7 +76,7 @@ export class GamePlayersService {
     if (names.length > MAX_LIST_NAMES) throw badRequest('games.tooManyNames', { max: MAX_LIST_NAMES }, [{ field: 'names', key: 'field.atMostNames', params: { max: MAX_LIST_NAMES } }]);
     const bad = names.filter((n) => !MC_NAME.test(n));
     if (bad.length) throw badRequest('games.notNames', { names: bad.slice(0, 5).join(', ') }, [{ field: 'name', key: 'field.minecraftName' }]);
-    const game = await this.games.ownedRow(ownerId, gameId);
+    const game = await this.games.row(gameId);
     // One entry per player, as first spelt: names are case-insensitive.
     const unique = names.filter((n, i) => names.findIndex((m) => m.toLowerCase() === n.toLowerCase()) === i);
     let changed: string[] = [];
@@ -102,7 +101,7 @@ export class GamePlayersService {
         return added.map((r) => r.name);
       });
     }
-    if (changed.length) await this.notifications.changed(ownerId, { resource: 'games', ids: [gameId], type: 'updated' });
+    if (changed.length) await this.notifications.changed(game.ownerId, { resource: 'games', ids: [gameId], type: 'updated' });
     // A ban's reason goes with it to the running server, which shows it to the player; one RCON
     // command per name, so a line break in it must not start another.
     const why = type === 'BANNED' && action === 'ADD' ? reason?.replace(/\p{Cc}+/gu, ' ').trim() : undefined;
@@ -114,26 +113,22 @@ export class GamePlayersService {
     return this.playerList(gameId, type);
   }
 
-  async whitelistEnabled(ownerId: string, id: string): Promise<{ enabled: boolean }> {
-    return { enabled: (await this.games.ownedRow(ownerId, id)).whitelistEnabled };
+  async whitelistEnabled(id: string): Promise<{ enabled: boolean }> {
+    return { enabled: (await this.games.row(id)).whitelistEnabled };
   }
 
   /** Turns the whitelist on or off; applied live when it runs, unless `live` is false (the console runs the command itself). */
-  async setWhitelist(ownerId: string, id: string, enabled: boolean, live = true): Promise<{ enabled: boolean }> {
-    const [row] = await this.db
-      .update(games)
-      .set({ whitelistEnabled: enabled, updatedAt: this.runtime.clock() })
-      .where(and(eq(games.id, id), eq(games.ownerId, ownerId)))
-      .returning();
+  async setWhitelist(id: string, enabled: boolean, live = true): Promise<{ enabled: boolean }> {
+    const [row] = await this.db.update(games).set({ whitelistEnabled: enabled, updatedAt: this.runtime.clock() }).where(eq(games.id, id)).returning();
     if (!row) throw notFound('game');
-    await this.notifications.changed(ownerId, { resource: 'games', ids: [id], type: 'updated' });
+    await this.notifications.changed(row.ownerId, { resource: 'games', ids: [id], type: 'updated' });
     if (live && row.status === 'RUNNING') await this.rconQuietly(row, [`whitelist ${enabled ? 'on' : 'off'}`]);
     return { enabled };
   }
 
   /** Kicks a player from the running server; 409 when it does not run. */
-  async kick(ownerId: string, id: string, name: string, reason?: string): Promise<{ message: string }> {
-    const row = await this.games.ownedRow(ownerId, id);
+  async kick(id: string, name: string, reason?: string): Promise<{ message: string }> {
+    const row = await this.games.row(id);
     if (row.status !== 'RUNNING') throw conflict('games.kickNotRunning', { status: row.status });
     // One RCON command per call: a line break in the reason must not start another one.
     const why = reason?.replace(/\p{Cc}+/gu, ' ').trim();

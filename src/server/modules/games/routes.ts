@@ -80,8 +80,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         },
       },
       async (request) => {
-        const { ownerId, level } = gameOf(request);
-        const game = await games.get(ownerId, request.params.id);
+        const { gameId, level } = gameOf(request);
+        const game = await games.get(gameId);
         // Billing stays the owner's.
         return { ...game, renewal: level === 'OWNER' ? game.renewal : null, access: level };
       },
@@ -90,7 +90,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.get(
       '/v1/game/:id/status',
       { config: { gameRole: 'VIEWER' }, schema: { tags, summary: 'Live status: players, version, MOTD and the address to connect to', params: IdParams, response: { 200: GameStatusView } } },
-      async (request) => games.status(gameOf(request).ownerId, request.params.id),
+      async (request) => games.status(gameOf(request).gameId),
     );
 
     player.get(
@@ -99,7 +99,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'OWNER' },
         schema: { tags, summary: 'Ledger entries of this game (charges, renewals), newest first', params: IdParams, querystring: PageQuery, response: { 200: Page(LedgerEntry) } },
       },
-      async (request) => games.transactions(request.user.id, request.params.id, request.locale, pageWindow(request.query)),
+      async (request) => games.transactions(gameOf(request).gameId, request.locale, pageWindow(request.query)),
     );
 
     for (const action of ['start', 'stop', 'restart'] as const satisfies GameAction[]) {
@@ -118,14 +118,14 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
             problems: action === 'stop' ? [] : [503],
           },
         },
-        async (request) => games.act(gameOf(request).ownerId, request.params.id, action),
+        async (request) => games.act(gameOf(request).gameId, action),
       );
     }
 
     player.get(
       '/v1/game/:id/minecraft/players/connected',
       { config: { gameRole: 'VIEWER' }, schema: { tags, summary: 'Players online now (none unless RUNNING)', params: IdParams, response: { 200: ConnectedPlayers } } },
-      async (request) => players.connectedPlayers(gameOf(request).ownerId, request.params.id),
+      async (request) => players.connectedPlayers(gameOf(request).gameId),
     );
 
     player.get(
@@ -134,7 +134,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'VIEWER' },
         schema: { tags, summary: 'One of the player lists: WHITELIST, OPS or BANNED', params: IdParams, querystring: PlayerListQuery, response: { 200: PlayerList } },
       },
-      async (request) => players.players(gameOf(request).ownerId, request.params.id, request.query.type),
+      async (request) => players.players(gameOf(request).gameId, request.query.type),
     );
 
     player.post(
@@ -151,7 +151,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
       async (request) => {
         const { name, type, action, reason } = request.body;
-        return players.patchPlayers(gameOf(request).ownerId, request.params.id, [name], type, action, { as: gameOf(request).level, reason });
+        return players.patchPlayers(gameOf(request).gameId, [name], type, action, { as: gameOf(request).level, reason });
       },
     );
 
@@ -172,7 +172,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         // The game was checked first (another user's game answers 404 before their group is looked
         // at); the group is the caller's own, whoever owns the game.
         const names = await services.friendGroups.memberNames(request.user.id, groupId);
-        return players.patchPlayers(gameOf(request).ownerId, request.params.id, names, type, action, { as: gameOf(request).level });
+        return players.patchPlayers(gameOf(request).gameId, names, type, action, { as: gameOf(request).level });
       },
     );
 
@@ -189,7 +189,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         },
       },
       async (request) => {
-        return games.announce(gameOf(request).ownerId, request.params.id, request.user.name);
+        return games.announce(gameOf(request).gameId, request.user.name);
       },
     );
 
@@ -199,13 +199,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'MODERATOR', activity: 'players.kick' },
         schema: { problems: [503], tags, summary: 'Kick a player (409 unless RUNNING)', params: IdParams, body: named(playerRequest), response: { 200: RconAnswer } },
       },
-      async (request) => players.kick(gameOf(request).ownerId, request.params.id, request.body.name, request.body.reason),
+      async (request) => players.kick(gameOf(request).gameId, request.body.name, request.body.reason),
     );
 
     player.get(
       '/v1/game/:id/minecraft/whitelist/status',
       { config: { gameRole: 'VIEWER' }, schema: { tags, summary: 'Whether only whitelisted players may join', params: IdParams, response: { 200: WhitelistStatus } } },
-      async (request) => players.whitelistEnabled(gameOf(request).ownerId, request.params.id),
+      async (request) => players.whitelistEnabled(gameOf(request).gameId),
     );
 
     player.put(
@@ -214,7 +214,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'MODERATOR', activity: 'whitelist.toggle' },
         schema: { tags, summary: 'Turn the whitelist on or off (applied live when running)', params: IdParams, querystring: WhitelistQuery, response: { 200: WhitelistStatus } },
       },
-      async (request) => players.setWhitelist(gameOf(request).ownerId, request.params.id, request.query.enabled),
+      async (request) => players.setWhitelist(gameOf(request).gameId, request.query.enabled),
     );
   });
 };

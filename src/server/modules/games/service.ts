@@ -145,12 +145,9 @@ export class GamesService {
     return this.db.select({ id: games.id, ownerId: games.ownerId, name: games.name, version: games.version, status: games.status }).from(games).where(inArray(games.id, ids));
   }
 
-  /** The owner's game; 404 for anyone else's. */
-  async ownedRow(ownerId: string, id: string): Promise<GameRow> {
-    const [row] = await this.db
-      .select()
-      .from(games)
-      .where(and(eq(games.id, id), eq(games.ownerId, ownerId)));
+  /** A game's row; 404 for no such game (who may read it was checked before: the sharing guard). */
+  async row(id: string): Promise<GameRow> {
+    const [row] = await this.db.select().from(games).where(eq(games.id, id));
     if (!row) throw notFound('game');
     return row;
   }
@@ -215,8 +212,8 @@ export class GamesService {
   }
 
   /** One of the owner's games, with its renewal waiting to be paid. */
-  async get(ownerId: string, id: string): Promise<Game> {
-    const [game] = await this.withRenewals([await this.ownedRow(ownerId, id)]);
+  async get(id: string): Promise<Game> {
+    const [game] = await this.withRenewals([await this.row(id)]);
     return game!;
   }
 
@@ -256,9 +253,9 @@ export class GamesService {
   }
 
   /** The ledger entries this game caused (its charges and renewals), newest first. */
-  async transactions(ownerId: string, id: string, locale: Locale, window: Window) {
-    await this.ownedRow(ownerId, id);
-    return this.credits.entriesByRef(ownerId, 'game', id, locale, window);
+  async transactions(id: string, locale: Locale, window: Window) {
+    const row = await this.row(id);
+    return this.credits.entriesByRef(row.ownerId, 'game', id, locale, window);
   }
 
   /**
@@ -267,7 +264,7 @@ export class GamesService {
    * (or a restart of a crashed game) while the host has no room for one more server changes
    * nothing and answers 503 with Retry-After; a running game's restart gives its own room back.
    */
-  async act(ownerId: string, id: string, action: GameAction): Promise<Game> {
+  async act(id: string, action: GameAction): Promise<Game> {
     const rule = actions[action];
     const allowed: readonly GameStatus[] = rule.from;
     const needsRoom: readonly GameStatus[] = action === 'start' ? allowed : action === 'restart' ? ['CRASHED'] : [];
@@ -278,11 +275,11 @@ export class GamesService {
       [row] = await this.db
         .update(games)
         .set(actionWrite(action, now))
-        .where(and(eq(games.id, id), eq(games.ownerId, ownerId), inArray(games.status, from)))
+        .where(and(eq(games.id, id), inArray(games.status, from)))
         .returning();
     }
     if (!row) {
-      const current = await this.ownedRow(ownerId, id);
+      const current = await this.row(id);
       if (needsRoom.includes(current.status) && !from.includes(current.status)) {
         throw new HttpProblem(
           503,
@@ -295,7 +292,7 @@ export class GamesService {
       }
       throw conflict(rule.refusal, { status: current.status });
     }
-    await this.notifications.changed(ownerId, { resource: 'games', ids: [row.id], type: 'updated' });
+    await this.notifications.changed(row.ownerId, { resource: 'games', ids: [row.id], type: 'updated' });
     this.actionAsked(row.id);
     return toGame(row);
   }
@@ -331,8 +328,8 @@ export class GamesService {
   }
 
   /** Live status: asked of the server while it runs, from the database otherwise. */
-  async status(ownerId: string, id: string): Promise<GameStatusView> {
-    const row = await this.ownedRow(ownerId, id);
+  async status(id: string): Promise<GameStatusView> {
+    const row = await this.row(id);
     const view: GameStatusView = { status: row.status, playersOnline: 0, maxPlayers: row.settings.maxPlayers ?? row.maxPlayers, version: row.version, motd: row.settings.motd, address: null };
     if (row.status !== 'RUNNING') return view;
     try {
@@ -358,8 +355,8 @@ export class GamesService {
    * A console command on the owner's running game (409 otherwise): the server's answer. The
    * command, then its answer, go in the game's console, so its history shows what was run.
    */
-  async command(ownerId: string, id: string, command: string): Promise<string> {
-    const row = await this.ownedRow(ownerId, id);
+  async command(id: string, command: string): Promise<string> {
+    const row = await this.row(id);
     if (row.status !== 'RUNNING') throw conflict('console.notRunning', { status: row.status });
     const { driver } = this.runtime;
     driver.noteConsole(row, [{ level: 'info', text: command, command: true }]);
@@ -387,8 +384,8 @@ export class GamesService {
    * announcement. The slot is taken by a conditional UPDATE in the transaction that writes the
    * notifications, so two calls at once cannot both announce and a failure leaves the slot free.
    */
-  async announce(ownerId: string, id: string, ownerName: string): Promise<{ notified: number; address: string }> {
-    const row = await this.ownedRow(ownerId, id);
+  async announce(id: string, ownerName: string): Promise<{ notified: number; address: string }> {
+    const row = await this.row(id);
     if (row.status !== 'RUNNING') throw conflict('games.announceNotRunning', { status: row.status });
     let address: string | null;
     try {
@@ -403,7 +400,7 @@ export class GamesService {
       const [claimed] = await tx
         .update(games)
         .set({ announcedAt: now })
-        .where(and(eq(games.id, id), eq(games.ownerId, ownerId), or(isNull(games.announcedAt), lte(games.announcedAt, since))))
+        .where(and(eq(games.id, id), or(isNull(games.announcedAt), lte(games.announcedAt, since))))
         .returning({ id: games.id });
       if (!claimed) {
         const [current] = await tx.select({ announcedAt: games.announcedAt }).from(games).where(eq(games.id, id));
@@ -418,7 +415,7 @@ export class GamesService {
           },
         );
       }
-      const friendIds = await this.friends.friendIds(ownerId, tx);
+      const friendIds = await this.friends.friendIds(row.ownerId, tx);
       const notice = { key: 'game.announced', params: { name: row.name, owner: ownerName, address }, link: '/dashboard' };
       for (const friendId of friendIds) await this.notifications.notify(friendId, notice, tx);
       return { notified: friendIds.length, address };

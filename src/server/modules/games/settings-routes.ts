@@ -30,7 +30,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'COADMIN' },
         schema: { tags, summary: 'A game’s settings, which of them a running server takes at once, and the versions it may change to', params: IdParams, response: { 200: GameSettingsView } },
       },
-      async (request) => settings.get(gameOf(request).ownerId, request.params.id),
+      async (request) => settings.get(gameOf(request).gameId),
     );
 
     player.put(
@@ -46,7 +46,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404, 409],
         },
       },
-      async (request) => settings.update(gameOf(request).ownerId, request.params.id, request.body),
+      async (request) => settings.update(gameOf(request).gameId, request.body),
     );
 
     player.put(
@@ -63,7 +63,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404, 409, 413],
         },
       },
-      async (request) => settings.setIcon(gameOf(request).ownerId, request.params.id, request.body.image, request.body.restart ?? false),
+      async (request) => settings.setIcon(gameOf(request).gameId, request.body.image, request.body.restart ?? false),
     );
 
     player.put(
@@ -80,7 +80,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404, 409],
         },
       },
-      async (request) => settings.changeVersion(gameOf(request).ownerId, request.params.id, request.body),
+      async (request) => settings.changeVersion(gameOf(request).gameId, request.body),
     );
   });
 };

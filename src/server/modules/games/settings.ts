@@ -49,7 +49,7 @@ export class GameSettingsService {
   private readonly catalogue: CatalogueService;
   private readonly notifications: NotificationsService;
   /** The automatic backup taken before a version change: why it failed, or null (the backups module's `backUpBefore`). */
-  private readonly backUpBefore: (ownerId: string, gameId: string) => Promise<ErrorKey | null>;
+  private readonly backUpBefore: (gameId: string) => Promise<ErrorKey | null>;
 
   constructor(
     db: Db,
@@ -58,7 +58,7 @@ export class GameSettingsService {
       games: GamesService;
       catalogue: CatalogueService;
       notifications: NotificationsService;
-      backUpBefore: (ownerId: string, gameId: string) => Promise<ErrorKey | null>;
+      backUpBefore: (gameId: string) => Promise<ErrorKey | null>;
     },
   ) {
     this.db = db;
@@ -69,17 +69,14 @@ export class GameSettingsService {
     this.backUpBefore = deps.backUpBefore;
   }
 
-  private async row(ownerId: string, id: string): Promise<GameRow> {
-    const [row] = await this.db
-      .select()
-      .from(games)
-      .where(and(eq(games.id, id), eq(games.ownerId, ownerId)));
+  private async row(id: string): Promise<GameRow> {
+    const [row] = await this.db.select().from(games).where(eq(games.id, id));
     if (!row) throw notFound('game');
     return row;
   }
 
-  async get(ownerId: string, id: string): Promise<GameSettingsView> {
-    return this.view(await this.row(ownerId, id));
+  async get(id: string): Promise<GameSettingsView> {
+    return this.view(await this.row(id));
   }
 
   private async view(row: GameRow): Promise<GameSettingsView> {
@@ -100,9 +97,9 @@ export class GameSettingsService {
    * restarted when `restart` asks for it so the others apply. A value out of bounds answers 400
    * and nothing changes.
    */
-  async update(ownerId: string, id: string, input: GameSettingsUpdate): Promise<GameSettingsResult> {
+  async update(id: string, input: GameSettingsUpdate): Promise<GameSettingsResult> {
     const { restart, ...given } = input;
-    const before = await this.row(ownerId, id);
+    const before = await this.row(id);
     if (given.maxPlayers !== undefined && given.maxPlayers > before.maxPlayers) throw invalidField('maxPlayers', 'settings.maxPlayersOverPackage', { max: before.maxPlayers });
     const old = valuesOf(before);
     const next: SettingValues = { ...old, ...given };
@@ -112,19 +109,19 @@ export class GameSettingsService {
     const [row] = await this.db
       .update(games)
       .set({ settings: { ...before.settings, ...stored }, whitelistEnabled: next.whitelistEnabled, updatedAt: this.runtime.clock() })
-      .where(and(eq(games.id, id), eq(games.ownerId, ownerId)))
+      .where(eq(games.id, id))
       .returning();
     if (!row) throw notFound('game');
-    if (changed.length) await this.notifications.changed(ownerId, { resource: 'games', ids: [id], type: 'updated' });
-    return this.apply(ownerId, row, changed, restart ?? false);
+    if (changed.length) await this.notifications.changed(row.ownerId, { resource: 'games', ids: [id], type: 'updated' });
+    return this.apply(row, changed, restart ?? false);
   }
 
   /**
    * The server icon: any image sharp reads, squared, made 64×64 and re-encoded as PNG, so what the
    * server sends is ours, never the upload's bytes. null removes it. It applies at the next start.
    */
-  async setIcon(ownerId: string, id: string, image: string | null, restart: boolean): Promise<GameSettingsResult> {
-    const before = await this.row(ownerId, id);
+  async setIcon(id: string, image: string | null, restart: boolean): Promise<GameSettingsResult> {
+    const before = await this.row(id);
     let icon: string | undefined;
     if (image !== null) {
       const bytes = Buffer.from(image.replace(/^data:[\w/+.-]+;base64,/, ''), 'base64');
@@ -139,15 +136,15 @@ export class GameSettingsService {
     const [row] = await this.db
       .update(games)
       .set({ settings: icon ? { ...rest, icon } : rest, updatedAt: this.runtime.clock() })
-      .where(and(eq(games.id, id), eq(games.ownerId, ownerId)))
+      .where(eq(games.id, id))
       .returning();
     if (!row) throw notFound('game');
-    await this.notifications.changed(ownerId, { resource: 'games', ids: [id], type: 'updated' });
-    return this.apply(ownerId, row, [], restart, true);
+    await this.notifications.changed(row.ownerId, { resource: 'games', ids: [id], type: 'updated' });
+    return this.apply(row, [], restart, true);
   }
 
   /** Sends the live changes to a running server and restarts it when asked; says what applies when. */
-  private async apply(ownerId: string, row: GameRow, changed: SettingKey[], restart: boolean, iconChanged = false): Promise<GameSettingsResult> {
+  private async apply(row: GameRow, changed: SettingKey[], restart: boolean, iconChanged = false): Promise<GameSettingsResult> {
     const applied: SettingKey[] = [];
     if (row.status === 'RUNNING') {
       const spec = await specOf(this.db, row);
@@ -166,10 +163,10 @@ export class GameSettingsService {
     const pendingRestart = changed.filter((k) => !applied.includes(k));
     let restarting = false;
     if (restart && (row.status === 'RUNNING' || row.status === 'CRASHED') && (pendingRestart.length > 0 || iconChanged)) {
-      await this.games.act(ownerId, row.id, 'restart');
+      await this.games.act(row.id, 'restart');
       restarting = true;
     }
-    return { settings: await this.view(restarting ? await this.row(ownerId, row.id) : row), applied, pendingRestart, restarting };
+    return { settings: await this.view(restarting ? await this.row(row.id) : row), applied, pendingRestart, restarting };
   }
 
   /**
@@ -177,26 +174,26 @@ export class GameSettingsService {
    * first, which must succeed; a downgrade only with `confirmDowngrade` (a world saved by a newer
    * version may not open in an older one). A running server is restarted on the new version.
    */
-  async changeVersion(ownerId: string, id: string, input: GameVersionUpdate): Promise<GameVersionResult> {
-    const row = await this.row(ownerId, id);
+  async changeVersion(id: string, input: GameVersionUpdate): Promise<GameVersionResult> {
+    const row = await this.row(id);
     const allowed = await this.view(row);
     if (!allowed.versions.includes(input.version)) throw invalidField('version', 'settings.versionNotAllowed', { versions: allowed.versions.join(', ') });
     if (input.version === row.version) return { version: row.version, restarting: false };
     if (row.status === 'STARTING' || row.status === 'STOPPING') throw conflict('settings.versionWhileBusy', { status: row.status });
     if (versionIndex(input.version) < versionIndex(row.version) && input.confirmDowngrade !== true) throw conflict('settings.downgradeUnconfirmed', { from: row.version, to: input.version });
-    const failed = await this.backUpBefore(ownerId, id);
+    const failed = await this.backUpBefore(id);
     // A world never started has nothing to lose; any other failure stops the change.
     if (failed && failed !== 'backups.noWorld') throw conflict('settings.versionBackupFailed');
     const [updated] = await this.db
       .update(games)
       .set({ version: input.version, updatedAt: this.runtime.clock() })
-      .where(and(eq(games.id, id), eq(games.ownerId, ownerId), eq(games.version, row.version)))
+      .where(and(eq(games.id, id), eq(games.version, row.version)))
       .returning();
     if (!updated) throw conflict('settings.versionChanged');
-    await this.notifications.changed(ownerId, { resource: 'games', ids: [id], type: 'updated' });
+    await this.notifications.changed(updated.ownerId, { resource: 'games', ids: [id], type: 'updated' });
     const restarting = updated.status === 'RUNNING' || updated.status === 'CRASHED';
     // The reconciler stops it, then provisions and starts it again from the row: on the new version.
-    if (restarting) await this.games.act(ownerId, id, 'restart');
+    if (restarting) await this.games.act(id, 'restart');
     return { version: input.version, restarting };
   }
 }

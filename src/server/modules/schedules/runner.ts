@@ -11,7 +11,7 @@ import type { NotificationsService } from '../notifications/service.ts';
 import type { UsersService } from '../users/service.ts';
 import type { ConsoleService } from '../console/service.ts';
 import { mayRun } from '../console/commands.ts';
-import type { GameAccessCheck } from '../sharing/service.ts';
+import type { GameAccessCheck } from '../sharing/access.ts';
 import type { Clock } from '../games/runtime.ts';
 import { nextRun } from './recurrence.ts';
 
@@ -152,23 +152,23 @@ export class ScheduleRunner {
         case 'restart': {
           if (!(await this.takeRestart(run))) return skip('restartLimit');
           if (game.status !== 'RUNNING' && game.status !== 'CRASHED') return skip('notRunning');
-          await this.games.act(game.ownerId, game.id, 'restart');
+          await this.games.act(game.id, 'restart');
           output = RESTART_TAKEN;
           break;
         }
         case 'start':
           if (game.status === 'STARTING' || game.status === 'RUNNING') return skip('alreadyRunning');
-          await this.games.act(game.ownerId, game.id, 'start');
+          await this.games.act(game.id, 'start');
           break;
         case 'stop':
           if (game.status === 'STOPPED' || game.status === 'STOPPING' || game.status === 'CREATED') return skip('alreadyStopped');
           // The stop sets the desired state: the reconciler's crash recovery leaves the game stopped.
-          await this.games.act(game.ownerId, game.id, 'stop');
+          await this.games.act(game.id, 'stop');
           break;
         case 'backup': {
           // The run ends with its backup, READY or FAILED, which a later round reads (settleBackups).
           // Automatic, so the quota prunes it before the backups someone took by hand.
-          const backup = await this.backups.create(game.ownerId, game.id, { kind: 'AUTOMATIC', reason: 'scheduled', by: schedule.createdBy }, 'en');
+          const backup = await this.backups.create(game.id, { kind: 'AUTOMATIC', reason: 'scheduled', by: schedule.createdBy }, 'en');
           const [started] = await this.db
             .update(scheduleRuns)
             .set({ output: `${BACKUP_PREFIX}${backup.id}` })
@@ -187,12 +187,12 @@ export class ScheduleRunner {
             await this.tellFailure(game, schedule.task, bothLanguages('notices.schedule.reasons.authorNotAllowed'));
             return failed;
           }
-          output = (await this.console.send(schedule.createdBy!, game.ownerId, game.id, command, author.level, schedule.id)).output;
+          output = (await this.console.send(schedule.createdBy!, author, command, schedule.id)).output;
           break;
         }
         case 'announce': {
           const name = (await this.users.names([game.ownerId])).get(game.ownerId) ?? '';
-          const told = await this.games.announce(game.ownerId, game.id, name);
+          const told = await this.games.announce(game.id, name);
           output = `${told.notified} friends told: ${told.address}`;
           break;
         }
@@ -266,7 +266,7 @@ export class ScheduleRunner {
       const backupId = run.output!.slice(BACKUP_PREFIX.length);
       const game = await this.games.ownerOf(run.gameId);
       if (!game) continue;
-      const recent = await this.backups.list(game.ownerId, game.id, { limit: 100, offset: 0, page: 0, size: 100 }, 'en');
+      const recent = await this.backups.list(game.id, { limit: 100, offset: 0, page: 0, size: 100 }, 'en');
       const backup = recent.data.find((b) => b.id === backupId);
       if (backup?.status === 'PENDING' || backup?.status === 'RUNNING') continue;
       if (!backup || backup.status === 'READY') {
@@ -276,7 +276,7 @@ export class ScheduleRunner {
       const error = `${BACKUP_PREFIX}${backupId} failed: ${backup.error ?? 'unknown error'}`;
       if (!(await this.finishOpen(run, 'FAILED', error))) continue;
       // The backup's error in the owner's words as well as in the run's English record.
-      const inFrench = (await this.backups.list(game.ownerId, game.id, { limit: 100, offset: 0, page: 0, size: 100 }, 'fr')).data.find((b) => b.id === backupId);
+      const inFrench = (await this.backups.list(game.id, { limit: 100, offset: 0, page: 0, size: 100 }, 'fr')).data.find((b) => b.id === backupId);
       const reason = (en: string | null, fr: string | null | undefined) => ({ en: en ?? '', fr: fr ?? en ?? '' });
       await this.tellFailure(game, run.task, backup.error ? reason(backup.error, inFrench?.error) : bothLanguages('notices.schedule.reasons.unexpected'));
     }
@@ -336,7 +336,7 @@ export class ScheduleRunner {
       const game = await this.games.ownerOf(schedule.gameId);
       if (game?.status !== 'RUNNING') continue;
       const what = schedule.task === 'restart' ? 'Restart' : 'Server stop';
-      await this.games.command(game.ownerId, game.id, `say ${colour}${what} in ${seconds} seconds`).catch(() => undefined);
+      await this.games.command(game.id, `say ${colour}${what} in ${seconds} seconds`).catch(() => undefined);
     }
   }
 

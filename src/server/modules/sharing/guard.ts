@@ -4,7 +4,8 @@ import { activityDetailKeys, activityLevels, type GameActivity } from '../../../
 import type { GameAccessLevel } from '../../../contract/sharing.ts';
 import type { Db } from '../../db/client.ts';
 import type { AuditService } from '../audit/service.ts';
-import type { GameAccessCheck, SharingService } from './service.ts';
+import type { GameAccessCheck } from './access.ts';
+import type { SharingService } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -11,15 +11,9 @@ import type { GamesService } from '../games/service.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { AccessScope, EventBus, LevelCheck } from '../../events.ts';
+import type { GameAccessCheck } from './access.ts';
 
 type GrantRow = typeof gameAccess.$inferSelect;
-
-/** What a caller is to a game, once checked: who owns it and the caller's level. */
-export interface GameAccessCheck {
-  gameId: string;
-  ownerId: string;
-  level: GameAccessLevel;
-}
 
 /** Where `ended` tells every replica, at commit, that some access may have ended. */
 const ACCESS_CHANNEL = 'game_access_ended';

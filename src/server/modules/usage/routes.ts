@@ -20,7 +20,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           problems: [404],
         },
       },
-      async (request) => services.usage.history(gameOf(request).ownerId, request.params.id, request.query.window ?? '24h', request.locale),
+      async (request) => services.usage.history(gameOf(request).gameId, request.query.window ?? '24h', request.locale),
     );
   });
 };

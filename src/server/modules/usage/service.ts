@@ -95,9 +95,9 @@ export class UsageService {
     }
   }
 
-  /** The owner's game's samples and events over the window, oldest first; another's game is 404. */
-  async history(ownerId: string, gameId: string, window: UsageWindow, locale: Locale): Promise<Usage> {
-    const game = await this.deps.games.get(ownerId, gameId);
+  /** The game's samples and events over the window, oldest first. */
+  async history(gameId: string, window: UsageWindow, locale: Locale): Promise<Usage> {
+    const game = await this.deps.games.get(gameId);
     const to = this.options.clock();
     const from = new Date(to.getTime() - windows[window].ms);
     const [points, events, backups] = await Promise.all([
@@ -108,7 +108,7 @@ export class UsageService {
         .where(and(eq(gameEvents.gameId, gameId), gte(gameEvents.at, from)))
         .orderBy(asc(gameEvents.at)),
       // A game keeps a few dozen backups at most (its package's quota): one page holds the window's.
-      this.deps.backups.list(null, gameId, { limit: 100, offset: 0, page: 0, size: 100 }, locale),
+      this.deps.backups.list(gameId, { limit: 100, offset: 0, page: 0, size: 100 }, locale),
     ]);
     const timeline: UsageEvent[] = [
       ...events.map((e) => ({ at: e.at.toISOString(), kind: e.kind, detail: e.reason })),

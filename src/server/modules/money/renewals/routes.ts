@@ -26,7 +26,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           response: { 200: Game },
         },
       },
-      async (request) => renewals.setAutoRenew(request.user.id, request.params.id, request.body.autoRenew),
+      async (request) => renewals.setAutoRenew(request.params.id, request.body.autoRenew),
     );
 
     // Static paths: find-my-way prefers them to /v1/game/:id whatever the order.

@@ -103,26 +103,23 @@ export class RenewalsService {
    * PATCH autoRenew. Turning it on takes back a cancellation of the next period, and pays at once
    * what waits (a due or expired renewal) if the balance covers it.
    */
-  async setAutoRenew(ownerId: string, gameId: string, autoRenew: boolean): Promise<Game> {
+  async setAutoRenew(gameId: string, autoRenew: boolean): Promise<Game> {
     const { ctx } = this;
     const now = ctx.now;
-    await ctx.db.transaction(async (tx) => {
-      const [game] = await tx
-        .update(games)
-        .set({ autoRenew, updatedAt: now })
-        .where(and(eq(games.id, gameId), eq(games.ownerId, ownerId)))
-        .returning();
+    const ownerId = await ctx.db.transaction(async (tx) => {
+      const [game] = await tx.update(games).set({ autoRenew, updatedAt: now }).where(eq(games.id, gameId)).returning();
       if (!game) throw notFound('game');
-      await ctx.changed(tx, ownerId, gameId);
+      await ctx.changed(tx, game.ownerId, gameId);
       if (autoRenew && this.retention.revivable(game, now)) {
         await tx
           .update(gamePayments)
           .set({ status: 'PENDING', canceledAt: null })
           .where(and(eq(gamePayments.gameId, game.id), eq(gamePayments.periodStart, game.periodEnd), eq(gamePayments.status, 'CANCELED')));
       }
+      return game.ownerId;
     });
     if (autoRenew) await this.settlement.payWaiting(ownerId);
-    return ctx.deps.games.get(ownerId, gameId);
+    return ctx.deps.games.get(gameId);
   }
 
   /**
