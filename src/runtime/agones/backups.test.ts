@@ -13,10 +13,10 @@ import { AgonesDriver } from '../agones-driver.ts';
 import { NoWorldError, UnsupportedError, type ObjectLocation } from '../driver.ts';
 import { startRconServer } from '../minecraft/rcon-server.ts';
 import { WorldArchiveError } from '../minecraft/world-archive.ts';
-import { startFakeCluster, type FakeCluster } from './fake-cluster.ts';
+import { startFakeCluster, type FakeCluster } from '../../../tests/fixtures/fake-cluster.ts';
 
 /**
- * Backups and restores on the agones driver. Only Kubernetes is played (fake-cluster.ts): the world
+ * Backups and restores on the agones driver. Only Kubernetes is played (tests/fixtures/fake-cluster.ts): the world
  * agent runs for real as the pod's process on a folder standing for the volume, writes to and
  * reads from a real S3-compatible server through presigned URLs, and a running server's saves are
  * paused and resumed over real RCON.
