@@ -37,6 +37,14 @@ function requestHash(request: FastifyRequest): string {
  * retry after a lost answer), also while the first still runs (it waits for it); the same key with
  * another request answers 422. A 5xx is not kept, so a retry runs again.
  */
+/**
+ * The key a creating call passes on to the card provider: its Idempotency-Key once this plugin
+ * took it, or the request's own id, so a call always reaches the provider with one.
+ */
+export function callKey(request: FastifyRequest): string {
+  return request.idempotencyKey?.key ?? request.id;
+}
+
 export default fp(
   async function idempotency(app: FastifyInstance, { db }: { db: Db }) {
     app.decorateRequest('idempotencyKey', null);

@@ -4,10 +4,9 @@ import { backups, backupSettings } from '../../db/schema/backups.ts';
 import { RoundLoop } from '../../lib/round-loop.ts';
 import type { ObjectStore } from '../../storage/store.ts';
 import type { GameWorlds } from '../games/world.ts';
-import type { Clock } from '../games/runtime.ts';
 import type { GameClaims } from './claims.ts';
 import type { WorldUploads } from './uploads.ts';
-import type { BackupWork } from './work.ts';
+import type { BackupWork, BackupWorkDeps } from './work.ts';
 import { nextNightly } from './nightly.ts';
 
 /** An expired game's backup is taken within this long of its expiry, or not at all. */
@@ -27,14 +26,10 @@ export class BackupRounds {
   private readonly claims: GameClaims;
   private readonly work: BackupWork;
   private readonly uploads: WorldUploads;
-  private readonly options: { clock: Clock; log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void } };
+  private readonly options: Pick<BackupWorkDeps, 'clock' | 'log'>;
   private loop: RoundLoop | undefined;
 
-  constructor(
-    db: Db,
-    deps: { store: ObjectStore; worlds: GameWorlds; claims: GameClaims; work: BackupWork; uploads: WorldUploads },
-    options: { clock: Clock; log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void } },
-  ) {
+  constructor(db: Db, deps: { store: ObjectStore; worlds: GameWorlds; claims: GameClaims; work: BackupWork; uploads: WorldUploads }, options: Pick<BackupWorkDeps, 'clock' | 'log'>) {
     this.db = db;
     this.store = deps.store;
     this.worlds = deps.worlds;

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../../contract/common.ts';
 import { Payment, PaymentCheckout, Subscription, sandboxConfirmRequest, stripePaymentCreate } from '../../../../contract/credits.ts';
 import { badRequest } from '../../../lib/problems.ts';
-import { keyOf } from '../providers/provider.ts';
+import { callKey } from '../../../plugins/idempotency.ts';
 import { named } from '../../../lib/schema.ts';
 import { pageWindow } from '../../../lib/paging.ts';
 import { MalformedEventError, WebhookSignatureError } from '../providers/provider.ts';
@@ -58,7 +58,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           response: { 201: PaymentCheckout },
         },
       },
-      async (request, reply) => reply.status(201).send(await payments.buyPack(request.user.id, request.body, keyOf(request.headers['idempotency-key'], request.id))),
+      async (request, reply) => reply.status(201).send(await payments.buyPack(request.user.id, request.body, callKey(request))),
     );
 
     player.get(

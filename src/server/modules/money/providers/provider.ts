@@ -177,6 +177,3 @@ export class PaymentProviderError extends Error {
     this.params = params;
   }
 }
-
-/** The key of a creating call, or one made for it: creating calls always reach the provider with one. */
-export const keyOf = (header: unknown, fallback: string) => (typeof header === 'string' && header ? header : fallback);

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../../contract/common.ts';
 import { PaymentCheckout, Subscription, SubscriptionPlan, stripeSubscriptionRequest, subscriptionCreateRequest } from '../../../../contract/credits.ts';
-import { keyOf } from '../providers/provider.ts';
+import { callKey } from '../../../plugins/idempotency.ts';
 import { named } from '../../../lib/schema.ts';
 import { pageWindow } from '../../../lib/paging.ts';
 import { signedIn } from '../../../plugins/auth.ts';
@@ -77,7 +77,7 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           response: { 201: Type.Intersect([PaymentCheckout, Type.Object({ subscription: Subscription })]) },
         },
       },
-      async (request, reply) => reply.status(201).send(await lifecycle.subscribe(request.user.id, request.body.subscriptionId, keyOf(request.headers['idempotency-key'], request.id))),
+      async (request, reply) => reply.status(201).send(await lifecycle.subscribe(request.user.id, request.body.subscriptionId, callKey(request))),
     );
 
     player.get(
