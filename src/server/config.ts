@@ -41,9 +41,9 @@ export interface Config {
     reconcileIntervalMs: number;
     /** How often each running game's usage is sampled. */
     usageSampleMs: number;
+    /** How long a world operation holds its game's lock without renewing it (a process that died frees it after this). */
+    lockMs: number;
   };
-  /** How long a backup, restore or upload holds its game without renewing (see BackupsOptions). */
-  backups: { claimMs: number };
   stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined; apiUrl: string | undefined };
   /**
    * Who issues the invoices, and the VAT rate they carry (percent). `sellerPlaceholder`: no
@@ -275,9 +275,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       startTimeoutMs: int(env, 'GAME_START_TIMEOUT_SECONDS', 90, 5, 3600) * 1000,
       reconcileIntervalMs: int(env, 'GAME_RECONCILE_INTERVAL_MS', 2000, 100, 600_000),
       usageSampleMs: int(env, 'USAGE_SAMPLE_INTERVAL_MS', 60_000, 1000, 600_000),
-    },
-    backups: {
-      claimMs: int(env, 'BACKUP_CLAIM_SECONDS', 60, 5, 3600) * 1000,
+      lockMs: int(env, 'GAME_LOCK_SECONDS', 60, 5, 3600) * 1000,
     },
     stripe: {
       secretKey: text(env, 'STRIPE_SECRET_KEY', /^sk_(test|live)_\w+$/, 'a Stripe secret key (sk_test_... or sk_live_...)'),

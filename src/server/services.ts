@@ -39,10 +39,10 @@ import { BackupRounds } from './modules/backups/rounds.ts';
 import { BackupWork } from './modules/backups/work.ts';
 import { BackupLinks } from './modules/backups/links.ts';
 import { WorldUploads } from './modules/backups/uploads.ts';
-import { GameClaims } from './modules/backups/claims.ts';
 import { ConsoleService } from './modules/console/service.ts';
 import { StaffBackupsService } from './modules/backups/staff.ts';
 import { GameWorlds } from './modules/games/world.ts';
+import { GameLock } from './modules/games/lock.ts';
 import { createStore } from './storage/index.ts';
 import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
@@ -136,27 +136,27 @@ export function createServices(config: Config, database: Database, runtime: Part
   const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit, events, log: game.log });
   const backupStore = createStore(config.backupStore);
-  const worlds = new GameWorlds(db, game, games, notifications, config.backups.claimMs);
-  const claims = new GameClaims(db, { clock: game.clock, claimMs: config.backups.claimMs });
+  const worlds = new GameWorlds(database, { runtime: game, games, notifications, events });
+  const lock = new GameLock(db, events, { clock: game.clock, lockMs: config.games.lockMs });
   const backupWork = new BackupWork(db, {
     store: backupStore,
     driver: game.driver,
     worlds,
     catalogue,
     notifications,
-    claims,
+    lock,
     audience: (gameId) => sharing.audience([gameId]),
     clock: game.clock,
     log: game.log,
   });
-  const uploads = new WorldUploads({ store: backupStore, worlds, catalogue, claims, work: backupWork }, { uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock });
+  const uploads = new WorldUploads({ store: backupStore, worlds, catalogue, lock, work: backupWork }, { uploadDir: path.join(config.dataDir, 'uploads'), clock: game.clock });
   const backups = new BackupsService(
     db,
     {
       worlds,
       catalogue,
       users,
-      claims,
+      lock,
       work: backupWork,
       links: new BackupLinks(db, { store: backupStore, worlds, events }, { publicUrl: config.publicUrl, clock: game.clock }),
       uploads,
@@ -164,7 +164,7 @@ export function createServices(config: Config, database: Database, runtime: Part
     },
     { clock: game.clock },
   );
-  const backupRounds = new BackupRounds(db, { store: backupStore, worlds, claims, work: backupWork, uploads }, { clock: game.clock, log: game.log });
+  const backupRounds = new BackupRounds(db, { store: backupStore, worlds, lock, work: backupWork, uploads }, { clock: game.clock, log: game.log });
   const usage = new UsageService(db, { games, backups, driver: game.driver, events }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
   const gamePlayers = new GamePlayersService(db, { games, notifications, runtime: game });
   const consoles = new ConsoleService(db, { games, players: gamePlayers, audit, driver: game.driver, clock: game.clock, events }, config.streams);

@@ -206,6 +206,40 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     }
   });
 
+  it('refuses power actions while a backup or a restore holds the game, saying which, and takes them again once it ended', async () => {
+    await fresh();
+    let release = () => {};
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const act = (action: string) => t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/${action}` });
+      // A backup of the running world, held half way.
+      t.driver.backupGate = new Promise((resolve) => (release = resolve));
+      expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} })).statusCode).toBe(202);
+      expect((await act('stop')).json()).toMatchObject({ status: 409, code: 'games.busyBackingUp', detail: 'Une sauvegarde de ce serveur est en cours : réessayez une fois terminée' });
+      expect((await act('restart')).json()).toMatchObject({ status: 409, code: 'games.busyBackingUp' });
+      release();
+      t.driver.backupGate = undefined;
+      await finish();
+      const [backup] = (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json().status).toBe('RUNNING');
+
+      // A restore: until its world is back, neither the owner's stop nor a start goes through.
+      expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${backup.id}/restore` })).statusCode).toBe(202);
+      expect((await act('stop')).json()).toMatchObject({ status: 409, code: 'games.busyRestoring' });
+      expect((await act('start')).json()).toMatchObject({ status: 409, code: 'games.busyRestoring' });
+      await finish();
+      await t.app.services.reconciler.tick();
+      await t.app.services.reconciler.tick();
+      expect((await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}` })).json().status).toBe('RUNNING');
+      expect((await act('stop')).statusCode).toBe(200);
+    } finally {
+      release();
+      t.driver.backupGate = undefined;
+      await close();
+    }
+  });
+
   it('resumes a restore whose process died half-way: the world put back, the server started again, the owner told', async () => {
     await fresh();
     try {
@@ -216,8 +250,8 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const backup = await backUp(gameId);
       fs.writeFileSync(path.join(world, 'castle.txt'), 'after');
       const { db } = t.app.services;
-      // What a restore leaves when its process is killed once it stopped the server: its claim and
-      // the game's lease held by the dead process, the server stopped, the journal written.
+      // What a restore leaves when its process is killed once it stopped the server: the game's lock
+      // held by the dead process, the server stopped, the journal written.
       expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/stop` })).statusCode).toBe(200);
       await t.app.services.reconciler.tick();
       await t.app.services.reconciler.tick();
@@ -226,16 +260,14 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       await db
         .update(backupSettings)
         .set({
-          busy: 'RESTORE',
-          busyUntil: heldUntil,
           restoreFrom: (await db.select().from(backupsTable).where(eq(backupsTable.id, backup.id)))[0]!.objectKey,
           restoreAt: new Date(backup.createdAt),
           restoreRestart: true,
         })
         .where(eq(backupSettings.gameId, gameId));
-      await db.update(games).set({ leaseOwner: 'world-dead', leaseUntil: heldUntil }).where(eq(games.id, gameId));
+      await db.update(games).set({ lockedFor: 'RESTORE', lockedUntil: heldUntil }).where(eq(games.id, gameId));
 
-      // Within the minute the dead process's claim holds: nothing is resumed, nothing else may start.
+      // Within the minute the dead process's lock holds: nothing is resumed, nothing else may start.
       await t.app.services.backupRounds.sweep();
       expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} })).json().code).toBe('backups.busy');
       // Once it lapsed, the next sweep (at start, or each minute) takes it up again.
@@ -360,7 +392,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     }
   });
 
-  it('keeps the game claimed while a slow upload still streams, past a minute: a restore asked meanwhile is refused', async () => {
+  it('keeps the game locked while a slow upload still streams, past a minute: a restore asked meanwhile is refused', async () => {
     await fresh();
     try {
       const { gameId } = await buyGame(t);
@@ -491,23 +523,20 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     try {
       const { gameId } = await buyGame(t);
       const { db, backupRounds } = t.app.services;
-      // A process killed mid-upload: its local copy, its stored copy half written, and its claim never released.
+      // A process killed mid-upload: its local copy, its stored copy half written, and its lock never released.
       const uploads = path.join(t.config.dataDir, 'uploads');
       fs.mkdirSync(uploads, { recursive: true });
       fs.writeFileSync(path.join(uploads, `${gameId}.zip`), Buffer.alloc(1024 * 1024, 1));
       const leftovers = await killedWrite(`games/${gameId}/uploads/world.zip`);
       expect(await leftovers()).toHaveLength(1);
       const lapsed = new Date(t.clock.now.getTime() - 5 * 60_000);
-      await db
-        .insert(backupSettings)
-        .values({ gameId, busy: 'RESTORE', busyUntil: lapsed })
-        .onConflictDoUpdate({ target: backupSettings.gameId, set: { busy: 'RESTORE', busyUntil: lapsed } });
+      await db.update(games).set({ lockedFor: 'RESTORE', lockedUntil: lapsed }).where(eq(games.id, gameId));
 
       await backupRounds.sweep();
       expect(await leftovers()).toEqual([]);
       expect(fs.readdirSync(uploads)).toEqual([]);
-      const [settings] = await db.select().from(backupSettings).where(eq(backupSettings.gameId, gameId));
-      expect(settings).toMatchObject({ busy: null, busyUntil: null });
+      const [game] = await db.select().from(games).where(eq(games.id, gameId));
+      expect(game).toMatchObject({ lockedFor: null, lockedUntil: null });
     } finally {
       await close();
     }

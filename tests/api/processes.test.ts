@@ -137,8 +137,8 @@ describe('the server process', () => {
       GAME_DRIVER: 'local',
       GAME_HOST: '127.0.0.1',
       GAME_PORT_RANGE: `${from}-${to}`,
-      // The dead process's claim lapses in 10 s rather than a minute, and the rounds come as often.
-      BACKUP_CLAIM_SECONDS: '10',
+      // The dead process's lock lapses in 10 s rather than a minute, and the rounds come as often.
+      GAME_LOCK_SECONDS: '10',
     };
     const servers: Array<ReturnType<typeof startApi>> = [];
     try {
@@ -200,7 +200,7 @@ describe('the server process', () => {
       expect(fs.readFileSync(path.join(world, 'castle.txt'), 'utf8')).toBe('after');
 
       // The next API, on the same database and data folder, takes the restore up again once the
-      // dead one's claim lapsed (at the first round after it), and starts the server again since it ran.
+      // dead one's lock lapsed (at the first round after it), and starts the server again since it ran.
       const second = startApi(env, port, { group: true });
       servers.push(second);
       await second.ready;
@@ -229,7 +229,7 @@ describe('the server process', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await db.dispose();
     }
-    // Two cold starts, two server starts, four archives of a 64 MB world, and the time the dead process's claim holds.
+    // Two cold starts, two server starts, four archives of a 64 MB world, and the time the dead process's lock holds.
   }, 600_000);
 });
 

@@ -43,7 +43,7 @@ export const backups = pgTable(
   (t) => [index('backups_game_idx').on(t.gameId, t.createdAt)],
 );
 
-/** When a game's nightly backup runs (a game without a row has the defaults), and what works on its world now. */
+/** When a game's nightly backup runs (a game without a row has the defaults), and the restore under way. */
 export const backupSettings = pgTable('backup_settings', {
   gameId: uuid('game_id')
     .primaryKey()
@@ -54,14 +54,8 @@ export const backupSettings = pgTable('backup_settings', {
   timeZone: text('time_zone').notNull().default('Europe/Paris'),
   /** When the next nightly backup is due, computed in `timeZone` so it follows daylight-saving changes. */
   nextNightlyAt: timestamp('next_nightly_at', { withTimezone: true }),
-  /**
-   * The backup or restore working on the game's world, claimed in one conditional write so two never
-   * run at once on any replica; it lapses at `busyUntil`, renewed while it runs, so a crash frees it.
-   */
-  busy: text('busy', { enum: ['BACKUP', 'RESTORE'] }),
   /** The expiry (the game's expiredAt) whose backup was taken: one per expiry, on one replica. */
   expiryBackupFor: timestamp('expiry_backup_for', { withTimezone: true }),
-  busyUntil: timestamp('busy_until', { withTimezone: true }),
   /**
    * The archive a restore is putting back (its object key), kept from the restore's start to its
    * end: a restore whose process died leaves it, with its claim lapsed, and the next sweep on any

@@ -7,6 +7,10 @@ import { desiredStates, gameStatuses, playerListTypes, type ResolvedSettings } f
 
 export { desiredStates, gameStatuses, playerListTypes };
 
+/** What may hold a game's lock: a backup of its world, or a restore (a backup or an uploaded world put back). */
+export const gameLockWorks = ['BACKUP', 'RESTORE'] as const;
+export type GameLockWork = (typeof gameLockWorks)[number];
+
 export const games = pgTable(
   'games',
   {
@@ -43,9 +47,20 @@ export const games = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     /** Bumped by every state change: the reconciler writes only over the state it read. */
     stateVersion: integer('state_version').notNull().default(0),
-    /** The reconciler replica acting on the game, until when; other replicas leave it alone. */
+    /**
+     * The reconciler replica doing a round's driver work on the game, until when: other replicas'
+     * rounds leave it alone. Not a lock on the game's operations (that is `lockedFor`): a share of
+     * the reconciler's work, as a job queue's claim.
+     */
     leaseOwner: text('lease_owner'),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /**
+     * The game's one lock (games/lock.ts): the world operation holding it, on any replica, until
+     * `lockedUntil`, renewed while it runs, so a crash frees it. Power actions and other world
+     * operations asked meanwhile are refused (409, with this as the reason).
+     */
+    lockedFor: text('locked_for', { enum: gameLockWorks }),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
     whitelistEnabled: boolean('whitelist_enabled').notNull().default(false),
     autoRenew: boolean('auto_renew').notNull().default(false),
     /** When the owner last told their friends the server is open: at most once per 10 minutes. */

@@ -1,10 +1,10 @@
-import { and, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, lte, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { backups, backupSettings } from '../../db/schema/backups.ts';
 import { RoundLoop } from '../../lib/round-loop.ts';
 import type { ObjectStore } from '../../storage/store.ts';
 import type { GameWorlds } from '../games/world.ts';
-import type { GameClaims } from './claims.ts';
+import type { GameLock } from '../games/lock.ts';
 import type { WorldUploads } from './uploads.ts';
 import type { BackupWork, BackupWorkDeps } from './work.ts';
 import { nextNightly } from './nightly.ts';
@@ -16,24 +16,24 @@ const ROUND_MS = 60_000;
 
 /**
  * The backups' background rounds, on any number of replicas: nightly backups, expired games'
- * backups, and what a process that died left (backups cut off, restores half done, claims never
+ * backups, and what a process that died left (backups cut off, restores half done, locks never
  * released). The calls are in service.ts.
  */
 export class BackupRounds {
   private readonly db: Db;
   private readonly store: ObjectStore;
   private readonly worlds: GameWorlds;
-  private readonly claims: GameClaims;
+  private readonly lock: GameLock;
   private readonly work: BackupWork;
   private readonly uploads: WorldUploads;
   private readonly options: Pick<BackupWorkDeps, 'clock' | 'log'>;
   private loop: RoundLoop | undefined;
 
-  constructor(db: Db, deps: { store: ObjectStore; worlds: GameWorlds; claims: GameClaims; work: BackupWork; uploads: WorldUploads }, options: Pick<BackupWorkDeps, 'clock' | 'log'>) {
+  constructor(db: Db, deps: { store: ObjectStore; worlds: GameWorlds; lock: GameLock; work: BackupWork; uploads: WorldUploads }, options: Pick<BackupWorkDeps, 'clock' | 'log'>) {
     this.db = db;
     this.store = deps.store;
     this.worlds = deps.worlds;
-    this.claims = deps.claims;
+    this.lock = deps.lock;
     this.work = deps.work;
     this.uploads = deps.uploads;
     this.options = options;
@@ -44,13 +44,13 @@ export class BackupRounds {
   }
 
   /**
-   * Rounds every minute, or once a claim's length when claims are shorter, until `stop`: the
-   * nightly backups, the expiries' backups, the backups and claims whose time is over.
+   * Rounds every minute, or once a lock's length when locks are shorter, until `stop`: the
+   * nightly backups, the expiries' backups, the backups and locks whose time is over.
    */
   start(): void {
     this.loop ??= new RoundLoop(
       () => this.nightlyRound().then(() => this.expiryRound()),
-      () => Math.min(ROUND_MS, this.claims.claimMs),
+      () => Math.min(ROUND_MS, this.lock.lockMs),
       (err) => this.options.log.error({ err }, 'backup round failed'),
     );
     this.loop.start();
@@ -69,7 +69,7 @@ export class BackupRounds {
     const stale = await this.db
       .select()
       .from(backups)
-      .where(and(inArray(backups.status, ['PENDING', 'RUNNING']), lt(backups.heartbeatAt, new Date(this.now().getTime() - this.claims.claimMs))));
+      .where(and(inArray(backups.status, ['PENDING', 'RUNNING']), lt(backups.heartbeatAt, new Date(this.now().getTime() - this.lock.lockMs))));
     for (const row of stale) {
       const [failed] = await this.db
         .update(backups)
@@ -81,33 +81,29 @@ export class BackupRounds {
       if (failed) await this.store.discard(row.objectKey).catch((err: unknown) => this.options.log.warn({ err, key: row.objectKey }, 'partial backup not deleted'));
     }
     await this.resumeRestores();
-    await this.freeLapsedClaims();
+    await this.freeLapsedLocks();
     return stale.length;
   }
 
   /**
-   * Restores a process left half done when it died (its claim lapsed, what it put back still
-   * written): taken again from the start, on one replica (the claim taken in the same write), the
-   * server started again afterwards if it ran, and the owner told. Run by the sweep.
+   * Restores a process left half done when it died (its game's lock lapsed, what it put back still
+   * written): taken again from the start, on one replica (whichever takes the lock), the server
+   * started again afterwards if it ran, and the owner told. Run by the sweep.
    */
   private async resumeRestores(): Promise<number> {
     const now = this.now();
-    const lapsed = or(isNull(backupSettings.busyUntil), lt(backupSettings.busyUntil, now));
-    const orphans = await this.db
-      .select()
-      .from(backupSettings)
-      .where(and(isNotNull(backupSettings.restoreFrom), lapsed));
+    const orphans = await this.db.select().from(backupSettings).where(isNotNull(backupSettings.restoreFrom));
     let resumed = 0;
     for (const row of orphans) {
-      const [taken] = await this.db
-        .update(backupSettings)
-        .set({ busy: 'RESTORE', busyUntil: new Date(now.getTime() + this.claims.claimMs) })
-        .where(and(eq(backupSettings.gameId, row.gameId), eq(backupSettings.restoreFrom, row.restoreFrom!), lapsed))
-        .returning();
-      if (!taken) continue;
-      const world = await this.worlds.of(row.gameId).catch(() => undefined);
+      if (!(await this.lock.take(row.gameId, 'RESTORE'))) continue;
+      // Ended meanwhile (its process finished it and freed the game between the two reads).
+      const [still] = await this.db
+        .select({ gameId: backupSettings.gameId })
+        .from(backupSettings)
+        .where(and(eq(backupSettings.gameId, row.gameId), eq(backupSettings.restoreFrom, row.restoreFrom!)));
+      const world = still ? await this.worlds.of(row.gameId).catch(() => undefined) : undefined;
       if (!world) {
-        await this.claims.release(row.gameId);
+        await this.lock.release(row.gameId);
         continue;
       }
       const key = row.restoreFrom!;
@@ -120,7 +116,7 @@ export class BackupRounds {
           .putBack(world, source, upload ? 'beforeUpload' : 'beforeRestore', { restart: row.restoreRestart ?? false })
           // An uploaded world is kept only for its restore.
           .finally(() => (upload ? this.store.delete(key) : undefined))
-          .finally(() => this.claims.release(world.id)),
+          .finally(() => this.lock.release(world.id)),
       );
       resumed++;
     }
@@ -128,25 +124,40 @@ export class BackupRounds {
   }
 
   /**
-   * Claims left by a process that died (an upload, a restore or a backup cut off, the claim never
-   * released) with no restore to resume: the claim is taken, the game's upload leftovers deleted
+   * Locks left by a process that died (an upload, a restore or a backup cut off, the lock never
+   * released) with no restore to resume: the lock is taken, the game's upload leftovers deleted
    * (no quota counts them), and the game freed.
    */
-  private async freeLapsedClaims(): Promise<number> {
-    const lapsed = await this.db
-      .select({ gameId: backupSettings.gameId, busy: backupSettings.busy })
-      .from(backupSettings)
-      .where(and(isNotNull(backupSettings.busy), lt(backupSettings.busyUntil, new Date(this.now().getTime() - this.claims.claimMs)), isNull(backupSettings.restoreFrom)));
+  private async freeLapsedLocks(): Promise<number> {
+    const lapsed = await this.lock.lapsed(this.lock.lockMs);
+    const restoring = new Set(
+      lapsed.length === 0
+        ? []
+        : (
+            await this.db
+              .select({ gameId: backupSettings.gameId })
+              .from(backupSettings)
+              .where(
+                and(
+                  inArray(
+                    backupSettings.gameId,
+                    lapsed.map((l) => l.gameId),
+                  ),
+                  isNotNull(backupSettings.restoreFrom),
+                ),
+              )
+          ).map((row) => row.gameId),
+    );
     let freed = 0;
-    for (const { gameId, busy } of lapsed) {
-      if (!(await this.claims.claim(gameId, busy!))) continue;
+    for (const { gameId, work } of lapsed.filter((l) => !restoring.has(l.gameId))) {
+      if (!(await this.lock.take(gameId, work))) continue;
       try {
         await this.uploads.drop(gameId);
         freed++;
       } catch (err) {
         this.options.log.warn({ err, gameId }, 'upload leftovers not deleted');
       } finally {
-        await this.claims.release(gameId);
+        await this.lock.release(gameId);
       }
     }
     return freed;
@@ -181,7 +192,7 @@ export class BackupRounds {
     for (const row of due) {
       const world = await this.worlds.of(row.gameId).catch(() => undefined);
       if (!world || world.status === 'CREATED' || world.status === 'EXPIRED') continue;
-      if (!(await this.claims.claim(world.id, 'BACKUP'))) continue;
+      if (!(await this.lock.take(world.id, 'BACKUP'))) continue;
       this.work.takeInBackground(world, await this.work.insert(world, { kind: 'NIGHTLY', reason: 'nightly', by: null }));
       started++;
     }
@@ -206,13 +217,18 @@ export class BackupRounds {
     }
     let started = 0;
     for (const game of expired.filter((g) => taken.get(g.id) !== g.expiredAt.getTime()).slice(0, 50)) {
-      if (!(await this.claims.claim(game.id, 'BACKUP', game.expiredAt))) continue;
+      if (!(await this.lock.take(game.id, 'BACKUP'))) continue;
       try {
+        // One backup per expiry: recorded under the lock, so of two rounds at once only one takes it.
+        if (!(await this.recordExpiryBackup(game.id, game.expiredAt))) {
+          await this.lock.release(game.id);
+          continue;
+        }
         const world = await this.worlds.of(game.id);
         this.work.takeInBackground(world, await this.work.insert(world, { kind: 'AUTOMATIC', reason: 'expiry', by: null }));
         started++;
       } catch (err) {
-        await this.claims.release(game.id);
+        await this.lock.release(game.id);
         throw err;
       }
     }
@@ -223,5 +239,19 @@ export class BackupRounds {
     }
     await this.work.idle();
     return started;
+  }
+
+  /** Records that the backup of the game's expiry `expiry` is taken; false when it was already. */
+  private async recordExpiryBackup(gameId: string, expiry: Date): Promise<boolean> {
+    const rows = await this.db
+      .insert(backupSettings)
+      .values({ gameId, expiryBackupFor: expiry })
+      .onConflictDoUpdate({
+        target: backupSettings.gameId,
+        set: { expiryBackupFor: expiry },
+        setWhere: or(isNull(backupSettings.expiryBackupFor), ne(backupSettings.expiryBackupFor, expiry)),
+      })
+      .returning({ gameId: backupSettings.gameId });
+    return rows.length > 0;
   }
 }

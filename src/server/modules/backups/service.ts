@@ -13,7 +13,7 @@ import type { Locale } from '../../../contract/messages.ts';
 import type { Clock } from '../games/runtime.ts';
 import { nextNightly, validTimeZone } from './nightly.ts';
 import type { EventBus } from '../../events.ts';
-import type { GameClaims } from './claims.ts';
+import type { GameLock } from '../games/lock.ts';
 import type { BackupLinks } from './links.ts';
 import type { WorldUploads } from './uploads.ts';
 import type { BackupRow, BackupWork, NewBackup } from './work.ts';
@@ -28,7 +28,7 @@ const mayRemove = (as: GameAccessLevel) => as === 'OWNER';
 /**
  * The backups' calls (docs/architecture.md, "Backups"): a game's backups listed, taken, pinned,
  * deleted and restored, its nightly settings, its download links (`links`) and world uploads
- * (`uploads`). The work itself is in work.ts, under the game's claim (claims.ts): at most one
+ * (`uploads`). The work itself is in work.ts, under the game's lock (games/lock.ts): at most one
  * backup or restore works on a game at a time, on any replica. The rounds are in rounds.ts.
  */
 export class BackupsService {
@@ -36,7 +36,7 @@ export class BackupsService {
   private readonly worlds: GameWorlds;
   private readonly catalogue: CatalogueService;
   private readonly users: UsersService;
-  private readonly claims: GameClaims;
+  private readonly lock: GameLock;
   private readonly work: BackupWork;
   readonly links: BackupLinks;
   readonly uploads: WorldUploads;
@@ -44,14 +44,14 @@ export class BackupsService {
 
   constructor(
     db: Db,
-    deps: { worlds: GameWorlds; catalogue: CatalogueService; users: UsersService; claims: GameClaims; work: BackupWork; links: BackupLinks; uploads: WorldUploads; events: EventBus },
+    deps: { worlds: GameWorlds; catalogue: CatalogueService; users: UsersService; lock: GameLock; work: BackupWork; links: BackupLinks; uploads: WorldUploads; events: EventBus },
     options: { clock: Clock },
   ) {
     this.db = db;
     this.worlds = deps.worlds;
     this.catalogue = deps.catalogue;
     this.users = deps.users;
-    this.claims = deps.claims;
+    this.lock = deps.lock;
     this.work = deps.work;
     this.links = deps.links;
     this.uploads = deps.uploads;
@@ -146,12 +146,12 @@ export class BackupsService {
   async create(gameId: string, input: NewBackup, locale: Locale): Promise<Backup> {
     const world = await this.worlds.of(gameId);
     if (world.worldDeleted) throw conflict('backups.worldDeleted');
-    if (!(await this.claims.claim(gameId, 'BACKUP'))) throw conflict('backups.busy');
+    if (!(await this.lock.take(gameId, 'BACKUP'))) throw conflict('backups.busy');
     let row: BackupRow;
     try {
       row = await this.work.insert(world, input);
     } catch (err) {
-      await this.claims.release(gameId);
+      await this.lock.release(gameId);
       throw err;
     }
     this.work.takeInBackground(world, row);
@@ -165,11 +165,11 @@ export class BackupsService {
    */
   async backUpBefore(gameId: string): Promise<ErrorKey | null> {
     const world = await this.worlds.of(gameId);
-    if (!(await this.claims.claim(gameId, 'BACKUP'))) throw conflict('backups.busy');
+    if (!(await this.lock.take(gameId, 'BACKUP'))) throw conflict('backups.busy');
     try {
       return await this.work.take(world, await this.work.insert(world, { kind: 'AUTOMATIC', reason: 'beforeVersionChange', by: null }));
     } finally {
-      await this.claims.release(gameId);
+      await this.lock.release(gameId);
     }
   }
 
@@ -224,8 +224,8 @@ export class BackupsService {
     const { world, row } = await this.row(gameId, backupId);
     if (row.status !== 'READY') throw conflict('backups.notReady', { status: row.status });
     if (world.worldDeleted) throw conflict('backups.worldDeleted');
-    if (!(await this.claims.claim(gameId, 'RESTORE'))) throw conflict('backups.busy');
-    this.work.track(this.work.putBack(world, row, 'beforeRestore').finally(() => this.claims.release(gameId)));
+    if (!(await this.lock.take(gameId, 'RESTORE'))) throw conflict('backups.busy');
+    this.work.track(this.work.putBack(world, row, 'beforeRestore').finally(() => this.lock.release(gameId)));
     return (await this.views([row], locale))[0]!;
   }
 

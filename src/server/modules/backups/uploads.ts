@@ -8,7 +8,7 @@ import type { CatalogueService } from '../catalogue/service.ts';
 import type { GameWorlds } from '../games/world.ts';
 import { inspectArchive, MAX_UNPACK_RATIO, maxUnpackedFor, WorldArchiveError, type WorldArchiveCode } from '../../../runtime/minecraft/world-archive.ts';
 import type { Clock } from '../games/runtime.ts';
-import type { GameClaims } from './claims.ts';
+import type { GameLock } from '../games/lock.ts';
 import { MB, type BackupWork } from './work.ts';
 
 /** A world uploaded by its owner, checked, stored, then put in place as a restore is. */
@@ -16,19 +16,19 @@ export class WorldUploads {
   private readonly store: ObjectStore;
   private readonly worlds: GameWorlds;
   private readonly catalogue: CatalogueService;
-  private readonly claims: GameClaims;
+  private readonly lock: GameLock;
   private readonly work: BackupWork;
   private readonly options: { uploadDir: string; clock: Clock };
 
   constructor(
-    deps: { store: ObjectStore; worlds: GameWorlds; catalogue: CatalogueService; claims: GameClaims; work: BackupWork },
+    deps: { store: ObjectStore; worlds: GameWorlds; catalogue: CatalogueService; lock: GameLock; work: BackupWork },
     /** `uploadDir`: where uploaded worlds wait while their directory is read (a local disk of the API). */
     options: { uploadDir: string; clock: Clock },
   ) {
     this.store = deps.store;
     this.worlds = deps.worlds;
     this.catalogue = deps.catalogue;
-    this.claims = deps.claims;
+    this.lock = deps.lock;
     this.work = deps.work;
     this.options = options;
   }
@@ -51,9 +51,9 @@ export class WorldUploads {
     const maxBytes = backupsMaxMb * MB;
     const tooLarge = () => new HttpProblem(413, 'archive.too-large', { maxMb: backupsMaxMb });
     if (declaredBytes !== undefined && declaredBytes > maxBytes) throw tooLarge();
-    if (!(await this.claims.claim(gameId, 'RESTORE'))) throw conflict('backups.busy');
-    // A slow connection may stream for many minutes: the claim lives as long as the upload does.
-    const hold = this.claims.hold(gameId);
+    if (!(await this.lock.take(gameId, 'RESTORE'))) throw conflict('backups.busy');
+    // A slow connection may stream for many minutes: the lock lives as long as the upload does.
+    const hold = this.lock.hold(gameId);
     const { temp, key } = this.paths(gameId);
     try {
       await fs.promises.mkdir(this.options.uploadDir, { recursive: true });
@@ -83,7 +83,7 @@ export class WorldUploads {
       await this.store.put(key, fs.createReadStream(temp));
     } catch (err) {
       hold.stop();
-      await this.claims.release(gameId);
+      await this.lock.release(gameId);
       throw err;
     } finally {
       await fs.promises.rm(temp, { force: true });
@@ -93,12 +93,12 @@ export class WorldUploads {
         .putBack(world, { objectKey: key, createdAt: this.now(), id: key }, 'beforeUpload')
         .finally(() => this.store.delete(key))
         .finally(() => hold.stop())
-        .finally(() => this.claims.release(gameId)),
+        .finally(() => this.lock.release(gameId)),
     );
   }
 
   /**
-   * Where a game's world upload is kept until it is restored: one per game, since the game's claim
+   * Where a game's world upload is kept until it is restored: one per game, since the game's lock
    * allows one at a time, so what a killed upload left is found again by the game alone.
    */
   private paths(gameId: string): { temp: string; key: string } {

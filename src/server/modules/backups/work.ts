@@ -10,7 +10,7 @@ import type { NotificationsService } from '../notifications/service.ts';
 import type { BackupKind, BackupReason } from '../../../contract/backups.ts';
 import { NoWorldError, UnsupportedError, type GameDriver } from '../../../runtime/driver.ts';
 import type { Clock } from '../games/runtime.ts';
-import type { GameClaims } from './claims.ts';
+import type { GameLock } from '../games/lock.ts';
 
 export type BackupRow = typeof backups.$inferSelect;
 /** A backup to take: asked for by someone (MANUAL, with their note), or nightly or automatic, with why. */
@@ -28,7 +28,7 @@ export interface BackupWorkDeps {
   worlds: GameWorlds;
   catalogue: CatalogueService;
   notifications: NotificationsService;
-  claims: GameClaims;
+  lock: GameLock;
   /** Who, besides its owner, the game is shared with. */
   audience: (gameId: string) => Promise<string[]>;
   clock: Clock;
@@ -41,8 +41,8 @@ export interface BackupWorkDeps {
  * where it lives (the launcher of a running server, or a child tool for a stopped one) straight
  * into the object store's location: no world byte passes through this process. A backup is READY
  * only once stored whole and checksummed; one cut off by a crash is found by its silent heartbeat
- * and ends FAILED, its partial object deleted. Each piece of work runs under its game's claim
- * (claims.ts), which its caller took.
+ * and ends FAILED, its partial object deleted. Each piece of work runs under its game's lock
+ * (games/lock.ts), which its caller took.
  */
 export class BackupWork {
   private readonly db: Db;
@@ -51,7 +51,7 @@ export class BackupWork {
   private readonly worlds: GameWorlds;
   private readonly catalogue: CatalogueService;
   private readonly notifications: NotificationsService;
-  private readonly claims: GameClaims;
+  private readonly lock: GameLock;
   private readonly audience: (gameId: string) => Promise<string[]>;
   private readonly options: Pick<BackupWorkDeps, 'clock' | 'log'>;
   /** Work running in this process, so shutdown and tests can wait for it. */
@@ -64,7 +64,7 @@ export class BackupWork {
     this.worlds = deps.worlds;
     this.catalogue = deps.catalogue;
     this.notifications = deps.notifications;
-    this.claims = deps.claims;
+    this.lock = deps.lock;
     this.audience = deps.audience;
     this.options = { clock: deps.clock, log: deps.log };
   }
@@ -73,9 +73,9 @@ export class BackupWork {
     return this.options.clock();
   }
 
-  /** Takes a backup the caller claimed the game for, in the background, and frees the game after. */
+  /** Takes a backup the caller locked the game for, in the background, and frees the game after. */
   takeInBackground(world: GameWorld, row: BackupRow): void {
-    this.track(this.take(world, row).finally(() => this.claims.release(world.id)));
+    this.track(this.take(world, row).finally(() => this.lock.release(world.id)));
   }
 
   async insert(world: GameWorld, input: NewBackup): Promise<BackupRow> {
@@ -104,7 +104,7 @@ export class BackupWork {
    * with null once READY, or with why it failed.
    */
   async take(world: GameWorld, row: BackupRow, keep: string[] = []): Promise<ErrorKey | null> {
-    const beat = setInterval(() => void this.heartbeat(row).catch(() => {}), this.claims.heartbeatMs);
+    const beat = setInterval(() => void this.heartbeat(row).catch(() => {}), this.lock.heartbeatMs);
     try {
       await this.db.update(backups).set({ status: 'RUNNING', heartbeatAt: this.now() }).where(eq(backups.id, row.id));
       await this.changed(world.ownerId, world.id, row.id);
@@ -169,7 +169,7 @@ export class BackupWork {
       .update(backups)
       .set({ heartbeatAt: this.now() })
       .where(and(eq(backups.id, row.id), inArray(backups.status, ['PENDING', 'RUNNING'])));
-    await this.claims.renew(row.gameId);
+    await this.lock.renew(row.gameId);
   }
 
   async fail(row: BackupRow, error: ErrorKey): Promise<void> {
@@ -225,14 +225,15 @@ export class BackupWork {
   }
 
   /**
-   * Puts a stored archive back (a backup, or an uploaded world) and tells the owner how it went.
-   * What it puts back, and whether the server is to run afterwards, is written on the game's
-   * `backup_settings` first and cleared at the end: a process dying half-way leaves it, and the
-   * sweep resumes it (`resumed`, with the `restart` recorded).
+   * Puts a stored archive back (a backup, or an uploaded world) under the game's RESTORE lock, which
+   * its caller took: a backup of the current world, then stop, swap, start, notify. What it puts
+   * back, and whether the server is to run afterwards, is written on the game's `backup_settings`
+   * first and cleared at the end: a process dying half-way leaves it, and the sweep resumes it
+   * (`resumed`, with the `restart` recorded).
    */
   async putBack(world: GameWorld, source: Pick<BackupRow, 'id' | 'objectKey' | 'createdAt'>, reason: BackupReason, resumed?: { restart: boolean }): Promise<void> {
     const link = `/dashboard/game/${world.id}/backups`;
-    const beat = setInterval(() => void this.claims.renew(world.id).catch(() => {}), this.claims.heartbeatMs);
+    const beat = setInterval(() => void this.lock.renew(world.id).catch(() => {}), this.lock.heartbeatMs);
     let restart = resumed?.restart ?? false;
     try {
       restart = resumed?.restart ?? (await this.worlds.wantsRunning(world.id));
@@ -243,19 +244,14 @@ export class BackupWork {
       const failed = await this.take(world, safety, [source.id]);
       if (failed && failed !== 'backups.noWorld') throw new Error('the backup of the current world failed');
       const { backupsMaxMb } = await this.catalogue.backupQuota(world.packageId);
-      await this.worlds.whileStopped(
-        world.id,
-        async (stopped) => {
-          const location = await this.store.readLocation(source.objectKey, WRITE_LOCATION_SEC);
-          await this.driver.restore(stopped.spec, location, backupsMaxMb * MB);
-        },
-        { restart },
-      );
+      const stopped = await this.worlds.stopped(world.id);
+      await this.driver.restore(stopped.spec, await this.store.readLocation(source.objectKey, WRITE_LOCATION_SEC), backupsMaxMb * MB);
+      if (restart) await this.worlds.startAgain(world.id);
       const key = resumed ? 'backup.restoreResumed' : 'backup.restored';
       await this.notifications.notify(world.ownerId, { key, params: { name: world.name, at: source.createdAt.toISOString() }, link });
     } catch (err) {
       this.options.log.warn({ err, gameId: world.id, backupId: source.id }, 'restore failed');
-      // A resumed restore finds the server stopped by the process that died: it runs again if it ran.
+      // The world as it was, running again if it ran (a resumed restore finds it stopped by the process that died).
       if (restart) await this.worlds.startAgain(world.id).catch((e: unknown) => this.options.log.warn({ err: e, gameId: world.id }, 'server not started again'));
       await this.notifications.notify(world.ownerId, { key: 'backup.restoreFailed', params: { name: world.name }, link });
     } finally {

@@ -8,6 +8,7 @@ import { bothLanguages } from '../../lib/messages.ts';
 import { NoCapacityError, type GameSpec } from '../../../runtime/driver.ts';
 import { leaseGames, listChanges, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 import type { EventBus } from '../../events.ts';
+import { GameLock } from './lock.ts';
 
 export interface ReconcilerOptions {
   /** A start not RUNNING after this long ends CRASHED. */
@@ -145,6 +146,8 @@ export class Reconciler {
           // A crashed game waits for its restart time; without one it was given up.
           or(ne(games.status, 'CRASHED'), and(isNotNull(games.nextAttemptAt), lte(games.nextAttemptAt, now))),
           or(isNull(games.leaseUntil), lt(games.leaseUntil, now)),
+          // A game being restored is only stopped: the restore starts it once its world is back (lock.ts).
+          or(eq(games.status, 'STOPPING'), GameLock.free(now), ne(games.lockedFor, 'RESTORE')),
           startingOnly ? and(eq(games.status, 'STARTING'), isNotNull(games.launchedAt)) : undefined,
         ),
       )

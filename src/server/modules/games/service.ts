@@ -12,6 +12,7 @@ import type { Locale } from '../../../contract/messages.ts';
 import type { FirstPeriod } from '../money/renewals/first-period.ts';
 import { type Game, type GameCreate, type GamePayment, type GameStatus, type GameStatusView, type ResolvedSettings } from '../../../contract/games.ts';
 import { specOf, type GameRow, type GameRuntime } from './runtime.ts';
+import { GameLock, type GameLockWork } from './lock.ts';
 import type { GameSpec } from '../../../runtime/driver.ts';
 import type { EventBus } from '../../events.ts';
 
@@ -29,6 +30,9 @@ const actions = {
   restart: { refusal: 'games.cannotRestart', from: ['RUNNING', 'CRASHED'], desiredState: 'running', status: 'STOPPING' },
 } as const;
 export type GameAction = keyof typeof actions;
+
+/** The refusal of a power action while a world operation holds the game's lock, by operation. */
+const lockRefusals = { BACKUP: 'games.busyBackingUp', RESTORE: 'games.busyRestoring' } as const satisfies Record<GameLockWork, string>;
 
 /** Whether `action` applies to a game in `status`. */
 export function allows(action: GameAction, status: GameStatus): boolean {
@@ -260,7 +264,8 @@ export class GamesService {
 
   /**
    * start, stop or restart: one conditional UPDATE, so two clicks or a click racing the reconciler
-   * cannot both win; 409 with the current status when the action does not apply to it. A start
+   * cannot both win; 409 with the current status when the action does not apply to it, or with the
+   * world operation holding the game's lock (a backup, a restore) while one runs. A start
    * (or a restart of a crashed game) while the host has no room for one more server changes
    * nothing and answers 503 with Retry-After; a running game's restart gives its own room back.
    */
@@ -275,11 +280,13 @@ export class GamesService {
       [row] = await this.db
         .update(games)
         .set(actionWrite(action, now))
-        .where(and(eq(games.id, id), inArray(games.status, from)))
+        .where(and(eq(games.id, id), inArray(games.status, from), GameLock.free(now)))
         .returning();
     }
     if (!row) {
       const current = await this.row(id);
+      // A backup or a restore works on the world: the action waits for it to end (lock.ts).
+      if (current.lockedFor && current.lockedUntil && current.lockedUntil >= now) throw conflict(lockRefusals[current.lockedFor], { status: current.status });
       if (needsRoom.includes(current.status) && !from.includes(current.status)) {
         throw new HttpProblem(
           503,

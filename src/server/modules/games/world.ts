@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import type { Database, Db } from '../../db/client.ts';
+import type { EventBus } from '../../events.ts';
 import { games } from '../../db/schema/games.ts';
 import { notFound } from '../../lib/problems.ts';
 import type { GameSpec } from '../../../runtime/driver.ts';
@@ -11,7 +11,6 @@ import { specOf, type GameRow, type GameRuntime } from './runtime.ts';
 
 /** How long to wait for the server to stop before giving up. */
 const STOP_WAIT_MS = 3 * 60_000;
-const POLL_MS = 250;
 const STOPPED: GameStatus[] = ['CREATED', 'STOPPED', 'EXPIRED'];
 
 /** What the backups module needs to know of a game to work on its world. */
@@ -28,31 +27,30 @@ export interface GameWorld {
   spec: GameSpec;
 }
 
+/** The channel on which every replica hears that a game's status changed (its id), to wait for a stop without polling. */
+const STATUS_CHANNEL = 'blockhost_game_status';
+
 /**
  * Work on a game's world files: what the backups need from the games module. A restore swaps the
- * world while the server is stopped: the game is stopped through the reconciler (as the owner's
- * stop does, saving the world), then leased so no replica's reconciler starts it during the work,
- * and started again afterwards if its owner wanted it running (docs/architecture.md, "Backups").
+ * world while the server is stopped, under the game's lock (lock.ts), which keeps power actions and
+ * the reconciler off it: `stopped` stops it as the owner's stop does (the world saved) and waits,
+ * and `startAgain` starts it once the world is back (docs/architecture.md, "One lock per game").
  */
 export class GameWorlds {
   private readonly db: Db;
+  private readonly database: Database;
   private readonly runtime: GameRuntime;
   private readonly games: GamesService;
   private readonly notifications: NotificationsService;
-  private readonly replica = `world-${randomUUID()}`;
-  /**
-   * A world's work (a restore) holds its game this long, renewed every third of it while it runs:
-   * the backups' claim (BACKUP_CLAIM_SECONDS), so a restore whose process died is resumed at the
-   * first round after its claim lapsed, not kept off its game longer by the dead process's lease.
-   */
-  private readonly leaseMs: number;
 
-  constructor(db: Db, runtime: GameRuntime, games: GamesService, notifications: NotificationsService, leaseMs: number) {
-    this.db = db;
-    this.runtime = runtime;
-    this.games = games;
-    this.notifications = notifications;
-    this.leaseMs = leaseMs;
+  constructor(database: Database, deps: { runtime: GameRuntime; games: GamesService; notifications: NotificationsService; events: EventBus }) {
+    this.db = database.db;
+    this.database = database;
+    this.runtime = deps.runtime;
+    this.games = deps.games;
+    this.notifications = deps.notifications;
+    // Told on every replica, once the status is committed, so a stop asked here and done by another replica's reconciler wakes `stopped`.
+    deps.events.on('games.statusChanged', ({ game, executor }) => executor.execute(sql`select pg_notify(${STATUS_CHANNEL}, ${game.id})`).then(() => undefined));
   }
 
   /** The game as its world's work needs it; 404 for no such game (who may work on it was checked before). */
@@ -85,53 +83,31 @@ export class GameWorlds {
   }
 
   /**
-   * Runs `work` on the game's world with its server stopped: stops it if it runs, holds it off
-   * every reconciler while `work` runs, then starts it again if its owner wanted it running. The
-   * owner may still ask for a start meanwhile: it is recorded and happens once the work is done.
+   * Stops the game's server as its owner's stop does (the reconciler saves the world and stops it,
+   * on whichever replica) and resolves with the stopped game. It waits for the reconciler's status
+   * writes, heard on every replica, rather than reading the game again and again. The caller holds
+   * the game's lock, so nothing starts the server again meanwhile.
    */
-  async whileStopped<T>(id: string, work: (world: GameWorld) => Promise<T>, options: { restart?: boolean } = {}): Promise<T> {
-    const deadline = this.runtime.clock().getTime() + STOP_WAIT_MS;
-    // A resumed restore says itself: the process that stopped the server died with what it knew.
-    let wasRunning: boolean | undefined = options.restart;
-    for (;;) {
-      const [row] = await this.db.select().from(games).where(eq(games.id, id));
-      if (!row) throw notFound('game');
-      wasRunning ??= row.desiredState === 'running';
-      if (this.runtime.clock().getTime() > deadline) throw new Error(`the server did not stop within ${STOP_WAIT_MS / 1000} s`);
-      if (row.desiredState === 'running' || !STOPPED.includes(row.status)) {
-        if (row.desiredState === 'running' || row.status !== 'STOPPING') await this.games.stopInternal(id);
-        await new Promise((r) => setTimeout(r, POLL_MS));
-        continue;
+  async stopped(id: string): Promise<GameWorld> {
+    const deadline = Date.now() + STOP_WAIT_MS;
+    let wake = () => {};
+    const unlisten = await this.database.listen(STATUS_CHANNEL, (gameId) => gameId === id && wake(), { onReconnect: () => wake() });
+    try {
+      for (;;) {
+        const changed = new Promise<void>((resolve) => (wake = resolve));
+        const [row] = await this.db.select().from(games).where(eq(games.id, id));
+        if (!row) throw notFound('game');
+        if (row.desiredState === 'stopped' && STOPPED.includes(row.status)) return await this.world(row);
+        // Stopped already but wanted running, or running: asked to stop, then read again at once.
+        if (row.desiredState === 'running' || row.status !== 'STOPPING') {
+          await this.games.stopInternal(id);
+          continue;
+        }
+        if (!(await within(changed, deadline - Date.now()))) throw new Error(`the server did not stop within ${STOP_WAIT_MS / 1000} s`);
       }
-      const leased = await this.lease(id);
-      if (!leased) {
-        await new Promise((r) => setTimeout(r, POLL_MS));
-        continue;
-      }
-      const renew = setInterval(() => void this.lease(id, true).catch(() => {}), this.leaseMs / 3);
-      try {
-        return await work(await this.world(leased));
-      } finally {
-        clearInterval(renew);
-        await this.db
-          .update(games)
-          .set({ leaseOwner: null, leaseUntil: null })
-          .where(and(eq(games.id, id), eq(games.leaseOwner, this.replica)));
-        if (wasRunning) await this.startAgain(id);
-      }
+    } finally {
+      await unlisten();
     }
-  }
-
-  /** Takes (or, with `renew`, extends) this replica's lease on a stopped game. */
-  private async lease(id: string, renew = false): Promise<GameRow | undefined> {
-    const now = this.runtime.clock();
-    const free = renew ? eq(games.leaseOwner, this.replica) : or(isNull(games.leaseUntil), lt(games.leaseUntil, now));
-    const [row] = await this.db
-      .update(games)
-      .set({ leaseOwner: this.replica, leaseUntil: new Date(now.getTime() + this.leaseMs) })
-      .where(and(eq(games.id, id), free, renew ? undefined : and(eq(games.desiredState, 'stopped'), inArray(games.status, STOPPED))))
-      .returning();
-    return row;
   }
 
   /** Whether the game's owner wants its server running (its desired state). */
@@ -140,7 +116,10 @@ export class GameWorlds {
     return row?.desiredState === 'running';
   }
 
-  /** Starts a stopped game again, as its owner's start does; nothing for a game that runs or is gone. */
+  /**
+   * Starts a stopped game again, as its owner's start does; nothing for a game that runs or is gone.
+   * Under the game's lock, the reconciler starts it once the lock is released.
+   */
   async startAgain(id: string): Promise<void> {
     const [row] = await this.db
       .update(games)
@@ -150,5 +129,16 @@ export class GameWorlds {
     if (!row) return;
     await this.notifications.changed(row.ownerId, { resource: 'games', ids: [id], type: 'updated' });
     this.games.actionAsked(id);
+  }
+}
+
+/** Whether `event` happened within `ms`. */
+async function within(event: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, ms))));
+  try {
+    return await Promise.race([event.then(() => true as const), timedOut]);
+  } finally {
+    clearTimeout(timer);
   }
 }
