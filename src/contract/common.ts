@@ -65,3 +65,6 @@ export const Media = (description: string, content: Record<string, TSchema>) => 
 });
 /** Bytes of one media type (an image, a PDF). */
 export const Bytes = (mediaType: string) => Type.String({ contentMediaType: mediaType });
+
+/** One of a fixed list of strings (Type.Enum keeps the literal types, a mapped Union would not). */
+export const literals = <const T extends string[]>(values: readonly [...T]) => Type.Enum(values);

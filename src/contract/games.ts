@@ -1,13 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Id, Localized, McName, Nullable } from './common.ts';
+import { DateTime, Id, literals, Localized, McName, Nullable } from './common.ts';
+import { GamePayment } from './renewals.ts';
+import { desiredStates, gameStatuses } from './values.ts';
 import { gameAccessLevels, type GameAccessLevel } from './sharing.ts';
 import { StaffListQuery, StaffReason } from './staff.ts';
 
-/** The observed status of a game's server. These lists feed both the database columns and the validators. */
-export const gameStatuses = ['CREATED', 'STARTING', 'RUNNING', 'STOPPING', 'STOPPED', 'CRASHED', 'EXPIRED'] as const;
-export type GameStatus = (typeof gameStatuses)[number];
-/** What the owner wants; the reconciler drives the observed status toward it. */
-export const desiredStates = ['running', 'stopped'] as const;
 export const playerListTypes = ['WHITELIST', 'OPS', 'BANNED'] as const;
 export type PlayerListType = (typeof playerListTypes)[number];
 const playerActions = ['ADD', 'REMOVE'] as const;
@@ -19,8 +16,6 @@ export type PlayerAction = (typeof playerActions)[number];
  */
 export const playerListLevels = { WHITELIST: 'MODERATOR', BANNED: 'MODERATOR', OPS: 'COADMIN' } as const satisfies Record<PlayerListType, GameAccessLevel>;
 
-/** One of a fixed list of strings (Type.Enum keeps the literal types, a mapped Union would not). */
-const literals = <const T extends string[]>(values: readonly [...T]) => Type.Enum(values);
 const PlayerListType = literals(playerListTypes);
 const PlayerAction = literals(playerActions);
 
@@ -125,77 +120,6 @@ export const ResolvedSettings = Type.Object({
 });
 export type ResolvedSettings = Static<typeof ResolvedSettings>;
 
-const ImagePath = Type.String({ maxLength: 500, pattern: '^(/|https://)', description: 'A path on this site (/images/games/...) or an https URL' });
-const Version = Type.String({ pattern: '^1\\.\\d{1,2}(\\.\\d{1,2})?$', maxLength: 8, description: `Minecraft version, ${minVersion} to ${maxVersion}` });
-
-export const gameDefCreate = Type.Object(
-  {
-    name: Localized(80),
-    description: Localized(4000),
-    image: Type.Optional(ImagePath),
-    version: Version,
-    /** Other versions its games may change to after creation, besides `version`. */
-    allowedVersions: Type.Optional(Type.Array(Version, { maxItems: 100, uniqueItems: true })),
-    settings: Type.Optional(GameSettings),
-    published: Type.Optional(Type.Boolean()),
-  },
-  { $id: 'gameDefCreate', additionalProperties: false },
-);
-export type GameDefCreate = Static<typeof gameDefCreate>;
-
-const packageFields = {
-  name: Localized(60),
-  ramMb: Type.Integer({ minimum: 128, maximum: 65536 }),
-  maxPlayers: Type.Integer({ minimum: 1, maximum: 1000 }),
-  periodDays: Type.Integer({ minimum: 1, maximum: 366 }),
-  priceCredits: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-};
-
-const PackageDescription = Localized(500);
-/** The package's backup quota (docs/architecture.md, "Backups"); left out at creation, 7 backups in 10 GB. */
-const backupQuota = {
-  backupsKept: Type.Integer({ minimum: 1, maximum: 100, description: 'How many backups a game keeps; beyond, the oldest unpinned are pruned' }),
-  backupsMaxMb: Type.Integer({ minimum: 100, maximum: 1_000_000, description: 'Total size of a game’s backups, in MB' }),
-};
-const optionalQuota = { backupsKept: Type.Optional(backupQuota.backupsKept), backupsMaxMb: Type.Optional(backupQuota.backupsMaxMb) };
-
-export const gamePackageCreate = Type.Object(
-  { definitionId: Id, ...packageFields, ...optionalQuota, description: Type.Optional(Nullable(PackageDescription)) },
-  { $id: 'gamePackageCreate', additionalProperties: false },
-);
-export type GamePackageCreate = Static<typeof gamePackageCreate>;
-/** Staff update of a package (it stays in its definition). A description left out stays as it was; null removes it. */
-export const GamePackageUpdate = Type.Object({ ...packageFields, ...optionalQuota, description: Type.Optional(Nullable(PackageDescription)) }, { additionalProperties: false });
-export type GamePackageUpdate = Static<typeof GamePackageUpdate>;
-
-export const GamePackage = Type.Object({ id: Id, definitionId: Id, ...packageFields, ...backupQuota, description: Nullable(PackageDescription), createdAt: DateTime, updatedAt: DateTime });
-export type GamePackage = Static<typeof GamePackage>;
-
-const Rating = Type.Object({ average: Nullable(Type.Number()), count: Type.Integer() });
-
-export const GameDefinition = Type.Object({
-  id: Id,
-  name: Localized(80),
-  description: Localized(4000),
-  image: Nullable(Type.String()),
-  /** `srcset` of an uploaded image (its 1x and 2x WebP); null for any other image. */
-  imageSrcSet: Nullable(Type.String()),
-  version: Type.String(),
-  /** Other versions its games may change to, besides `version`. */
-  allowedVersions: Type.Array(Type.String()),
-  settings: GameSettings,
-  published: Type.Boolean(),
-  packages: Type.Array(GamePackage),
-  /** The cheapest package's price; null without packages. */
-  priceFrom: Nullable(Type.Integer()),
-  rating: Rating,
-  createdAt: DateTime,
-  updatedAt: DateTime,
-});
-export type GameDefinition = Static<typeof GameDefinition>;
-
-export const PackageQuery = Type.Object({ id: Id }, { additionalProperties: false });
-
 export const gameCreate = Type.Object(
   {
     definitionId: Id,
@@ -208,28 +132,6 @@ export const gameCreate = Type.Object(
   { $id: 'gameCreate', additionalProperties: false },
 );
 export type GameCreate = Static<typeof gameCreate>;
-
-const gamePaymentStatuses = ['PAID', 'PENDING', 'CANCELED'] as const;
-/**
- * One period of a game: the first is PAID at creation; each next one is created PENDING
- * RENEWAL_NOTICE_DAYS before the game's periodEnd. PENDING stays PENDING after its due date (the
- * game then expires): whether it is due or overdue follows from the dates, not from the status.
- */
-export const GamePayment = Type.Object({
-  id: Id,
-  gameId: Id,
-  gameName: Type.String(),
-  status: literals(gamePaymentStatuses),
-  amountCredits: Type.Integer(),
-  periodStart: DateTime,
-  periodEnd: DateTime,
-  /** The promo code that lowered it (the first period only). */
-  promoCode: Type.Optional(Nullable(Type.String())),
-  paidAt: Nullable(DateTime),
-  canceledAt: Nullable(DateTime),
-  createdAt: DateTime,
-});
-export type GamePayment = Static<typeof GamePayment>;
 
 export const Game = Type.Object({
   id: Id,
@@ -332,20 +234,6 @@ export const RconAnswer = Type.Object({ message: Type.String() });
 export const AnnounceResult = Type.Object({ notified: Type.Integer(), address: Type.String() });
 
 export const InternalHeaders = Type.Object({ 'x-internal-token': Type.Optional(Type.String({ maxLength: 200 })) });
-
-export const GamePaymentQuery = Type.Object(
-  {
-    status: Type.Optional(literals(gamePaymentStatuses)),
-    page: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
-    size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
-  },
-  { additionalProperties: false },
-);
-
-/** What paying a renewal answers: the payment and the game's new period end. */
-export const GamePaymentResult = Type.Object({ payment: GamePayment, periodEnd: Nullable(DateTime), status: literals(gameStatuses) });
-export type GamePaymentResult = Static<typeof GamePaymentResult>;
 
 /** PATCH /v1/game/{id}: what the owner may change after buying. */
 export const gameUpdate = Type.Object({ autoRenew: Type.Boolean() }, { additionalProperties: false });

@@ -1,3 +1,4 @@
+import * as catalogue from './catalogue.ts';
 import * as credits from './credits.ts';
 import * as games from './games.ts';
 import * as reviews from './reviews.ts';
@@ -16,8 +17,8 @@ export const namedBodies = [
   social.friendMinecraftAdd,
   social.friendRequestUpdate,
   games.gameCreate,
-  games.gameDefCreate,
-  games.gamePackageCreate,
+  catalogue.gameDefCreate,
+  catalogue.gamePackageCreate,
   games.playerRequest,
   games.playerPatchRequest,
   games.playerGroupIdPatchRequest,

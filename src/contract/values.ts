@@ -12,3 +12,9 @@ export const MC_NAME_PATTERN = '^[A-Za-z0-9_]{3,16}$';
  * a first join rather than 441), passed to every server so the Settings page shows what runs.
  */
 export const settingDefaults = { pvp: true, viewDistance: 6, spawnProtection: 16, allowFlight: false } as const;
+
+/** The observed status of a game's server. These lists feed both the database columns and the validators. */
+export const gameStatuses = ['CREATED', 'STARTING', 'RUNNING', 'STOPPING', 'STOPPED', 'CRASHED', 'EXPIRED'] as const;
+export type GameStatus = (typeof gameStatuses)[number];
+/** What the owner wants; the reconciler drives the observed status toward it. */
+export const desiredStates = ['running', 'stopped'] as const;

@@ -48,7 +48,7 @@ import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
 import { ScheduleRunner } from './modules/schedules/runner.ts';
 import { EventBus } from './events.ts';
-import type { GamePayment } from '../contract/games.ts';
+import type { GamePayment } from '../contract/renewals.ts';
 
 /**
  * The composition root of the domain: every service, built once per app from the database. What a

@@ -5,7 +5,7 @@ import { identityAccounts } from './schema/identity.ts';
 import { AccountsService } from '../identity/accounts.ts';
 import { createServices } from '../services.ts';
 import type { PricingRequest, SubscriptionCreateRequest } from '../../contract/credits.ts';
-import type { GameDefCreate, GamePackageCreate } from '../../contract/games.ts';
+import type { GameDefCreate, GamePackageCreate } from '../../contract/catalogue.ts';
 
 /** The accounts README.md names; change both together. */
 export const SEED_ACCOUNTS = [

@@ -1,7 +1,7 @@
 import { Box, Card, CardActionArea, CardContent, CardMedia, Chip, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { GameDefinition } from '../../contract/games.ts';
+import type { GameDefinition } from '../../contract/catalogue.ts';
 import { useLocalized } from '../ui/format.ts';
 import { Stars } from './Stars.tsx';
 

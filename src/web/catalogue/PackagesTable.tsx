@@ -1,6 +1,6 @@
 import { Card, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { GameDefinition } from '../../contract/games.ts';
+import type { GameDefinition } from '../../contract/catalogue.ts';
 import { useFormatRam } from '../ui/format.ts';
 
 /** A definition's packages: RAM, players, period and price; the period folds under the price on a phone. */

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { GameDefinition } from '../../contract/games.ts';
+import type { GameDefinition } from '../../contract/catalogue.ts';
 import { useLocalized } from '../ui/format.ts';
 import { EmptyState } from '../ui/states.tsx';
 import { PackagesTable } from './PackagesTable.tsx';

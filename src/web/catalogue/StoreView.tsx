@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Box, Button, Card, CardContent, FormControl, InputLabel, MenuItem, Select, Skeleton, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { GameDefinition } from '../../contract/games.ts';
+import type { GameDefinition } from '../../contract/catalogue.ts';
 import { useLocalePath } from '../app/locale.tsx';
 import { EmptyState, LoadError } from '../ui/states.tsx';
 import { DefinitionCard } from './DefinitionCard.tsx';

@@ -3,7 +3,8 @@ import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, 
 import { users } from './users.ts';
 import { gameDefinitions, gamePackages } from './catalogue.ts';
 
-import { desiredStates, gameStatuses, playerListTypes, type ResolvedSettings } from '../../../contract/games.ts';
+import { playerListTypes, type ResolvedSettings } from '../../../contract/games.ts';
+import { desiredStates, gameStatuses } from '../../../contract/values.ts';
 
 export { desiredStates, gameStatuses, playerListTypes };
 

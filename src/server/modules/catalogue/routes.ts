@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../contract/common.ts';
-import { GameDefinition, GamePackage, GamePackageUpdate, PackageQuery, gameDefCreate, gamePackageCreate } from '../../../contract/games.ts';
+import { GameDefinition, GamePackage, GamePackageUpdate, PackageQuery, gameDefCreate, gamePackageCreate } from '../../../contract/catalogue.ts';
 import { named } from '../../lib/schema.ts';
 import { badRequest, HttpProblem, notFound } from '../../lib/problems.ts';
 import { IMAGE_URL_PREFIX, MAX_IMAGE_BYTES } from './images.ts';

@@ -7,17 +7,8 @@ import { isStillReferenced } from '../../lib/db-errors.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import type { AuditService } from '../audit/service.ts';
 import { srcSetOf, type DefinitionImages } from './images.ts';
-import {
-  isSupportedVersion,
-  maxVersion,
-  minVersion,
-  type GameDefCreate,
-  type GameDefinition,
-  type GamePackage,
-  type GamePackageCreate,
-  type GamePackageUpdate,
-  type LocalizedText,
-} from '../../../contract/games.ts';
+import { type GameDefCreate, type GameDefinition, type GamePackage, type GamePackageCreate, type GamePackageUpdate } from '../../../contract/catalogue.ts';
+import { isSupportedVersion, maxVersion, minVersion, type LocalizedText } from '../../../contract/games.ts';
 
 type DefinitionRow = typeof gameDefinitions.$inferSelect;
 type PackageRow = typeof gamePackages.$inferSelect;

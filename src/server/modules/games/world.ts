@@ -4,7 +4,7 @@ import type { EventBus } from '../../events.ts';
 import { games } from '../../db/schema/games.ts';
 import { notFound } from '../../lib/problems.ts';
 import type { GameSpec } from '../../../runtime/driver.ts';
-import type { GameStatus } from '../../../contract/games.ts';
+import type { GameStatus } from '../../../contract/values.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import { actionWrite, type GamesService } from './service.ts';
 import { specOf, type GameRow, type GameRuntime } from './runtime.ts';

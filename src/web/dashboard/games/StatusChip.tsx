@@ -1,6 +1,6 @@
 import { Chip, type ChipProps } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { GameStatus } from '../../../contract/games.ts';
+import type { GameStatus } from '../../../contract/values.ts';
 
 const statusColors: Record<GameStatus, ChipProps['color']> = {
   CREATED: 'default',

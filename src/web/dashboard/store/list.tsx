@@ -1,5 +1,5 @@
 import { useList } from '@refinedev/core';
-import type { GameDefinition } from '../../../contract/games.ts';
+import type { GameDefinition } from '../../../contract/catalogue.ts';
 import type { ApiError } from '../../app/api.ts';
 import { StoreView } from '../../catalogue/StoreView.tsx';
 import { useErrorMessage } from '../../ui/states.tsx';

@@ -2,7 +2,7 @@ import { Button } from '@mui/material';
 import { useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
-import type { GameDefinition } from '../../../contract/games.ts';
+import type { GameDefinition } from '../../../contract/catalogue.ts';
 import type { ApiError } from '../../app/api.ts';
 import { useLocalePath } from '../../app/locale.tsx';
 import { ProductView } from '../../catalogue/ProductView.tsx';

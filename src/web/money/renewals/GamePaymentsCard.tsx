@@ -4,7 +4,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { DataGrid } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { GamePayment } from '../../../contract/games.ts';
+import type { GamePayment } from '../../../contract/renewals.ts';
 import { useLocalePath } from '../../app/locale.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';

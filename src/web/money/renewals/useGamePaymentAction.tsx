@@ -3,7 +3,7 @@ import { Alert, Link } from '@mui/material';
 import { useCustomMutation, type BaseRecord } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
-import type { GamePaymentResult } from '../../../contract/games.ts';
+import type { GamePaymentResult } from '../../../contract/renewals.ts';
 import type { ApiError } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useLocalePath } from '../../app/locale.tsx';

@@ -3,7 +3,7 @@ import { Button, Stack } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
-import type { GameDefinition } from '../../../contract/games.ts';
+import type { GameDefinition } from '../../../contract/catalogue.ts';
 import type { ReviewPage } from '../../../contract/reviews.ts';
 import { ApiError } from '../../app/api.ts';
 import { useSession } from '../../app/auth.tsx';

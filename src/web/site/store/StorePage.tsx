@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Page } from '../../../contract/common.ts';
-import type { GameDefinition } from '../../../contract/games.ts';
+import type { GameDefinition } from '../../../contract/catalogue.ts';
 import { apiQuery, hasFailed } from '../../app/queries.ts';
 import { StoreFrame } from './StoreFrame.tsx';
 import { StoreView } from '../../catalogue/StoreView.tsx';

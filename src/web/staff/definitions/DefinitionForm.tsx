@@ -1,7 +1,8 @@
 import { Autocomplete, Box, Divider, Stack, TextField, Typography } from '@mui/material';
 import { Controller, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { maxVersion, minecraftVersions, type GameDefCreate, type GameSettings } from '../../../contract/games.ts';
+import { type GameDefCreate } from '../../../contract/catalogue.ts';
+import { maxVersion, minecraftVersions, type GameSettings } from '../../../contract/games.ts';
 import { SelectInput, SwitchInput, TextInput } from '../fields.tsx';
 
 /** The form's values: every text present (empty when unset), so the fields stay controlled. */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useCustomMutation } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
-import type { GameDefinition } from '../../../contract/games.ts';
+import type { GameDefinition } from '../../../contract/catalogue.ts';
 import { errorText, type ApiError } from '../../app/api.ts';
 
 const TYPES = ['image/png', 'image/jpeg', 'image/webp'];

@@ -3,7 +3,7 @@ import { Alert, Box, Button, Card, CardContent, CardHeader, InputAdornment, Stac
 import { Add as AddIcon } from '@mui/icons-material';
 import { useCan, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
-import type { GamePackage } from '../../../contract/games.ts';
+import type { GamePackage } from '../../../contract/catalogue.ts';
 import { ApiError, errorText } from '../../app/api.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 
@@ -24,7 +24,7 @@ const labels: Record<Field, string> = {
   backupsMaxMb: 'backupsMaxMb',
 };
 const isText = (f: Field) => f.startsWith('name.') || f.startsWith('description.');
-/** The backup quota's bounds (src/contract/games.ts), checked before sending so a slip is named at once. */
+/** The backup quota's bounds (src/contract/catalogue.ts), checked before sending so a slip is named at once. */
 const quotaRanges: Partial<Record<Field, { min: number; max: number }>> = { backupsKept: { min: 1, max: 100 }, backupsMaxMb: { min: 100, max: 1_000_000 } };
 
 interface Row {

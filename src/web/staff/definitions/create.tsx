@@ -4,7 +4,7 @@ import { useGo, useNotification, type HttpError } from '@refinedev/core';
 import { Create } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { GameDefinition } from '../../../contract/games.ts';
+import type { GameDefinition } from '../../../contract/catalogue.ts';
 import { errorText } from '../../app/api.ts';
 import { DefinitionFields, emptyDefinition, toRequest, type DefinitionValues } from './DefinitionForm.tsx';
 import { ImageInput, useImageUpload } from './ImageInput.tsx';

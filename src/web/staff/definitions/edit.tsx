@@ -4,7 +4,7 @@ import { Edit } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { GameDefinition } from '../../../contract/games.ts';
+import type { GameDefinition } from '../../../contract/catalogue.ts';
 import { BackButton, ErrorAlert, ReadOnly, ViewTitle, useReadOnly } from '../common.tsx';
 import { DefinitionFields, emptyDefinition, toRequest, type DefinitionValues } from './DefinitionForm.tsx';
 import { ImageInput } from './ImageInput.tsx';

@@ -3,7 +3,7 @@ import { Chip, Stack } from '@mui/material';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { EditButton, List, ShowButton, useDataGrid } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
-import type { GameDefinition } from '../../../contract/games.ts';
+import type { GameDefinition } from '../../../contract/catalogue.ts';
 import type { ApiError } from '../../app/api.ts';
 import { asGridProps, useGridDefaults, usePhoneColumns, ViewTitle } from '../common.tsx';
 

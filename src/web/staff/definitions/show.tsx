@@ -2,7 +2,7 @@ import { Box, Chip, Table, TableBody, TableCell, TableHead, TableRow, TableConta
 import { useShow } from '@refinedev/core';
 import { Show } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
-import type { GameDefinition } from '../../../contract/games.ts';
+import type { GameDefinition } from '../../../contract/catalogue.ts';
 import type { ApiError } from '../../app/api.ts';
 import { BackButton, ErrorAlert, Fact, Facts, ViewTitle } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';

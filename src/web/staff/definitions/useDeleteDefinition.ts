@@ -1,6 +1,6 @@
 import { ApiError } from '../../app/api.ts';
 import { useTranslation } from 'react-i18next';
-import type { GameDefinition } from '../../../contract/games.ts';
+import type { GameDefinition } from '../../../contract/catalogue.ts';
 
 /**
  * The delete button's confirmation and outcome: a definition games were made from cannot go (409),

@@ -5,7 +5,7 @@ import { CanAccess, useInvalidate, useList } from '@refinedev/core';
 import { List } from '@refinedev/mui';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
-import type { GameDefinition } from '../../../contract/games.ts';
+import type { GameDefinition } from '../../../contract/catalogue.ts';
 import type { StaffReview } from '../../../contract/reviews.ts';
 import { ActionDialog, ReasonInput } from '../ActionDialog.tsx';
 import { useGridDefaults } from '../common.tsx';

@@ -1,5 +1,5 @@
 import type { gamePayments } from '../../../db/schema/renewals.ts';
-import type { GamePayment } from '../../../../contract/games.ts';
+import type { GamePayment } from '../../../../contract/renewals.ts';
 
 export type PaymentRow = typeof gamePayments.$inferSelect;
 export type PaymentStatus = PaymentRow['status'];

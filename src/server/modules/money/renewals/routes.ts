@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, Page } from '../../../../contract/common.ts';
 import { gamePaymentRequestUpdate } from '../../../../contract/credits.ts';
-import { Game, GamePayment, GamePaymentQuery, GamePaymentResult, gameUpdate } from '../../../../contract/games.ts';
+import { Game, gameUpdate } from '../../../../contract/games.ts';
+import { GamePayment, GamePaymentQuery, GamePaymentResult } from '../../../../contract/renewals.ts';
 import { named } from '../../../lib/schema.ts';
 import { pageWindow } from '../../../lib/paging.ts';
 import { signedIn } from '../../../plugins/auth.ts';

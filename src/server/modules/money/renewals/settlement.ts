@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/client.ts';
 import { games } from '../../../db/schema/games.ts';
 import { gamePayments } from '../../../db/schema/renewals.ts';
 import { conflict, HttpProblem, notFound } from '../../../lib/problems.ts';
-import type { GameStatus } from '../../../../contract/games.ts';
+import type { GameStatus } from '../../../../contract/values.ts';
 import type { GameRow } from '../../games/runtime.ts';
 import { BATCH, DAY_MS, PAY_LINK, renewalOf, type RenewalContext } from './context.ts';
 import type { PaymentRow } from './game-payment.ts';

@@ -1,7 +1,7 @@
 import { Box, Card, CardContent, FormControl, FormControlLabel, FormLabel, Radio, RadioGroup, Typography } from '@mui/material';
 import { Controller, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { GameDefinition } from '../../../../contract/games.ts';
+import type { GameDefinition } from '../../../../contract/catalogue.ts';
 import { useFormatRam } from '../../../ui/format.ts';
 import type { CreateValues } from './values.ts';
 

@@ -1,4 +1,5 @@
-import type { GameCreate, GameDefinition, GameSettings } from '../../../../contract/games.ts';
+import type { GameDefinition } from '../../../../contract/catalogue.ts';
+import type { GameCreate, GameSettings } from '../../../../contract/games.ts';
 
 export const gameModes = ['survival', 'creative', 'adventure', 'spectator'] as const;
 export const difficulties = ['peaceful', 'easy', 'normal', 'hard'] as const;

@@ -3,7 +3,8 @@ import { Alert, Box, Button, Card, CardContent, IconButton, LinearProgress, Link
 import { ContentCopy as ContentCopyIcon, PlayArrow as PlayArrowIcon, RestartAlt as RestartAltIcon, Stop as StopIcon } from '@mui/icons-material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { Game, GameStatus, GameStatusView } from '../../../../contract/games.ts';
+import type { Game, GameStatusView } from '../../../../contract/games.ts';
+import type { GameStatus } from '../../../../contract/values.ts';
 import { useAppConfig } from '../../../app/config.ts';
 import { useLocalePath } from '../../../app/locale.tsx';
 import { ActionAlert, useConfirmedAction } from '../../../ui/useConfirmedAction.tsx';

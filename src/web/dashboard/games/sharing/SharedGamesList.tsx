@@ -1,7 +1,7 @@
 import { Box, Card, CardActionArea, CardContent, Chip, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { GameStatus } from '../../../../contract/games.ts';
+import type { GameStatus } from '../../../../contract/values.ts';
 import { useLocalePath } from '../../../app/locale.tsx';
 import { LoadError, useErrorMessage } from '../../../ui/states.tsx';
 import { StatusChip } from '../StatusChip.tsx';
