@@ -68,3 +68,6 @@ export const Bytes = (mediaType: string) => Type.String({ contentMediaType: medi
 
 /** One of a fixed list of strings (Type.Enum keeps the literal types, a mapped Union would not). */
 export const literals = <const T extends string[]>(values: readonly [...T]) => Type.Enum(values);
+
+/** An ISO 4217 currency code. */
+export const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' });

@@ -1,8 +1,12 @@
 import * as catalogue from './catalogue.ts';
-import * as credits from './credits.ts';
+import * as creditPacks from './credit-packs.ts';
 import * as games from './games.ts';
+import * as payments from './payments.ts';
+import * as promocodes from './promocodes.ts';
+import * as renewals from './renewals.ts';
 import * as reviews from './reviews.ts';
 import * as social from './social.ts';
+import * as subscriptions from './subscriptions.ts';
 import * as user from './user.ts';
 
 /** The request bodies with historical names (docs/conventions.md, An API call), registered under those names in the OpenAPI document. */
@@ -22,14 +26,14 @@ export const namedBodies = [
   games.playerRequest,
   games.playerPatchRequest,
   games.playerGroupIdPatchRequest,
-  credits.gamePaymentRequestUpdate,
+  renewals.gamePaymentRequestUpdate,
   reviews.gameReviewCreate,
-  credits.pricingRequest,
-  credits.promoCodeCreateRequest,
-  credits.stripePaymentCreate,
-  credits.stripeSubscriptionRequest,
-  credits.subscriptionCreateRequest,
-  credits.sandboxConfirmRequest,
+  creditPacks.pricingRequest,
+  promocodes.promoCodeCreateRequest,
+  payments.stripePaymentCreate,
+  payments.stripeSubscriptionRequest,
+  subscriptions.subscriptionCreateRequest,
+  payments.sandboxConfirmRequest,
   user.userCreditAddRequest,
   user.userMcUUIDRequest,
 ] as const;

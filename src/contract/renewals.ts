@@ -39,3 +39,8 @@ export const GamePaymentQuery = Type.Object(
 /** What paying a renewal answers: the payment and the game's new period end. */
 export const GamePaymentResult = Type.Object({ payment: GamePayment, periodEnd: Nullable(DateTime), status: literals(gameStatuses) });
 export type GamePaymentResult = Static<typeof GamePaymentResult>;
+
+export const gamePaymentRequestUpdate = Type.Object(
+  { paymentId: Id, action: Type.Union([Type.Literal('PAY'), Type.Literal('CANCEL')]) },
+  { $id: 'gamePaymentRequestUpdate', additionalProperties: false },
+);

@@ -1,6 +1,9 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { DateTime, Id, Nullable, PageQuery } from './common.ts';
-import { Invoice, LedgerEntry, ledgerKinds, paymentFlags, paymentStatuses, subscriptionStatuses } from './credits.ts';
+import { LedgerEntry, ledgerKinds } from './credits.ts';
+import { Invoice } from './invoices.ts';
+import { paymentFlags, paymentStatuses } from './payments.ts';
+import { subscriptionStatuses } from './subscriptions.ts';
 
 /**
  * The query of every `/v1/staff/*` list: the paging of docs/conventions.md (An API call) plus `sort` as `field,asc` or

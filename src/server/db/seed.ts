@@ -4,7 +4,8 @@ import type { Database } from './client.ts';
 import { identityAccounts } from './schema/identity.ts';
 import { AccountsService } from '../identity/accounts.ts';
 import { createServices } from '../services.ts';
-import type { PricingRequest, SubscriptionCreateRequest } from '../../contract/credits.ts';
+import type { PricingRequest } from '../../contract/credit-packs.ts';
+import type { SubscriptionCreateRequest } from '../../contract/subscriptions.ts';
 import type { GameDefCreate, GamePackageCreate } from '../../contract/catalogue.ts';
 
 /** The accounts README.md names; change both together. */

@@ -3,7 +3,7 @@ import { Alert, Box, Card, CardContent, CardHeader, IconButton, Typography, useM
 import { PictureAsPdf as PdfIcon } from '@mui/icons-material';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
-import type { Invoice } from '../../../contract/credits.ts';
+import type { Invoice } from '../../../contract/invoices.ts';
 import { errorText } from '../../app/api.ts';
 import { downloadInvoicePdf } from '../../ui/invoicePdf.ts';
 import { formatDate } from '../../ui/format.ts';

@@ -3,7 +3,8 @@ import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, CircularProgre
 import { useCustom, useCustomMutation, type BaseRecord } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../../../contract/common.ts';
-import type { PaymentCheckout, Subscription, SubscriptionPlan } from '../../../contract/credits.ts';
+import type { PaymentCheckout } from '../../../contract/payments.ts';
+import type { Subscription, SubscriptionPlan } from '../../../contract/subscriptions.ts';
 import { errorText, type ApiError } from '../../app/api.ts';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';

@@ -1,7 +1,7 @@
 import { lazy, useState } from 'react';
 import { Alert, Box, Button, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { Payment, PaymentCheckout } from '../../../contract/credits.ts';
+import type { Payment, PaymentCheckout } from '../../../contract/payments.ts';
 import { newIdempotencyKey } from '../../app/api.ts';
 import { dataProvider } from '../../app/dataProvider.ts';
 import { cardFailureText, formatMoney } from './money.ts';

@@ -2,7 +2,7 @@ import { Alert, Box, Button, Typography } from '@mui/material';
 import { CheckCircle as CheckCircleIcon } from '@mui/icons-material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import type { Payment } from '../../../contract/credits.ts';
+import type { Payment } from '../../../contract/payments.ts';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
 import { safeBackPath } from '../checkout/money.ts';

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, Divider, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { CreditPack, PaymentCheckout, PromoCodeCheck } from '../../../contract/credits.ts';
+import type { CreditPack } from '../../../contract/credit-packs.ts';
+import type { PaymentCheckout } from '../../../contract/payments.ts';
+import type { PromoCodeCheck } from '../../../contract/promocodes.ts';
 import { ApiError, apiFetch, errorText, newIdempotencyKey } from '../../app/api.ts';
 import { dataProvider } from '../../app/dataProvider.ts';
 import { formatDay, formatMoney } from '../checkout/money.ts';

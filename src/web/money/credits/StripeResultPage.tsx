@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, Container, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useSearchParams } from 'react-router';
-import type { Payment } from '../../../contract/credits.ts';
+import type { Payment } from '../../../contract/payments.ts';
 import { apiFetch, errorText } from '../../app/api.ts';
 import { useSession } from '../../app/auth.tsx';
 import { useCurrentUser } from '../../app/currentUser.tsx';

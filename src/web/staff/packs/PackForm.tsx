@@ -1,7 +1,7 @@
 import { Box } from '@mui/material';
 import type { Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { PricingRequest } from '../../../contract/credits.ts';
+import type { PricingRequest } from '../../../contract/credit-packs.ts';
 import { MoneyInput, NumberInput, TextInput } from '../fields.tsx';
 
 /** The form's values: numbers are null until typed (the required ones are checked before sending). */

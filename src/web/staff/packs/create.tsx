@@ -2,7 +2,7 @@ import type { HttpError } from '@refinedev/core';
 import { Create } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { CreditPack } from '../../../contract/credits.ts';
+import type { CreditPack } from '../../../contract/credit-packs.ts';
 import { PackFields, emptyPack, toPricingRequest, type PackValues } from './PackForm.tsx';
 import { BackButton, ViewTitle } from '../common.tsx';
 

@@ -3,7 +3,7 @@ import type { HttpError } from '@refinedev/core';
 import { Edit } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { CreditPack } from '../../../contract/credits.ts';
+import type { CreditPack } from '../../../contract/credit-packs.ts';
 import { useLocalized } from '../../ui/format.ts';
 import { BackButton, ErrorAlert, ReadOnly, ViewTitle, useReadOnly } from '../common.tsx';
 import { PackFields, emptyPack, toPricingRequest, type PackValues } from './PackForm.tsx';

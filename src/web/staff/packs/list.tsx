@@ -3,7 +3,7 @@ import { Stack } from '@mui/material';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { EditButton, List, useDataGrid } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
-import type { CreditPack } from '../../../contract/credits.ts';
+import type { CreditPack } from '../../../contract/credit-packs.ts';
 import type { ApiError } from '../../app/api.ts';
 import { formatMoney } from '../../money/checkout/money.ts';
 import { formatNumber, useLocalized } from '../../ui/format.ts';

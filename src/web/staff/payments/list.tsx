@@ -2,7 +2,7 @@ import { Box, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { List } from '@refinedev/mui';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
-import { paymentStatuses } from '../../../contract/credits.ts';
+import { paymentStatuses } from '../../../contract/payments.ts';
 import type { StaffPayment } from '../../../contract/staff.ts';
 import { formatMoney } from '../../money/checkout/money.ts';
 import { useGridDefaults } from '../common.tsx';

@@ -1,7 +1,7 @@
 import { Box } from '@mui/material';
 import type { Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { planIntervals, type SubscriptionCreateRequest } from '../../../contract/credits.ts';
+import { planIntervals, type SubscriptionCreateRequest } from '../../../contract/subscriptions.ts';
 import { MoneyInput, NumberInput, SelectInput, TextInput } from '../fields.tsx';
 
 /** The form's values: numbers are null until typed. */

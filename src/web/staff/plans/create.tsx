@@ -2,7 +2,7 @@ import type { HttpError } from '@refinedev/core';
 import { Create } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { SubscriptionPlan } from '../../../contract/credits.ts';
+import type { SubscriptionPlan } from '../../../contract/subscriptions.ts';
 import { PlanFields, emptyPlan, toPlanRequest, type PlanValues } from './PlanForm.tsx';
 import { BackButton, ViewTitle } from '../common.tsx';
 

@@ -3,7 +3,7 @@ import type { HttpError } from '@refinedev/core';
 import { Edit } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { SubscriptionPlan } from '../../../contract/credits.ts';
+import type { SubscriptionPlan } from '../../../contract/subscriptions.ts';
 import { BackButton, ErrorAlert, ViewTitle, ReadOnly, useReadOnly } from '../common.tsx';
 import { PlanFields, emptyPlan, toPlanRequest, type PlanValues } from './PlanForm.tsx';
 

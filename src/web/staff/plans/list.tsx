@@ -3,7 +3,7 @@ import { Stack } from '@mui/material';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { EditButton, List, useDataGrid } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
-import type { SubscriptionPlan } from '../../../contract/credits.ts';
+import type { SubscriptionPlan } from '../../../contract/subscriptions.ts';
 import type { ApiError } from '../../app/api.ts';
 import { formatMoney } from '../../money/checkout/money.ts';
 import { formatNumber } from '../../ui/format.ts';

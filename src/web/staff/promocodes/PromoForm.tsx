@@ -1,7 +1,7 @@
 import { Box } from '@mui/material';
 import type { Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { promoKinds, type PromoCode, type PromoCodeCreateRequest, type PromoCodeUpdateRequest } from '../../../contract/credits.ts';
+import { promoKinds, type PromoCode, type PromoCodeCreateRequest, type PromoCodeUpdateRequest } from '../../../contract/promocodes.ts';
 import { DateTimeInput, NumberInput, SelectInput, TextInput } from '../fields.tsx';
 
 /** The form's values: numbers and dates are null until given. */

@@ -1,6 +1,6 @@
 import { Chip } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { PromoCode } from '../../../contract/credits.ts';
+import type { PromoCode } from '../../../contract/promocodes.ts';
 
 /** Whether a player could use the code now: archived, used up, expired, not yet valid, or active. */
 function promoState(p: PromoCode, now = Date.now()): 'archived' | 'usedUp' | 'expired' | 'notYet' | 'active' {

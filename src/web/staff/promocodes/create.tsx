@@ -2,7 +2,7 @@ import type { HttpError } from '@refinedev/core';
 import { Create } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { PromoCode } from '../../../contract/credits.ts';
+import type { PromoCode } from '../../../contract/promocodes.ts';
 import { ApiError } from '../../app/api.ts';
 import { PromoFields, emptyPromo, toCreateRequest, type PromoValues } from './PromoForm.tsx';
 import { BackButton, ViewTitle } from '../common.tsx';

@@ -2,7 +2,7 @@ import type { HttpError } from '@refinedev/core';
 import { Edit } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { PromoCode } from '../../../contract/credits.ts';
+import type { PromoCode } from '../../../contract/promocodes.ts';
 import { BackButton, ErrorAlert, ViewTitle, ReadOnly, useReadOnly } from '../common.tsx';
 import { PromoFields, emptyPromo, toTerms, type PromoValues } from './PromoForm.tsx';
 

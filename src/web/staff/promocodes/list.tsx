@@ -3,7 +3,7 @@ import { Stack } from '@mui/material';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { EditButton, List, ShowButton, useDataGrid } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
-import type { PromoCode } from '../../../contract/credits.ts';
+import type { PromoCode } from '../../../contract/promocodes.ts';
 import type { ApiError } from '../../app/api.ts';
 import { ArchiveButton, asGridProps, useGridDefaults, usePhoneColumns, ViewTitle } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';

@@ -4,7 +4,7 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useShow } from '@refinedev/core';
 import { Show, useDataGrid } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
-import type { PromoCode } from '../../../contract/credits.ts';
+import type { PromoCode } from '../../../contract/promocodes.ts';
 import type { PromoCodeUse } from '../../../contract/staff.ts';
 import type { ApiError } from '../../app/api.ts';
 import { asGridProps, BackButton, ErrorAlert, Fact, Facts, useGridDefaults, ViewTitle } from '../common.tsx';

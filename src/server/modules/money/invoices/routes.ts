@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Bytes, IdParams, Media, Page, PageQuery } from '../../../../contract/common.ts';
-import { Invoice } from '../../../../contract/credits.ts';
+import { Invoice } from '../../../../contract/invoices.ts';
 import { InvoiceSeller } from '../../../../contract/invoices.ts';
 import { pageWindow } from '../../../lib/paging.ts';
 import { langOf, wantsPdf } from '../../../lib/negotiation.ts';

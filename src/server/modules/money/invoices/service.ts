@@ -4,7 +4,7 @@ import type { Db, Executor } from '../../../db/client.ts';
 import { invoiceCounters, invoices, type InvoiceLine, type InvoiceParty } from '../../../db/schema/invoices.ts';
 import { notFound } from '../../../lib/problems.ts';
 import { pageOf, type Window } from '../../../lib/paging.ts';
-import type { Invoice } from '../../../../contract/credits.ts';
+import type { Invoice } from '../../../../contract/invoices.ts';
 import fr from '../../../../../locales/fr/invoices.json' with { type: 'json' };
 import en from '../../../../../locales/en/invoices.json' with { type: 'json' };
 

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../../contract/common.ts';
-import { Payment, PaymentCheckout, Subscription, sandboxConfirmRequest, stripePaymentCreate } from '../../../../contract/credits.ts';
+import { Payment, PaymentCheckout, sandboxConfirmRequest, stripePaymentCreate } from '../../../../contract/payments.ts';
+import { Subscription } from '../../../../contract/subscriptions.ts';
 import { badRequest } from '../../../lib/problems.ts';
 import { callKey } from '../../../plugins/idempotency.ts';
 import { named } from '../../../lib/schema.ts';

@@ -11,7 +11,8 @@ import { discounted, type PromoCodesService } from '../promocodes/service.ts';
 import type { SubscriptionsService } from '../subscriptions/service.ts';
 import type { UsersService } from '../../users/service.ts';
 import type { PaymentEvents } from './events.ts';
-import type { Payment, PaymentCheckout, Subscription } from '../../../../contract/credits.ts';
+import type { Payment, PaymentCheckout } from '../../../../contract/payments.ts';
+import type { Subscription } from '../../../../contract/subscriptions.ts';
 
 type Row = typeof payments.$inferSelect;
 /** Stripe charges no less than this (in the currency's minor units, for EUR and USD). */

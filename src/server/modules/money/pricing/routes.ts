@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../../contract/common.ts';
-import { CreditPack, pricingRequest } from '../../../../contract/credits.ts';
+import { CreditPack, pricingRequest } from '../../../../contract/credit-packs.ts';
 import { named } from '../../../lib/schema.ts';
 import { pageWindow } from '../../../lib/paging.ts';
 import { dropAnswersOnWrite, NotModified, sendAnswer } from '../../../lib/answer-cache.ts';

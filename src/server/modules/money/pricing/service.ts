@@ -5,7 +5,7 @@ import { creditPacks } from '../../../db/schema/pricing.ts';
 import { notFound } from '../../../lib/problems.ts';
 import { pageOf, type Window } from '../../../lib/paging.ts';
 import type { AuditService } from '../../audit/service.ts';
-import type { CreditPack, PricingRequest } from '../../../../contract/credits.ts';
+import type { CreditPack, PricingRequest } from '../../../../contract/credit-packs.ts';
 
 type Row = typeof creditPacks.$inferSelect;
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Page, PageQuery } from '../../../../contract/common.ts';
-import { PromoCode, PromoCodeCheck, PromoCodeParams, PromoCodeUpdateRequest, promoCodeCreateRequest } from '../../../../contract/credits.ts';
+import { PromoCode, PromoCodeCheck, PromoCodeParams, PromoCodeUpdateRequest, promoCodeCreateRequest } from '../../../../contract/promocodes.ts';
 import { PromoCodeUse } from '../../../../contract/staff.ts';
 import { named } from '../../../lib/schema.ts';
 import { pageWindow } from '../../../lib/paging.ts';

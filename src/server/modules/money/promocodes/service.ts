@@ -7,7 +7,7 @@ import { pageOf, type Window } from '../../../lib/paging.ts';
 import { isUniqueViolation } from '../../../lib/db-errors.ts';
 import type { AuditService } from '../../audit/service.ts';
 import type { UsersService } from '../../users/service.ts';
-import type { PromoCode, PromoCodeCheck, PromoCodeCreateRequest, PromoCodeUpdateRequest } from '../../../../contract/credits.ts';
+import type { PromoCode, PromoCodeCheck, PromoCodeCreateRequest, PromoCodeUpdateRequest } from '../../../../contract/promocodes.ts';
 import type { PromoCodeUse } from '../../../../contract/staff.ts';
 
 type Row = typeof promoCodes.$inferSelect;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, Page } from '../../../../contract/common.ts';
-import { gamePaymentRequestUpdate } from '../../../../contract/credits.ts';
+import { gamePaymentRequestUpdate } from '../../../../contract/renewals.ts';
 import { Game, gameUpdate } from '../../../../contract/games.ts';
 import { GamePayment, GamePaymentQuery, GamePaymentResult } from '../../../../contract/renewals.ts';
 import { named } from '../../../lib/schema.ts';

@@ -4,7 +4,8 @@ import { conflict, notFound } from '../../../lib/problems.ts';
 import type { PaymentProvider } from '../providers/provider.ts';
 import { providerProblem, type PaymentsService } from '../payments/service.ts';
 import type { UsersService } from '../../users/service.ts';
-import type { PaymentCheckout, Subscription } from '../../../../contract/credits.ts';
+import type { PaymentCheckout } from '../../../../contract/payments.ts';
+import type { Subscription } from '../../../../contract/subscriptions.ts';
 import type { SubscriptionsService } from './service.ts';
 
 /**

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParams, Page, PageQuery } from '../../../../contract/common.ts';
-import { PaymentCheckout, Subscription, SubscriptionPlan, stripeSubscriptionRequest, subscriptionCreateRequest } from '../../../../contract/credits.ts';
+import { PaymentCheckout, stripeSubscriptionRequest } from '../../../../contract/payments.ts';
+import { Subscription, SubscriptionPlan, subscriptionCreateRequest } from '../../../../contract/subscriptions.ts';
 import { callKey } from '../../../plugins/idempotency.ts';
 import { named } from '../../../lib/schema.ts';
 import { pageWindow } from '../../../lib/paging.ts';

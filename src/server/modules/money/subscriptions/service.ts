@@ -4,7 +4,7 @@ import { subscriptionPlans, subscriptions } from '../../../db/schema/subscriptio
 import { conflict, notFound } from '../../../lib/problems.ts';
 import { pageOf, type Window } from '../../../lib/paging.ts';
 import { isUniqueViolation } from '../../../lib/db-errors.ts';
-import type { Subscription, SubscriptionCreateRequest, SubscriptionPlan } from '../../../../contract/credits.ts';
+import type { Subscription, SubscriptionCreateRequest, SubscriptionPlan } from '../../../../contract/subscriptions.ts';
 import type { SubscriptionStatus } from '../providers/provider.ts';
 import type { AuditService } from '../../audit/service.ts';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useCustom, type BaseRecord } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
-import type { PromoCodeCheck } from '../../../../contract/credits.ts';
+import type { PromoCodeCheck } from '../../../../contract/promocodes.ts';
 import { errorText, type ApiError } from '../../../app/api.ts';
 import { useErrorMessage } from '../../../ui/states.tsx';
 
