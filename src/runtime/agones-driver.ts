@@ -7,9 +7,12 @@ import path from 'node:path';
 import { agentDefaultPort, agentErrors, heartbeatMs } from './agones/agent-protocol.ts';
 import { NoWorldError, UnsupportedError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
 import type { ConsoleLine } from './driver.ts';
-import { classify, GameConsoles, lineSplitter } from './console-log.ts';
+import { classify } from './console-log.ts';
+import { GameConsoles } from './consoles.ts';
+import { jsonLineReader, lineSplitter } from './lines.ts';
 import { newEntry, type ListName } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
+import { WorldQueue } from './world-queue.ts';
 import { WorldArchiveError, type ArchiveResult, type WorldArchiveCode } from './minecraft/world-archive.ts';
 
 /**
@@ -151,8 +154,8 @@ export class AgonesDriver implements GameDriver {
   private readonly consoles = new GameConsoles((game) => this.consoleFolder(game));
   /** The log follows under way, by game, with what stops each. */
   private readonly logFollows = new Map<string, () => void>();
-  /** A stopped game's backup or restore under way, which its start waits for. */
-  private readonly worldRuns = new Map<string, Promise<unknown>>();
+  /** A stopped game's backups and restores, one at a time, which its start waits for. */
+  private readonly worlds = new WorldQueue();
   /**
    * Carries every HTTPS call, with the cluster's CA when given. node:https rather than fetch: giving
    * fetch a CA takes an undici Agent, and undici is not a dependency here.
@@ -424,16 +427,17 @@ export class AgonesDriver implements GameDriver {
   }
 
   async start(game: GameSpec): Promise<void> {
-    const n = this.names(game);
     // A backup or restore of the stopped world finishes before a server takes its volume.
-    await this.worldRuns.get(game.id)?.catch(() => {});
-    await this.provision(game);
-    const existing = await this.getOrNull<GameServer>(this.gameServers(n.gameServer));
-    if (existing && aliveStates.has(existing.status?.state ?? 'Creating')) return;
-    // A GameServer whose server ended (Shutdown, Unhealthy, Error) is not restarted by Agones.
-    if (existing) await this.deleteIfExists(this.gameServers(n.gameServer));
-    await this.request('POST', this.gameServers(), this.gameServerManifest(game));
-    this.followLog(game);
+    await this.worlds.start(game.id, async () => {
+      const n = this.names(game);
+      await this.provision(game);
+      const existing = await this.getOrNull<GameServer>(this.gameServers(n.gameServer));
+      if (existing && aliveStates.has(existing.status?.state ?? 'Creating')) return;
+      // A GameServer whose server ended (Shutdown, Unhealthy, Error) is not restarted by Agones.
+      if (existing) await this.deleteIfExists(this.gameServers(n.gameServer));
+      await this.request('POST', this.gameServers(), this.gameServerManifest(game));
+      this.followLog(game);
+    });
   }
 
   async stop(game: GameSpec): Promise<void> {
@@ -647,27 +651,18 @@ export class AgonesDriver implements GameDriver {
    * time, and deletes the pod afterwards whatever happened.
    */
   private onWorldPod(game: GameSpec, operation: 'backup' | 'restore', body: object, onProgress?: (fraction: number) => void): Promise<Record<string, unknown>> {
-    const previous = this.worldRuns.get(game.id) ?? Promise.resolve();
-    const run = previous
-      .catch(() => {})
-      .then(async () => {
-        const path = this.core('pods', this.names(game).worldPod);
-        // One left by a crashed API: its name is the one needed.
-        await this.deleteAndWait(path);
-        await this.request('POST', this.core('pods'), this.worldPodManifest(game));
-        try {
-          const host = await this.podIp(game, path);
-          return await this.callAgent(game, host, await this.password(game), operation, body, onProgress);
-        } finally {
-          await this.deleteIfExists(path);
-        }
-      });
-    this.worldRuns.set(game.id, run);
-    const forget = () => {
-      if (this.worldRuns.get(game.id) === run) this.worldRuns.delete(game.id);
-    };
-    run.then(forget, forget);
-    return run;
+    return this.worlds.run(game.id, async () => {
+      const path = this.core('pods', this.names(game).worldPod);
+      // One left by a crashed API: its name is the one needed.
+      await this.deleteAndWait(path);
+      await this.request('POST', this.core('pods'), this.worldPodManifest(game));
+      try {
+        const host = await this.podIp(game, path);
+        return await this.callAgent(game, host, await this.password(game), operation, body, onProgress);
+      } finally {
+        await this.deleteIfExists(path);
+      }
+    });
   }
 
   private async deleteAndWait(path: string): Promise<void> {
@@ -741,15 +736,9 @@ export class AgonesDriver implements GameDriver {
       'POST',
       this.agentUrl(host, `/${operation}`),
       headers,
-      (line) => {
-        let parsed: Record<string, unknown>;
-        try {
-          parsed = JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          return;
-        }
-        if (typeof parsed.progress === 'number') onProgress?.(parsed.progress);
-        else answer = parsed;
+      (value) => {
+        if (typeof value.progress === 'number') onProgress?.(value.progress);
+        else answer = value;
       },
       payload,
     );
@@ -762,24 +751,20 @@ export class AgonesDriver implements GameDriver {
   }
 
   /**
-   * One exchange with an agent, in the cluster's network (plain HTTP, a bearer token), each line of
-   * its answer handed to `onLine`. The agent sends a line every few seconds while it works, so
+   * One exchange with an agent, in the cluster's network (plain HTTP, a bearer token), each JSON
+   * line of its answer handed to `onObject`. The agent sends a line every few seconds while it works, so
    * silence means a dead pod, not a big world.
    */
-  private agentExchange(method: string, url: URL, headers: http.OutgoingHttpHeaders, onLine: (line: string) => void, payload?: string): Promise<{ status: number }> {
+  private agentExchange(method: string, url: URL, headers: http.OutgoingHttpHeaders, onObject: (value: Record<string, unknown>) => void, payload?: string): Promise<{ status: number }> {
     return new Promise((resolve, reject) => {
       const idleMs = 3 * heartbeatMs;
       const req = http.request(url, { method, headers, timeout: idleMs }, (res) => {
-        let pending = '';
+        const lines = jsonLineReader(onObject);
         res.setEncoding('utf8');
-        res.on('data', (text: string) => {
-          const lines = (pending + text).split('\n');
-          pending = lines.pop()!;
-          for (const line of lines) if (line.trim()) onLine(line);
-        });
+        res.on('data', (text: string) => lines.push(text));
         res.on('error', reject);
         res.on('end', () => {
-          if (pending.trim()) onLine(pending);
+          lines.end();
           resolve({ status: res.statusCode ?? 0 });
         });
       });

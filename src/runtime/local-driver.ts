@@ -6,7 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSupportedVersion, maxVersion, minVersion } from '../contract/games.ts';
 import { NoCapacityError, NoWorldError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
-import { classify, GameConsoles, lineSplitter } from './console-log.ts';
+import { classify } from './console-log.ts';
+import { GameConsoles } from './consoles.ts';
+import { lineSplitter } from './lines.ts';
 import type { ConsoleLine } from './driver.ts';
 import { syncList } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
@@ -16,6 +18,7 @@ import type { ArchiveResult } from './minecraft/world-archive.ts';
 import { runWorldTool } from './minecraft/world-tool-client.ts';
 import { plainJs } from './plain-js.ts';
 import { ProcessUsage } from './process-usage.ts';
+import { WorldQueue } from './world-queue.ts';
 
 /**
  * The `local` driver: each game is a child process of this one (our launcher running flying-squid,
@@ -111,10 +114,8 @@ export class LocalDriver implements GameDriver {
    * others are free, so a stopped game finds its address again when it starts.
    */
   private lastPorts: Map<string, Ports> | undefined;
-  /** Games being launched: no world tool may touch their folder meanwhile. */
-  private readonly launching = new Set<string>();
-  /** The world tool run of each game, so a start waits until it is done. */
-  private readonly worldToolRuns = new Map<string, Promise<unknown>>();
+  /** The world tool runs of each game, one at a time, which a start waits for. */
+  private readonly worlds = new WorldQueue();
   /** The launcher as plain JavaScript, made at the first start (./plain-js.ts). */
   private launcher: string | undefined;
   /** Starts take ports one at a time, so two games never get the same. */
@@ -234,15 +235,9 @@ export class LocalDriver implements GameDriver {
   }
 
   async start(game: GameSpec): Promise<void> {
-    if (this.children.has(game.id) || this.launching.has(game.id)) return;
-    this.launching.add(game.id);
-    try {
-      // A snapshot or restore of the stopped world finishes before the server loads it.
-      await this.worldToolRuns.get(game.id)?.catch(() => {});
-      await this.launch(game);
-    } finally {
-      this.launching.delete(game.id);
-    }
+    if (this.children.has(game.id) || this.worlds.isStarting(game.id)) return;
+    // A snapshot or restore of the stopped world finishes before the server loads it.
+    await this.worlds.start(game.id, () => this.launch(game));
   }
 
   private async launch(game: GameSpec): Promise<void> {
@@ -445,22 +440,13 @@ export class LocalDriver implements GameDriver {
    * tool's WorldArchiveError when it refused, with its code.
    */
   private runWorldTool(game: GameSpec, args: string[], location: ObjectLocation, onProgress?: (fraction: number) => void): Promise<Record<string, unknown>> {
-    const previous = this.worldToolRuns.get(game.id) ?? Promise.resolve();
-    const run = previous
-      .catch(() => {})
-      .then(() => {
-        // Checked when the run begins: a start may have come while an earlier run went on.
-        if (this.children.has(game.id) || this.launching.has(game.id)) {
-          throw new Error(`game ${game.id} is running: stop it before a restore, or back it up while it runs`);
-        }
-        return runWorldTool(args, { cwd: this.dir(game), label: `game ${game.id}`, location, onProgress, onSpawn: (tool) => this.options.onWorldTool?.(tool, args[0]!) });
-      });
-    this.worldToolRuns.set(game.id, run);
-    const forget = () => {
-      if (this.worldToolRuns.get(game.id) === run) this.worldToolRuns.delete(game.id);
-    };
-    run.then(forget, forget);
-    return run;
+    return this.worlds.run(game.id, async () => {
+      // Checked when the run begins: a start may have come while an earlier run went on.
+      if (this.children.has(game.id) || this.worlds.isStarting(game.id)) {
+        throw new Error(`game ${game.id} is running: stop it before a restore, or back it up while it runs`);
+      }
+      return runWorldTool(args, { cwd: this.dir(game), label: `game ${game.id}`, location, onProgress, onSpawn: (tool) => this.options.onWorldTool?.(tool, args[0]!) });
+    });
   }
 
   async remove(game: GameSpec): Promise<void> {
