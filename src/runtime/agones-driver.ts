@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { agentDefaultPort, agentErrors, heartbeatMs } from './agones/agent-protocol.ts';
 import { NoWorldError, UnsupportedError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
-import type { ConsoleLine } from './driver.ts';
 import { classify } from './console-log.ts';
 import { GameConsoles } from './consoles.ts';
 import { jsonLineReader, lineSplitter } from './lines.ts';
@@ -59,8 +58,10 @@ export interface KubernetesOptions {
   toolImage?: string;
   /** Port the world agent listens on inside the pod. */
   agentPort?: number;
-  /** Where each game's console is kept (`<consoleDir>/<id>/console.jsonl`); the system's temporary folder when unset. */
+  /** Where each game's console is kept (`<consoleDir>/blockhost-<id>/console.jsonl`); the system's temporary folder when unset. */
   consoleDir?: string;
+  /** The runtime's consoles, where the servers' logs go; `agonesConsoles(consoleDir)` when the driver runs alone. */
+  consoles?: GameConsoles;
   /** How long a stopped game's world pod may take to run (scheduling, image pull, volume attach). */
   worldPodTimeoutMs?: number;
 }
@@ -146,12 +147,31 @@ interface Pod {
   };
 }
 
+/** The Kubernetes names of a game's objects, all from `blockhost-<id>`. */
+function namesOf(game: Pick<GameSpec, 'id'>) {
+  const base = `blockhost-${game.id.toLowerCase()}`;
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(base) || base.length > 50) {
+    throw new Error(`game id "${game.id}" is invalid: expected at most 40 letters, digits or "-"`);
+  }
+  return { gameServer: base, secret: `${base}-rcon`, world: `${base}-world`, lists: `${base}-lists`, worldPod: `${base}-world` };
+}
+
+/** A game's console folder on the API's side, `<consoleDir>/blockhost-<id>`. */
+function consoleFolder(consoleDir: string | undefined, game: Pick<GameSpec, 'id'>): string {
+  return path.join(consoleDir ?? path.join(os.tmpdir(), 'blockhost-consoles'), namesOf(game).gameServer);
+}
+
+/** The consoles of the Agones driver's games, kept where this process runs. */
+export function agonesConsoles(consoleDir: string | undefined): GameConsoles {
+  return new GameConsoles((game) => consoleFolder(consoleDir, game));
+}
+
 export class AgonesDriver implements GameDriver {
   readonly name = 'agones';
   private readonly options: KubernetesOptions;
   private readonly passwords = new Map<string, string>();
-  /** Each game's console, kept while this process lives. */
-  private readonly consoles = new GameConsoles((game) => this.consoleFolder(game));
+  /** Where each game's server log goes. */
+  private readonly consoles: GameConsoles;
   /** The log follows under way, by game, with what stops each. */
   private readonly logFollows = new Map<string, () => void>();
   /** A stopped game's backups and restores, one at a time, which its start waits for. */
@@ -174,15 +194,12 @@ export class AgonesDriver implements GameDriver {
       }
     }
     this.options = { ...options, apiUrl: options.apiUrl.replace(/\/+$/, '') };
+    this.consoles = options.consoles ?? agonesConsoles(options.consoleDir);
     this.agent = new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
   }
 
   private names(game: Pick<GameSpec, 'id'>) {
-    const base = `blockhost-${game.id.toLowerCase()}`;
-    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(base) || base.length > 50) {
-      throw new Error(`game id "${game.id}" is invalid: expected at most 40 letters, digits or "-"`);
-    }
-    return { gameServer: base, secret: `${base}-rcon`, world: `${base}-world`, lists: `${base}-lists`, worldPod: `${base}-world` };
+    return namesOf(game);
   }
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -554,22 +571,6 @@ export class AgonesDriver implements GameDriver {
     return { memoryBytes: quantity(server.usage.memory), cpuCores: quantity(server.usage.cpu) };
   }
 
-  private consoleFolder(game: Pick<GameSpec, 'id'>): string {
-    return path.join(this.options.consoleDir ?? path.join(os.tmpdir(), 'blockhost-consoles'), this.names(game).gameServer);
-  }
-
-  async consoleLines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): Promise<ConsoleLine[] | null> {
-    return this.consoles.lines(game, afterSeq, limit);
-  }
-
-  followConsole(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void {
-    return this.consoles.follow(game, listener);
-  }
-
-  noteConsole(game: Pick<GameSpec, 'id'>, lines: Pick<ConsoleLine, 'level' | 'text' | 'command'>[]): void {
-    this.consoles.note(game, lines);
-  }
-
   /**
    * Follows the `minecraft` container's log (`follow=true`, with the kubelet's time stamps) while
    * the game's GameServer lives, and numbers its lines into the game's console. A log that ends
@@ -786,7 +787,7 @@ export class AgonesDriver implements GameDriver {
     this.logFollows.get(game.id)?.();
     this.logFollows.delete(game.id);
     this.consoles.forget(game);
-    fs.rmSync(this.consoleFolder(game), { recursive: true, force: true });
+    fs.rmSync(consoleFolder(this.options.consoleDir, game), { recursive: true, force: true });
   }
 
   /** The cluster keeps the servers running; only the idle API connections are this process's. */

@@ -1,7 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ConsoleLevel, ConsoleLine } from './driver.ts';
 import { readJsonLines } from './lines.ts';
+
+export type ConsoleLevel = 'info' | 'warn' | 'error';
+
+/**
+ * One line of a game's console, numbered from 1 for the game's whole life. A marker standing for
+ * lines a flood had collapsed carries how many (`omitted`); a command run from the panel is marked
+ * (`command`), its answer follows it.
+ */
+export interface ConsoleLine {
+  seq: number;
+  at: string;
+  level: ConsoleLevel;
+  text: string;
+  omitted?: number;
+  command?: boolean;
+}
 
 /**
  * A game's console: the lines its server printed, numbered from 1 and kept in a JSON-lines file of

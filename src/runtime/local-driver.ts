@@ -9,7 +9,6 @@ import { NoCapacityError, NoWorldError, type GameDriver, type GameSpec, type Obj
 import { classify } from './console-log.ts';
 import { GameConsoles } from './consoles.ts';
 import { lineSplitter } from './lines.ts';
-import type { ConsoleLine } from './driver.ts';
 import { syncList } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
 import { leanServerEnv, leanServerFlags } from './minecraft/lean-node.ts';
@@ -46,6 +45,8 @@ export interface LocalDriverOptions {
   onWorldTool?: (tool: ChildProcess, command: string) => void;
   /** V8 flags of each server beside its heap limit; `leanServerFlags` unless given (the bench's baseline gives none). */
   serverFlags?: readonly string[];
+  /** The runtime's consoles, where the servers' output goes; `localConsoles(dataDir)` when the driver runs alone. */
+  consoles?: GameConsoles;
 }
 
 interface Ports {
@@ -98,11 +99,22 @@ async function portFree(port: number): Promise<boolean> {
   });
 }
 
+/** A game's folder, `<dataDir>/games/<id>`: its world, its settings, its console. */
+function gameFolder(dataDir: string, game: Pick<GameSpec, 'id'>): string {
+  if (!gameId.test(game.id)) throw new Error(`game id "${game.id}" is invalid: expected letters, digits, "-" or "_"`);
+  return path.join(dataDir, 'games', game.id);
+}
+
+/** The consoles of the local driver's games, each in its game's folder. */
+export function localConsoles(dataDir: string): GameConsoles {
+  return new GameConsoles((game) => gameFolder(dataDir, game));
+}
+
 export class LocalDriver implements GameDriver {
   readonly name = 'local';
   private readonly children = new Map<string, Child>();
-  /** Each game's console, opened at its first start or read, kept while this process lives. */
-  private readonly consoles = new GameConsoles((game) => this.dir(game));
+  /** Where each game's server output goes. */
+  private readonly consoles: GameConsoles;
   /** CPU readings of the servers' processes, to average each sample since the previous one. */
   private readonly processUsage = new ProcessUsage();
   /** Why a game's process ended without being asked to, until it is started or stopped again. */
@@ -135,11 +147,11 @@ export class LocalDriver implements GameDriver {
     this.gamesDir = path.join(options.dataDir, 'games');
     this.stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
     this.checksVersion = !options.serverJar;
+    this.consoles = options.consoles ?? localConsoles(options.dataDir);
   }
 
   dir(game: Pick<GameSpec, 'id'>): string {
-    if (!gameId.test(game.id)) throw new Error(`game id "${game.id}" is invalid: expected letters, digits, "-" or "_"`);
-    return path.join(this.gamesDir, game.id);
+    return gameFolder(this.options.dataDir, game);
   }
 
   async provision(game: GameSpec): Promise<void> {
@@ -466,18 +478,6 @@ export class LocalDriver implements GameDriver {
     this.processUsage.retain(new Set([...this.children.values()].flatMap((child) => (child.process.pid ? [child.process.pid] : []))));
     const pid = this.pid(game);
     return pid ? this.processUsage.read(pid) : null;
-  }
-
-  async consoleLines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): Promise<ConsoleLine[] | null> {
-    return this.consoles.lines(game, afterSeq, limit);
-  }
-
-  followConsole(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void {
-    return this.consoles.follow(game, listener);
-  }
-
-  noteConsole(game: Pick<GameSpec, 'id'>, lines: Pick<ConsoleLine, 'level' | 'text' | 'command'>[]): void {
-    this.consoles.note(game, lines);
   }
 
   /** Process id of a game's server, for tests and benchmarks that watch it. */
