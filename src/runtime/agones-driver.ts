@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { agentDefaultPort } from './agones/agent-protocol.ts';
 import { WorldAgentClient } from './agones/agent-client.ts';
-import { Kubernetes, type GameServer, type KubernetesAccess, type PodMetrics } from './agones/kubernetes.ts';
+import { Kubernetes, type GameServer, type KubernetesAccess } from './agones/kubernetes.ts';
 import { LogFollower } from './agones/log-follower.ts';
 import { aliveStates, gameServerManifest, listsManifest, namesOf, readyStates, secretManifest, worldClaimManifest, type ManifestOptions } from './agones/manifests.ts';
 import { GameConsoles } from './consoles.ts';
@@ -99,9 +99,9 @@ export class AgonesDriver implements GameDriver {
   }
 
   async provision(game: GameSpec): Promise<void> {
-    await this.kubernetes.ensure(this.kubernetes.core('secrets'), secretManifest(game));
-    await this.kubernetes.ensure(this.kubernetes.core('persistentvolumeclaims'), worldClaimManifest(game, this.options.worldSize ?? '2Gi'));
-    await this.kubernetes.apply(this.kubernetes.core('configmaps'), listsManifest(game));
+    await this.kubernetes.ensure('secrets', secretManifest(game));
+    await this.kubernetes.ensure('persistentvolumeclaims', worldClaimManifest(game, this.options.worldSize ?? '2Gi'));
+    await this.kubernetes.applyConfigMap(listsManifest(game));
   }
 
   /** The GameServer of a game, as the itzg image wants its settings. */
@@ -119,18 +119,18 @@ export class AgonesDriver implements GameDriver {
     await this.worlds.start(game.id, async () => {
       const n = namesOf(game);
       await this.provision(game);
-      const existing = await this.kubernetes.getOrNull<GameServer>(this.kubernetes.gameServers(n.gameServer));
+      const existing = await this.kubernetes.getOrNull<GameServer>('gameservers', n.gameServer);
       if (existing && aliveStates.has(existing.status?.state ?? 'Creating')) return;
       // A GameServer whose server ended (Shutdown, Unhealthy, Error) is not restarted by Agones.
-      if (existing) await this.kubernetes.deleteIfExists(this.kubernetes.gameServers(n.gameServer));
-      await this.kubernetes.request('POST', this.kubernetes.gameServers(), this.gameServerManifest(game));
+      if (existing) await this.kubernetes.deleteIfExists('gameservers', n.gameServer);
+      await this.kubernetes.create('gameservers', this.gameServerManifest(game));
       this.logs.follow(game);
     });
   }
 
   async stop(game: GameSpec): Promise<void> {
     const n = namesOf(game);
-    const gs = await this.kubernetes.getOrNull<GameServer>(this.kubernetes.gameServers(n.gameServer));
+    const gs = await this.kubernetes.getOrNull<GameServer>('gameservers', n.gameServer);
     if (!gs) return;
     if (readyStates.has(gs.status?.state ?? '')) {
       try {
@@ -138,7 +138,7 @@ export class AgonesDriver implements GameDriver {
         // The server saves and exits; the container ending takes the GameServer out of Ready.
         const until = Date.now() + (this.options.stopTimeoutMs ?? 60_000);
         while (Date.now() < until) {
-          const now = await this.kubernetes.getOrNull<GameServer>(this.kubernetes.gameServers(n.gameServer));
+          const now = await this.kubernetes.getOrNull<GameServer>('gameservers', n.gameServer);
           if (!now || !readyStates.has(now.status?.state ?? '')) break;
           await new Promise((r) => setTimeout(r, 1000));
         }
@@ -146,12 +146,12 @@ export class AgonesDriver implements GameDriver {
         // Unreachable over RCON: the pod's own termination (SIGTERM) makes the image save the world.
       }
     }
-    await this.kubernetes.deleteIfExists(this.kubernetes.gameServers(n.gameServer));
+    await this.kubernetes.deleteIfExists('gameservers', n.gameServer);
   }
 
   async observe(game: GameSpec): Promise<Observed> {
     const base = { playersOnline: 0, maxPlayers: game.maxPlayers, players: [], version: null, motd: null, address: null };
-    const gs = await this.kubernetes.getOrNull<GameServer>(this.kubernetes.gameServers(namesOf(game).gameServer));
+    const gs = await this.kubernetes.getOrNull<GameServer>('gameservers', namesOf(game).gameServer);
     const state = gs?.status?.state;
     if (!gs || state === 'Shutdown') return { ...base, status: 'STOPPED' };
     if (aliveStates.has(state ?? 'Creating')) this.logs.follow(game);
@@ -175,7 +175,7 @@ export class AgonesDriver implements GameDriver {
   }
 
   async rcon(game: GameSpec, command: string): Promise<string> {
-    const gs = await this.kubernetes.getOrNull<GameServer>(this.kubernetes.gameServers(namesOf(game).gameServer));
+    const gs = await this.kubernetes.getOrNull<GameServer>('gameservers', namesOf(game).gameServer);
     if (!gs || !readyStates.has(gs.status?.state ?? '')) throw new Error(`game ${game.id} is not running`);
     const [answer] = await rconCommands(await this.rconTarget(game, gs), [command]);
     return answer ?? '';
@@ -191,7 +191,7 @@ export class AgonesDriver implements GameDriver {
     const gs = await this.liveGameServer(game);
     if (!gs) {
       // A game never provisioned has no volume, so no world: no pod is worth starting for it.
-      if (!(await this.kubernetes.getOrNull(this.kubernetes.core('persistentvolumeclaims', namesOf(game).world)))) throw new NoWorldError(game.id);
+      if (!(await this.kubernetes.getOrNull('persistentvolumeclaims', namesOf(game).world))) throw new NoWorldError(game.id);
       const answer = await this.onWorldPod(game, 'backup', { location }, onProgress);
       return { sizeBytes: Number(answer.sizeBytes), sha256: String(answer.sha256) };
     }
@@ -235,7 +235,7 @@ export class AgonesDriver implements GameDriver {
    * metrics (not running, just started, or no metrics-server in the cluster).
    */
   async usage(game: GameSpec): Promise<ResourceUsage | null> {
-    const metrics = await this.kubernetes.getOrNull<PodMetrics>(this.kubernetes.podMetrics(namesOf(game).gameServer));
+    const metrics = await this.kubernetes.podMetrics(namesOf(game).gameServer);
     const server = metrics?.containers?.find((c) => c.name === 'minecraft');
     if (!server?.usage?.cpu || !server.usage.memory) return null;
     return { memoryBytes: quantity(server.usage.memory), cpuCores: quantity(server.usage.cpu) };
@@ -243,7 +243,7 @@ export class AgonesDriver implements GameDriver {
 
   /** The game's GameServer unless there is none or it is going away (its pod saving and ending). */
   private async liveGameServer(game: GameSpec): Promise<GameServer | null> {
-    const gs = await this.kubernetes.getOrNull<GameServer>(this.kubernetes.gameServers(namesOf(game).gameServer));
+    const gs = await this.kubernetes.getOrNull<GameServer>('gameservers', namesOf(game).gameServer);
     return gs && !gs.metadata.deletionTimestamp && gs.status?.state !== 'Shutdown' ? gs : null;
   }
 
@@ -264,17 +264,17 @@ export class AgonesDriver implements GameDriver {
     const n = namesOf(game);
     await this.stop(game);
     // A world pod would keep the volume from being deleted.
-    await this.kubernetes.deleteIfExists(this.kubernetes.core('pods', n.worldPod));
-    await this.kubernetes.deleteIfExists(this.kubernetes.core('configmaps', n.lists));
-    await this.kubernetes.deleteIfExists(this.kubernetes.core('persistentvolumeclaims', n.world));
-    await this.kubernetes.deleteIfExists(this.kubernetes.core('secrets', n.secret));
+    await this.kubernetes.deleteIfExists('pods', n.worldPod);
+    await this.kubernetes.deleteIfExists('configmaps', n.lists);
+    await this.kubernetes.deleteIfExists('persistentvolumeclaims', n.world);
+    await this.kubernetes.deleteIfExists('secrets', n.secret);
     this.passwords.delete(game.id);
     this.logs.stop(game);
     this.consoles.forget(game);
     fs.rmSync(consoleFolder(this.options.consoleDir, game), { recursive: true, force: true });
   }
 
-  /** The cluster keeps the servers running; only the idle API connections are this process's. */
+  /** The cluster keeps the servers running; only the log follows and idle API connections are this process's. */
   async close(): Promise<void> {
     this.logs.close();
     this.kubernetes.close();
@@ -296,7 +296,7 @@ export class AgonesDriver implements GameDriver {
   private async password(game: Pick<GameSpec, 'id'>): Promise<string> {
     let password = this.passwords.get(game.id);
     if (!password) {
-      const secret = await this.kubernetes.request<{ data?: { password?: string } }>('GET', this.kubernetes.core('secrets', namesOf(game).secret));
+      const secret = await this.kubernetes.get<{ data?: { password?: string } }>('secrets', namesOf(game).secret);
       if (!secret.data?.password) throw new Error(`secret ${namesOf(game).secret} has no password`);
       password = Buffer.from(secret.data.password, 'base64').toString('utf8');
       this.passwords.set(game.id, password);

@@ -31,24 +31,24 @@ export class WorldAgentClient {
    * afterwards whatever happened. `token` gives the game's RCON password, the agent's token.
    */
   async onWorldPod(game: GameSpec, token: () => Promise<string>, operation: 'backup' | 'restore', body: object, onProgress?: (fraction: number) => void): Promise<Record<string, unknown>> {
-    const path = this.kubernetes.core('pods', namesOf(game).worldPod);
+    const pod = namesOf(game).worldPod;
     // One left by a crashed API: its name is the one needed.
-    await this.deleteAndWait(path);
-    await this.kubernetes.request('POST', this.kubernetes.core('pods'), worldPodManifest(game, this.manifests));
+    await this.deleteAndWait(pod);
+    await this.kubernetes.create('pods', worldPodManifest(game, this.manifests));
     try {
-      const host = await this.podIp(game, path);
+      const host = await this.podIp(game, pod);
       return await this.call(game, host, await token(), operation, body, onProgress);
     } finally {
-      await this.kubernetes.deleteIfExists(path);
+      await this.kubernetes.deleteIfExists('pods', pod);
     }
   }
 
-  private async deleteAndWait(path: string): Promise<void> {
-    if (!(await this.kubernetes.getOrNull(path))) return;
-    await this.kubernetes.deleteIfExists(path);
+  private async deleteAndWait(pod: string): Promise<void> {
+    if (!(await this.kubernetes.getOrNull('pods', pod))) return;
+    await this.kubernetes.deleteIfExists('pods', pod);
     const until = Date.now() + this.podTimeoutMs;
-    while (await this.kubernetes.getOrNull(path)) {
-      if (Date.now() > until) throw new Error(`${path} is still being deleted`);
+    while (await this.kubernetes.getOrNull('pods', pod)) {
+      if (Date.now() > until) throw new Error(`${this.kubernetes.pathOf('pods', pod)} is still being deleted`);
       await new Promise((r) => setTimeout(r, 500));
     }
   }
@@ -58,11 +58,11 @@ export class WorldAgentClient {
    * volume still held must not hang a backup. A container is Running before it listens, and may
    * end instead: the pod's status says why.
    */
-  private async podIp(game: GameSpec, path: string): Promise<string> {
+  private async podIp(game: GameSpec, name: string): Promise<string> {
     const timeoutMs = this.podTimeoutMs;
     const until = Date.now() + timeoutMs;
     for (;;) {
-      const pod = await this.kubernetes.getOrNull<Pod>(path);
+      const pod = await this.kubernetes.getOrNull<Pod>('pods', name);
       if (!pod) throw new Error(`the world pod of game ${game.id} was deleted before it ran`);
       const phase = pod.status?.phase ?? 'Pending';
       let waiting = phase;

@@ -55,7 +55,7 @@ export class LogFollower {
     this.follows.set(game.id, stop);
     const follow = async () => {
       while (!stopped) {
-        const gs = await this.kubernetes.getOrNull<GameServer>(this.kubernetes.gameServers(n.gameServer)).catch(() => undefined);
+        const gs = await this.kubernetes.getOrNull<GameServer>('gameservers', n.gameServer).catch(() => undefined);
         if (gs === null || (gs && !aliveStates.has(gs.status?.state ?? 'Creating'))) break;
         const lines = lineSplitter((raw) => {
           const space = raw.indexOf(' ');
