@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSupportedVersion, maxVersion, minVersion } from '../contract/games.ts';
-import { NoCapacityError, NoWorldError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
+import { NoWorldError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
 import { classify } from './console-log.ts';
 import { GameConsoles } from './consoles.ts';
 import { lineSplitter } from './lines.ts';
@@ -18,6 +17,7 @@ import { runWorldTool } from './minecraft/world-tool-client.ts';
 import { plainJs } from './plain-js.ts';
 import { ProcessUsage } from './process-usage.ts';
 import { WorldQueue } from './world-queue.ts';
+import { LocalPorts, type Ports } from './local-ports.ts';
 
 /**
  * The `local` driver: each game is a child process of this one (our launcher running flying-squid,
@@ -47,11 +47,6 @@ export interface LocalDriverOptions {
   serverFlags?: readonly string[];
   /** The runtime's consoles, where the servers' output goes; `localConsoles(dataDir)` when the driver runs alone. */
   consoles?: GameConsoles;
-}
-
-interface Ports {
-  port: number;
-  rconPort: number;
 }
 
 interface Child {
@@ -90,15 +85,6 @@ export function heapLimitMb(ramMb: number): number {
   return Math.min(Math.max(Math.floor(ramMb * 0.75), 160), 16_384);
 }
 
-/** Whether nothing else on the machine listens on the port, on any address (as the servers bind). */
-async function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, () => server.close(() => resolve(true)));
-  });
-}
-
 /** A game's folder, `<dataDir>/games/<id>`: its world, its settings, its console. */
 function gameFolder(dataDir: string, game: Pick<GameSpec, 'id'>): string {
   if (!gameId.test(game.id)) throw new Error(`game id "${game.id}" is invalid: expected letters, digits, "-" or "_"`);
@@ -119,19 +105,12 @@ export class LocalDriver implements GameDriver {
   private readonly processUsage = new ProcessUsage();
   /** Why a game's process ended without being asked to, until it is started or stopped again. */
   private readonly crashes = new Map<string, string>();
-  /** Ports of the servers this process launched, from their start until their process ends. */
-  private readonly held = new Map<string, Ports>();
-  /**
-   * The ports each game last ran on, read from the folders once: a new game avoids them while
-   * others are free, so a stopped game finds its address again when it starts.
-   */
-  private lastPorts: Map<string, Ports> | undefined;
+  /** The game and RCON ports of the servers, from the configured range. */
+  private readonly ports: LocalPorts;
   /** The world tool runs of each game, one at a time, which a start waits for. */
   private readonly worlds = new WorldQueue();
   /** The launcher as plain JavaScript, made at the first start (./plain-js.ts). */
   private launcher: string | undefined;
-  /** Starts take ports one at a time, so two games never get the same. */
-  private allocating: Promise<unknown> = Promise.resolve();
   private readonly gamesDir: string;
   private readonly stopTimeoutMs: number;
   /** A jar serves whatever it is; flying-squid only the catalogue's releases. */
@@ -148,6 +127,7 @@ export class LocalDriver implements GameDriver {
     this.stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
     this.checksVersion = !options.serverJar;
     this.consoles = options.consoles ?? localConsoles(options.dataDir);
+    this.ports = new LocalPorts(options.portRange, this.gamesDir, (dir) => this.readPrevious(dir));
   }
 
   dir(game: Pick<GameSpec, 'id'>): string {
@@ -192,58 +172,9 @@ export class LocalDriver implements GameDriver {
     }
   }
 
-  /** Runs `task` after the port choices before it, so two never pick the same free ports. */
-  private serialized<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.allocating.then(task);
-    this.allocating = next.catch(() => {});
-    return next;
-  }
-
-  /**
-   * Free ports for a game: those it ran on last when nobody holds them, else the first free ones,
-   * taking ports another game ran on last only when no other is left. Null when the range is full.
-   */
-  private async choosePorts(gameId: string | undefined): Promise<Ports | null> {
-    const { from, to } = this.options.portRange;
-    const held = new Set([...this.held.values()].flatMap((p) => [p.port, p.rconPort]));
-    this.lastPorts ??= this.readLastPorts();
-    const own = gameId === undefined ? undefined : this.lastPorts.get(gameId);
-    const othersLast = new Set([...this.lastPorts].filter(([id]) => id !== gameId).flatMap(([, p]) => [p.port, p.rconPort]));
-    const checked = new Map<number, boolean>();
-    const usable = async (p: number, besides: number[]) => {
-      if (p < from || p > to || held.has(p) || besides.includes(p)) return false;
-      if (!checked.has(p)) checked.set(p, await portFree(p));
-      return checked.get(p)!;
-    };
-    const pick = async (preferred: number | undefined, besides: number[]): Promise<number | undefined> => {
-      if (preferred !== undefined && (await usable(preferred, besides))) return preferred;
-      for (const avoidOthers of [true, false]) {
-        for (let p = from; p <= to; p++) {
-          if (avoidOthers && othersLast.has(p)) continue;
-          if (await usable(p, besides)) return p;
-        }
-      }
-      return undefined;
-    };
-    const port = await pick(own?.port, []);
-    if (port === undefined) return null;
-    const rconPort = await pick(own?.rconPort, [port]);
-    return rconPort === undefined ? null : { port, rconPort };
-  }
-
-  private readLastPorts(): Map<string, Ports> {
-    const last = new Map<string, Ports>();
-    if (!fs.existsSync(this.gamesDir)) return last;
-    for (const id of fs.readdirSync(this.gamesDir)) {
-      const { port, rconPort } = this.readPrevious(path.join(this.gamesDir, id));
-      if (port && rconPort) last.set(id, { port, rconPort });
-    }
-    return last;
-  }
-
   /** Whether one more server could get ports now. */
   async hasCapacity(): Promise<boolean> {
-    return (await this.serialized(() => this.choosePorts(undefined))) !== null;
+    return this.ports.hasRoom();
   }
 
   async start(game: GameSpec): Promise<void> {
@@ -255,23 +186,11 @@ export class LocalDriver implements GameDriver {
   private async launch(game: GameSpec): Promise<void> {
     await this.provision(game);
     const dir = this.dir(game);
-    const ports = await this.serialized(async () => {
-      // Another start of the same game got here first.
-      if (this.held.has(game.id)) return null;
-      const chosen = await this.choosePorts(game.id);
-      if (!chosen) {
-        const { from, to } = this.options.portRange;
-        throw new NoCapacityError(`no free ports left in the game port range ${from}-${to}: as many games run as it allows`);
-      }
-      this.held.set(game.id, chosen);
-      this.lastPorts?.set(game.id, chosen);
-      return chosen;
-    });
+    const ports = await this.ports.take(game.id);
+    // Another start of the same game got here first.
     if (!ports) return;
     // Held until the process ends; given back at once if it never launches.
-    const release = () => {
-      if (this.held.get(game.id) === ports) this.held.delete(game.id);
-    };
+    const release = () => this.ports.release(game.id, ports);
     let config: StoredConfig & Ports;
     try {
       config = { ...(this.readPrevious(dir) as StoredConfig), ...ports };
@@ -465,7 +384,7 @@ export class LocalDriver implements GameDriver {
     await this.stop(game);
     this.consoles.forget(game);
     this.crashes.delete(game.id);
-    this.lastPorts?.delete(game.id);
+    this.ports.forget(game.id);
     fs.rmSync(this.dir(game), { recursive: true, force: true });
   }
 
