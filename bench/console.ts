@@ -9,8 +9,8 @@ import { openDatabase } from '../src/server/db/client.ts';
 import { loadOrCreateKeys } from '../src/server/identity/keys.ts';
 import { signAccessToken } from '../src/server/identity/tokens.ts';
 import { CONSOLE_LINE_EVENT, type ConsoleLine } from '../src/contract/console.ts';
-import { LocalDriver } from '../src/runtime/local-driver.ts';
-import type { GameDriver } from '../src/runtime/driver.ts';
+import { LocalDriver, localConsoles } from '../src/runtime/local-driver.ts';
+import type { Runtime } from '../src/runtime/index.ts';
 import { MemoryDriver } from '../tests/fixtures/memory-driver.ts';
 import { percentile } from './load.ts';
 
@@ -42,8 +42,9 @@ const LINES = 200;
 const SPACING_MS = 25;
 const FLOOD_LINES = 10_000;
 
-/** The API on PGlite with `driver`, one game of 10 players, running; `close` ends it all. */
-async function benchGame(dataDir: string, driver: GameDriver) {
+/** The API on PGlite with `runtime`, one game of 10 players, running; `close` ends it all. */
+async function benchGame(dataDir: string, runtime: Runtime) {
+  const { driver } = runtime;
   const config = loadConfig({
     DATA_DIR: dataDir,
     WEB_DIR: path.join(dataDir, 'no-web'),
@@ -55,7 +56,7 @@ async function benchGame(dataDir: string, driver: GameDriver) {
   const database = await openDatabase({ dataDir: path.join(dataDir, 'db') });
   await database.migrate();
   const keys = await loadOrCreateKeys(config.oidc.keysFile);
-  const app = await buildApp({ config, database, logger: false, driver });
+  const app = await buildApp({ config, database, logger: false, runtime });
   const token = (user: string, roles: string[] = []) => signAccessToken(config, keys, { username: user, roles });
   const as = async (user: string, method: 'GET' | 'POST', url: string, payload?: object, roles: string[] = []) => {
     const res = await app.inject({ method, url, headers: { authorization: `Bearer ${await token(user, roles)}` }, ...(payload ? { payload } : {}) });
@@ -121,8 +122,9 @@ async function benchGame(dataDir: string, driver: GameDriver) {
 export async function consoleBench(): Promise<ConsoleFigures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-bench-console-'));
   const from = 46_000 + Math.floor(Math.random() * 900) * 10;
-  const driver = new LocalDriver({ dataDir, host: '127.0.0.1', portRange: { from, to: from + 9 } });
-  const { spec, open: openConsole, close } = await benchGame(dataDir, driver);
+  const consoles = localConsoles(dataDir);
+  const driver = new LocalDriver({ dataDir, host: '127.0.0.1', portRange: { from, to: from + 9 }, consoles });
+  const { spec, open: openConsole, close } = await benchGame(dataDir, { driver, consoles });
   try {
     /** Opens a console stream; `arrived` hears each bench line's number and when it came. */
     const open = (arrived: (n: number, at: number) => void) =>
@@ -180,7 +182,7 @@ export async function consoleBench(): Promise<ConsoleFigures> {
 export async function consoleFloodBench(): Promise<FloodFigures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-bench-flood-'));
   const driver = new MemoryDriver();
-  const { spec, open, close } = await benchGame(dataDir, driver);
+  const { spec, open, close } = await benchGame(dataDir, driver.runtime);
   try {
     let received = 0;
     let counted = 0;

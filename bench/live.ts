@@ -38,7 +38,7 @@ export async function liveBench(changes = 200, { timeoutMs = 180_000 } = {}): Pr
   const config = loadConfig({ DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'no-web'), LOG_LEVEL: 'warn', PUBLIC_URL: 'http://localhost', RATE_LIMIT_API_PER_MINUTE: '10000000' });
   await database.migrate();
   const keys = await loadOrCreateKeys(config.oidc.keysFile);
-  const app = await buildApp({ config, database, logger: false, driver: new MemoryDriver() });
+  const app = await buildApp({ config, database, logger: false, runtime: new MemoryDriver().runtime });
   const token = (user: string, roles: string[] = []) => signAccessToken(config, keys, { username: user, roles });
   const as = async (user: string, method: 'GET' | 'POST', url: string, payload?: object, roles: string[] = []) => {
     const res = await app.inject({ method, url, headers: { authorization: `Bearer ${await token(user, roles)}` }, ...(payload ? { payload } : {}) });

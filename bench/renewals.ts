@@ -60,7 +60,7 @@ export async function renewalsBench(total = 1000, { timeoutMs = 120_000 } = {}):
   let frozen: Date | undefined = new Date();
   let offsetMs = 0;
   const clock = () => frozen ?? new Date(Date.now() + offsetMs);
-  const app = await buildApp({ config, database, logger: false, driver: new MemoryDriver(), clock });
+  const app = await buildApp({ config, database, logger: false, runtime: new MemoryDriver().runtime, clock });
   const { services } = app;
   const as = async (user: string, method: 'GET' | 'POST', url: string, payload?: object, roles: string[] = []) => {
     const res = await app.inject({ method, url, headers: { authorization: `Bearer ${await signAccessToken(config, keys, { username: user, roles })}` }, ...(payload ? { payload } : {}) });

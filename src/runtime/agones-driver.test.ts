@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeKubernetes, type FakeKubernetes } from '../../tests/fixtures/kubernetes.ts';
 import { gameSpec, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
-import { AgonesDriver } from './agones-driver.ts';
-import { createDriver } from './index.ts';
+import { AgonesDriver, agonesConsoles } from './agones-driver.ts';
+import type { GameConsoles } from './consoles.ts';
+import { createRuntime } from './index.ts';
 import { LocalDriver } from './local-driver.ts';
 import { offlineUuid } from './minecraft/player-lists.ts';
 import { readServerConfig } from './minecraft/server-config.ts';
@@ -139,7 +140,7 @@ describe('AgonesDriver', () => {
     try {
       const game = gameSpec('g1');
       const options = { apiUrl: tlsKube.url, token: tlsKube.token, namespace: 'games', image: 'itzg/minecraft-server' };
-      const trusted = createDriver({ driver: 'agones', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { ...options, caFile: tlsKube.caFile! } });
+      const trusted = createRuntime({ driver: 'agones', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { ...options, caFile: tlsKube.caFile! } }).driver;
       await trusted.start(game);
       expect(await trusted.observe(game)).toMatchObject({ status: 'STARTING' });
       expect(tlsKube.calls).toContain('POST /apis/agones.dev/v1/namespaces/games/gameservers');
@@ -180,36 +181,38 @@ describe('AgonesDriver', () => {
   it('follows the server container’s log into the console, numbered once across reconnections and an API restart', async () => {
     const consoleDir = path.join(dataDir, 'consoles');
     const options = { apiUrl: kube.url, token: kube.token, namespace: 'games', image: 'itzg/minecraft-server', consoleDir };
-    const driver = new AgonesDriver(options);
+    const consoles = agonesConsoles(consoleDir);
+    const driver = new AgonesDriver({ ...options, consoles });
     const game = gameSpec('G1');
-    const texts = async (d: AgonesDriver) => ((await d.consoleLines(game, 0, 100)) ?? []).map((l) => `${l.seq} ${l.level} ${l.text}`);
-    const until = async (d: AgonesDriver, count: number) => {
-      for (let i = 0; i < 100 && (await texts(d)).length < count; i++) await new Promise((r) => setTimeout(r, 50));
-      return texts(d);
+    const texts = (c: GameConsoles) => (c.lines(game, 0, 100) ?? []).map((l) => `${l.seq} ${l.level} ${l.text}`);
+    const until = async (c: GameConsoles, count: number) => {
+      for (let i = 0; i < 100 && texts(c).length < count; i++) await new Promise((r) => setTimeout(r, 50));
+      return texts(c);
     };
     try {
-      expect(await driver.consoleLines(game, 0, 100)).toBeNull();
+      expect(consoles.lines(game, 0, 100)).toBeNull();
       await driver.start(game);
       // The pod has no log yet: the driver asks again until it has.
       kube.podLog('games', 'blockhost-g1', '[init] Starting the Minecraft server...');
       kube.podLog('games', 'blockhost-g1', "[12:00:01] [Server thread/WARN]: Can't keep up!");
-      expect(await until(driver, 2)).toEqual(['1 info [init] Starting the Minecraft server...', "2 warn [12:00:01] [Server thread/WARN]: Can't keep up!"]);
+      expect(await until(consoles, 2)).toEqual(['1 info [init] Starting the Minecraft server...', "2 warn [12:00:01] [Server thread/WARN]: Can't keep up!"]);
       expect(kube.calls).toContain('GET /api/v1/namespaces/games/pods/blockhost-g1/log');
 
       // The log's connection ends while the GameServer lives: asked again, nothing taken twice.
       kube.endPodLog('games', 'blockhost-g1');
       kube.podLog('games', 'blockhost-g1', '[12:00:02] [Server thread/INFO]: Alex joined the game');
-      expect(await until(driver, 3)).toEqual([...(await texts(driver)).slice(0, 2), '3 info [12:00:02] [Server thread/INFO]: Alex joined the game']);
-      const [third] = (await driver.consoleLines(game, 2, 1))!;
+      expect(await until(consoles, 3)).toEqual([...texts(consoles).slice(0, 2), '3 info [12:00:02] [Server thread/INFO]: Alex joined the game']);
+      const [third] = consoles.lines(game, 2, 1)!;
       expect(Date.parse(third!.at)).toBeGreaterThan(Date.now() - 60_000);
 
       // Another API process finds the history and follows on from it.
       await driver.close();
-      const again = new AgonesDriver(options);
+      const againConsoles = agonesConsoles(consoleDir);
+      const again = new AgonesDriver({ ...options, consoles: againConsoles });
       try {
         expect(await again.observe(game)).toMatchObject({ status: 'STARTING' });
         kube.podLog('games', 'blockhost-g1', '[12:00:03] [Server thread/ERROR]: boom');
-        expect((await until(again, 4)).slice(2)).toEqual(['3 info [12:00:02] [Server thread/INFO]: Alex joined the game', '4 error [12:00:03] [Server thread/ERROR]: boom']);
+        expect((await until(againConsoles, 4)).slice(2)).toEqual(['3 info [12:00:02] [Server thread/INFO]: Alex joined the game', '4 error [12:00:03] [Server thread/ERROR]: boom']);
       } finally {
         await again.close();
       }
@@ -223,8 +226,10 @@ describe('AgonesDriver', () => {
     await expect(driver.observe(gameSpec('g2'))).rejects.toThrow(`Kubernetes GET ${gsPath.replace('g1', 'g2')}: 401 Unauthorized`);
     await expect(driverFor().start(gameSpec('no/slash'))).rejects.toThrow('game id "no/slash" is invalid');
     expect(() =>
-      createDriver({ driver: 'docker' as 'local', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { apiUrl: kube.url, token: 't', namespace: 'n', image: 'i' } }),
+      createRuntime({ driver: 'docker' as 'local', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { apiUrl: kube.url, token: 't', namespace: 'n', image: 'i' } }),
     ).toThrow('game driver "docker" is unknown: expected one of local, agones');
-    expect(createDriver({ driver: 'agones', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { apiUrl: kube.url, token: 't', namespace: 'n', image: 'i' } }).name).toBe('agones');
+    expect(createRuntime({ driver: 'agones', dataDir, host: 'h', portRange: { from: 30000, to: 30009 }, kubernetes: { apiUrl: kube.url, token: 't', namespace: 'n', image: 'i' } }).driver.name).toBe(
+      'agones',
+    );
   });
 });

@@ -1,6 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ConsoleLevel, ConsoleLine, GameSpec } from './driver.ts';
+import { readJsonLines } from './lines.ts';
+
+export type ConsoleLevel = 'info' | 'warn' | 'error';
+
+/**
+ * One line of a game's console, numbered from 1 for the game's whole life. A marker standing for
+ * lines a flood had collapsed carries how many (`omitted`); a command run from the panel is marked
+ * (`command`), its answer follows it.
+ */
+export interface ConsoleLine {
+  seq: number;
+  at: string;
+  level: ConsoleLevel;
+  text: string;
+  omitted?: number;
+  command?: boolean;
+}
 
 /**
  * A game's console: the lines its server printed, numbered from 1 and kept in a JSON-lines file of
@@ -72,15 +88,10 @@ export class ConsoleLog {
       return;
     }
     const lines: ConsoleLine[] = [];
-    for (const raw of text.split('\n')) {
-      if (!raw) continue;
-      try {
-        const line = JSON.parse(raw) as ConsoleLine;
-        // A line cut by a crash of the API mid-write, or out of order, is skipped.
-        if (Number.isInteger(line.seq) && line.seq > (lines.at(-1)?.seq ?? 0)) lines.push(line);
-      } catch {
-        continue;
-      }
+    for (const value of readJsonLines(text)) {
+      const line = value as unknown as ConsoleLine;
+      // A line cut by a crash of the API mid-write, or out of order, is skipped.
+      if (Number.isInteger(line.seq) && line.seq > (lines.at(-1)?.seq ?? 0)) lines.push(line);
     }
     this.linesInFile = lines.length;
     this.lines = lines.slice(-this.keep);
@@ -185,76 +196,6 @@ export class ConsoleLog {
       // A folder removed under a stopping game: the lines stay in memory only.
     }
   }
-}
-
-/**
- * The consoles of a driver's games, each read from `folderOf(game)`'s file the first time it is
- * asked for, and what the GameDriver interface answers of them.
- */
-export class GameConsoles {
-  private readonly logs = new Map<string, ConsoleLog>();
-  private readonly folderOf: (game: Pick<GameSpec, 'id'>) => string;
-  private readonly options: ConsoleLogOptions;
-
-  constructor(folderOf: (game: Pick<GameSpec, 'id'>) => string, options: ConsoleLogOptions = {}) {
-    this.folderOf = folderOf;
-    this.options = options;
-  }
-
-  of(game: Pick<GameSpec, 'id'>): ConsoleLog {
-    let output = this.logs.get(game.id);
-    if (!output) {
-      output = new ConsoleLog(path.join(this.folderOf(game), consoleFile), this.options);
-      this.logs.set(game.id, output);
-    }
-    return output;
-  }
-
-  /** The kept lines after `afterSeq`; null for a game whose server never started. */
-  lines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): ConsoleLine[] | null {
-    const output = this.of(game);
-    return output.started ? output.after(afterSeq, limit) : null;
-  }
-
-  follow(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void {
-    return this.of(game).follow(listener);
-  }
-
-  /** A command run from the panel and its answer (GameDriver.noteConsole), within the flood control. */
-  note(game: Pick<GameSpec, 'id'>, lines: Pick<ConsoleLine, 'level' | 'text' | 'command'>[]): void {
-    const output = this.of(game);
-    for (const line of lines) output.echo(line.level, line.text, line.command);
-  }
-
-  forget(game: Pick<GameSpec, 'id'>): void {
-    this.logs.delete(game.id);
-  }
-}
-
-/**
- * Splits a stream's chunks into lines, each handed to `onLine` without its end of line; a line
- * longer than `max` is handed in pieces, so a server printing without newlines cannot grow it.
- */
-export function lineSplitter(onLine: (line: string) => void, max = 8192): { push(chunk: Buffer | string): void; end(): void } {
-  let rest = '';
-  return {
-    push(chunk) {
-      rest += chunk.toString();
-      let nl: number;
-      while ((nl = rest.indexOf('\n')) >= 0) {
-        onLine(rest.slice(0, nl).replace(/\r$/, ''));
-        rest = rest.slice(nl + 1);
-      }
-      while (rest.length > max) {
-        onLine(rest.slice(0, max));
-        rest = rest.slice(max);
-      }
-    },
-    end() {
-      if (rest) onLine(rest);
-      rest = '';
-    },
-  };
 }
 
 // eslint-disable-next-line no-control-regex

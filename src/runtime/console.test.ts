@@ -4,9 +4,11 @@ import path from 'node:path';
 import type { Bot } from 'mineflayer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gameSpec, join, quit, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
-import { classify, ConsoleLog, consoleFile, GameConsoles, lineSplitter } from './console-log.ts';
-import type { ConsoleLine } from './driver.ts';
-import { LocalDriver } from './local-driver.ts';
+import { classify, ConsoleLog, consoleFile } from './console-log.ts';
+import { GameConsoles } from './consoles.ts';
+import { lineSplitter } from './lines.ts';
+import type { ConsoleLine } from './console-log.ts';
+import { LocalDriver, localConsoles } from './local-driver.ts';
 import { legacyColours } from './minecraft/admin-plugin.ts';
 
 describe('ConsoleLog', () => {
@@ -93,11 +95,14 @@ describe('ConsoleLog', () => {
 describe('LocalDriver console', () => {
   let dataDir: string;
   let driver: LocalDriver;
+  /** The runtime's consoles the driver writes into. */
+  let consoles: GameConsoles;
   const bots: Bot[] = [];
 
   beforeEach(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-console-runtime-'));
-    driver = new LocalDriver({ dataDir, host: 'play.example.test', portRange: randomPortRange() });
+    consoles = localConsoles(dataDir);
+    driver = new LocalDriver({ dataDir, host: 'play.example.test', portRange: randomPortRange(), consoles });
   });
   afterEach(async () => {
     await Promise.all(bots.splice(0).map(quit));
@@ -107,9 +112,9 @@ describe('LocalDriver console', () => {
 
   it('keeps the server’s output, joins and command answers, across a restart of the API', async () => {
     const game = gameSpec('console');
-    expect(await driver.consoleLines(game, 0, 100)).toBeNull();
+    expect(consoles.lines(game, 0, 100)).toBeNull();
     const heard: ConsoleLine[] = [];
-    driver.followConsole(game, (line) => heard.push(line));
+    consoles.follow(game, (line) => heard.push(line));
     await driver.start(game);
     const running = await waitFor(driver, game, 'RUNNING');
     const port = Number(running.address!.split(':')[1]);
@@ -126,7 +131,7 @@ describe('LocalDriver console', () => {
     const answer = await driver.rcon(game, 'time set day');
     expect(answer).toMatch(/^Time was changed from \d+ to 1000$/);
     // The platform notes a command run from the panel and its answer; the server does not print them.
-    driver.noteConsole(game, [
+    consoles.note(game, [
       { level: 'info', text: 'time set day', command: true },
       { level: 'info', text: answer },
     ]);
@@ -157,10 +162,10 @@ describe('LocalDriver console', () => {
     expect(heard.map((l) => l.seq)).toEqual(heard.map((_, i) => i + 1));
 
     // Another API process reads the same history from the game's folder.
-    const other = new LocalDriver({ dataDir, host: 'play.example.test', portRange: randomPortRange() });
+    const other = localConsoles(dataDir);
     await new Promise((r) => setImmediate(r));
-    expect(await other.consoleLines(game, 0, 10_000)).toEqual(heard);
-    expect(await other.consoleLines(game, heard.length - 1, 10)).toEqual([heard.at(-1)]);
+    expect(other.lines(game, 0, 10_000)).toEqual(heard);
+    expect(other.lines(game, heard.length - 1, 10)).toEqual([heard.at(-1)]);
   });
 
   it('says why a server crashed after the fact', async () => {
@@ -169,7 +174,7 @@ describe('LocalDriver console', () => {
     await waitFor(driver, game, 'RUNNING');
     process.kill(driver.pid(game)!, 'SIGKILL');
     await waitFor(driver, game, 'CRASHED');
-    const lines = await driver.consoleLines(game, 0, 10_000);
+    const lines = consoles.lines(game, 0, 10_000);
     expect(lines!.at(-1)).toMatchObject({ level: 'error', text: 'The server crashed: killed by signal SIGKILL' });
   });
 });

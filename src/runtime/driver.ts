@@ -4,7 +4,7 @@
  * the `agones` driver a GameServer on Kubernetes. The platform never knows which.
  */
 
-/** Drivers GAME_DRIVER may name; `createDriver` in index.ts builds them. */
+/** Drivers GAME_DRIVER may name; `createRuntime` in index.ts builds them. */
 export const gameDrivers = ['local', 'agones'] as const;
 export type GameDriverName = (typeof gameDrivers)[number];
 
@@ -98,22 +98,6 @@ export class UnsupportedError extends Error {
   }
 }
 
-export type ConsoleLevel = 'info' | 'warn' | 'error';
-
-/**
- * One line of a game's console, numbered from 1 for the game's whole life. A marker standing for
- * lines a flood had collapsed carries how many (`omitted`); a command run from the panel is marked
- * (`command`), its answer follows it.
- */
-export interface ConsoleLine {
-  seq: number;
-  at: string;
-  level: ConsoleLevel;
-  text: string;
-  omitted?: number;
-  command?: boolean;
-}
-
 export interface GameDriver {
   readonly name: string;
   /** Prepares the game's home (folder, secrets); idempotent. */
@@ -150,21 +134,6 @@ export interface GameDriver {
   remove(game: GameSpec): Promise<void>;
   /** Stops every server this process launched, cleanly (API shutdown). */
   close(): Promise<void>;
-
-  // Console: the lines the game's server printed, numbered, the last 5 000 kept with the game.
-  /**
-   * Lines after `afterSeq`, oldest first, at most `limit`; null when the game's server never printed
-   * anything (it never started).
-   */
-  consoleLines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): Promise<ConsoleLine[] | null>;
-  /** Hands `listener` each line numbered from now on, until the function it returns is called. */
-  followConsole(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void;
-  /**
-   * Adds the platform's lines to the console: a command run from the panel and its answer, so the
-   * history keeps them whatever the server prints of them. They count toward the console's flood
-   * control as printed lines do. On Agones, only this replica's followers see them.
-   */
-  noteConsole(game: Pick<GameSpec, 'id'>, lines: Pick<ConsoleLine, 'level' | 'text' | 'command'>[]): void;
 
   // Usage history: read once a minute per running game by the platform's sampler.
   /**

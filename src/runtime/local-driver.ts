@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSupportedVersion, maxVersion, minVersion } from '../contract/games.ts';
-import { NoCapacityError, NoWorldError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
-import { classify, GameConsoles, lineSplitter } from './console-log.ts';
-import type { ConsoleLine } from './driver.ts';
+import { NoWorldError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
+import { classify } from './console-log.ts';
+import { GameConsoles } from './consoles.ts';
+import { lineSplitter } from './lines.ts';
 import { syncList } from './minecraft/player-lists.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
 import { leanServerEnv, leanServerFlags } from './minecraft/lean-node.ts';
@@ -16,6 +16,8 @@ import type { ArchiveResult } from './minecraft/world-archive.ts';
 import { runWorldTool } from './minecraft/world-tool-client.ts';
 import { plainJs } from './plain-js.ts';
 import { ProcessUsage } from './process-usage.ts';
+import { WorldQueue } from './world-queue.ts';
+import { LocalPorts, type Ports } from './local-ports.ts';
 
 /**
  * The `local` driver: each game is a child process of this one (our launcher running flying-squid,
@@ -43,11 +45,8 @@ export interface LocalDriverOptions {
   onWorldTool?: (tool: ChildProcess, command: string) => void;
   /** V8 flags of each server beside its heap limit; `leanServerFlags` unless given (the bench's baseline gives none). */
   serverFlags?: readonly string[];
-}
-
-interface Ports {
-  port: number;
-  rconPort: number;
+  /** The runtime's consoles, where the servers' output goes; `localConsoles(dataDir)` when the driver runs alone. */
+  consoles?: GameConsoles;
 }
 
 interface Child {
@@ -86,39 +85,32 @@ export function heapLimitMb(ramMb: number): number {
   return Math.min(Math.max(Math.floor(ramMb * 0.75), 160), 16_384);
 }
 
-/** Whether nothing else on the machine listens on the port, on any address (as the servers bind). */
-async function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, () => server.close(() => resolve(true)));
-  });
+/** A game's folder, `<dataDir>/games/<id>`: its world, its settings, its console. */
+function gameFolder(dataDir: string, game: Pick<GameSpec, 'id'>): string {
+  if (!gameId.test(game.id)) throw new Error(`game id "${game.id}" is invalid: expected letters, digits, "-" or "_"`);
+  return path.join(dataDir, 'games', game.id);
+}
+
+/** The consoles of the local driver's games, each in its game's folder. */
+export function localConsoles(dataDir: string): GameConsoles {
+  return new GameConsoles((game) => gameFolder(dataDir, game));
 }
 
 export class LocalDriver implements GameDriver {
   readonly name = 'local';
   private readonly children = new Map<string, Child>();
-  /** Each game's console, opened at its first start or read, kept while this process lives. */
-  private readonly consoles = new GameConsoles((game) => this.dir(game));
+  /** Where each game's server output goes. */
+  private readonly consoles: GameConsoles;
   /** CPU readings of the servers' processes, to average each sample since the previous one. */
   private readonly processUsage = new ProcessUsage();
   /** Why a game's process ended without being asked to, until it is started or stopped again. */
   private readonly crashes = new Map<string, string>();
-  /** Ports of the servers this process launched, from their start until their process ends. */
-  private readonly held = new Map<string, Ports>();
-  /**
-   * The ports each game last ran on, read from the folders once: a new game avoids them while
-   * others are free, so a stopped game finds its address again when it starts.
-   */
-  private lastPorts: Map<string, Ports> | undefined;
-  /** Games being launched: no world tool may touch their folder meanwhile. */
-  private readonly launching = new Set<string>();
-  /** The world tool run of each game, so a start waits until it is done. */
-  private readonly worldToolRuns = new Map<string, Promise<unknown>>();
+  /** The game and RCON ports of the servers, from the configured range. */
+  private readonly ports: LocalPorts;
+  /** The world tool runs of each game, one at a time, which a start waits for. */
+  private readonly worlds = new WorldQueue();
   /** The launcher as plain JavaScript, made at the first start (./plain-js.ts). */
   private launcher: string | undefined;
-  /** Starts take ports one at a time, so two games never get the same. */
-  private allocating: Promise<unknown> = Promise.resolve();
   private readonly gamesDir: string;
   private readonly stopTimeoutMs: number;
   /** A jar serves whatever it is; flying-squid only the catalogue's releases. */
@@ -134,11 +126,12 @@ export class LocalDriver implements GameDriver {
     this.gamesDir = path.join(options.dataDir, 'games');
     this.stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
     this.checksVersion = !options.serverJar;
+    this.consoles = options.consoles ?? localConsoles(options.dataDir);
+    this.ports = new LocalPorts(options.portRange, this.gamesDir, (dir) => this.readPrevious(dir));
   }
 
   dir(game: Pick<GameSpec, 'id'>): string {
-    if (!gameId.test(game.id)) throw new Error(`game id "${game.id}" is invalid: expected letters, digits, "-" or "_"`);
-    return path.join(this.gamesDir, game.id);
+    return gameFolder(this.options.dataDir, game);
   }
 
   async provision(game: GameSpec): Promise<void> {
@@ -179,92 +172,25 @@ export class LocalDriver implements GameDriver {
     }
   }
 
-  /** Runs `task` after the port choices before it, so two never pick the same free ports. */
-  private serialized<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.allocating.then(task);
-    this.allocating = next.catch(() => {});
-    return next;
-  }
-
-  /**
-   * Free ports for a game: those it ran on last when nobody holds them, else the first free ones,
-   * taking ports another game ran on last only when no other is left. Null when the range is full.
-   */
-  private async choosePorts(gameId: string | undefined): Promise<Ports | null> {
-    const { from, to } = this.options.portRange;
-    const held = new Set([...this.held.values()].flatMap((p) => [p.port, p.rconPort]));
-    this.lastPorts ??= this.readLastPorts();
-    const own = gameId === undefined ? undefined : this.lastPorts.get(gameId);
-    const othersLast = new Set([...this.lastPorts].filter(([id]) => id !== gameId).flatMap(([, p]) => [p.port, p.rconPort]));
-    const checked = new Map<number, boolean>();
-    const usable = async (p: number, besides: number[]) => {
-      if (p < from || p > to || held.has(p) || besides.includes(p)) return false;
-      if (!checked.has(p)) checked.set(p, await portFree(p));
-      return checked.get(p)!;
-    };
-    const pick = async (preferred: number | undefined, besides: number[]): Promise<number | undefined> => {
-      if (preferred !== undefined && (await usable(preferred, besides))) return preferred;
-      for (const avoidOthers of [true, false]) {
-        for (let p = from; p <= to; p++) {
-          if (avoidOthers && othersLast.has(p)) continue;
-          if (await usable(p, besides)) return p;
-        }
-      }
-      return undefined;
-    };
-    const port = await pick(own?.port, []);
-    if (port === undefined) return null;
-    const rconPort = await pick(own?.rconPort, [port]);
-    return rconPort === undefined ? null : { port, rconPort };
-  }
-
-  private readLastPorts(): Map<string, Ports> {
-    const last = new Map<string, Ports>();
-    if (!fs.existsSync(this.gamesDir)) return last;
-    for (const id of fs.readdirSync(this.gamesDir)) {
-      const { port, rconPort } = this.readPrevious(path.join(this.gamesDir, id));
-      if (port && rconPort) last.set(id, { port, rconPort });
-    }
-    return last;
-  }
-
   /** Whether one more server could get ports now. */
   async hasCapacity(): Promise<boolean> {
-    return (await this.serialized(() => this.choosePorts(undefined))) !== null;
+    return this.ports.hasRoom();
   }
 
   async start(game: GameSpec): Promise<void> {
-    if (this.children.has(game.id) || this.launching.has(game.id)) return;
-    this.launching.add(game.id);
-    try {
-      // A snapshot or restore of the stopped world finishes before the server loads it.
-      await this.worldToolRuns.get(game.id)?.catch(() => {});
-      await this.launch(game);
-    } finally {
-      this.launching.delete(game.id);
-    }
+    if (this.children.has(game.id) || this.worlds.isStarting(game.id)) return;
+    // A snapshot or restore of the stopped world finishes before the server loads it.
+    await this.worlds.start(game.id, () => this.launch(game));
   }
 
   private async launch(game: GameSpec): Promise<void> {
     await this.provision(game);
     const dir = this.dir(game);
-    const ports = await this.serialized(async () => {
-      // Another start of the same game got here first.
-      if (this.held.has(game.id)) return null;
-      const chosen = await this.choosePorts(game.id);
-      if (!chosen) {
-        const { from, to } = this.options.portRange;
-        throw new NoCapacityError(`no free ports left in the game port range ${from}-${to}: as many games run as it allows`);
-      }
-      this.held.set(game.id, chosen);
-      this.lastPorts?.set(game.id, chosen);
-      return chosen;
-    });
+    const ports = await this.ports.take(game.id);
+    // Another start of the same game got here first.
     if (!ports) return;
     // Held until the process ends; given back at once if it never launches.
-    const release = () => {
-      if (this.held.get(game.id) === ports) this.held.delete(game.id);
-    };
+    const release = () => this.ports.release(game.id, ports);
     let config: StoredConfig & Ports;
     try {
       config = { ...(this.readPrevious(dir) as StoredConfig), ...ports };
@@ -445,29 +371,20 @@ export class LocalDriver implements GameDriver {
    * tool's WorldArchiveError when it refused, with its code.
    */
   private runWorldTool(game: GameSpec, args: string[], location: ObjectLocation, onProgress?: (fraction: number) => void): Promise<Record<string, unknown>> {
-    const previous = this.worldToolRuns.get(game.id) ?? Promise.resolve();
-    const run = previous
-      .catch(() => {})
-      .then(() => {
-        // Checked when the run begins: a start may have come while an earlier run went on.
-        if (this.children.has(game.id) || this.launching.has(game.id)) {
-          throw new Error(`game ${game.id} is running: stop it before a restore, or back it up while it runs`);
-        }
-        return runWorldTool(args, { cwd: this.dir(game), label: `game ${game.id}`, location, onProgress, onSpawn: (tool) => this.options.onWorldTool?.(tool, args[0]!) });
-      });
-    this.worldToolRuns.set(game.id, run);
-    const forget = () => {
-      if (this.worldToolRuns.get(game.id) === run) this.worldToolRuns.delete(game.id);
-    };
-    run.then(forget, forget);
-    return run;
+    return this.worlds.run(game.id, async () => {
+      // Checked when the run begins: a start may have come while an earlier run went on.
+      if (this.children.has(game.id) || this.worlds.isStarting(game.id)) {
+        throw new Error(`game ${game.id} is running: stop it before a restore, or back it up while it runs`);
+      }
+      return runWorldTool(args, { cwd: this.dir(game), label: `game ${game.id}`, location, onProgress, onSpawn: (tool) => this.options.onWorldTool?.(tool, args[0]!) });
+    });
   }
 
   async remove(game: GameSpec): Promise<void> {
     await this.stop(game);
     this.consoles.forget(game);
     this.crashes.delete(game.id);
-    this.lastPorts?.delete(game.id);
+    this.ports.forget(game.id);
     fs.rmSync(this.dir(game), { recursive: true, force: true });
   }
 
@@ -480,18 +397,6 @@ export class LocalDriver implements GameDriver {
     this.processUsage.retain(new Set([...this.children.values()].flatMap((child) => (child.process.pid ? [child.process.pid] : []))));
     const pid = this.pid(game);
     return pid ? this.processUsage.read(pid) : null;
-  }
-
-  async consoleLines(game: Pick<GameSpec, 'id'>, afterSeq: number, limit: number): Promise<ConsoleLine[] | null> {
-    return this.consoles.lines(game, afterSeq, limit);
-  }
-
-  followConsole(game: Pick<GameSpec, 'id'>, listener: (line: ConsoleLine) => void): () => void {
-    return this.consoles.follow(game, listener);
-  }
-
-  noteConsole(game: Pick<GameSpec, 'id'>, lines: Pick<ConsoleLine, 'level' | 'text' | 'command'>[]): void {
-    this.consoles.note(game, lines);
   }
 
   /** Process id of a game's server, for tests and benchmarks that watch it. */

@@ -16,7 +16,7 @@ import { serializers, validatorsByPart } from './lib/schema-compilers.ts';
 import { connectRedis, memoryCounters, redisCounters } from './lib/counters.ts';
 import gameGuard from './modules/sharing/guard.ts';
 import { modules } from './modules/index.ts';
-import type { GameDriver } from '../runtime/driver.ts';
+import type { Runtime } from '../runtime/index.ts';
 import type { Clock } from './modules/games/runtime.ts';
 
 declare module 'fastify' {
@@ -40,8 +40,8 @@ export interface AppOptions {
   database: Database;
   /** Pino options; tests pass `false`. */
   logger?: boolean | object;
-  /** The game driver; by default the one GAME_DRIVER names (`createDriver`). Closed with the app. */
-  driver?: GameDriver;
+  /** The game runtime (driver and consoles); by default the one GAME_DRIVER names (`createRuntime`). Its driver is closed with the app. */
+  runtime?: Runtime;
   /** The games' clock; tests pass their own to skip minutes without sleeping. */
   clock?: Clock;
   /** Run the modules' background rounds (default true); tests turn them off and call their `tick()`. */
@@ -53,7 +53,7 @@ export interface AppOptions {
  * then the identity provider, then the modules (modules/index.ts: each registers its routes and runs
  * its own rounds), then the web app that catches the rest.
  */
-export async function buildApp({ config, database, logger, driver, clock, loops = true }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, runtime, clock, loops = true }: AppOptions): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -67,7 +67,7 @@ export async function buildApp({ config, database, logger, driver, clock, loops 
     logController: new RequestLog(),
   });
 
-  const services = createServices(config, database, { ...(driver ? { driver } : {}), ...(clock ? { clock } : {}), log: app.log });
+  const services = createServices(config, database, { ...(runtime ? { runtime } : {}), ...(clock ? { clock } : {}), log: app.log });
   app.decorate('services', services);
 
   const keys = config.oidc.embedded ? await loadOrCreateKeys(config.oidc.keysFile) : undefined;

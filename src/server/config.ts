@@ -66,7 +66,7 @@ export interface Config {
   webDir: string;
   contentDir: string;
   version: string;
-  /** Game hosting: which driver, and its settings (handed as is to the runtime's createDriver). */
+  /** Game hosting: which driver, and its settings (handed as is to the runtime's createRuntime). */
   game: DriverConfig;
   /** Where world backups are kept (handed as is to the storage's createStore). */
   backupStore: StoreConfig;

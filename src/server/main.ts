@@ -2,7 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openConfiguredDatabase } from './db/open.ts';
 import { isEmpty, seed } from './db/seed.ts';
-import { createDriver } from '../runtime/index.ts';
+import { createRuntime } from '../runtime/index.ts';
 
 let config: Config;
 try {
@@ -20,7 +20,7 @@ await database.exclusively(async () => {
   if (await isEmpty(database)) await seed(config, database);
 });
 
-const app = await buildApp({ config, database, driver: createDriver(config.game) });
+const app = await buildApp({ config, database, runtime: createRuntime(config.game) });
 // The database was opened before the logger existed; it reports a lost LISTEN connection there.
 database.setLog(app.log);
 await app.listen({ port: config.port, host: config.host });

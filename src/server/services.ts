@@ -33,7 +33,7 @@ import { ActivityService } from './modules/activity/service.ts';
 import { SharingService } from './modules/sharing/service.ts';
 import { StaffService } from './modules/staff/service.ts';
 import { createPaymentProvider } from './modules/money/providers/index.ts';
-import { createDriver } from '../runtime/index.ts';
+import { createRuntime, type Runtime } from '../runtime/index.ts';
 import { BackupsService } from './modules/backups/service.ts';
 import { BackupRounds } from './modules/backups/rounds.ts';
 import { BackupWork } from './modules/backups/work.ts';
@@ -100,9 +100,9 @@ export interface Services {
 
 const quiet = { warn() {}, error() {} };
 
-export function createServices(config: Config, database: Database, runtime: Partial<GameRuntime> = {}): Services {
+export function createServices(config: Config, database: Database, given: { runtime?: Runtime } & Partial<Pick<GameRuntime, 'clock' | 'log'>> = {}): Services {
   const db = database.db;
-  const game: GameRuntime = { driver: runtime.driver ?? createDriver(config.game), clock: runtime.clock ?? (() => new Date()), log: runtime.log ?? quiet };
+  const game: GameRuntime = { ...(given.runtime ?? createRuntime(config.game)), clock: given.clock ?? (() => new Date()), log: given.log ?? quiet };
   const events = new EventBus();
   const users = new UsersService(database);
   const credits = new CreditsService(database);
@@ -167,7 +167,7 @@ export function createServices(config: Config, database: Database, runtime: Part
   const backupRounds = new BackupRounds(db, { store: backupStore, worlds, lock, work: backupWork, uploads }, { clock: game.clock, log: game.log });
   const usage = new UsageService(db, { games, backups, driver: game.driver, events }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
   const gamePlayers = new GamePlayersService(db, { games, notifications, runtime: game });
-  const consoles = new ConsoleService(db, { games, players: gamePlayers, audit, driver: game.driver, clock: game.clock, events }, config.streams);
+  const consoles = new ConsoleService(db, { games, players: gamePlayers, audit, consoles: game.consoles, clock: game.clock, events }, config.streams);
   const scheduleRunner = new ScheduleRunner(
     db,
     { games, backups, notifications, users, console: consoles, levelOf: (userId, id) => sharing.levelOf(userId, id) },

@@ -52,9 +52,9 @@ describe('game console', { timeout: 60_000 }, () => {
     await runGame(t, gameId);
     // 450 lines of 3 000 characters: about 1.4 MB of history, within the flood control's burst.
     for (let i = 1; i <= 450; i++) t.driver.print(gameId, `long line ${i} ${'x'.repeat(3000)}`);
-    expect((await t.driver.consoleLines({ id: gameId }, 0, 5000))!.at(-1)!.text).toMatch(/^long line 450 /);
+    expect(t.consoles.lines({ id: gameId }, 0, 5000)!.at(-1)!.text).toMatch(/^long line 450 /);
     for (const [n, headers] of ([{}, { 'last-event-id': '1' }] as Array<Record<string, string>>).entries()) {
-      const last = (await t.driver.consoleLines({ id: gameId }, 0, 5000))!.at(-1)!;
+      const last = t.consoles.lines({ id: gameId }, 0, 5000)!.at(-1)!;
       const s = await stream(gameId, 'alice', headers);
       expect(s.status).toBe(200);
       const [first] = lines(await s.waitFor('line'));
@@ -122,7 +122,7 @@ describe('game console', { timeout: 60_000 }, () => {
     expect((await post('list', 'alice', { 'idempotency-key': 'list-1' })).json()).toEqual(list.json());
     expect(t.driver.commands(gameId).filter((c) => c === 'list')).toHaveLength(1);
     // The command and its answer are in the console's history, for the page reloaded later.
-    const history = (await t.driver.consoleLines({ id: gameId }, 0, 100))!.map(({ text, command }) => ({ text, command }));
+    const history = t.consoles.lines({ id: gameId }, 0, 100)!.map(({ text, command }) => ({ text, command }));
     expect(history.slice(-2)).toEqual([
       { text: 'list', command: true },
       { text: 'There are 0 of a max of 10 players online:', command: undefined },
@@ -141,7 +141,7 @@ describe('game console', { timeout: 60_000 }, () => {
     expect(long.statusCode).toBe(400);
     expect(long.json().errors[0].field).toMatch(/command/);
     expect(t.driver.commands(gameId).some((c) => c.includes('op bob') || c.length > 256)).toBe(false);
-    expect((await t.driver.consoleLines({ id: gameId }, 0, 100))!.filter((l) => l.command)).toHaveLength(1);
+    expect(t.consoles.lines({ id: gameId }, 0, 100)!.filter((l) => l.command)).toHaveLength(1);
 
     // Bob cannot even tell the game exists.
     expect((await post('list', 'bob')).statusCode).toBe(404);
@@ -180,7 +180,7 @@ describe('game console', { timeout: 60_000 }, () => {
     // Nothing reached the console other viewers read.
     const seen = lines(viewer.events).map((l) => l.text);
     expect(seen.some((text) => /[\u202e\u2028\u200b\ufeff\u2066]/u.test(text))).toBe(false);
-    expect((await t.driver.consoleLines({ id: gameId }, 0, 100))!.filter((l) => l.command)).toEqual([]);
+    expect(t.consoles.lines({ id: gameId }, 0, 100)!.filter((l) => l.command)).toEqual([]);
     viewer.close();
     // Letters of every script still pass.
     expect((await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/console`, payload: { command: 'say héllo мир 世界 مرحبا' } })).statusCode).toBe(200);
@@ -217,7 +217,7 @@ describe('game console', { timeout: 60_000 }, () => {
     expect((await send('bob', 'stop', 'en')).json().detail).toBe('Your role on this server does not allow the command “stop”: it is for co-admins and the owner');
     // Refused: nothing reached the server, its console or its lists.
     expect(t.driver.commands(gameId)).toHaveLength(before);
-    expect((await t.driver.consoleLines({ id: gameId }, 0, 100))!.filter((l) => l.command)).toEqual([]);
+    expect(t.consoles.lines({ id: gameId }, 0, 100)!.filter((l) => l.command)).toEqual([]);
     expect(await game()).toMatchObject({ status: 'RUNNING', desiredState: 'running' });
     expect(await list('OPS')).toEqual([]);
     // Nor may they make operators from the panel.

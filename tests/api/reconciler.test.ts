@@ -257,7 +257,7 @@ describe('reconciler', () => {
   it('lets two replicas on one database act on a game once', async () => {
     const { gameId } = await buyGame(t.current);
     await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` });
-    const replica = await buildApp({ config: t.current.config, database: t.current.database, logger: false, driver: t.current.driver, clock: () => t.current.clock.now, loops: false });
+    const replica = await buildApp({ config: t.current.config, database: t.current.database, logger: false, runtime: t.current.driver.runtime, clock: () => t.current.clock.now, loops: false });
     try {
       await Promise.all([tick(), replica.services.reconciler.tick()]);
       expect(t.current.driver.calls.filter((c) => c === `start ${gameId}`)).toHaveLength(1);
@@ -282,7 +282,7 @@ describe('reconciler', () => {
     expect(first.servers.get(gameId)?.status).toBe('STOPPED');
 
     const driver = new MemoryDriver();
-    const next = await buildApp({ config: t.current.config, database: t.current.database, logger: false, driver, clock: () => t.current.clock.now, loops: false });
+    const next = await buildApp({ config: t.current.config, database: t.current.database, logger: false, runtime: driver.runtime, clock: () => t.current.clock.now, loops: false });
     try {
       await next.services.reconciler.tick();
       await next.services.reconciler.tick();
@@ -303,7 +303,7 @@ describe('reconciler', () => {
     // Not ready at the first looks: only the quick rounds over starting servers can see it ready before the minute is up.
     driver.startupObservations = 3;
     const config = { ...t.current.config, games: { ...t.current.config.games, reconcileIntervalMs: 60_000 } };
-    const app = await buildApp({ config, database: t.current.database, logger: false, driver });
+    const app = await buildApp({ config, database: t.current.database, logger: false, runtime: driver.runtime });
     try {
       const { gameId } = await buyGame(t.current);
       const headers = { authorization: `Bearer ${await t.current.token('alice')}` };

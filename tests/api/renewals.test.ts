@@ -429,7 +429,7 @@ describe('game renewals', () => {
   it('lets two replicas on one database open, pay and expire each renewal once', async () => {
     const auto = await buy({ autoRenew: true, credits: 200 });
     const manual = (await buyGame(t.current, 'bob', 'Manual')).gameId;
-    const replica = await buildApp({ config: t.current.config, database: t.current.database, logger: false, driver: t.current.driver, clock: () => t.current.clock.now, loops: false });
+    const replica = await buildApp({ config: t.current.config, database: t.current.database, logger: false, runtime: t.current.driver.runtime, clock: () => t.current.clock.now, loops: false });
     const both = () => Promise.all([renewalsTick(), replica.services.renewals.tick()]);
     try {
       at(auto.periodEnd - 3 * DAY);

@@ -184,7 +184,7 @@ describe('scheduled tasks', () => {
     const schedule = (await create(gameId, hourly('command', { command: 'weather clear' }))).json();
     // The same game servers, which the second app does not close with itself.
     const driver = Object.create(t.current.driver, { close: { value: async () => {} } }) as typeof t.current.driver;
-    const second = await buildApp({ config: t.current.config, database: t.current.database, logger: false, driver, clock: () => t.current.clock.now, loops: false });
+    const second = await buildApp({ config: t.current.config, database: t.current.database, logger: false, runtime: driver.runtime, clock: () => t.current.clock.now, loops: false });
     try {
       expect((await second.services.schedules.list(gameId)).map((s) => s.id)).toEqual([schedule.id]);
       moveTo(t.current, schedule.nextRunAt, 30 * SECOND);

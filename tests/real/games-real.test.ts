@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Database } from '../../src/server/db/client.ts';
 import { loadOrCreateKeys, type IdentityKeys } from '../../src/server/identity/keys.ts';
 import { signAccessToken } from '../../src/server/identity/tokens.ts';
-import { LocalDriver } from '../../src/runtime/local-driver.ts';
+import { LocalDriver, localConsoles } from '../../src/runtime/local-driver.ts';
 import { freshDatabase } from '../fixtures/db.ts';
 import { join, kicked, quit, randomPortRange, solidGroundNear } from '../fixtures/minecraft.ts';
 
@@ -43,8 +43,9 @@ describe('games for real: API, reconciler, local driver and a Minecraft client',
   let placed: Vec3;
 
   async function openApp() {
-    driver = new LocalDriver({ dataDir: config.game.dataDir, host: '127.0.0.1', portRange });
-    app = await buildApp({ config, database, logger: false, driver });
+    const consoles = localConsoles(config.game.dataDir);
+    driver = new LocalDriver({ dataDir: config.game.dataDir, host: '127.0.0.1', portRange, consoles });
+    app = await buildApp({ config, database, logger: false, runtime: { driver, consoles } });
   }
 
   async function as(username: string, options: InjectOptions & { roles?: string[] }) {

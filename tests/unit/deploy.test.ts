@@ -92,8 +92,8 @@ describe('the Kubernetes deployment', () => {
     const [role] = find<{ rules: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }> }>('Role', binding!.roleRef.name);
     expect(role!.metadata.namespace).toBe(config!.data.KUBERNETES_NAMESPACE);
     const can = (group: string, resource: string, verb: string) => role!.rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb));
-    // What src/runtime/agones-driver.ts asks the Kubernetes API for.
-    const driver = fs.readFileSync('src/runtime/agones-driver.ts', 'utf8');
+    // What the agones driver asks the Kubernetes API for.
+    const driver = agonesDriverSource();
     for (const kind of ['secrets', 'configmaps', 'persistentvolumeclaims', 'pods']) expect(driver).toContain(`'${kind}'`);
     for (const verb of ['get', 'create', 'delete']) {
       expect(can('agones.dev', 'gameservers', verb)).toBe(true);
@@ -104,6 +104,15 @@ describe('the Kubernetes deployment', () => {
     expect(role!.rules.flatMap((r) => r.verbs)).not.toContain('*');
   });
 });
+
+/** The agones driver's code: src/runtime/agones-driver.ts and the files it is split into under agones/. */
+function agonesDriverSource(): string {
+  const split = fs
+    .readdirSync('src/runtime/agones')
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => path.join('src/runtime/agones', f));
+  return ['src/runtime/agones-driver.ts', ...split].map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+}
 
 /** A Dockerfile's instructions named `name`, whole lines, comments and continuations aside. */
 function dockerfile(file: string) {
@@ -142,7 +151,7 @@ describe('the Dockerfile', () => {
 
 describe("the game image's Dockerfile", () => {
   const instruction = dockerfile('deploy/game/Dockerfile');
-  const driver = fs.readFileSync('src/runtime/agones-driver.ts', 'utf8');
+  const driver = agonesDriverSource();
 
   it('builds on Node 24, runs the container entry as the user the driver gives the world volume, on the ports the driver names', () => {
     expect(instruction('FROM')).toEqual(['FROM node:24-bookworm-slim']);

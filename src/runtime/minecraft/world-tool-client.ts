@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ObjectLocation } from '../driver.ts';
+import { jsonLineReader } from '../lines.ts';
 import { WorldArchiveError, type WorldArchiveCode } from './world-archive.ts';
 
 const worldTool = fileURLToPath(new URL('./world-tool.ts', import.meta.url));
@@ -18,7 +19,7 @@ export interface WorldToolRun {
 
 /**
  * Runs the world tool (world-tool.ts) as a child process in `cwd` and reads its answer: resolves
- * with its last line, rejects with the tool's WorldArchiveError (its code) when it refused, or
+ * with its last JSON line, rejects with the tool's WorldArchiveError (its code) when it refused, or
  * with an Error naming the game when it failed otherwise or was killed. Progress lines before the
  * last go to `onProgress`.
  */
@@ -29,23 +30,18 @@ export function runWorldTool(args: string[], options: WorldToolRun): Promise<Rec
   // A tool killed before it read its input closes the pipe: that is told by its exit, not here.
   tool.stdin.on('error', () => {});
   tool.stdin.end(JSON.stringify(options.location));
-  let pending = '';
-  let last = '';
+  let answer: Record<string, unknown> | undefined;
   let stderrTail = '';
-  tool.stdout.on('data', (chunk: Buffer) => {
-    const lines = (pending + chunk.toString('utf8')).split('\n');
-    pending = lines.pop()!;
-    for (const line of lines.filter((l) => l.trim())) {
-      last = line;
-      const progress = parsed(line)?.progress;
-      if (typeof progress === 'number') options.onProgress?.(progress);
-    }
+  const lines = jsonLineReader((value) => {
+    answer = value;
+    if (typeof value.progress === 'number') options.onProgress?.(value.progress);
   });
+  tool.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
   tool.stderr.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString('utf8')).slice(-stderrTailBytes)));
   return new Promise((resolve, reject) => {
     tool.once('error', (err) => reject(new Error(`cannot run the world tool for ${options.label}: ${err.message}`)));
     tool.once('close', (code, signal) => {
-      const answer = parsed(pending.trim() || last);
+      lines.end();
       if (code === 0 && answer) return resolve(answer);
       if (answer && typeof answer.error === 'string' && answer.error !== 'failed') {
         return reject(new WorldArchiveError(answer.error as WorldArchiveCode, String(answer.detail ?? '')));
@@ -54,13 +50,4 @@ export function runWorldTool(args: string[], options: WorldToolRun): Promise<Rec
       reject(new Error(`world ${args[0]} of ${options.label} failed: ${String(why)}`));
     });
   });
-}
-
-function parsed(line: string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(line) as unknown;
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }

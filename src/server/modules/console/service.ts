@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { CONSOLE_EMPTY_EVENT, CONSOLE_LINE_EVENT, COMMANDS_PER_SECOND } from '../../../contract/console.ts';
 import { allows, type GameAccessLevel } from '../../../contract/sharing.ts';
 import type { Db } from '../../db/client.ts';
-import type { ConsoleLine, GameDriver } from '../../../runtime/driver.ts';
+import type { ConsoleLine } from '../../../runtime/console-log.ts';
+import type { GameConsoles } from '../../../runtime/consoles.ts';
 import { badRequest, conflict, HttpProblem } from '../../lib/problems.ts';
 import { sseFrame } from '../../lib/sse.ts';
 import { StreamSlots, type OpenStream, type StreamLimits } from '../../lib/stream-slots.ts';
@@ -36,7 +37,7 @@ interface ConsoleDeps {
   games: GamesService;
   players: GamePlayersService;
   audit: AuditService;
-  driver: GameDriver;
+  consoles: GameConsoles;
   clock: () => Date;
   events: EventBus;
 }
@@ -85,10 +86,10 @@ export class ConsoleService {
       res.write(frame);
       if (res.writableLength > MAX_BUFFERED_BYTES) res.end();
     };
-    const unfollow = this.deps.driver.followConsole(game, (line) => (held ? held.push(line) : send(line)));
+    const unfollow = this.deps.consoles.follow(game, (line) => (held ? held.push(line) : send(line)));
     this.streams.add(userId, { res, address, gameId });
     res.on('close', unfollow);
-    const history = await this.deps.driver.consoleLines(game, afterSeq, HISTORY_LINES);
+    const history = this.deps.consoles.lines(game, afterSeq, HISTORY_LINES);
     // One write for the whole history rather than one per line.
     res.cork();
     if (history === null) res.write(sseFrame(CONSOLE_EMPTY_EVENT, {}));
@@ -150,7 +151,7 @@ export class ConsoleService {
     const { gameId, level: as } = access;
     this.allow(command, as);
     const intent = intentOf(command);
-    const { games, players, audit, driver } = this.deps;
+    const { games, players, audit, consoles } = this.deps;
     const by = { as, command, ...(scheduleId ? { scheduleId } : {}) };
     // Checked before a list is changed for a command that could not run.
     const game = await games.get(gameId);
@@ -159,7 +160,7 @@ export class ConsoleService {
       // The server is wanted stopped: the reconciler stops it (saving its world) and does not
       // take its end for a crash.
       await games.act(gameId, 'stop');
-      driver.noteConsole(game, [{ level: 'info', text: command, command: true }]);
+      consoles.note(game, [{ level: 'info', text: command, command: true }]);
       await audit.record(this.db, { actorId: userId, action: 'game.stop', entity: 'game', entityId: gameId, after: by });
       return { output: '' };
     }

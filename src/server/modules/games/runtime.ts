@@ -1,7 +1,8 @@
 import { asc, eq, inArray, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { gamePlayers, games } from '../../db/schema/games.ts';
-import type { GameDriver, GameSpec } from '../../../runtime/driver.ts';
+import type { GameSpec } from '../../../runtime/driver.ts';
+import type { Runtime } from '../../../runtime/index.ts';
 import type { PlayerAction, PlayerListType } from '../../../contract/games.ts';
 import { settingDefaults } from '../../../contract/values.ts';
 
@@ -10,9 +11,8 @@ export type GameRow = typeof games.$inferSelect;
 /** Time as the games module sees it; tests pass their own to skip minutes without sleeping. */
 export type Clock = () => Date;
 
-/** What the games module needs from the process: a driver, a clock and a logger. */
-export interface GameRuntime {
-  driver: GameDriver;
+/** What the games module needs from the process: the runtime (driver and consoles), a clock and a logger. */
+export interface GameRuntime extends Runtime {
   clock: Clock;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }

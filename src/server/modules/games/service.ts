@@ -367,16 +367,16 @@ export class GamesService {
   async command(id: string, command: string): Promise<string> {
     const row = await this.row(id);
     if (row.status !== 'RUNNING') throw conflict('console.notRunning', { status: row.status });
-    const { driver } = this.runtime;
-    driver.noteConsole(row, [{ level: 'info', text: command, command: true }]);
+    const { driver, consoles } = this.runtime;
+    consoles.note(row, [{ level: 'info', text: command, command: true }]);
     let answer: string;
     try {
       answer = await driver.rcon(await specOf(this.db, row), command);
     } catch {
-      driver.noteConsole(row, [{ level: 'error', text: 'The server did not answer' }]);
+      consoles.note(row, [{ level: 'error', text: 'The server did not answer' }]);
       throw new HttpProblem(503, 'games.noAnswer');
     }
-    driver.noteConsole(
+    consoles.note(
       row,
       answer
         .split('\n')

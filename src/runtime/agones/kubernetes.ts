@@ -1,0 +1,338 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig, Observable, type ConfigurationOptions } from '@kubernetes/client-node';
+
+/**
+ * The Agones driver's access to the Kubernetes API, and all of it, on the official client
+ * (`@kubernetes/client-node`): its credentials (the cluster's address and CA, a bearer token) and
+ * its typed calls on namespaced objects (create, get, replace, delete). A pod's log followed as it
+ * is written is the one call made here by hand, with the client's credentials: see `followLog`.
+ * Nothing else of the driver speaks to the cluster.
+ */
+export interface KubernetesAccess {
+  /** Kubernetes API base URL, e.g. https://kubernetes.default.svc. */
+  apiUrl: string;
+  /** Bearer token; else read from `tokenFile` at each call, as projected tokens rotate. */
+  token?: string;
+  tokenFile?: string;
+  /**
+   * PEM file of the CA(s) the API's certificate is checked against instead of Node's public roots,
+   * e.g. the service account's `ca.crt`: a cluster signs its API certificate with its own CA.
+   */
+  caFile?: string;
+  namespace: string;
+}
+
+export interface ObjectMeta {
+  name: string;
+  labels?: Record<string, string>;
+  resourceVersion?: string;
+  deletionTimestamp?: string;
+}
+
+export interface GameServer {
+  metadata: ObjectMeta;
+  spec?: { template?: { spec?: { containers?: Array<{ name: string }> } } };
+  status?: {
+    state?: string;
+    address?: string;
+    addresses?: Array<{ type: string; address: string }>;
+    ports?: Array<{ name: string; port: number }>;
+  };
+}
+
+export interface Pod {
+  metadata: ObjectMeta;
+  status?: {
+    phase?: string;
+    podIP?: string;
+    containerStatuses?: Array<{ state?: { terminated?: { exitCode?: number; reason?: string; message?: string } } }>;
+  };
+}
+
+/** A pod's entry in the metrics API (metrics.k8s.io/v1beta1 PodMetrics). */
+export interface PodMetrics {
+  containers?: Array<{ name: string; usage?: { cpu?: string; memory?: string } }>;
+}
+
+/** Kubernetes' answer to a failed call, with its `Status` body's message. */
+class KubernetesError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** What a stalled connection may hold a call (and the reconciler waiting on it) for. */
+const requestTimeoutMs = 30_000;
+/** Node's codes for a certificate chain it found no trusted CA for (not an expired or misnamed one). */
+const untrustedCertificate = /^(UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_UNTRUSTED)$/;
+/** The user the token file stands for: its token is read at each call, as projected tokens rotate. */
+const tokenFileUser = 'blockhost-token-file';
+
+/** The objects the driver keeps, by their resource's plural. */
+type Kind = 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'pods' | 'gameservers';
+
+/** The message of a failed call's `Status` body, which the client hands over as text or as an object. */
+function statusMessage(err: ApiException<unknown>): string {
+  let body: unknown = err.body;
+  if (typeof err.body === 'string') {
+    try {
+      body = JSON.parse(err.body) as unknown;
+    } catch {
+      return err.body;
+    }
+  }
+  const message = (body as { message?: unknown } | undefined)?.message;
+  if (typeof message === 'string') return message;
+  // Some codes (401, 403) the client answers with their name and no body.
+  return /\nMessage: (.*)\n/.exec(err.message)?.[1] ?? '';
+}
+
+export class Kubernetes {
+  private readonly namespace: string;
+  private readonly config = new KubeConfig();
+  private readonly core: CoreV1Api;
+  private readonly custom: CustomObjectsApi;
+  /** Bounds each call (the client sets no time-out of its own) and carries it on `agent`. */
+  private readonly callOptions: ConfigurationOptions;
+  /**
+   * One pool of kept-alive connections for every call, with the cluster's CA when given: the
+   * client would open a new connection for each.
+   */
+  private readonly agent: http.Agent;
+
+  constructor(access: KubernetesAccess) {
+    if (!/^https?:\/\//.test(access.apiUrl)) throw new Error(`Kubernetes API URL "${access.apiUrl}" is invalid: expected http(s)://...`);
+    if (!access.token && !access.tokenFile) throw new Error('the agones driver needs a Kubernetes token or token file');
+    let caData: string | undefined;
+    if (access.caFile) {
+      try {
+        caData = fs.readFileSync(access.caFile).toString('base64');
+      } catch (err) {
+        throw new Error(`the Kubernetes CA file ${access.caFile} cannot be read: ${(err as Error).message}`, { cause: err });
+      }
+    }
+    this.namespace = access.namespace;
+    const { tokenFile } = access;
+    if (!access.token && tokenFile) {
+      this.config.addAuthenticator({
+        isAuthProvider: (user) => user.name === tokenFileUser,
+        applyAuthentication: (_user, opts) => {
+          opts.headers = { ...opts.headers, Authorization: `Bearer ${fs.readFileSync(tokenFile, 'utf8').trim()}` };
+          return Promise.resolve();
+        },
+      });
+    }
+    const server = access.apiUrl.replace(/\/+$/, '');
+    this.agent = server.startsWith('https:') ? new https.Agent({ keepAlive: true, ...(caData ? { ca: Buffer.from(caData, 'base64') } : {}) }) : new http.Agent({ keepAlive: true });
+    this.config.loadFromOptions({
+      // The client refuses plain HTTP unless told to skip TLS checks, which plain HTTP has none of.
+      clusters: [{ name: 'cluster', server, skipTLSVerify: server.startsWith('http:'), ...(caData ? { caData } : {}) }],
+      users: [access.token ? { name: 'blockhost', token: access.token } : { name: tokenFileUser }],
+      contexts: [{ name: 'blockhost', cluster: 'cluster', user: access.token ? 'blockhost' : tokenFileUser }],
+      currentContext: 'blockhost',
+    });
+    this.core = this.config.makeApiClient(CoreV1Api);
+    this.custom = this.config.makeApiClient(CustomObjectsApi);
+    this.callOptions = {
+      middleware: [
+        {
+          pre: (context) => {
+            context.setSignal(AbortSignal.timeout(requestTimeoutMs));
+            context.setAgent(this.agent);
+            return new Observable(Promise.resolve(context));
+          },
+          post: (response) => new Observable(Promise.resolve(response)),
+        },
+      ],
+      middlewareMergeStrategy: 'append',
+    };
+  }
+
+  /** An object's path in the API, or its collection's without a name: what errors name. */
+  pathOf(kind: Kind | 'metrics', name?: string): string {
+    const base =
+      kind === 'gameservers'
+        ? `/apis/agones.dev/v1/namespaces/${this.namespace}/gameservers`
+        : kind === 'metrics'
+          ? `/apis/metrics.k8s.io/v1beta1/namespaces/${this.namespace}/pods`
+          : `/api/v1/namespaces/${this.namespace}/${kind}`;
+    return name ? `${base}/${name}` : base;
+  }
+
+  /** One call of the client, its failures told as before the client: method, path, status and message. */
+  private async call<T>(method: string, path: string, send: (options: ConfigurationOptions) => Promise<T>): Promise<T> {
+    try {
+      return await send(this.callOptions);
+    } catch (err) {
+      if (err instanceof ApiException) {
+        throw new KubernetesError(err.code, `Kubernetes ${method} ${path}: ${err.code} ${statusMessage(err)}`);
+      }
+      const error = err as Error & { code?: string };
+      if (error.name === 'AbortError') throw new Error(`Kubernetes ${method} ${path}: no answer within ${requestTimeoutMs / 1000} s`, { cause: err });
+      const code = error.code ?? '';
+      const untrusted = untrustedCertificate.test(code);
+      // node-fetch puts the request's URL before Node's reason; Node's own hint for an untrusted
+      // chain (try --use-system-ca) does not apply to a cluster's private CA.
+      const reason = error.message.replace(/^request to \S+ failed, reason: /, '');
+      const hint = untrusted ? "; the API's certificate is not trusted: is the cluster's CA given (KUBERNETES_CA_FILE)?" : '';
+      throw new Error(`Kubernetes ${method} ${path}: ${untrusted ? reason.split(';')[0]! : reason}${code ? ` (${code})` : ''}${hint}`, { cause: err });
+    }
+  }
+
+  private gameServerRequest(name?: string) {
+    return { group: 'agones.dev', version: 'v1', namespace: this.namespace, plural: 'gameservers', ...(name ? { name } : {}) };
+  }
+
+  /** Creates an object; rejects with 409 when one of that name exists. */
+  create(kind: Kind, object: { metadata: ObjectMeta }): Promise<unknown> {
+    const namespace = this.namespace;
+    const body = object as never;
+    return this.call('POST', this.pathOf(kind), (options) => {
+      switch (kind) {
+        case 'secrets':
+          return this.core.createNamespacedSecret({ namespace, body }, options);
+        case 'configmaps':
+          return this.core.createNamespacedConfigMap({ namespace, body }, options);
+        case 'persistentvolumeclaims':
+          return this.core.createNamespacedPersistentVolumeClaim({ namespace, body }, options);
+        case 'pods':
+          return this.core.createNamespacedPod({ namespace, body }, options);
+        case 'gameservers':
+          return this.custom.createNamespacedCustomObject({ ...this.gameServerRequest(), body }, options);
+      }
+    });
+  }
+
+  /** The object of that name; rejects with 404 when there is none. */
+  get<T>(kind: Kind, name: string): Promise<T> {
+    const namespace = this.namespace;
+    return this.call('GET', this.pathOf(kind, name), (options): Promise<unknown> => {
+      switch (kind) {
+        case 'secrets':
+          return this.core.readNamespacedSecret({ name, namespace }, options);
+        case 'configmaps':
+          return this.core.readNamespacedConfigMap({ name, namespace }, options);
+        case 'persistentvolumeclaims':
+          return this.core.readNamespacedPersistentVolumeClaim({ name, namespace }, options);
+        case 'pods':
+          return this.core.readNamespacedPod({ name, namespace }, options);
+        case 'gameservers':
+          return this.custom.getNamespacedCustomObject({ ...this.gameServerRequest(name), name }, options);
+      }
+    }) as Promise<T>;
+  }
+
+  private delete(kind: Kind, name: string): Promise<unknown> {
+    const namespace = this.namespace;
+    return this.call('DELETE', this.pathOf(kind, name), (options): Promise<unknown> => {
+      switch (kind) {
+        case 'secrets':
+          return this.core.deleteNamespacedSecret({ name, namespace }, options);
+        case 'configmaps':
+          return this.core.deleteNamespacedConfigMap({ name, namespace }, options);
+        case 'persistentvolumeclaims':
+          return this.core.deleteNamespacedPersistentVolumeClaim({ name, namespace }, options);
+        case 'pods':
+          return this.core.deleteNamespacedPod({ name, namespace }, options);
+        case 'gameservers':
+          return this.custom.deleteNamespacedCustomObject({ ...this.gameServerRequest(name), name }, options);
+      }
+    });
+  }
+
+  /** Creates an object unless one of that name exists. */
+  async ensure(kind: Kind, object: { metadata: ObjectMeta }): Promise<void> {
+    try {
+      await this.create(kind, object);
+    } catch (err) {
+      if (!(err instanceof KubernetesError && err.status === 409)) throw err;
+    }
+  }
+
+  /** Creates a ConfigMap, or replaces the one of that name. */
+  async applyConfigMap(object: { metadata: ObjectMeta }): Promise<void> {
+    try {
+      await this.create('configmaps', object);
+    } catch (err) {
+      if (!(err instanceof KubernetesError && err.status === 409)) throw err;
+      const { name } = object.metadata;
+      await this.call('PUT', this.pathOf('configmaps', name), (options) => this.core.replaceNamespacedConfigMap({ name, namespace: this.namespace, body: object as never }, options));
+    }
+  }
+
+  async getOrNull<T>(kind: Kind, name: string): Promise<T | null> {
+    try {
+      return await this.get<T>(kind, name);
+    } catch (err) {
+      if (err instanceof KubernetesError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  async deleteIfExists(kind: Kind, name: string): Promise<void> {
+    try {
+      await this.delete(kind, name);
+    } catch (err) {
+      if (!(err instanceof KubernetesError && err.status === 404)) throw err;
+    }
+  }
+
+  /** A pod's entry in the metrics API; null when it has none (not running, no metrics-server). */
+  async podMetrics(name: string): Promise<PodMetrics | null> {
+    try {
+      return (await this.call('GET', this.pathOf('metrics', name), (options) =>
+        this.custom.getNamespacedCustomObject({ group: 'metrics.k8s.io', version: 'v1beta1', namespace: this.namespace, plural: 'pods', name }, options),
+      )) as PodMetrics;
+    } catch (err) {
+      if (err instanceof KubernetesError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Follows a pod container's log (`follow=true`, with the kubelet's time stamps, from `sinceTime`
+   * when given), each chunk handed to `onChunk`. `ended` resolves when the log ends, the call
+   * fails or its connection drops, or there is no such pod or container yet (400, 404); `stop`
+   * ends it. By hand, with the client's credentials: the client's `Log` pipes the answer into a
+   * stream and never tells a dropped connection, so a follow would wait for ever instead of
+   * asking again.
+   */
+  followLog(pod: string, container: string, sinceTime: string | undefined, onChunk: (chunk: Buffer) => void): { ended: Promise<void>; stop(): void } {
+    const since = sinceTime ? `&sinceTime=${encodeURIComponent(sinceTime)}` : '';
+    const url = new URL(`${this.config.getCurrentCluster()!.server}${this.pathOf('pods', pod)}/log?container=${container}&follow=true&timestamps=true${since}`);
+    let request: http.ClientRequest | undefined;
+    let stopped = false;
+    const ended = (async () => {
+      const options: https.RequestOptions = { headers: { accept: '*/*' } };
+      await this.config.applyToHTTPSOptions(options);
+      options.agent = this.agent;
+      if (stopped) return;
+      await new Promise<void>((resolve) => {
+        const onAnswer = (res: http.IncomingMessage) => {
+          if (res.statusCode !== 200) res.resume();
+          else res.on('data', onChunk);
+          res.on('end', resolve);
+          res.on('error', () => resolve());
+        };
+        request = url.protocol === 'https:' ? https.get(url, options, onAnswer) : http.get(url, options, onAnswer);
+        request.on('error', () => resolve());
+      });
+    })();
+    return {
+      ended,
+      stop: () => {
+        stopped = true;
+        request?.destroy();
+      },
+    };
+  }
+
+  /** Closes the idle connections to the API. */
+  close(): void {
+    this.agent.destroy();
+  }
+}
