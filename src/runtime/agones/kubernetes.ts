@@ -1,7 +1,21 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig, Observable, type ConfigurationOptions } from '@kubernetes/client-node';
+import type * as K8s from '@kubernetes/client-node';
+import type { ApiException, ConfigurationOptions, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+
+/**
+ * The client, loaded at the first call: it costs some 80 MB and half a second to load, which an
+ * API running the local driver, or an Agones one before its first game, need not pay.
+ */
+interface Client {
+  k8s: typeof K8s;
+  config: KubeConfig;
+  core: CoreV1Api;
+  custom: CustomObjectsApi;
+  /** Bounds each call (the client sets no time-out of its own) and carries it on `agent`. */
+  callOptions: ConfigurationOptions;
+}
 
 /**
  * The Agones driver's access to the Kubernetes API, and all of it, on the official client
@@ -93,11 +107,8 @@ function statusMessage(err: ApiException<unknown>): string {
 
 export class Kubernetes {
   private readonly namespace: string;
-  private readonly config = new KubeConfig();
-  private readonly core: CoreV1Api;
-  private readonly custom: CustomObjectsApi;
-  /** Bounds each call (the client sets no time-out of its own) and carries it on `agent`. */
-  private readonly callOptions: ConfigurationOptions;
+  private readonly access: KubernetesAccess & { server: string; caData?: string };
+  private client: Promise<Client> | undefined;
   /**
    * One pool of kept-alive connections for every call, with the cluster's CA when given: the
    * client would open a new connection for each.
@@ -116,40 +127,48 @@ export class Kubernetes {
       }
     }
     this.namespace = access.namespace;
-    const { tokenFile } = access;
-    if (!access.token && tokenFile) {
-      this.config.addAuthenticator({
-        isAuthProvider: (user) => user.name === tokenFileUser,
-        applyAuthentication: (_user, opts) => {
-          opts.headers = { ...opts.headers, Authorization: `Bearer ${fs.readFileSync(tokenFile, 'utf8').trim()}` };
-          return Promise.resolve();
-        },
-      });
-    }
     const server = access.apiUrl.replace(/\/+$/, '');
+    this.access = { ...access, server, ...(caData ? { caData } : {}) };
     this.agent = server.startsWith('https:') ? new https.Agent({ keepAlive: true, ...(caData ? { ca: Buffer.from(caData, 'base64') } : {}) }) : new http.Agent({ keepAlive: true });
-    this.config.loadFromOptions({
-      // The client refuses plain HTTP unless told to skip TLS checks, which plain HTTP has none of.
-      clusters: [{ name: 'cluster', server, skipTLSVerify: server.startsWith('http:'), ...(caData ? { caData } : {}) }],
-      users: [access.token ? { name: 'blockhost', token: access.token } : { name: tokenFileUser }],
-      contexts: [{ name: 'blockhost', cluster: 'cluster', user: access.token ? 'blockhost' : tokenFileUser }],
-      currentContext: 'blockhost',
-    });
-    this.core = this.config.makeApiClient(CoreV1Api);
-    this.custom = this.config.makeApiClient(CustomObjectsApi);
-    this.callOptions = {
-      middleware: [
-        {
-          pre: (context) => {
-            context.setSignal(AbortSignal.timeout(requestTimeoutMs));
-            context.setAgent(this.agent);
-            return new Observable(Promise.resolve(context));
+  }
+
+  /** The client with this access's credentials, loaded and made once. */
+  private connect(): Promise<Client> {
+    this.client ??= import('@kubernetes/client-node').then((k8s) => {
+      const { server, caData, tokenFile, token } = this.access;
+      const config = new k8s.KubeConfig();
+      if (!token && tokenFile) {
+        config.addAuthenticator({
+          isAuthProvider: (user) => user.name === tokenFileUser,
+          applyAuthentication: (_user, opts) => {
+            opts.headers = { ...opts.headers, Authorization: `Bearer ${fs.readFileSync(tokenFile, 'utf8').trim()}` };
+            return Promise.resolve();
           },
-          post: (response) => new Observable(Promise.resolve(response)),
-        },
-      ],
-      middlewareMergeStrategy: 'append',
-    };
+        });
+      }
+      config.loadFromOptions({
+        // The client refuses plain HTTP unless told to skip TLS checks, which plain HTTP has none of.
+        clusters: [{ name: 'cluster', server, skipTLSVerify: server.startsWith('http:'), ...(caData ? { caData } : {}) }],
+        users: [token ? { name: 'blockhost', token } : { name: tokenFileUser }],
+        contexts: [{ name: 'blockhost', cluster: 'cluster', user: token ? 'blockhost' : tokenFileUser }],
+        currentContext: 'blockhost',
+      });
+      const callOptions: ConfigurationOptions = {
+        middleware: [
+          {
+            pre: (context) => {
+              context.setSignal(AbortSignal.timeout(requestTimeoutMs));
+              context.setAgent(this.agent);
+              return new k8s.Observable(Promise.resolve(context));
+            },
+            post: (response) => new k8s.Observable(Promise.resolve(response)),
+          },
+        ],
+        middlewareMergeStrategy: 'append',
+      };
+      return { k8s, config, core: config.makeApiClient(k8s.CoreV1Api), custom: config.makeApiClient(k8s.CustomObjectsApi), callOptions };
+    });
+    return this.client;
   }
 
   /** An object's path in the API, or its collection's without a name: what errors name. */
@@ -164,11 +183,12 @@ export class Kubernetes {
   }
 
   /** One call of the client, its failures told as before the client: method, path, status and message. */
-  private async call<T>(method: string, path: string, send: (options: ConfigurationOptions) => Promise<T>): Promise<T> {
+  private async call<T>(method: string, path: string, send: (client: Client, options: ConfigurationOptions) => Promise<T>): Promise<T> {
+    const client = await this.connect();
     try {
-      return await send(this.callOptions);
+      return await send(client, client.callOptions);
     } catch (err) {
-      if (err instanceof ApiException) {
+      if (err instanceof client.k8s.ApiException) {
         throw new KubernetesError(err.code, `Kubernetes ${method} ${path}: ${err.code} ${statusMessage(err)}`);
       }
       const error = err as Error & { code?: string };
@@ -191,18 +211,18 @@ export class Kubernetes {
   create(kind: Kind, object: { metadata: ObjectMeta }): Promise<unknown> {
     const namespace = this.namespace;
     const body = object as never;
-    return this.call('POST', this.pathOf(kind), (options) => {
+    return this.call('POST', this.pathOf(kind), ({ core, custom }, options) => {
       switch (kind) {
         case 'secrets':
-          return this.core.createNamespacedSecret({ namespace, body }, options);
+          return core.createNamespacedSecret({ namespace, body }, options);
         case 'configmaps':
-          return this.core.createNamespacedConfigMap({ namespace, body }, options);
+          return core.createNamespacedConfigMap({ namespace, body }, options);
         case 'persistentvolumeclaims':
-          return this.core.createNamespacedPersistentVolumeClaim({ namespace, body }, options);
+          return core.createNamespacedPersistentVolumeClaim({ namespace, body }, options);
         case 'pods':
-          return this.core.createNamespacedPod({ namespace, body }, options);
+          return core.createNamespacedPod({ namespace, body }, options);
         case 'gameservers':
-          return this.custom.createNamespacedCustomObject({ ...this.gameServerRequest(), body }, options);
+          return custom.createNamespacedCustomObject({ ...this.gameServerRequest(), body }, options);
       }
     });
   }
@@ -210,36 +230,36 @@ export class Kubernetes {
   /** The object of that name; rejects with 404 when there is none. */
   get<T>(kind: Kind, name: string): Promise<T> {
     const namespace = this.namespace;
-    return this.call('GET', this.pathOf(kind, name), (options): Promise<unknown> => {
+    return this.call('GET', this.pathOf(kind, name), ({ core, custom }, options): Promise<unknown> => {
       switch (kind) {
         case 'secrets':
-          return this.core.readNamespacedSecret({ name, namespace }, options);
+          return core.readNamespacedSecret({ name, namespace }, options);
         case 'configmaps':
-          return this.core.readNamespacedConfigMap({ name, namespace }, options);
+          return core.readNamespacedConfigMap({ name, namespace }, options);
         case 'persistentvolumeclaims':
-          return this.core.readNamespacedPersistentVolumeClaim({ name, namespace }, options);
+          return core.readNamespacedPersistentVolumeClaim({ name, namespace }, options);
         case 'pods':
-          return this.core.readNamespacedPod({ name, namespace }, options);
+          return core.readNamespacedPod({ name, namespace }, options);
         case 'gameservers':
-          return this.custom.getNamespacedCustomObject({ ...this.gameServerRequest(name), name }, options);
+          return custom.getNamespacedCustomObject({ ...this.gameServerRequest(name), name }, options);
       }
     }) as Promise<T>;
   }
 
   private delete(kind: Kind, name: string): Promise<unknown> {
     const namespace = this.namespace;
-    return this.call('DELETE', this.pathOf(kind, name), (options): Promise<unknown> => {
+    return this.call('DELETE', this.pathOf(kind, name), ({ core, custom }, options): Promise<unknown> => {
       switch (kind) {
         case 'secrets':
-          return this.core.deleteNamespacedSecret({ name, namespace }, options);
+          return core.deleteNamespacedSecret({ name, namespace }, options);
         case 'configmaps':
-          return this.core.deleteNamespacedConfigMap({ name, namespace }, options);
+          return core.deleteNamespacedConfigMap({ name, namespace }, options);
         case 'persistentvolumeclaims':
-          return this.core.deleteNamespacedPersistentVolumeClaim({ name, namespace }, options);
+          return core.deleteNamespacedPersistentVolumeClaim({ name, namespace }, options);
         case 'pods':
-          return this.core.deleteNamespacedPod({ name, namespace }, options);
+          return core.deleteNamespacedPod({ name, namespace }, options);
         case 'gameservers':
-          return this.custom.deleteNamespacedCustomObject({ ...this.gameServerRequest(name), name }, options);
+          return custom.deleteNamespacedCustomObject({ ...this.gameServerRequest(name), name }, options);
       }
     });
   }
@@ -260,7 +280,7 @@ export class Kubernetes {
     } catch (err) {
       if (!(err instanceof KubernetesError && err.status === 409)) throw err;
       const { name } = object.metadata;
-      await this.call('PUT', this.pathOf('configmaps', name), (options) => this.core.replaceNamespacedConfigMap({ name, namespace: this.namespace, body: object as never }, options));
+      await this.call('PUT', this.pathOf('configmaps', name), ({ core }, options) => core.replaceNamespacedConfigMap({ name, namespace: this.namespace, body: object as never }, options));
     }
   }
 
@@ -284,8 +304,8 @@ export class Kubernetes {
   /** A pod's entry in the metrics API; null when it has none (not running, no metrics-server). */
   async podMetrics(name: string): Promise<PodMetrics | null> {
     try {
-      return (await this.call('GET', this.pathOf('metrics', name), (options) =>
-        this.custom.getNamespacedCustomObject({ group: 'metrics.k8s.io', version: 'v1beta1', namespace: this.namespace, plural: 'pods', name }, options),
+      return (await this.call('GET', this.pathOf('metrics', name), ({ custom }, options) =>
+        custom.getNamespacedCustomObject({ group: 'metrics.k8s.io', version: 'v1beta1', namespace: this.namespace, plural: 'pods', name }, options),
       )) as PodMetrics;
     } catch (err) {
       if (err instanceof KubernetesError && err.status === 404) return null;
@@ -303,12 +323,12 @@ export class Kubernetes {
    */
   followLog(pod: string, container: string, sinceTime: string | undefined, onChunk: (chunk: Buffer) => void): { ended: Promise<void>; stop(): void } {
     const since = sinceTime ? `&sinceTime=${encodeURIComponent(sinceTime)}` : '';
-    const url = new URL(`${this.config.getCurrentCluster()!.server}${this.pathOf('pods', pod)}/log?container=${container}&follow=true&timestamps=true${since}`);
+    const url = new URL(`${this.access.server}${this.pathOf('pods', pod)}/log?container=${container}&follow=true&timestamps=true${since}`);
     let request: http.ClientRequest | undefined;
     let stopped = false;
     const ended = (async () => {
       const options: https.RequestOptions = { headers: { accept: '*/*' } };
-      await this.config.applyToHTTPSOptions(options);
+      await (await this.connect()).config.applyToHTTPSOptions(options);
       options.agent = this.agent;
       if (stopped) return;
       await new Promise<void>((resolve) => {
