@@ -26,7 +26,6 @@ function useResourceTable<T extends BaseRecord>(resource: ResourceName, { params
     meta: { params },
     pagination: { mode: 'server', pageSize },
     filters: { permanent: filters },
-    syncWithLocation: false,
     // A new page keeps the last one on screen until it arrives, instead of a spinner.
     queryOptions: { placeholderData: keepPreviousData },
   });

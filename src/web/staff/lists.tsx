@@ -48,7 +48,6 @@ export function useFilteredGrid<T extends BaseRecord & GridValidRowModel, F exte
     pagination: { pageSize: 20 },
     sorters: { initial: [sort] },
     filters: { permanent: toFilters(values) },
-    syncWithLocation: false,
   });
   const { setCurrentPage } = grid;
   const setFilter = useCallback(

@@ -52,7 +52,6 @@ export function GameBackups({ game, onRestored }: { game: StaffGame; onRestored:
     pagination: { pageSize: 10 },
     sorters: { mode: 'off' },
     filters: { mode: 'off' },
-    syncWithLocation: false,
   });
   const canRestore = useCan({ resource: 'staffGameBackups', action: 'restore' }).data?.can ?? false;
   const [restoring, setRestoring] = useState<Backup | null>(null);

@@ -21,7 +21,6 @@ function UsesGrid({ code }: { code: string }) {
     pagination: { pageSize: 10 },
     sorters: { mode: 'off' },
     filters: { mode: 'off' },
-    syncWithLocation: false,
   });
   const columns = useMemo<GridColDef<PromoCodeUse>[]>(
     () => [

@@ -39,7 +39,6 @@ export function UserShow() {
     sorters: { initial: [{ field: 'createdAt', order: 'desc' }] },
     filters: { permanent: [{ field: 'userId', operator: 'eq', value: user?.id }] },
     queryOptions: { enabled: !!user },
-    syncWithLocation: false,
   });
   return (
     <Show
