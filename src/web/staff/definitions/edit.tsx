@@ -9,7 +9,7 @@ import { BackButton, ErrorAlert, ReadOnly, ViewTitle, useReadOnly } from '../com
 import { DefinitionFields, emptyDefinition, toRequest, type DefinitionValues } from './DefinitionForm.tsx';
 import { ImageInput } from './ImageInput.tsx';
 import { PackagesEditor } from './PackagesEditor.tsx';
-import { useDeleteDefinition } from './useDeleteDefinition.ts';
+import { DeleteDefinition } from './DeleteDefinition.tsx';
 
 /** A definition's texts, settings, published flag and image, then its packages, each saved on its own. */
 export function DefinitionEdit() {
@@ -24,7 +24,6 @@ export function DefinitionEdit() {
     refineCoreProps: { resource: 'definitions', action: 'edit', redirect: 'show' },
   });
   const d = query?.data?.data;
-  const deleteProps = useDeleteDefinition(d);
   const submit = handleSubmit((values) => onFinish(toRequest(values) as unknown as DefinitionValues).catch(() => {}));
   const { readOnly, footerButtons } = useReadOnly('definitions');
   return (
@@ -34,9 +33,15 @@ export function DefinitionEdit() {
         title={<ViewTitle>{t('definitions.titles.edit', { name: d?.name[i18n.language === 'en' ? 'en' : 'fr'] ?? '' })}</ViewTitle>}
         isLoading={formLoading}
         saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
-        canDelete
-        deleteButtonProps={deleteProps}
-        footerButtons={footerButtons}
+        footerButtons={
+          footerButtons ??
+          (({ defaultButtons }) => (
+            <>
+              <DeleteDefinition definition={d} />
+              {defaultButtons}
+            </>
+          ))
+        }
       >
         <ErrorAlert error={query?.error} />
         <ReadOnly readOnly={readOnly}>
