@@ -3,7 +3,7 @@ import { Alert, Box, Button, Card, CardContent, Divider, TextField, Typography }
 import { useTranslation } from 'react-i18next';
 import type { CreditPack, PaymentCheckout, PromoCodeCheck } from '../../../contract/credits.ts';
 import { ApiError, apiFetch, errorText, newIdempotencyKey } from '../../app/api.ts';
-import { dataProvider } from '../../app/dataProvider.ts';
+import { useApiWrite } from '../../app/queries.ts';
 import { formatDay, formatMoney } from '../checkout/money.ts';
 
 /** The chosen pack, its promo code and what will be paid; "continue" makes the payment. */
@@ -18,6 +18,7 @@ export default function PackSummary({ pack, checkout, onCheckout }: { pack: Cred
   // One key per summary: a second click (or a retry after a network error) makes no second payment.
   const [idempotencyKey] = useState(newIdempotencyKey);
   const lang = i18n.language;
+  const { mutateAsync: write } = useApiWrite<PaymentCheckout>();
 
   const check = async () => {
     setChecking(true);
@@ -39,7 +40,7 @@ export default function PackSummary({ pack, checkout, onCheckout }: { pack: Cred
     setError(null);
     try {
       const payload = { pricingId: pack.id, ...(promo ? { promoCode: promo.code } : {}) };
-      onCheckout((await dataProvider.custom!<PaymentCheckout>({ url: '/v1/payment/stripe', method: 'post', payload, meta: { idempotencyKey } })).data);
+      onCheckout(await write({ url: '/v1/payment/stripe', method: 'post', payload, idempotencyKey }));
     } catch (err) {
       setError(`${t('summary.failed')} ${errorText(err)}`);
     } finally {
