@@ -24,7 +24,7 @@ export function DefinitionEdit() {
     refineCoreProps: { resource: 'definitions', action: 'edit', redirect: 'show' },
   });
   const d = query?.data?.data;
-  const submit = handleSubmit((values) => onFinish(toRequest(values) as unknown as DefinitionValues).catch(() => {}));
+  const submit = handleSubmit((values) => onFinish(toRequest(values)).catch(() => {}));
   const { readOnly, footerButtons } = useReadOnly('definitions');
   return (
     <Stack spacing={3}>
@@ -48,7 +48,7 @@ export function DefinitionEdit() {
           <Stack component="form" spacing={3} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
             <DefinitionFields control={control} />
             <Divider />
-            {!readOnly && <Controller control={control} name="image" render={({ field }) => <ImageInput value={field.value} onChange={field.onChange} definitionId={String(id)} />} />}
+            {!readOnly && <Controller control={control} name="image" render={({ field }) => <ImageInput value={field.value ?? null} onChange={field.onChange} definitionId={String(id)} />} />}
           </Stack>
         </ReadOnly>
       </Edit>
