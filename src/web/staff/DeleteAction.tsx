@@ -21,6 +21,7 @@ export function DeleteAction({
   successNotification,
   errorNotification,
   onSuccess,
+  variant = 'text',
 }: {
   resource: string;
   id: BaseKey;
@@ -29,6 +30,7 @@ export function DeleteAction({
   icon?: ReactNode;
   title: string;
   text?: string;
+  variant?: 'text' | 'outlined';
 } & Pick<DeleteOptions, 'successNotification' | 'errorNotification' | 'onSuccess'>) {
   const [asking, setAsking] = useState(false);
   const { hidden, disabled, loading, onConfirm } = useDeleteButton({ resource, id, successNotification, errorNotification, onSuccess });
@@ -41,7 +43,7 @@ export function DeleteAction({
           {icon}
         </IconButton>
       ) : (
-        <Button color="error" startIcon={<DeleteIcon />} disabled={disabled || loading} onClick={open}>
+        <Button color="error" variant={variant} startIcon={<DeleteIcon />} disabled={disabled || loading} onClick={open}>
           {label}
         </Button>
       )}

@@ -8,7 +8,7 @@ import { DeleteAction } from '../DeleteAction.tsx';
  * A definition's delete button, then back to the list: a definition games were made from cannot go
  * (409), and says so in plain words, with the way out (unpublish it).
  */
-export function DeleteDefinition({ definition }: { definition: GameDefinition | undefined }) {
+export function DeleteDefinition({ definition, variant }: { definition: GameDefinition | undefined; variant?: 'text' | 'outlined' }) {
   const { t, i18n } = useTranslation('staff');
   const { list } = useNavigation();
   if (!definition) return null;
@@ -25,7 +25,8 @@ export function DeleteDefinition({ definition }: { definition: GameDefinition | 
           ? { message: t('definitions.delete.inUse'), type: 'error' }
           : { message: t('definitions.delete.failed'), description: error instanceof Error ? error.message : undefined, type: 'error' }
       }
-      onSuccess={() => list('definitions', 'replace')}
+      onSuccess={() => list('definitions')}
+      variant={variant}
     />
   );
 }

@@ -37,7 +37,7 @@ export function DefinitionEdit() {
           footerButtons ??
           (({ defaultButtons }) => (
             <>
-              <DeleteDefinition definition={d} />
+              <DeleteDefinition definition={d} variant="outlined" />
               {defaultButtons}
             </>
           ))
