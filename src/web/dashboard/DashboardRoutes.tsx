@@ -78,11 +78,10 @@ export default function DashboardRoutes() {
       // Lists and records refetch when the server says their resource changed (src/contract/live.ts).
       options={{
         disableTelemetry: true,
-        // Said once for every list: Refine would write its own query (`current`, `pageSize`,
-        // `filters[0][field]=…`) into addresses whose filters are ours (`?userId=…`, which links
-        // open) and let the several grids of one page overwrite each other's paging. The lists
-        // that keep filters in the address do so in `useFilteredGrid` (staff/lists.tsx).
-        syncWithLocation: false,
+        // Said once for every list: a list page's grid keeps its page, sorting and filters in the
+        // address, so that a link or a reload opens it as it was. The grids that are one of several
+        // on a page (a user's ledger, a game's tabs) say `syncWithLocation: false`.
+        syncWithLocation: true,
         warnWhenUnsavedChanges: false,
         liveMode: 'auto',
         reactQuery: { clientConfig: { defaultOptions: { queries: { retry: retryUnlessRefused } } } },
