@@ -95,17 +95,21 @@ describe('the data provider', () => {
     expect(new Headers(sent.headers).get('idempotency-key')).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it('lists the catalogue where it lists, and finds a promo code, which has no GET of its own, in its list', async () => {
-    const codes = Array.from({ length: 130 }, (_, i) => ({ code: `CODE${i}` }));
-    const calls = stubApi((url) => {
-      const from = Number(url.searchParams.get('page')) * 100;
-      return url.pathname === '/v1/promocode' ? page(codes.slice(from, from + 100), codes.length) : page([]);
-    });
+  it('lists the catalogue where it lists, and reads one promo code where staff read it, not at the player’s check', async () => {
+    const calls = stubApi((url) =>
+      url.pathname === '/v1/staff/promocodes/CODE120'
+        ? { status: 200, body: { code: 'CODE120' } }
+        : url.pathname.startsWith('/v1/staff/promocodes/')
+          ? { status: 404, body: { status: 404 } }
+          : page([]),
+    );
     await dataProvider.getList({ resource: 'definitions' });
     expect(calls[0]!.pathname).toBe('/v1/definition/game/list');
     expect((await dataProvider.getOne({ resource: 'promoCodes', id: 'CODE120' })).data).toEqual({ code: 'CODE120' });
-    expect(calls.slice(1).map((u) => u.search)).toEqual(['?page=0&size=100', '?page=1&size=100']);
+    expect(calls[1]!.pathname).toBe('/v1/staff/promocodes/CODE120');
     await expect(dataProvider.getOne({ resource: 'promoCodes', id: 'NOPE' })).rejects.toMatchObject({ statusCode: 404 });
+    await dataProvider.getOne({ resource: 'creditPacks', id: 'p1' }).catch(() => undefined);
+    expect(calls[3]!.pathname).toBe('/v1/pricing/p1');
   });
 
   it('turns the API problem into an HttpError whose errors are keyed by field, as forms show them', async () => {

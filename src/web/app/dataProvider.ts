@@ -1,6 +1,6 @@
 import type { BaseRecord, CrudFilter, CrudSort, DataProvider, MetaQuery } from '@refinedev/core';
 import type { Page } from '../../contract/common.ts';
-import { ApiError, apiFetch } from './api.ts';
+import { apiFetch } from './api.ts';
 import { resources, type ResourcePaths } from './resources.ts';
 
 function declared(resource: string): ResourcePaths {
@@ -51,18 +51,6 @@ function listQuery(page: { currentPage: number; pageSize: number } | null, sorte
   return query;
 }
 
-/** One record of a collection that has no `GET path/{id}`, looked up in its list, 100 at a time. */
-async function oneFromList(resource: string, id: string, meta?: MetaQuery): Promise<BaseRecord> {
-  const key = declared(resource).idField ?? 'id';
-  const path = fill(resource, declared(resource).listPath ?? declared(resource).path, meta);
-  for (let currentPage = 1; ; currentPage++) {
-    const page = await apiFetch<Page<BaseRecord>>(`${path}?${listQuery({ currentPage, pageSize: 100 })}`);
-    const found = page.data.find((r) => String(r[key]) === id);
-    if (found) return found;
-    if (currentPage * 100 >= page.totalElements) throw new ApiError(404, { type: 'about:blank', title: 'Not Found', status: 404, detail: `No ${resource} ${id}` });
-  }
-}
-
 /**
  * Refine's data provider over the `/v1` API: Refine's 1-based pages become our 0-based
  * `page`/`size`, our `{ data, totalElements }` its `{ data, total }`, its sorters and filters our
@@ -80,8 +68,8 @@ export const dataProvider: DataProvider = {
   },
 
   async getOne<TData extends BaseRecord>({ resource, id, meta }: Parameters<DataProvider['getOne']>[0]) {
-    if (declared(resource).oneFromList) return { data: (await oneFromList(resource, String(id), meta)) as TData };
-    return { data: await apiFetch<TData>(itemPath(resource, id, meta)) };
+    const { onePath } = declared(resource);
+    return { data: await apiFetch<TData>(onePath ? `${fill(resource, onePath, meta)}/${encodeURIComponent(String(id))}` : itemPath(resource, id, meta)) };
   },
 
   /** `meta.idempotencyKey` keeps one key across retries of one purchase (else each call has its own). */

@@ -1,5 +1,4 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useMutation } from '@tanstack/react-query';
 import { NOTIFICATION_EVENT, RESOURCE_CHANGE_EVENT } from '../../contract/events.ts';
 import type { LiveResource, ResourceChange } from '../../contract/live.ts';
 import type { Notification, NotificationData } from '../../contract/notifications.ts';
@@ -7,6 +6,7 @@ import type { Page } from '../../contract/common.ts';
 import { apiFetch } from './api.ts';
 import { useSession } from './auth.tsx';
 import { UNREAD_PAGE_SIZE } from './constants.ts';
+import { useApiWrite } from './queries.ts';
 import type { ChangeSource } from './liveProvider.ts';
 
 /** A notification as the bell lists it (docs/product.md, Notifications). */
@@ -115,21 +115,14 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
     };
   }, [streamToken, add, listeners]);
 
-  // The write goes through the data provider, as Refine's useCustomMutation does; the bell lives in
-  // the shell, which never loads Refine (docs/architecture.md, Boundaries), so react-query runs it.
-  const { mutateAsync: sendRead } = useMutation({
-    mutationFn: async (id: string) => {
-      const { dataProvider } = await import('./dataProvider.ts');
-      return dataProvider.custom!({ url: `/v1/user/notification/${encodeURIComponent(id)}`, method: 'put' });
-    },
-    onError: (err) => console.error('mark read', err),
-  });
+  // The bell lives in the shell, which never loads Refine (docs/architecture.md, Boundaries).
+  const { mutateAsync: write } = useApiWrite();
   const markRead = useCallback(
     async (id: string) => {
       setItems((list) => list.map((n) => (n.id === id ? { ...n, read: true } : n)));
-      await sendRead(id).catch(() => {});
+      await write({ url: `/v1/user/notification/${encodeURIComponent(id)}`, method: 'put' }).catch((err: unknown) => console.error('mark read', err));
     },
-    [sendRead],
+    [write],
   );
 
   const value = useMemo(() => ({ items, unread: items.filter((n) => !n.read).length, markRead, changes }), [items, markRead, changes]);

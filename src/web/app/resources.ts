@@ -6,10 +6,8 @@ export interface ResourcePaths {
   path: string;
   /** Where the list is, when not at `path` (the catalogue lists at `/v1/definition/game/list`). */
   listPath?: string;
-  /** No `GET path/{id}`: one record is found in the list (pages of 100). */
-  oneFromList?: boolean;
-  /** The key of a record when it is not `id` (a promo code is named by its code). */
-  idField?: string;
+  /** Where one record is read (`onePath/{id}`), when not at `path/{id}` (a promo code, whose `path/{code}` is the player's check). */
+  onePath?: string;
   /** Where a new record is POSTed, when not at `path` (a game is bought at `/v1/game/create`). */
   createPath?: string;
 }
@@ -63,9 +61,9 @@ export const resources = [
   // A definition's reviews for its players, listed by definition; the page also says whether the caller may write one.
   { name: 'gameReviews', meta: { path: '/v1/game/review', listPath: '/v1/game/review/:definitionId' } },
   staff('definitions', 'catalogue', 'definitions', { path: '/v1/definition/game', listPath: '/v1/definition/game/list' }, { show: true, create: true, edit: true }),
-  staff('creditPacks', 'sales', 'packs', { path: '/v1/pricing', oneFromList: true }, { create: true, edit: true }),
-  staff('promoCodes', 'sales', 'promocodes', { path: '/v1/promocode', oneFromList: true, idField: 'code' }, { show: true, create: true, edit: true }),
-  staff('plans', 'sales', 'plans', { path: '/v1/subscription', oneFromList: true }, { create: true, edit: true }),
+  staff('creditPacks', 'sales', 'packs', { path: '/v1/pricing' }, { create: true, edit: true }),
+  staff('promoCodes', 'sales', 'promocodes', { path: '/v1/promocode', onePath: '/v1/staff/promocodes' }, { show: true, create: true, edit: true }),
+  staff('plans', 'sales', 'plans', { path: '/v1/subscription' }, { create: true, edit: true }),
   // Who used a promo code: shown on the code's page, no menu entry of its own.
   { name: 'promoCodeUses', meta: { path: '/v1/promocode/:code/uses', staff: true } },
   staff('users', 'players', 'users', { path: '/v1/staff/users' }, { show: true }),
@@ -76,8 +74,7 @@ export const resources = [
   staff('payments', 'support', 'payments', { path: '/v1/staff/payments' }, { show: true }),
   staff('staffInvoices', 'support', 'invoices', { path: '/v1/staff/invoices' }, { show: true }),
   staff('reviews', 'support', 'reviews', { path: '/v1/staff/reviews' }, {}),
-  // The audit log has no call for one entry: its show page finds it in the list.
-  staff('audit', 'support', 'audit', { path: '/v1/staff/audit', oneFromList: true }, { show: true }),
+  staff('audit', 'support', 'audit', { path: '/v1/staff/audit' }, { show: true }),
 ] as const satisfies ResourceProps[];
 
 export type ResourceName = (typeof resources)[number]['name'];

@@ -18,8 +18,12 @@ function useLocalizedGo() {
   return useCallback((config: GoConfig) => go({ ...config, to: config.to === undefined ? undefined : localized(config.to) }), [go, localized]);
 }
 
-/** Refine's `parse`: the resource, action and id of the path without its locale prefix. */
+/**
+ * Refine's `parse`: the resource, action and id of the path without its locale prefix; the query
+ * as react-router's binding reads it (a list's `filters[0][field]=…`, its page as a number).
+ */
 function useLocalizedParse() {
+  const parseQuery = reactRouter.parse!();
   const routeParams = useParams();
   const { pathname, search } = useLocation();
   const { resources } = useContext(ResourceContext);
@@ -31,14 +35,15 @@ function useLocalizedParse() {
   );
   return useCallback((): ParseResponse => {
     const query = Object.fromEntries(new URLSearchParams(search));
+    const { currentPage, pageSize, sorters, filters } = parseQuery().params ?? {};
     return {
       ...(resource && { resource }),
       ...(action && { action }),
       ...(params.id && { id: decodeURIComponent(params.id) }),
       pathname,
-      params: { ...params, ...query },
+      params: { ...params, ...query, currentPage, pageSize, sorters, filters },
     };
-  }, [resource, action, params, pathname, search]);
+  }, [resource, action, params, pathname, search, parseQuery]);
 }
 
 /** Refine's `Link`: react-router's, to the path under the page's locale prefix. */

@@ -78,7 +78,10 @@ export default function DashboardRoutes() {
       // Lists and records refetch when the server says their resource changed (src/contract/live.ts).
       options={{
         disableTelemetry: true,
-        syncWithLocation: false,
+        // Said once for every list: a list page's grid keeps its page, sorting and filters in the
+        // address, so that a link or a reload opens it as it was. The grids that are one of several
+        // on a page (a user's ledger, a game's tabs) say `syncWithLocation: false`.
+        syncWithLocation: true,
         warnWhenUnsavedChanges: false,
         liveMode: 'auto',
         reactQuery: { clientConfig: { defaultOptions: { queries: { retry: retryUnlessRefused } } } },

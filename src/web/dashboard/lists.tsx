@@ -26,9 +26,10 @@ function useResourceTable<T extends BaseRecord>(resource: ResourceName, { params
     meta: { params },
     pagination: { mode: 'server', pageSize },
     filters: { permanent: filters },
-    syncWithLocation: false,
     // A new page keeps the last one on screen until it arrives, instead of a spinner.
     queryOptions: { placeholderData: keepPreviousData },
+    // A player's pages show several lists at once (a game's tabs, the social page): each would write its paging over the others'.
+    syncWithLocation: false,
   });
   const { currentPage, setCurrentPage, result, tableQuery } = table;
   // After a removal the last page may be empty: step back one.

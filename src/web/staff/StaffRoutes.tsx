@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { useLocalePath } from '../app/locale.tsx';
 import { NotFound } from '../shell/NotFound.tsx';
 import { StaffLayout } from './StaffLayout.tsx';
+import { OldListAddress } from './lists.tsx';
 import { routes as definitions } from './definitions/routes.tsx';
 import { routes as packs } from './packs/routes.tsx';
 import { routes as promoCodes } from './promocodes/routes.tsx';
@@ -27,17 +28,19 @@ export default function StaffRoutes() {
     <Routes>
       <Route element={<StaffLayout />}>
         <Route index element={<Navigate to={to('/dashboard/staff/definitions')} replace />} />
-        {definitions}
-        {packs}
-        {promoCodes}
-        {plans}
-        {users}
-        {games}
-        {transactions}
-        {payments}
-        {invoices}
-        {reviews}
-        {audit}
+        <Route element={<OldListAddress />}>
+          {definitions}
+          {packs}
+          {promoCodes}
+          {plans}
+          {users}
+          {games}
+          {transactions}
+          {payments}
+          {invoices}
+          {reviews}
+          {audit}
+        </Route>
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

@@ -2,11 +2,11 @@ import type { ReactNode } from 'react';
 import { Alert, Box, Chip, IconButton, Stack, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { ArchiveOutlined as ArchiveIcon, ArrowBack as ArrowBackIcon } from '@mui/icons-material';
 import { useBack, useCan } from '@refinedev/core';
-import { DeleteButton } from '@refinedev/mui';
 import type { DataGridProps, GridValidRowModel } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../app/api.ts';
 import { gridLocaleText } from '../ui/gridLocale.ts';
+import { DeleteAction } from './DeleteAction.tsx';
 
 /** What every back-office grid shares: the page's language, no client-side sorting or filtering the API would not do. */
 export function useGridDefaults() {
@@ -69,19 +69,13 @@ export function Facts({ children }: { children: ReactNode }) {
 export function ArchiveButton({ resource, id, title, text, done }: { resource: string; id: string; title: string; text?: string; done: string }) {
   const { t } = useTranslation('staff');
   return (
-    <DeleteButton
+    <DeleteAction
       resource={resource}
-      recordItemId={id}
-      hideText
-      size="small"
-      color="error"
-      variant="text"
-      startIcon={<ArchiveIcon />}
-      aria-label={t('archive.action')}
-      title={t('archive.action')}
-      confirmTitle={text ? `${title} ${text}` : title}
-      confirmOkText={t('archive.action')}
-      confirmCancelText={t('buttons.cancel')}
+      id={id}
+      label={t('archive.action')}
+      icon={<ArchiveIcon fontSize="small" />}
+      title={title}
+      text={text}
       successNotification={{ message: done, type: 'success' }}
       errorNotification={(error) => ({ message: t('archive.failed'), description: errorText(error), type: 'error' })}
     />

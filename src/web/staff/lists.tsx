@@ -1,76 +1,84 @@
 import { useCallback, useEffect, useRef, useState, type ElementType, type ReactNode } from 'react';
 import { Alert, Button, Link, MenuItem, Stack, TextField, Typography } from '@mui/material';
-import { useLink, useNavigation, type BaseRecord, type CrudFilter, type CrudSort } from '@refinedev/core';
+import { useGo, useLink, useNavigation, type BaseRecord, type CrudFilter, type CrudSort } from '@refinedev/core';
 import { useDataGrid } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Navigate, Outlet, useSearchParams } from 'react-router';
 import type { GridValidRowModel } from '@mui/x-data-grid';
 import { errorText, type ApiError } from '../app/api.ts';
 import { asGridProps } from './common.tsx';
 
-/**
- * A list's filters kept in the address (`?userId=…&kind=…`): a link can open a list already
- * filtered (a user's payments), a reload keeps them.
- */
-function useUrlFilters<F extends string>(fields: readonly F[]) {
-  const [params, setParams] = useSearchParams();
-  const values = Object.fromEntries(fields.map((f) => [f, params.get(f) ?? ''])) as Record<F, string>;
-  const set = useCallback(
-    (field: F, value: string | null) => {
-      setParams(
-        (p) => {
-          const next = new URLSearchParams(p);
-          if (value) next.set(field, value);
-          else next.delete(field);
-          return next;
-        },
-        { replace: true },
-      );
-    },
-    [setParams],
-  );
-  return { values, set };
-}
+/** The filter fields of the back office's lists, which their address carried as `?userId=…` before Refine kept it. */
+const filterFields: readonly string[] = ['q', 'userId', 'kind', 'from', 'to', 'actorId', 'entity', 'entityId', 'status', 'ownerId', 'definitionId', 'hidden'];
 
 /**
- * A back-office grid paged, sorted and filtered by the API: `useDataGrid` with the list's filters
- * from the address; a new filter goes back to the first page.
+ * A list's filter as the data provider sends it, from what the reader picked: a search on `q`, the
+ * times that bound the days picked for `from` and `to`, any other field equal to its value.
  */
-export function useFilteredGrid<T extends BaseRecord & GridValidRowModel, F extends string>(
-  resource: string,
-  fields: readonly F[],
-  toFilters: (values: Record<F, string>) => CrudFilter[],
-  sort: CrudSort,
-) {
-  const { values, set } = useUrlFilters(fields);
-  const grid = useDataGrid<T, ApiError>({
-    resource,
-    pagination: { pageSize: 20 },
-    sorters: { initial: [sort] },
-    filters: { permanent: toFilters(values) },
-    syncWithLocation: false,
-  });
-  const { setCurrentPage } = grid;
+function toFilter(field: string, value: string): CrudFilter | null {
+  if (!value) return null;
+  if (field === 'q') return { field, operator: 'contains', value };
+  if (field === 'from' || field === 'to') {
+    const bound = dayBound(value, field === 'to');
+    return bound ? { field, operator: 'eq', value: bound } : null;
+  }
+  return { field, operator: 'eq', value };
+}
+
+/** What the reader picked, from a filter's value: for `from` and `to`, the day the time bounds. */
+function shown(field: string, value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (field !== 'from' && field !== 'to') return String(value);
+  const date = new Date(String(value));
+  if (Number.isNaN(date.getTime())) return '';
+  if (field === 'to') date.setDate(date.getDate() - 1);
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+}
+
+/** `userId=…`, `kind=…` as Refine's filters. */
+const filtersOf = (query: Array<[string, string]>) => query.flatMap(([field, value]) => toFilter(field, value) ?? []);
+
+/**
+ * A back-office list: the main grid of its page, paged, sorted and filtered by the API, all three
+ * kept in the address by Refine (`syncWithLocation`), so that a link or a reload opens it as it
+ * was; a new filter goes back to the first page.
+ */
+export function useFilteredGrid<T extends BaseRecord & GridValidRowModel, F extends string>(resource: string, fields: readonly F[], sort: CrudSort) {
+  const grid = useDataGrid<T, ApiError>({ resource, pagination: { pageSize: 20 }, sorters: { initial: [sort] } });
+  const { filters, setFilters, setCurrentPage } = grid;
+  const values = Object.fromEntries(fields.map((f) => [f, shown(f, filters.find((filter) => 'field' in filter && filter.field === f)?.value)])) as Record<F, string>;
   const setFilter = useCallback(
     (field: F, value: string | null) => {
-      set(field, value);
+      const next = toFilter(field, value ?? '');
+      setFilters((current) => [...current.filter((filter) => !('field' in filter && filter.field === field)), ...(next ? [next] : [])]);
       setCurrentPage(1);
     },
-    [set, setCurrentPage],
+    [setFilters, setCurrentPage],
   );
-  return { ...grid, gridProps: asGridProps<T>(grid.dataGridProps), values, setFilter };
+  // The filters are the fields above the grid, not its columns': the grid is not handed them (MIT's
+  // grid keeps one filter item and would hand the others back as removed).
+  const { filterModel: _filterModel, onFilterModelChange: _onFilterModelChange, ...gridProps } = grid.dataGridProps;
+  return { ...grid, gridProps: asGridProps<T>(gridProps), values, setFilter };
 }
 
-/** Equality filters for the data provider, the empty ones left out. */
-export function equalityFilters(values: Record<string, string | undefined>): CrudFilter[] {
-  return Object.entries(values).flatMap(([field, value]) => (value ? [{ field, operator: 'eq' as const, value }] : []));
+/**
+ * The back office's pages, a list's address of before (`?userId=…`, kept in bookmarks) turned
+ * into Refine's once, before the list opens on it.
+ */
+export function OldListAddress() {
+  const [params] = useSearchParams();
+  const go = useGo();
+  const old = [...params].filter(([field]) => filterFields.includes(field));
+  if (old.length === 0) return <Outlet />;
+  const kept = [...params].filter(([field]) => !filterFields.includes(field));
+  return <Navigate replace to={go({ type: 'path', query: { ...Object.fromEntries(kept), filters: filtersOf(old) } }) ?? ''} />;
 }
 
 /**
  * The start of a `YYYY-MM-DD` day in the reader's time zone as the API's ISO time; with `next`, the
  * start of the day after, since the lists' `to` is exclusive.
  */
-export function dayBound(day: string, next = false): string | undefined {
+function dayBound(day: string, next = false): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
   const date = new Date(`${day}T00:00:00`);
   if (Number.isNaN(date.getTime())) return undefined;
@@ -176,12 +184,13 @@ export function ShowLink({ resource, id, children }: { resource: string; id: str
   );
 }
 
-/** A link to a back-office list, filtered (`?userId=…`). */
+/** A link to a back-office list, filtered (`{ userId }`), in the address Refine reads its filters from. */
 export function ListLink({ resource, query, children }: { resource: string; query: Record<string, string>; children: ReactNode }) {
   const RouterLink = useLink();
   const { listUrl } = useNavigation();
+  const go = useGo();
   return (
-    <Link component={RouterLink as ElementType} to={`${listUrl(resource)}?${new URLSearchParams(query)}`} underline="hover">
+    <Link component={RouterLink as ElementType} to={go({ to: listUrl(resource), query: { filters: filtersOf(Object.entries(query)) }, type: 'path' }) ?? ''} underline="hover">
       {children}
     </Link>
   );

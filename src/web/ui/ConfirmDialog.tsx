@@ -1,7 +1,11 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 
-/** Asks before an action the user may regret (stop a server, remove a friend...). */
+/**
+ * The app's one confirmation: asks before an action the user may regret (stop a server, remove a
+ * friend, archive a pack...). Player pages reach it through `useConfirmedAction`, the back office
+ * through its action dialogs and `DeleteAction`.
+ */
 export function ConfirmDialog({
   open,
   title,
@@ -14,7 +18,8 @@ export function ConfirmDialog({
 }: {
   open: boolean;
   title: string;
-  text: string;
+  /** What follows from it, when the title alone does not say. */
+  text?: string;
   confirm: string;
   danger?: boolean;
   /** A free-text reason asked with the confirmation (a kick's, a ban's), and where it goes. */
@@ -27,7 +32,7 @@ export function ConfirmDialog({
     <Dialog open={open} onClose={onClose} aria-labelledby="confirm-title">
       <DialogTitle id="confirm-title">{title}</DialogTitle>
       <DialogContent>
-        <DialogContentText>{text}</DialogContentText>
+        {text && <DialogContentText>{text}</DialogContentText>}
         {reason && (
           <TextField
             label={reason.label}

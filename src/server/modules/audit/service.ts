@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/audit.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
+import { notFound } from '../../lib/problems.ts';
 import type { UsersService } from '../users/service.ts';
 import { parseSort, type AuditEntry, type AuditQuery } from '../../../contract/staff.ts';
 import type { Locale } from '../../../contract/messages.ts';
@@ -75,12 +76,24 @@ export class AuditService {
       this.db.select().from(auditLog).where(where).orderBy(dir(auditLog.createdAt), dir(auditLog.id)).limit(window.limit).offset(window.offset),
       this.db.select({ n: count() }).from(auditLog).where(where),
     ]);
-    // Staff read names, not ids: games and users by their name now, the rest by what was written.
+    return pageOf(await this.named(rows, locale), total?.n ?? 0, window);
+  }
+
+  /** One entry, as the list shows it: 404 when unknown. */
+  async entry(id: string, locale: Locale = 'fr'): Promise<AuditEntry> {
+    const [row] = await this.db.select().from(auditLog).where(eq(auditLog.id, id));
+    if (!row) throw notFound('auditEntry');
+    const [entry] = await this.named([row], locale);
+    return entry!;
+  }
+
+  /** Staff read names, not ids: games and users by their name now, the rest by what was written. */
+  private async named(rows: Array<typeof auditLog.$inferSelect>, locale: Locale): Promise<AuditEntry[]> {
     const ids = (entity: string) => [...new Set(rows.filter((r) => r.entity === entity).map((r) => r.entityId))];
     const gameIds = ids('game').filter((id) => /^[0-9a-f-]{36}$/i.test(id));
     const [names, gameNames] = await Promise.all([this.users.names([...rows.map((entry) => entry.actorId), ...ids('user').filter((id) => /^[0-9a-f-]{36}$/i.test(id))]), this.gameNames(gameIds)]);
     const gameName = new Map(gameNames.map((g) => [g.id, g.name]));
-    const data: AuditEntry[] = rows.map((entry) => ({
+    return rows.map((entry) => ({
       id: entry.id,
       actorId: entry.actorId,
       actorName: names.get(entry.actorId) ?? '',
@@ -93,6 +106,5 @@ export class AuditService {
       after: entry.after ?? null,
       createdAt: entry.createdAt.toISOString(),
     }));
-    return pageOf(data, total?.n ?? 0, window);
   }
 }

@@ -101,6 +101,10 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       { schema: { tags, summary: 'Staff and support: the audit log of staff writes, newest first', querystring: AuditQuery, response: { 200: Page(AuditEntry) } } },
       async (request) => services.audit.list(request.query, pageWindow(request.query), request.locale),
     );
+
+    staffAndSupport.get('/v1/staff/audit/:id', { schema: { tags, summary: 'Staff and support: one entry of the audit log', params: IdParams, response: { 200: AuditEntry } } }, async (request) =>
+      services.audit.entry(request.params.id, request.locale),
+    );
   });
 
   await signedIn(app, ['staff'], (staffOnly) => {

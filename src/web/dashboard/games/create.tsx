@@ -79,7 +79,7 @@ function CreateForm({ definition, balance, onBought }: { definition: GameDefinit
   const failure = mutation.error;
   // A refusal that names fields shows on them; any other shows in the summary.
   const refusal = failure && !failure.errors ? { text: errorMessage(failure), short: failure instanceof ApiError && failure.status === 402 } : null;
-  const submit = handleSubmit((values) => onFinish(toRequest(definition.id, values, promo.promo?.code ?? null) as unknown as CreateValues).catch(() => {}));
+  const submit = handleSubmit((values) => onFinish(toRequest(definition.id, values, promo.promo?.code ?? null)).catch(() => {}));
 
   return (
     <Box component="form" noValidate onSubmit={(e) => void submit(e)}>

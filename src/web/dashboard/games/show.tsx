@@ -1,10 +1,10 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Box, Button, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
-import { playerListLevels, type Game, type GameStatusView, type PlayerListType } from '../../../contract/games.ts';
-import { type GameStatus } from '../../../contract/values.ts';
+import type { Game, GameStatusView } from '../../../contract/games.ts';
+import type { GameStatus } from '../../../contract/values.ts';
 import { gameTabs } from '../../../contract/routes.ts';
 import type { GameAccessLevel } from '../../../contract/sharing.ts';
 import type { ApiError } from '../../app/api.ts';
@@ -12,19 +12,13 @@ import { useLocalePath } from '../../app/locale.tsx';
 import { useFormatRam } from '../../ui/format.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';
-import { RenewalCard } from '../../money/renewals/RenewalCard.tsx';
 import { BackupsCard } from './backups/BackupsCard.tsx';
-import { ConnectedCard } from './overview/ConnectedCard.tsx';
-import { ControlsCard } from './overview/ControlsCard.tsx';
-import { FriendsCard } from './overview/FriendsCard.tsx';
-import { PlayerListsCard } from './overview/PlayerListsCard.tsx';
+import { Overview } from './overview/Overview.tsx';
 import { levelOf, may } from './sharing/access.ts';
 import { SharedByChip } from './sharing/SharedByChip.tsx';
 import { SettingsCard } from './settings/SettingsCard.tsx';
 import { StatusChip } from './StatusChip.tsx';
-import { TransactionsCard } from './overview/TransactionsCard.tsx';
 import { LIVE_READ_MS, useGameRead } from './useGameCall.ts';
-import { WhitelistCard } from './overview/WhitelistCard.tsx';
 
 // MUI X Charts is heavy: loaded only when the Usage tab opens.
 const UsageCard = lazy(() => import('./usage/UsageCard.tsx'));
@@ -136,29 +130,5 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
       )}
       {tab === '' && <Overview game={game} status={status} running={running} live={live} reload={reload} />}
     </Stack>
-  );
-}
-
-/**
- * The control panel: renewal, power, players, lists and the game's transactions; a friend the game
- * is shared with sees what their role allows (billing stays the owner's).
- */
-function Overview({ game, status, running, live, reload }: { game: Game; status: GameStatus; running: boolean; live: ReturnType<typeof useGameRead<GameStatusView>>; reload: () => void }) {
-  // A friend group changed a list: the lists card is read again, on that list.
-  const [lists, setLists] = useState<{ version: number; type: PlayerListType }>({ version: 0, type: 'WHITELIST' });
-  const owner = may(game, 'OWNER');
-  const moderator = may(game, 'MODERATOR');
-  return (
-    <>
-      {owner && <RenewalCard game={game} onChanged={reload} />}
-      <ControlsCard game={game} status={status} live={live.data} liveFailed={live.error !== null} onActed={live.refetch} canPower={may(game, 'COADMIN')} />
-      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
-        <ConnectedCard gameId={game.id} running={running} canKick={moderator} />
-        <WhitelistCard gameId={game.id} initial={game.whitelistEnabled} canChange={moderator} />
-      </Box>
-      {moderator && <FriendsCard gameId={game.id} running={running} onListChanged={(type) => setLists((l) => ({ version: l.version + 1, type }))} />}
-      <PlayerListsCard key={lists.version} gameId={game.id} initialType={lists.type} mayChange={(type) => may(game, playerListLevels[type])} />
-      {owner && <TransactionsCard gameId={game.id} />}
-    </>
   );
 }

@@ -6,9 +6,11 @@ import type { GameReview, GameReviewCreate } from '../../../contract/reviews.ts'
 import type { ApiError } from '../../app/api.ts';
 import { useErrorMessage } from '../../ui/states.tsx';
 
+/** The form's values, and what it sends: the game reviewed, and the comment only when one was written. */
 interface ReviewValues {
+  definitionId?: string;
   rating: number | null;
-  comment: string;
+  comment?: string;
 }
 
 /** A player's review of a game they created a server of: stars and an optional comment. */
@@ -25,12 +27,13 @@ export function ReviewForm({ definitionId, onDone }: { definitionId: string; onD
     refineCoreProps: { resource: 'gameReviews', action: 'create', redirect: false, successNotification: false, errorNotification: false, onMutationSuccess: onDone },
   });
   const submit = handleSubmit((v) => {
-    const review: GameReviewCreate = { definitionId, rating: v.rating ?? 0, ...(v.comment.trim() ? { comment: v.comment.trim() } : {}) };
-    return onFinish(review as unknown as ReviewValues).catch(() => {});
+    const written = v.comment?.trim();
+    const review: GameReviewCreate & ReviewValues = { definitionId, rating: v.rating ?? 0, ...(written ? { comment: written } : {}) };
+    return onFinish(review).catch(() => {});
   });
   // A refusal that names no field (already reviewed, no server of this game) shows under the form.
   const refusal = mutation.error && !mutation.error.errors ? errorMessage(mutation.error) : null;
-  const comment = watch('comment');
+  const comment = watch('comment') ?? '';
 
   return (
     <Card component="form" noValidate onSubmit={(e) => void submit(e)} aria-labelledby="review-form-title">

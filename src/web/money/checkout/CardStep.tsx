@@ -3,7 +3,7 @@ import { Alert, Box, Button, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { Payment, PaymentCheckout } from '../../../contract/payments.ts';
 import { newIdempotencyKey } from '../../app/api.ts';
-import { dataProvider } from '../../app/dataProvider.ts';
+import { useApiWrite } from '../../app/queries.ts';
 import { cardFailureText, formatMoney } from './money.ts';
 
 // Stripe's Payment Element and script: only when the server pays through Stripe.
@@ -36,6 +36,7 @@ function SandboxCardForm({ checkout, onPaid, onCancel }: CardStepProps) {
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { mutateAsync: write } = useApiWrite<Payment>();
   const digits = number.replace(/\s/g, '');
   const valid = /^\d{16}$/.test(digits);
 
@@ -46,13 +47,7 @@ function SandboxCardForm({ checkout, onPaid, onCancel }: CardStepProps) {
     setError(null);
     try {
       // A new key per attempt: another card after a decline is another attempt, not a replay.
-      const { data } = await dataProvider.custom!<Payment>({
-        url: `/v1/payment/sandbox/${checkout.paymentId}/confirm`,
-        method: 'post',
-        payload: { cardNumber: digits },
-        meta: { idempotencyKey: newIdempotencyKey() },
-      });
-      onPaid(data);
+      onPaid(await write({ url: `/v1/payment/sandbox/${checkout.paymentId}/confirm`, method: 'post', payload: { cardNumber: digits }, idempotencyKey: newIdempotencyKey() }));
     } catch (err) {
       setError(cardFailureText(t, err));
     } finally {

@@ -5,7 +5,7 @@ import type { CreditPack } from '../../../contract/credit-packs.ts';
 import type { PaymentCheckout } from '../../../contract/payments.ts';
 import type { PromoCodeCheck } from '../../../contract/promocodes.ts';
 import { ApiError, apiFetch, errorText, newIdempotencyKey } from '../../app/api.ts';
-import { dataProvider } from '../../app/dataProvider.ts';
+import { useApiWrite } from '../../app/queries.ts';
 import { formatDay, formatMoney } from '../checkout/money.ts';
 
 /** The chosen pack, its promo code and what will be paid; "continue" makes the payment. */
@@ -20,6 +20,7 @@ export default function PackSummary({ pack, checkout, onCheckout }: { pack: Cred
   // One key per summary: a second click (or a retry after a network error) makes no second payment.
   const [idempotencyKey] = useState(newIdempotencyKey);
   const lang = i18n.language;
+  const { mutateAsync: write } = useApiWrite<PaymentCheckout>();
 
   const check = async () => {
     setChecking(true);
@@ -41,7 +42,7 @@ export default function PackSummary({ pack, checkout, onCheckout }: { pack: Cred
     setError(null);
     try {
       const payload = { pricingId: pack.id, ...(promo ? { promoCode: promo.code } : {}) };
-      onCheckout((await dataProvider.custom!<PaymentCheckout>({ url: '/v1/payment/stripe', method: 'post', payload, meta: { idempotencyKey } })).data);
+      onCheckout(await write({ url: '/v1/payment/stripe', method: 'post', payload, idempotencyKey }));
     } catch (err) {
       setError(`${t('summary.failed')} ${errorText(err)}`);
     } finally {

@@ -1,12 +1,11 @@
 import { Box, Chip, TextField, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { List } from '@refinedev/mui';
-import type { CrudFilter } from '@refinedev/core';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { AuditEntry } from '../../../contract/staff.ts';
 import { useGridDefaults } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';
-import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, dayBound, equalityFilters, useFilteredGrid } from '../lists.tsx';
+import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, useFilteredGrid } from '../lists.tsx';
 import { UserPicker } from '../users/UserPicker.tsx';
 import { EntityLink } from './EntityLink.tsx';
 
@@ -15,17 +14,13 @@ const auditedEntities = ['user', 'game', 'payment', 'review', 'definition', 'pac
 
 type Filter = 'actorId' | 'entity' | 'entityId' | 'from' | 'to';
 
-function toFilters({ actorId, entity, entityId, from, to }: Record<Filter, string>): CrudFilter[] {
-  return equalityFilters({ actorId, entity, entityId, from: dayBound(from), to: dayBound(to, true) });
-}
-
 /** Every staff write, newest first (read-only): who, when, what, on which entity and why. */
 export function AuditList() {
   const { t, i18n } = useTranslation('staff');
   const lang = i18n.language;
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const defaults = useGridDefaults();
-  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<AuditEntry, Filter>('audit', ['actorId', 'entity', 'entityId', 'from', 'to'], toFilters, { field: 'createdAt', order: 'desc' });
+  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<AuditEntry, Filter>('audit', ['actorId', 'entity', 'entityId', 'from', 'to'], { field: 'createdAt', order: 'desc' });
   const columns: GridColDef<AuditEntry>[] = [
     {
       field: 'createdAt',

@@ -5,15 +5,18 @@ import { type GameDefCreate } from '../../../contract/catalogue.ts';
 import { maxVersion, minecraftVersions, type GameSettings } from '../../../contract/games.ts';
 import { SelectInput, SwitchInput, TextInput } from '../fields.tsx';
 
-/** The form's values: every text present (empty when unset), so the fields stay controlled. */
+/**
+ * The form's values, every text present (empty when unset) so the fields stay controlled, and what
+ * it sends (`toRequest`), where no image and unset settings are left out.
+ */
 export interface DefinitionValues {
   name: { fr: string; en: string };
   description: { fr: string; en: string };
   version: string;
   allowedVersions: string[];
-  image: string | null;
+  image?: string | null;
   published: boolean;
-  settings: { motd?: string; gameMode?: string; difficulty?: string; seed?: string };
+  settings?: { motd?: string; gameMode?: string; difficulty?: string; seed?: string };
 }
 
 export const emptyDefinition: DefinitionValues = {
@@ -27,7 +30,7 @@ export const emptyDefinition: DefinitionValues = {
 };
 
 /** The request body: unset settings and no image are left out rather than sent empty. */
-export function toRequest(values: DefinitionValues): GameDefCreate {
+export function toRequest(values: DefinitionValues): GameDefCreate & DefinitionValues {
   const settings = Object.fromEntries(Object.entries(values.settings ?? {}).filter(([, v]) => v !== '' && v !== null && v !== undefined)) as GameSettings;
   return {
     name: values.name,

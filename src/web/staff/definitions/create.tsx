@@ -43,7 +43,7 @@ export function DefinitionCreate() {
       },
     },
   });
-  const submit = handleSubmit((values) => onFinish(toRequest(values) as unknown as DefinitionValues).catch(() => {}));
+  const submit = handleSubmit((values) => onFinish(toRequest(values)).catch(() => {}));
   return (
     <Create goBack={<BackButton />} title={<ViewTitle>{t('definitions.titles.create')}</ViewTitle>} isLoading={formLoading} saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}>
       <Stack component="form" spacing={3} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">

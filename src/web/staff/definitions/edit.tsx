@@ -9,7 +9,7 @@ import { BackButton, ErrorAlert, ReadOnly, ViewTitle, useReadOnly } from '../com
 import { DefinitionFields, emptyDefinition, toRequest, type DefinitionValues } from './DefinitionForm.tsx';
 import { ImageInput } from './ImageInput.tsx';
 import { PackagesEditor } from './PackagesEditor.tsx';
-import { useDeleteDefinition } from './useDeleteDefinition.ts';
+import { DeleteDefinition } from './DeleteDefinition.tsx';
 
 /** A definition's texts, settings, published flag and image, then its packages, each saved on its own. */
 export function DefinitionEdit() {
@@ -24,8 +24,7 @@ export function DefinitionEdit() {
     refineCoreProps: { resource: 'definitions', action: 'edit', redirect: 'show' },
   });
   const d = query?.data?.data;
-  const deleteProps = useDeleteDefinition(d);
-  const submit = handleSubmit((values) => onFinish(toRequest(values) as unknown as DefinitionValues).catch(() => {}));
+  const submit = handleSubmit((values) => onFinish(toRequest(values)).catch(() => {}));
   const { readOnly, footerButtons } = useReadOnly('definitions');
   return (
     <Stack spacing={3}>
@@ -34,16 +33,22 @@ export function DefinitionEdit() {
         title={<ViewTitle>{t('definitions.titles.edit', { name: d?.name[i18n.language === 'en' ? 'en' : 'fr'] ?? '' })}</ViewTitle>}
         isLoading={formLoading}
         saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
-        canDelete
-        deleteButtonProps={deleteProps}
-        footerButtons={footerButtons}
+        footerButtons={
+          footerButtons ??
+          (({ defaultButtons }) => (
+            <>
+              <DeleteDefinition definition={d} variant="outlined" />
+              {defaultButtons}
+            </>
+          ))
+        }
       >
         <ErrorAlert error={query?.error} />
         <ReadOnly readOnly={readOnly}>
           <Stack component="form" spacing={3} onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
             <DefinitionFields control={control} />
             <Divider />
-            {!readOnly && <Controller control={control} name="image" render={({ field }) => <ImageInput value={field.value} onChange={field.onChange} definitionId={String(id)} />} />}
+            {!readOnly && <Controller control={control} name="image" render={({ field }) => <ImageInput value={field.value ?? null} onChange={field.onChange} definitionId={String(id)} />} />}
           </Stack>
         </ReadOnly>
       </Edit>

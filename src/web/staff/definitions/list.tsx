@@ -17,7 +17,6 @@ export function DefinitionList() {
     pagination: { pageSize: 20 },
     sorters: { mode: 'off' },
     filters: { mode: 'off' },
-    syncWithLocation: false,
   });
   const columns = useMemo<GridColDef<GameDefinition>[]>(
     () => [

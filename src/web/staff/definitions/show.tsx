@@ -6,7 +6,7 @@ import type { GameDefinition } from '../../../contract/catalogue.ts';
 import type { ApiError } from '../../app/api.ts';
 import { BackButton, ErrorAlert, Fact, Facts, ViewTitle } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';
-import { useDeleteDefinition } from './useDeleteDefinition.ts';
+import { DeleteDefinition } from './DeleteDefinition.tsx';
 
 /** One definition as players would buy it, with what only staff see: drafts, both languages, every package. */
 export function DefinitionShow() {
@@ -14,14 +14,17 @@ export function DefinitionShow() {
   const lang = i18n.language;
   const { query } = useShow<GameDefinition, ApiError>({ resource: 'definitions' });
   const d = query.data?.data;
-  const deleteProps = useDeleteDefinition(d);
   return (
     <Show
       goBack={<BackButton />}
       title={<ViewTitle>{d ? d.name[lang === 'en' ? 'en' : 'fr'] : t('definitions.definitions')}</ViewTitle>}
       isLoading={query.isLoading}
-      canDelete
-      deleteButtonProps={deleteProps}
+      headerButtons={({ defaultButtons }) => (
+        <>
+          {defaultButtons}
+          <DeleteDefinition definition={d} />
+        </>
+      )}
     >
       <ErrorAlert error={query.error} />
       {d && (

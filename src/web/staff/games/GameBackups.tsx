@@ -52,6 +52,7 @@ export function GameBackups({ game, onRestored }: { game: StaffGame; onRestored:
     pagination: { pageSize: 10 },
     sorters: { mode: 'off' },
     filters: { mode: 'off' },
+    // A part of the game's page: its paging is not the page's address, which names the game.
     syncWithLocation: false,
   });
   const canRestore = useCan({ resource: 'staffGameBackups', action: 'restore' }).data?.can ?? false;

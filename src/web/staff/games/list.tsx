@@ -16,16 +16,7 @@ export function GameList() {
   const lang = i18n.language === 'en' ? 'en' : 'fr';
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const defaults = useGridDefaults();
-  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffGame, 'q' | 'status' | 'ownerId'>(
-    'staffGames',
-    ['q', 'status', 'ownerId'],
-    ({ q, status, ownerId }) => [
-      ...(q ? [{ field: 'q', operator: 'contains' as const, value: q }] : []),
-      ...(status ? [{ field: 'status', operator: 'eq' as const, value: status }] : []),
-      ...(ownerId ? [{ field: 'ownerId', operator: 'eq' as const, value: ownerId }] : []),
-    ],
-    { field: 'createdAt', order: 'desc' },
-  );
+  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffGame, 'q' | 'status' | 'ownerId'>('staffGames', ['q', 'status', 'ownerId'], { field: 'createdAt', order: 'desc' });
   const columns: GridColDef<StaffGame>[] = [
     {
       field: 'name',

@@ -6,7 +6,7 @@ import type { StaffInvoice } from '../../../contract/staff.ts';
 import { formatMoney } from '../../money/checkout/money.ts';
 import { useGridDefaults } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';
-import { FilterBar, LoadFailure, PageTitle, ShowLink, equalityFilters, useFilteredGrid } from '../lists.tsx';
+import { FilterBar, LoadFailure, PageTitle, ShowLink, useFilteredGrid } from '../lists.tsx';
 import { UserPicker } from '../users/UserPicker.tsx';
 import { InvoicePdfButton } from './InvoicePdfButton.tsx';
 
@@ -16,7 +16,7 @@ export function InvoiceList() {
   const lang = i18n.language;
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const defaults = useGridDefaults();
-  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffInvoice, 'userId'>('staffInvoices', ['userId'], equalityFilters, { field: 'issuedAt', order: 'desc' });
+  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffInvoice, 'userId'>('staffInvoices', ['userId'], { field: 'issuedAt', order: 'desc' });
   const columns: GridColDef<StaffInvoice>[] = [
     {
       field: 'number',

@@ -1,32 +1,33 @@
 import { Box } from '@mui/material';
 import type { Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { PricingRequest } from '../../../contract/credit-packs.ts';
 import { MoneyInput, NumberInput, TextInput } from '../fields.tsx';
 
-/** The form's values: numbers are null until typed (the required ones are checked before sending). */
+/**
+ * The form's values, and what it sends: numbers are null until typed (the required ones are checked
+ * before sending); the bonus and the label are left out of what is sent when empty.
+ */
 export interface PackValues {
   credits: number | null;
-  bonusCredits: number | null;
+  bonusCredits?: number | null;
   priceCents: number | null;
   currency: string;
   /** Null on a pack that has none (the edit form loads it so). */
-  label: { fr: string; en: string } | null;
+  label?: { fr: string; en: string } | null;
 }
 
 export const emptyPack: PackValues = { credits: null, bonusCredits: null, priceCents: null, currency: 'EUR', label: { fr: '', en: '' } };
 
 const hasLabel = (v: PackValues) => !!(v.label?.fr.trim() || v.label?.en.trim());
 
-/** The request body: no bonus and no label are left out; a label goes in both languages. */
-export const toPricingRequest = (v: PackValues) =>
-  ({
-    credits: v.credits,
-    priceCents: v.priceCents,
-    currency: v.currency,
-    ...(v.bonusCredits ? { bonusCredits: v.bonusCredits } : {}),
-    ...(hasLabel(v) ? { label: { fr: v.label?.fr ?? '', en: v.label?.en ?? '' } } : {}),
-  }) as PricingRequest;
+/** What is sent: no bonus and no label are left out; a label goes in both languages. */
+export const toPricingRequest = (v: PackValues): PackValues => ({
+  credits: v.credits,
+  priceCents: v.priceCents,
+  currency: v.currency,
+  ...(v.bonusCredits ? { bonusCredits: v.bonusCredits } : {}),
+  ...(hasLabel(v) ? { label: { fr: v.label?.fr ?? '', en: v.label?.en ?? '' } } : {}),
+});
 
 /** A pack's label, credits, bonus credits and price. */
 export function PackFields({ control, currency, values }: { control: Control<PackValues>; currency: string; values: PackValues }) {

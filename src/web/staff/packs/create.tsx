@@ -13,7 +13,7 @@ export function PackCreate() {
     defaultValues: emptyPack,
     refineCoreProps: { resource: 'creditPacks', action: 'create', redirect: 'list' },
   });
-  const submit = handleSubmit((v) => refineCore.onFinish(toPricingRequest(v) as unknown as PackValues).catch(() => {}));
+  const submit = handleSubmit((v) => refineCore.onFinish(toPricingRequest(v)).catch(() => {}));
   return (
     <Create
       goBack={<BackButton />}

@@ -18,7 +18,7 @@ export function PackEdit() {
   });
   const pack = refineCore.query?.data?.data;
   const { readOnly, footerButtons } = useReadOnly('creditPacks');
-  const submit = handleSubmit((v) => refineCore.onFinish(toPricingRequest(v) as unknown as PackValues).catch(() => {}));
+  const submit = handleSubmit((v) => refineCore.onFinish(toPricingRequest(v)).catch(() => {}));
   return (
     <Edit
       goBack={<BackButton />}

@@ -14,7 +14,7 @@ export function PackList() {
   const { t, i18n } = useTranslation('staff');
   const lang = i18n.language;
   const localized = useLocalized();
-  const { dataGridProps } = useDataGrid<CreditPack, ApiError>({ resource: 'creditPacks', pagination: { pageSize: 20 }, sorters: { mode: 'off' }, filters: { mode: 'off' }, syncWithLocation: false });
+  const { dataGridProps } = useDataGrid<CreditPack, ApiError>({ resource: 'creditPacks', pagination: { pageSize: 20 }, sorters: { mode: 'off' }, filters: { mode: 'off' } });
   const columns = useMemo<GridColDef<CreditPack>[]>(
     () => [
       { field: 'label', headerName: t('creditPacks.fields.label'), flex: 1, minWidth: 130, valueGetter: (_, row) => (row.label ? localized(row.label) : '—') },

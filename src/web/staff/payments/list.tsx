@@ -7,7 +7,7 @@ import type { StaffPayment } from '../../../contract/staff.ts';
 import { formatMoney } from '../../money/checkout/money.ts';
 import { useGridDefaults } from '../common.tsx';
 import { formatDate, formatNumber } from '../../ui/format.ts';
-import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, equalityFilters, useFilteredGrid } from '../lists.tsx';
+import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, useFilteredGrid } from '../lists.tsx';
 import { UserPicker } from '../users/UserPicker.tsx';
 import { PaymentStatusChip } from './PaymentStatusChip.tsx';
 
@@ -17,7 +17,7 @@ export function PaymentList() {
   const lang = i18n.language;
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const defaults = useGridDefaults();
-  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffPayment, 'userId' | 'status'>('payments', ['userId', 'status'], equalityFilters, { field: 'createdAt', order: 'desc' });
+  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffPayment, 'userId' | 'status'>('payments', ['userId', 'status'], { field: 'createdAt', order: 'desc' });
   const columns: GridColDef<StaffPayment>[] = [
     {
       field: 'createdAt',

@@ -4,7 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { planIntervals, type SubscriptionCreateRequest } from '../../../contract/subscriptions.ts';
 import { MoneyInput, NumberInput, SelectInput, TextInput } from '../fields.tsx';
 
-/** The form's values: numbers are null until typed. */
+/**
+ * The form's values, sent as they are (an edit form takes only these fields from the plan): the
+ * numbers are null until typed, which the API refuses on their fields.
+ */
 export interface PlanValues {
   name: { fr: string; en: string };
   priceCents: number | null;
@@ -14,8 +17,6 @@ export interface PlanValues {
 }
 
 export const emptyPlan: PlanValues = { name: { fr: '', en: '' }, priceCents: null, currency: 'EUR', interval: 'MONTH', credits: null };
-
-export const toPlanRequest = (v: PlanValues) => ({ name: v.name, priceCents: v.priceCents, currency: v.currency, interval: v.interval, credits: v.credits }) as SubscriptionCreateRequest;
 
 /** A plan's names, price per period and the credits each paid period grants. */
 export function PlanFields({ control, currency }: { control: Control<PlanValues>; currency: string }) {

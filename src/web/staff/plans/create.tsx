@@ -3,25 +3,19 @@ import { Create } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { SubscriptionPlan } from '../../../contract/subscriptions.ts';
-import { PlanFields, emptyPlan, toPlanRequest, type PlanValues } from './PlanForm.tsx';
+import { PlanFields, emptyPlan, type PlanValues } from './PlanForm.tsx';
 import { BackButton, ViewTitle } from '../common.tsx';
 
 /** A new subscription plan, offered at once. */
 export function PlanCreate() {
   const { t } = useTranslation('staff');
-  const { control, saveButtonProps, handleSubmit, watch, refineCore } = useForm<SubscriptionPlan, HttpError, PlanValues>({
+  const { control, saveButtonProps, watch, refineCore } = useForm<SubscriptionPlan, HttpError, PlanValues>({
     defaultValues: emptyPlan,
     refineCoreProps: { resource: 'plans', action: 'create', redirect: 'list' },
   });
-  const submit = handleSubmit((v) => refineCore.onFinish(toPlanRequest(v) as unknown as PlanValues).catch(() => {}));
   return (
-    <Create
-      goBack={<BackButton />}
-      title={<ViewTitle>{t('plans.titles.create')}</ViewTitle>}
-      isLoading={refineCore.formLoading}
-      saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
-    >
-      <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
+    <Create goBack={<BackButton />} title={<ViewTitle>{t('plans.titles.create')}</ViewTitle>} isLoading={refineCore.formLoading} saveButtonProps={saveButtonProps}>
+      <form onSubmit={saveButtonProps.onClick} noValidate autoComplete="off">
         <PlanFields control={control} currency={watch('currency')} />
       </form>
     </Create>

@@ -15,7 +15,7 @@ type PlanRow = SubscriptionPlan & { subscriberCount?: number };
 export function PlanList() {
   const { t, i18n } = useTranslation('staff');
   const lang = i18n.language;
-  const { dataGridProps } = useDataGrid<PlanRow, ApiError>({ resource: 'plans', pagination: { pageSize: 20 }, sorters: { mode: 'off' }, filters: { mode: 'off' }, syncWithLocation: false });
+  const { dataGridProps } = useDataGrid<PlanRow, ApiError>({ resource: 'plans', pagination: { pageSize: 20 }, sorters: { mode: 'off' }, filters: { mode: 'off' } });
   const columns = useMemo<GridColDef<PlanRow>[]>(
     () => [
       { field: 'name', headerName: t('plans.fields.name'), flex: 1, minWidth: 110, valueGetter: (_, row) => row.name[lang === 'en' ? 'en' : 'fr'] },

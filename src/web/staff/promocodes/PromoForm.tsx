@@ -1,32 +1,34 @@
 import { Box } from '@mui/material';
 import type { Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { promoKinds, type PromoCode, type PromoCodeCreateRequest, type PromoCodeUpdateRequest } from '../../../contract/promocodes.ts';
+import { promoKinds, type PromoCode } from '../../../contract/promocodes.ts';
 import { DateTimeInput, NumberInput, SelectInput, TextInput } from '../fields.tsx';
 
-/** The form's values: numbers and dates are null until given. */
+/**
+ * The form's values, and what it sends: numbers and dates are null until given, and left out of
+ * what is sent when not given; the code is sent once, at creation.
+ */
 export interface PromoValues {
-  code: string;
+  code?: string;
   kind: PromoCode['kind'];
   value: number | null;
-  maxUses: number | null;
-  validFrom: string | null;
-  validUntil: string | null;
+  maxUses?: number | null;
+  validFrom?: string | null;
+  validUntil?: string | null;
 }
 
 export const emptyPromo: PromoValues = { code: '', kind: 'PERCENT_OFF', value: null, maxUses: null, validFrom: null, validUntil: null };
 
 /** A code's terms as the API takes them: an absent limit or date is no limit. */
-export const toTerms = (v: PromoValues) =>
-  ({
-    kind: v.kind,
-    value: v.value,
-    ...(v.maxUses ? { maxUses: v.maxUses } : {}),
-    ...(v.validFrom ? { validFrom: v.validFrom } : {}),
-    ...(v.validUntil ? { validUntil: v.validUntil } : {}),
-  }) as PromoCodeUpdateRequest;
+export const toTerms = (v: PromoValues): PromoValues => ({
+  kind: v.kind,
+  value: v.value,
+  ...(v.maxUses ? { maxUses: v.maxUses } : {}),
+  ...(v.validFrom ? { validFrom: v.validFrom } : {}),
+  ...(v.validUntil ? { validUntil: v.validUntil } : {}),
+});
 
-export const toCreateRequest = (v: PromoValues): PromoCodeCreateRequest => ({ code: v.code.trim(), ...toTerms(v) });
+export const toCreateRequest = (v: PromoValues): PromoValues => ({ code: v.code?.trim() ?? '', ...toTerms(v) });
 
 /** What a code gives, in words: "10 % off" or "+ 50 credits". */
 export function useDescribePromo() {

@@ -15,7 +15,7 @@ export function PromoCreate() {
     refineCoreProps: { resource: 'promoCodes', action: 'create', redirect: 'list' },
   });
   const submit = handleSubmit((v) =>
-    refineCore.onFinish(toCreateRequest(v) as unknown as PromoValues).catch((err: unknown) => {
+    refineCore.onFinish(toCreateRequest(v)).catch((err: unknown) => {
       if (err instanceof ApiError && err.status === 409) setError('code', { message: t('promoCodes.duplicate') });
     }),
   );

@@ -13,7 +13,7 @@ export function PromoEdit() {
     defaultValues: emptyPromo,
     refineCoreProps: { resource: 'promoCodes', action: 'edit', redirect: 'show' },
   });
-  const submit = handleSubmit((v) => refineCore.onFinish(toTerms(v) as unknown as PromoValues).catch(() => {}));
+  const submit = handleSubmit((v) => refineCore.onFinish(toTerms(v)).catch(() => {}));
   const { readOnly, footerButtons } = useReadOnly('promoCodes');
   return (
     <Edit

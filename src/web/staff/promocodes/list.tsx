@@ -15,7 +15,7 @@ export function PromoList() {
   const { t, i18n } = useTranslation('staff');
   const lang = i18n.language;
   const describe = useDescribePromo();
-  const { dataGridProps } = useDataGrid<PromoCode, ApiError>({ resource: 'promoCodes', pagination: { pageSize: 20 }, sorters: { mode: 'off' }, filters: { mode: 'off' }, syncWithLocation: false });
+  const { dataGridProps } = useDataGrid<PromoCode, ApiError>({ resource: 'promoCodes', pagination: { pageSize: 20 }, sorters: { mode: 'off' }, filters: { mode: 'off' } });
   const columns = useMemo<GridColDef<PromoCode>[]>(
     () => [
       { field: 'code', headerName: t('promoCodes.fields.code'), flex: 1, minWidth: 100 },

@@ -21,6 +21,7 @@ function UsesGrid({ code }: { code: string }) {
     pagination: { pageSize: 10 },
     sorters: { mode: 'off' },
     filters: { mode: 'off' },
+    // A part of the code's page: its paging is not the page's address, which names the code.
     syncWithLocation: false,
   });
   const columns = useMemo<GridColDef<PromoCodeUse>[]>(

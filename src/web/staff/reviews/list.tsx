@@ -10,7 +10,7 @@ import type { StaffReview } from '../../../contract/reviews.ts';
 import { ActionDialog, ReasonInput } from '../ActionDialog.tsx';
 import { useGridDefaults } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';
-import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, equalityFilters, useFilteredGrid } from '../lists.tsx';
+import { FilterBar, FilterSelect, LoadFailure, PageTitle, ShowLink, useFilteredGrid } from '../lists.tsx';
 
 /** Hides a review from the public list and the average rating (asked again first), or puts it back. */
 function ModerateDialog({ review, onClose }: { review: StaffReview; onClose: () => void }) {
@@ -46,7 +46,7 @@ export function ReviewList() {
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const defaults = useGridDefaults();
   const [moderating, setModerating] = useState<StaffReview | null>(null);
-  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffReview, 'definitionId' | 'hidden'>('reviews', ['definitionId', 'hidden'], equalityFilters, {
+  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffReview, 'definitionId' | 'hidden'>('reviews', ['definitionId', 'hidden'], {
     field: 'createdAt',
     order: 'desc',
   });

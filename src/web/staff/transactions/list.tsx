@@ -1,24 +1,18 @@
 import { TextField } from '@mui/material';
 import { List } from '@refinedev/mui';
-import type { CrudFilter } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { ledgerKinds } from '../../../contract/credits.ts';
 import type { StaffTransaction } from '../../../contract/staff.ts';
-import { FilterBar, FilterSelect, LoadFailure, PageTitle, dayBound, equalityFilters, useFilteredGrid } from '../lists.tsx';
+import { FilterBar, FilterSelect, LoadFailure, PageTitle, useFilteredGrid } from '../lists.tsx';
 import { UserPicker } from '../users/UserPicker.tsx';
 import { TransactionsGrid } from './TransactionsGrid.tsx';
 
 type Filter = 'userId' | 'kind' | 'from' | 'to';
 
-/** `from` and `to` are days the reader picks; the API takes the times that bound them. */
-function toFilters({ userId, kind, from, to }: Record<Filter, string>): CrudFilter[] {
-  return equalityFilters({ userId, kind, from: dayBound(from), to: dayBound(to, true) });
-}
-
 /** The whole ledger, every user's: by user, kind and dates; sorted by date or amount. */
 export function TransactionList() {
   const { t } = useTranslation('staff');
-  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffTransaction, Filter>('staffTransactions', ['userId', 'kind', 'from', 'to'], toFilters, {
+  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffTransaction, Filter>('staffTransactions', ['userId', 'kind', 'from', 'to'], {
     field: 'createdAt',
     order: 'desc',
   });

@@ -12,7 +12,7 @@ export function UserList() {
   const { t, i18n } = useTranslation('staff');
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const defaults = useGridDefaults();
-  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffUser, 'q'>('users', ['q'], ({ q }) => (q ? [{ field: 'q', operator: 'contains', value: q }] : []), {
+  const { gridProps, values, setFilter, tableQuery } = useFilteredGrid<StaffUser, 'q'>('users', ['q'], {
     field: 'createdAt',
     order: 'desc',
   });

@@ -39,6 +39,7 @@ export function UserShow() {
     sorters: { initial: [{ field: 'createdAt', order: 'desc' }] },
     filters: { permanent: [{ field: 'userId', operator: 'eq', value: user?.id }] },
     queryOptions: { enabled: !!user },
+    // One of the user's page's parts: its paging is not the page's address, which names the user.
     syncWithLocation: false,
   });
   return (

@@ -30,6 +30,12 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     },
   );
 
+  await signedIn(app, ['staff', 'support'], (staffAndSupport) => {
+    staffAndSupport.get('/v1/pricing/:id', { schema: { tags, summary: 'Staff and support: one credit pack, archived or not', params: IdParams, response: { 200: CreditPack } } }, async (request) =>
+      pricing.one(request.params.id),
+    );
+  });
+
   await signedIn(app, ['staff'], (staffOnly) => {
     dropAnswersOnWrite(staffOnly, pricing.answers);
     staffOnly.post('/v1/pricing', { schema: { tags, summary: 'Staff: put a credit pack on sale', body: named(pricingRequest), response: { 201: CreditPack } } }, async (request, reply) =>

@@ -46,6 +46,13 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       async (request) => promoCodes.list(pageWindow(request.query)),
     );
 
+    // Not at /v1/promocode/{code}: that is the player's check of what a code gives them.
+    staffAndSupport.get(
+      '/v1/staff/promocodes/:code',
+      { schema: { tags, summary: 'Staff and support: one promo code, archived or not, with its uses so far', params: PromoCodeParams, response: { 200: PromoCode } } },
+      async (request) => promoCodes.one(request.params.code),
+    );
+
     staffAndSupport.get(
       '/v1/promocode/:code/uses',
       {

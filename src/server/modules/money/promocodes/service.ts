@@ -100,6 +100,13 @@ export class PromoCodesService {
     return pageOf(rows.map(toPromoCode), total?.n ?? 0, window);
   }
 
+  /** A code with its uses so far, as staff and support read it (any case): 404 when unknown. */
+  async one(raw: string): Promise<PromoCode> {
+    const [row] = await this.db.select().from(promoCodes).where(eq(promoCodes.code, raw.toUpperCase()));
+    if (!row) throw notFound('promoCode');
+    return toPromoCode(row);
+  }
+
   /** Archives a code: it stays on the payments that used it, and is no longer accepted. */
   async archive(actorId: string | null, code: string): Promise<void> {
     await this.db.transaction(async (tx) => {

@@ -32,6 +32,14 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     async (request) => subscriptions.listPlans(pageWindow(request.query), !!request.user?.roles.some((r) => r === 'staff' || r === 'support')),
   );
 
+  await signedIn(app, ['staff', 'support'], (staffAndSupport) => {
+    staffAndSupport.get(
+      '/v1/subscription/:id',
+      { schema: { tags, summary: 'Staff and support: one plan, archived or not, with its subscriber count', params: IdParams, response: { 200: PlanWithSubscribers } } },
+      async (request) => subscriptions.planWithSubscribers(request.params.id),
+    );
+  });
+
   await signedIn(app, ['staff'], (staffOnly) => {
     staffOnly.post(
       '/v1/subscription',

@@ -29,6 +29,9 @@ function toPlan(row: PlanRow): SubscriptionPlan {
  * the provider's events, which the payments module applies through `applyProviderState`. Every
  * plan write is staff's, audited in its own transaction.
  */
+/** Subscriptions paid or being retried on a plan. The plan's id is named with its table: drizzle writes a lone "id" in a one-table query, which the subquery would read as its own. */
+const subscriberCount = () => sql<number>`(select count(*)::int from ${subscriptions} s where s.plan_id = ${subscriptionPlans}.id and s.status in ('ACTIVE', 'PAST_DUE'))`;
+
 export class SubscriptionsService {
   private readonly db: Db;
   private readonly audit: AuditService;
@@ -74,11 +77,9 @@ export class SubscriptionsService {
    */
   async listPlans(window: Window, withArchived: boolean) {
     const where = withArchived ? undefined : eq(subscriptionPlans.archived, false);
-    // The plan's id named with its table: drizzle writes a lone "id" in a one-table query, which the subquery would read as its own.
-    const subscriberCount = sql<number>`(select count(*)::int from ${subscriptions} s where s.plan_id = ${subscriptionPlans}.id and s.status in ('ACTIVE', 'PAST_DUE'))`;
     const [rows, [total]] = await Promise.all([
       this.db
-        .select({ plan: subscriptionPlans, subscriberCount })
+        .select({ plan: subscriptionPlans, subscriberCount: subscriberCount() })
         .from(subscriptionPlans)
         .where(where)
         .orderBy(asc(subscriptionPlans.archived), asc(subscriptionPlans.priceCents), asc(subscriptionPlans.id))
@@ -91,6 +92,13 @@ export class SubscriptionsService {
       total?.n ?? 0,
       window,
     );
+  }
+
+  /** A plan, archived or not, with its subscriber count, as staff and support read it: 404 when unknown. */
+  async planWithSubscribers(id: string): Promise<SubscriptionPlan & { subscriberCount: number }> {
+    const [row] = await this.db.select({ plan: subscriptionPlans, subscriberCount: subscriberCount() }).from(subscriptionPlans).where(eq(subscriptionPlans.id, id));
+    if (!row) throw notFound('subscriptionPlan');
+    return { ...toPlan(row.plan), subscriberCount: row.subscriberCount };
   }
 
   /** Archives a plan: no new subscribers; current ones keep it until they cancel. */

@@ -9,7 +9,7 @@ import {
   SettingsBackupRestore as RestoreIcon,
   UploadFile as UploadFileIcon,
 } from '@mui/icons-material';
-import { useCreate, useCustom, useCustomMutation, useDataProvider, useDelete, useSubscription, type BaseRecord } from '@refinedev/core';
+import { useCreate, useCustom, useCustomMutation, useDelete, useSubscription, type BaseRecord } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import type { Backup, BackupLink, BackupPatch, BackupPrune } from '../../../../contract/backups.ts';
 import type { ApiError } from '../../../app/api.ts';
@@ -27,24 +27,37 @@ type BackupStatus = Backup['status'];
 const statusColors: Record<BackupStatus, ChipProps['color']> = { PENDING: 'info', RUNNING: 'info', READY: 'success', FAILED: 'error' };
 const inProgress = (status: BackupStatus) => status === 'PENDING' || status === 'RUNNING';
 
-/** What the next backup would prune: one now or before an upload, or before restoring `restoring` (`/backups/next-prune`). */
-type Prune = (restoring?: string) => Promise<BackupPrune>;
+/** What the next backup would prune, read when an action is about to ask; null when the API could not say. */
+type Prune = () => Promise<BackupPrune | null>;
 
 /**
- * The quota's state, read again whenever the game's backups change, and `prune` to ask, just before
- * a confirmation, what an action's backup would delete.
+ * Asks, just before a confirmation, what an action's backup would prune: one now or before an
+ * upload, or, with `restoring`, the one taken before restoring that backup (`/backups/next-prune`).
+ * Read on demand only, once and quietly: the confirmation goes without the warning when it fails.
  */
-function usePrune(gameId: string) {
-  const url = `/v1/game/${encodeURIComponent(gameId)}/backups/next-prune`;
-  const { query } = useCustom<BackupPrune & BaseRecord, ApiError>({ url, method: 'get', queryOptions: { placeholderData: (previous) => previous } });
+function usePrune(gameId: string, restoring?: string): Prune {
+  const { query } = useCustom<BackupPrune & BaseRecord, ApiError>({
+    url: nextPruneUrl(gameId),
+    method: 'get',
+    config: { query: restoring ? { restoring } : {} },
+    queryOptions: { enabled: false, retry: false },
+    errorNotification: false,
+  });
+  const { refetch } = query;
+  return useCallback(async () => {
+    const read = await refetch();
+    return read.isSuccess ? read.data.data : null;
+  }, [refetch]);
+}
+
+const nextPruneUrl = (gameId: string) => `/v1/game/${encodeURIComponent(gameId)}/backups/next-prune`;
+
+/** The quota's state, read again whenever the game's backups change. */
+function useQuota(gameId: string) {
+  const { query } = useCustom<BackupPrune & BaseRecord, ApiError>({ url: nextPruneUrl(gameId), method: 'get', queryOptions: { placeholderData: (previous) => previous } });
   const { refetch } = query;
   useSubscription({ channel: 'resources/backups', types: ['*'], onLiveEvent: () => void refetch() });
-  const dataProvider = useDataProvider();
-  const prune: Prune = useCallback(
-    async (restoring) => (await dataProvider().custom!<BackupPrune & BaseRecord>({ url, method: 'get', query: restoring ? { restoring } : {} })).data,
-    [dataProvider, url],
-  );
-  return { quota: query.data?.data.quota, prune };
+  return query.data?.data.quota;
 }
 
 /**
@@ -72,12 +85,13 @@ export function BackupsCard({ gameId, canRemove = true }: { gameId: string; canR
   const { run, busy, result, dialog } = useConfirmedAction();
   const { mutateAsync: create } = useCreate<Backup, ApiError>();
   const running = paged.rows.some((b) => inProgress(b.status));
-  const { quota, prune } = usePrune(gameId);
+  const quota = useQuota(gameId);
+  const prune = usePrune(gameId);
   const warning = usePruneWarning();
 
   // Asks first only when the backup will prune one, naming it.
   const backUpNow = async () => {
-    const pruned = await prune().catch(() => null);
+    const pruned = await prune();
     void run({
       confirm: pruned?.data.length ? { title: t('backups.nowTitle'), text: warning(t('backups.nowText'), pruned), confirm: t('backups.now'), danger: true } : undefined,
       action: () => create({ resource: 'backups', meta: { params: { gameId } }, values: {}, successNotification: false, errorNotification: false }),
@@ -133,7 +147,7 @@ export function BackupsCard({ gameId, canRemove = true }: { gameId: string; canR
           <>
             <Stack component="ul" aria-label={t('backups.listLabel')} spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
               {paged.rows.map((backup) => (
-                <BackupItem key={backup.id} gameId={gameId} backup={backup} run={run} prune={prune} busy={busy} onChanged={paged.reload} canRemove={canRemove} />
+                <BackupItem key={backup.id} gameId={gameId} backup={backup} run={run} busy={busy} onChanged={paged.reload} canRemove={canRemove} />
               ))}
             </Stack>
             {paged.total > paged.pagination.rowsPerPage && <ListPagination {...paged.pagination} />}
@@ -159,7 +173,7 @@ function WorldUpload({ gameId, run, prune, disabled }: { gameId: string; run: Ru
     if (input.current) input.current.value = '';
     if (!file) return;
     const text = t('backups.uploadText', { file: file.name, size: formatBytes(file.size, i18n.language) });
-    const pruned = await prune().catch(() => null);
+    const pruned = await prune();
     void run({
       confirm: { title: t('backups.uploadTitle'), text: pruned ? warning(text, pruned) : text, confirm: t('backups.uploadConfirm'), danger: true },
       // The API wants application/zip whatever the system named the file's type (Windows says x-zip-compressed).
@@ -180,23 +194,7 @@ function WorldUpload({ gameId, run, prune, disabled }: { gameId: string; run: Ru
 }
 
 /** One backup: when, how big, which kind and by whom, its status, and what can be done with it. */
-function BackupItem({
-  gameId,
-  backup,
-  run,
-  prune,
-  busy,
-  onChanged,
-  canRemove,
-}: {
-  gameId: string;
-  backup: Backup;
-  run: RunAction;
-  prune: Prune;
-  busy: boolean;
-  onChanged: () => void;
-  canRemove: boolean;
-}) {
+function BackupItem({ gameId, backup, run, busy, onChanged, canRemove }: { gameId: string; backup: Backup; run: RunAction; busy: boolean; onChanged: () => void; canRemove: boolean }) {
   const { t, i18n } = useTranslation('games');
   const { mutateAsync: call } = useCustomMutation<BackupLink & Backup, ApiError>();
   const { mutateAsync: remove } = useDelete<Backup, ApiError>();
@@ -205,6 +203,7 @@ function BackupItem({
   const date = formatDate(backup.createdAt, i18n.language);
   const ready = backup.status === 'READY';
   const warning = usePruneWarning();
+  const prune = usePrune(gameId, backup.id);
   const details = [
     formatBytes(backup.sizeBytes, i18n.language),
     backup.reason ? t(`backups.reason.${backup.reason}`) : '',
@@ -214,7 +213,7 @@ function BackupItem({
 
   const restore = async () => {
     const text = t('backups.restoreText', { date });
-    const pruned = await prune(backup.id).catch(() => null);
+    const pruned = await prune();
     const confirm: Confirmation = { title: t('backups.restoreTitle'), text: pruned ? warning(text, pruned) : text, confirm: t('backups.restore'), danger: true };
     void run({
       confirm,

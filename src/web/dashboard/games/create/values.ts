@@ -4,12 +4,17 @@ import type { GameCreate, GameSettings } from '../../../../contract/games.ts';
 export const gameModes = ['survival', 'creative', 'adventure', 'spectator'] as const;
 export const difficulties = ['peaceful', 'easy', 'normal', 'hard'] as const;
 
-/** The create form's values; `settings` is named as the API names it, so its field errors land on their fields. */
+/**
+ * The create form's values, and what it sends (`toRequest`: the definition, a promo code, and no
+ * empty MOTD or seed); `settings` is named as the API names it, so its field errors land on their fields.
+ */
 export interface CreateValues {
+  definitionId?: string;
   packageId: string;
   name: string;
-  settings: { motd: string; gameMode: NonNullable<GameSettings['gameMode']>; difficulty: NonNullable<GameSettings['difficulty']>; seed: string };
+  settings: { motd?: string; gameMode: NonNullable<GameSettings['gameMode']>; difficulty: NonNullable<GameSettings['difficulty']>; seed?: string };
   autoRenew: boolean;
+  promoCode?: string;
 }
 
 /** The cheapest package and the definition's own world settings, auto-renew on. */
@@ -25,9 +30,11 @@ export function defaultValues(definition: GameDefinition): CreateValues {
 }
 
 /** The purchase as the API takes it: texts trimmed, an empty MOTD or seed left to the definition. */
-export function toRequest(definitionId: string, v: CreateValues, promoCode: string | null): GameCreate {
-  const settings: GameSettings = { gameMode: v.settings.gameMode, difficulty: v.settings.difficulty };
-  if (v.settings.motd.trim()) settings.motd = v.settings.motd.trim();
-  if (v.settings.seed.trim()) settings.seed = v.settings.seed.trim();
+export function toRequest(definitionId: string, v: CreateValues, promoCode: string | null): GameCreate & CreateValues {
+  const settings: CreateValues['settings'] = { gameMode: v.settings.gameMode, difficulty: v.settings.difficulty };
+  const motd = v.settings.motd?.trim();
+  const seed = v.settings.seed?.trim();
+  if (motd) settings.motd = motd;
+  if (seed) settings.seed = seed;
   return { definitionId, packageId: v.packageId, name: v.name.trim(), settings, autoRenew: v.autoRenew, ...(promoCode ? { promoCode } : {}) };
 }

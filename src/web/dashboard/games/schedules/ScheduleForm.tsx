@@ -38,16 +38,22 @@ import { newIdempotencyKey, type ApiError } from '../../../app/api.ts';
 import { useErrorMessage } from '../../../ui/states.tsx';
 import { browserZone, countdownTasks, isoWeekdays } from './rule.ts';
 
+/**
+ * The form's values, and what it sends (a `ScheduleInput`): the form holds the whole rule, '' while
+ * the hours are being typed; what it sends has null for what the rule does not use, and whether
+ * the task is enabled.
+ */
 interface Values {
   task: ScheduleTask;
-  command: string;
+  command: string | null;
   repeat: ScheduleRepeat;
-  time: string;
-  weekdays: number[];
-  everyHours: number | '';
+  time: string | null;
+  weekdays: number[] | null;
+  everyHours: number | '' | null;
   timeZone: string;
   onlyWhenRunning: boolean;
   countdown: boolean;
+  enabled?: boolean;
 }
 
 const fields: readonly string[] = ['task', 'command', 'repeat', 'time', 'weekdays', 'everyHours', 'timeZone', 'onlyWhenRunning', 'countdown'] satisfies FieldPath<Values>[];
@@ -112,20 +118,19 @@ export function ScheduleForm({ gameId, schedule, onClose, onSaved }: { gameId: s
       : null;
 
   const submit = handleSubmit((values) => {
-    const body: ScheduleInput = {
+    const body = {
       task: values.task,
       command: values.task === 'command' ? values.command : null,
       repeat: values.repeat,
-      time: values.repeat === 'hours' ? null : values.time.trim(),
+      time: values.repeat === 'hours' ? null : (values.time ?? '').trim(),
       weekdays: values.repeat === 'weekdays' ? values.weekdays : null,
       everyHours: values.repeat === 'hours' ? Number(values.everyHours) : null,
       timeZone: values.timeZone.trim(),
       onlyWhenRunning: values.onlyWhenRunning,
       countdown: countdownTasks.includes(values.task) && values.countdown,
       enabled: schedule?.enabled ?? true,
-    };
-    // The form's values are what it shows; the API takes the rule with what does not apply nulled.
-    return onFinish(body as unknown as Values).catch(() => {});
+    } satisfies ScheduleInput;
+    return onFinish(body).catch(() => {});
   });
 
   return (
@@ -158,7 +163,7 @@ export function ScheduleForm({ gameId, schedule, onClose, onSaved }: { gameId: s
               <Controller
                 control={control}
                 name="command"
-                rules={{ validate: (v) => v.trim().replace(/^\//, '') !== '' || t('schedules.form.commandRequired') }}
+                rules={{ validate: (v) => (v ?? '').trim().replace(/^\//, '') !== '' || t('schedules.form.commandRequired') }}
                 render={({ field, fieldState }) => (
                   <TextField
                     {...field}
@@ -190,7 +195,7 @@ export function ScheduleForm({ gameId, schedule, onClose, onSaved }: { gameId: s
                 control={control}
                 name="everyHours"
                 rules={{
-                  validate: (v) => (v !== '' && Number.isInteger(v) && v >= 1 && v <= SCHEDULE_MAX_HOURS) || t('schedules.form.everyHoursRange', { max: SCHEDULE_MAX_HOURS }),
+                  validate: (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= SCHEDULE_MAX_HOURS) || t('schedules.form.everyHoursRange', { max: SCHEDULE_MAX_HOURS }),
                 }}
                 render={({ field, fieldState }) => (
                   <TextField
@@ -208,7 +213,7 @@ export function ScheduleForm({ gameId, schedule, onClose, onSaved }: { gameId: s
               <Controller
                 control={control}
                 name="time"
-                rules={{ validate: (v) => timePattern.test(v.trim()) || t('schedules.form.timeFormat') }}
+                rules={{ validate: (v) => timePattern.test((v ?? '').trim()) || t('schedules.form.timeFormat') }}
                 render={({ field, fieldState }) => (
                   <TextField
                     {...field}
@@ -225,7 +230,7 @@ export function ScheduleForm({ gameId, schedule, onClose, onSaved }: { gameId: s
               <Controller
                 control={control}
                 name="weekdays"
-                rules={{ validate: (v) => v.length > 0 || t('schedules.form.weekdaysRequired') }}
+                rules={{ validate: (v) => (v?.length ?? 0) > 0 || t('schedules.form.weekdaysRequired') }}
                 render={({ field, fieldState }) => (
                   <FormControl error={!!fieldState.error} sx={{ gridColumn: '1 / -1' }}>
                     <FormLabel id="schedule-weekdays" sx={{ mb: 0.5 }}>

@@ -105,7 +105,7 @@ const useLang = () => {
 function ScheduleRow({ gameId, schedule, run, busy, onChanged, onEdit }: { gameId: string; schedule: Schedule; run: RunAction; busy: boolean; onChanged: () => void; onEdit: () => void }) {
   const { t } = useTranslation('games');
   const lang = useLang();
-  const { mutateAsync: call } = useCustomMutation<BaseRecord, ApiError>();
+  const { mutateAsync: call } = useCustomMutation<ScheduleRun & BaseRecord, ApiError>();
   const { mutateAsync: update } = useUpdate<Schedule, ApiError>();
   const { mutateAsync: destroy } = useDelete<Schedule, ApiError>();
   const target = { resource: 'schedules', id: schedule.id, meta: { params: { gameId } }, ...quiet } as const;
@@ -135,7 +135,7 @@ function ScheduleRow({ gameId, schedule, run, busy, onChanged, onEdit }: { gameI
         onChanged();
         setRunsVersion((v) => v + 1);
         setOpen(true);
-        return answer.data as unknown as ScheduleRun;
+        return answer.data;
       },
       success: (done) => t(`schedules.ran.${done.status}`, { name }),
       failure: t('schedules.failed'),
