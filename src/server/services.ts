@@ -22,7 +22,7 @@ import { GameSettingsService } from './modules/games/settings.ts';
 import type { GameRuntime } from './modules/games/runtime.ts';
 import { ReviewsService } from './modules/reviews/service.ts';
 import { PromoCodesService } from './modules/money/promocodes/service.ts';
-import { PricingService } from './modules/money/pricing/service.ts';
+import { CreditPacksService } from './modules/money/credit-packs/service.ts';
 import { SubscriptionsService } from './modules/money/subscriptions/service.ts';
 import { SubscriptionLifecycle } from './modules/money/subscriptions/lifecycle.ts';
 import { InvoicesService } from './modules/money/invoices/service.ts';
@@ -86,7 +86,7 @@ export interface Services {
   scheduleRunner: ScheduleRunner;
   reviews: ReviewsService;
   promoCodes: PromoCodesService;
-  pricing: PricingService;
+  creditPacks: CreditPacksService;
   subscriptions: SubscriptionsService;
   subscriptionLifecycle: SubscriptionLifecycle;
   invoices: InvoicesService;
@@ -117,12 +117,12 @@ export function createServices(config: Config, database: Database, given: { runt
   const audit = new AuditService(db, users, (ids): Promise<Array<{ id: string; name: string }>> => games.summaries(ids));
   const catalogue = new CatalogueService(db, { audit, database, images: new DefinitionImages(createStore(config.mediaStore)) });
   const promoCodes = new PromoCodesService(db, { audit, users, clock: game.clock });
-  const pricing = new PricingService(db, audit, database, (packId): Promise<boolean> => payments.hasPaymentsForPack(packId));
+  const creditPacks = new CreditPacksService(db, audit, database, (packId): Promise<boolean> => payments.hasPaymentsForPack(packId));
   const subscriptions = new SubscriptionsService(db, audit);
   const invoices = new InvoicesService(db, config.invoices);
   const paymentProvider = createPaymentProvider(config.stripe);
   const paymentEvents = new PaymentEvents(db, { provider: paymentProvider, users, promoCodes, subscriptions, invoices, credits, notifications, clock: game.clock, log: game.log });
-  const payments = new PaymentsService(db, { provider: paymentProvider, users, pricing, promoCodes, subscriptions, audit, events: paymentEvents, clock: game.clock });
+  const payments = new PaymentsService(db, { provider: paymentProvider, users, creditPacks, promoCodes, subscriptions, audit, events: paymentEvents, clock: game.clock });
   const games = new GamesService(db, {
     catalogue,
     credits,
@@ -205,7 +205,7 @@ export function createServices(config: Config, database: Database, given: { runt
     scheduleRunner,
     reviews: new ReviewsService(db, { catalogue, games, users, audit }),
     promoCodes,
-    pricing,
+    creditPacks,
     subscriptions,
     subscriptionLifecycle: new SubscriptionLifecycle(db, { subscriptions, provider: paymentProvider, payments, users }),
     invoices,

@@ -170,8 +170,8 @@ export async function seed(config: Config, database: Database): Promise<string[]
     for (const p of packages) await services.catalogue.createPackage({ definitionId: created.id, ...p });
     done.push(definition.name.en);
   }
-  if ((await services.pricing.list({ limit: 1, offset: 0, page: 0, size: 1 }, true)).totalElements === 0) {
-    for (const p of SEED_PACKS) await services.pricing.create(null, p);
+  if ((await services.creditPacks.list({ limit: 1, offset: 0, page: 0, size: 1 }, true)).totalElements === 0) {
+    for (const p of SEED_PACKS) await services.creditPacks.create(null, p);
     done.push('credit packs');
   }
   if ((await services.subscriptions.listPlans({ limit: 1, offset: 0, page: 0, size: 1 }, true)).totalElements === 0) {

@@ -18,7 +18,7 @@ import usage from './usage/index.ts';
 import schedules from './schedules/index.ts';
 import reviews from './reviews/index.ts';
 import promoCodes from './money/promocodes/index.ts';
-import pricing from './money/pricing/index.ts';
+import creditPacks from './money/credit-packs/index.ts';
 import subscriptions from './money/subscriptions/index.ts';
 import payments from './money/payments/index.ts';
 import invoices from './money/invoices/index.ts';
@@ -49,7 +49,7 @@ export const modules = [
   schedules,
   reviews,
   promoCodes,
-  pricing,
+  creditPacks,
   subscriptions,
   payments,
   invoices,

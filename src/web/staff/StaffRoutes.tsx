@@ -5,7 +5,7 @@ import { NotFound } from '../shell/NotFound.tsx';
 import { StaffLayout } from './StaffLayout.tsx';
 import { OldListAddress } from './lists.tsx';
 import { routes as definitions } from './definitions/routes.tsx';
-import { routes as packs } from './packs/routes.tsx';
+import { routes as packs } from './credit-packs/routes.tsx';
 import { routes as promoCodes } from './promocodes/routes.tsx';
 import { routes as plans } from './plans/routes.tsx';
 import { routes as users } from './users/routes.tsx';

@@ -11,7 +11,7 @@ export * from './games.ts';
 export * from './renewals.ts';
 export * from './reviews.ts';
 export * from './idempotency.ts';
-export * from './pricing.ts';
+export * from './credit-packs.ts';
 export * from './promocodes.ts';
 export * from './subscriptions.ts';
 export * from './payments.ts';

@@ -18,7 +18,7 @@ import { useLocalized } from '../../ui/format.ts';
 // What a visitor never uses loads on demand: the order form (its text field pulls in much of MUI)
 // once a signed-in player picks a pack, the card step (and, with Stripe, Stripe's script) once a
 // payment exists.
-const PackSummary = lazy(() => import('./PackSummary.tsx'));
+const CreditPackSummary = lazy(() => import('./CreditPackSummary.tsx'));
 const CardStep = lazy(() => import('../checkout/CardStep.tsx'));
 
 /** /credits: the packs, a promo code checked before paying, then the card step and the credits received. */
@@ -127,7 +127,7 @@ export function CreditsPage() {
           {signedIn && chosen && (
             <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
               <Suspense fallback={<Skeleton variant="rounded" height={320} />}>
-                <PackSummary key={chosen.id} pack={chosen} checkout={checkout} onCheckout={setCheckout} />
+                <CreditPackSummary key={chosen.id} pack={chosen} checkout={checkout} onCheckout={setCheckout} />
               </Suspense>
               {checkout && (
                 <Card variant="outlined" ref={cardStep} sx={{ scrollMarginTop: 80 }}>

@@ -6,7 +6,7 @@ import { conflict, HttpProblem, notFound, type ErrorKey } from '../../../lib/pro
 import { pageOf, type Window } from '../../../lib/paging.ts';
 import { PaymentProviderError, type PaymentProvider, type ProviderEvent, type ServerCardStep } from '../providers/provider.ts';
 import type { AuditService } from '../../audit/service.ts';
-import type { PricingService } from '../pricing/service.ts';
+import type { CreditPacksService } from '../credit-packs/service.ts';
 import { discounted, type PromoCodesService } from '../promocodes/service.ts';
 import type { SubscriptionsService } from '../subscriptions/service.ts';
 import type { UsersService } from '../../users/service.ts';
@@ -62,7 +62,7 @@ const failureKeys = new Set(['declined', 'insufficient_funds', 'expired_card', '
 export interface PaymentsDeps {
   provider: PaymentProvider;
   users: UsersService;
-  pricing: PricingService;
+  creditPacks: CreditPacksService;
   promoCodes: PromoCodesService;
   subscriptions: SubscriptionsService;
   audit: AuditService;
@@ -99,7 +99,7 @@ export class PaymentsService {
   async buyPack(userId: string, input: { pricingId: string; promoCode?: string | undefined }, idempotencyKey: string): Promise<PaymentCheckout> {
     const id = randomUUID();
     const row = await this.db.transaction(async (tx) => {
-      const pack = await this.d.pricing.onSale(input.pricingId, tx);
+      const pack = await this.d.creditPacks.onSale(input.pricingId, tx);
       let amount = pack.priceCents;
       let promoBonus = 0;
       let code: string | null = null;

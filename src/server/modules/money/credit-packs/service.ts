@@ -1,7 +1,7 @@
 import { asc, count, eq } from 'drizzle-orm';
 import type { Database, Db, Executor } from '../../../db/client.ts';
 import { AnswerCache, type CachedAnswer } from '../../../lib/answer-cache.ts';
-import { creditPacks } from '../../../db/schema/pricing.ts';
+import { creditPacks } from '../../../db/schema/credit-packs.ts';
 import { notFound } from '../../../lib/problems.ts';
 import { pageOf, type Window } from '../../../lib/paging.ts';
 import type { AuditService } from '../../audit/service.ts';
@@ -31,7 +31,7 @@ function toPack(row: Row): CreditPack {
 /** NOTIFYed by migration 0021's trigger when credit_packs change. */
 const PRICING_CHANNEL = 'pricing_changed';
 
-export class PricingService {
+export class CreditPacksService {
   private readonly db: Db;
   private readonly audit: AuditService;
   /** Whether any payment names the pack: the payments module's to answer. */

@@ -7,7 +7,7 @@ import { MoneyInput, NumberInput, TextInput } from '../fields.tsx';
  * The form's values, and what it sends: numbers are null until typed (the required ones are checked
  * before sending); the bonus and the label are left out of what is sent when empty.
  */
-export interface PackValues {
+export interface CreditPackValues {
   credits: number | null;
   bonusCredits?: number | null;
   priceCents: number | null;
@@ -16,12 +16,12 @@ export interface PackValues {
   label?: { fr: string; en: string } | null;
 }
 
-export const emptyPack: PackValues = { credits: null, bonusCredits: null, priceCents: null, currency: 'EUR', label: { fr: '', en: '' } };
+export const emptyPack: CreditPackValues = { credits: null, bonusCredits: null, priceCents: null, currency: 'EUR', label: { fr: '', en: '' } };
 
-const hasLabel = (v: PackValues) => !!(v.label?.fr.trim() || v.label?.en.trim());
+const hasLabel = (v: CreditPackValues) => !!(v.label?.fr.trim() || v.label?.en.trim());
 
 /** What is sent: no bonus and no label are left out; a label goes in both languages. */
-export const toPricingRequest = (v: PackValues): PackValues => ({
+export const toPricingRequest = (v: CreditPackValues): CreditPackValues => ({
   credits: v.credits,
   priceCents: v.priceCents,
   currency: v.currency,
@@ -30,7 +30,7 @@ export const toPricingRequest = (v: PackValues): PackValues => ({
 });
 
 /** A pack's label, credits, bonus credits and price. */
-export function PackFields({ control, currency, values }: { control: Control<PackValues>; currency: string; values: PackValues }) {
+export function CreditPackFields({ control, currency, values }: { control: Control<CreditPackValues>; currency: string; values: CreditPackValues }) {
   const { t } = useTranslation('staff');
   const f = (key: string) => t(`creditPacks.fields.${key}`);
   // The label is optional, but once given it is given in both languages: each page shows its own.

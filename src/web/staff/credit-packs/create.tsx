@@ -3,13 +3,13 @@ import { Create } from '@refinedev/mui';
 import { useForm } from '@refinedev/react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { CreditPack } from '../../../contract/credit-packs.ts';
-import { PackFields, emptyPack, toPricingRequest, type PackValues } from './PackForm.tsx';
+import { CreditPackFields, emptyPack, toPricingRequest, type CreditPackValues } from './CreditPackForm.tsx';
 import { BackButton, ViewTitle } from '../common.tsx';
 
 /** A new credit pack, on sale at once. */
-export function PackCreate() {
+export function CreditPackCreate() {
   const { t } = useTranslation('staff');
-  const { control, saveButtonProps, handleSubmit, watch, refineCore } = useForm<CreditPack, HttpError, PackValues>({
+  const { control, saveButtonProps, handleSubmit, watch, refineCore } = useForm<CreditPack, HttpError, CreditPackValues>({
     defaultValues: emptyPack,
     refineCoreProps: { resource: 'creditPacks', action: 'create', redirect: 'list' },
   });
@@ -22,7 +22,7 @@ export function PackCreate() {
       saveButtonProps={{ ...saveButtonProps, onClick: (e) => void submit(e) }}
     >
       <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
-        <PackFields control={control} currency={watch('currency')} values={watch()} />
+        <CreditPackFields control={control} currency={watch('currency')} values={watch()} />
       </form>
     </Create>
   );

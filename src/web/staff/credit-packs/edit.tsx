@@ -6,13 +6,13 @@ import { useTranslation } from 'react-i18next';
 import type { CreditPack } from '../../../contract/credit-packs.ts';
 import { useLocalized } from '../../ui/format.ts';
 import { BackButton, ErrorAlert, ReadOnly, ViewTitle, useReadOnly } from '../common.tsx';
-import { PackFields, emptyPack, toPricingRequest, type PackValues } from './PackForm.tsx';
+import { CreditPackFields, emptyPack, toPricingRequest, type CreditPackValues } from './CreditPackForm.tsx';
 
 /** A pack's new terms; payments made keep what they paid. */
-export function PackEdit() {
+export function CreditPackEdit() {
   const { t } = useTranslation('staff');
   const localized = useLocalized();
-  const { control, saveButtonProps, handleSubmit, watch, refineCore } = useForm<CreditPack, HttpError, PackValues>({
+  const { control, saveButtonProps, handleSubmit, watch, refineCore } = useForm<CreditPack, HttpError, CreditPackValues>({
     defaultValues: emptyPack,
     refineCoreProps: { resource: 'creditPacks', action: 'edit', redirect: 'list' },
   });
@@ -36,7 +36,7 @@ export function PackEdit() {
       )}
       <ReadOnly readOnly={readOnly}>
         <form onSubmit={(e) => void submit(e)} noValidate autoComplete="off">
-          <PackFields control={control} currency={watch('currency')} values={watch()} />
+          <CreditPackFields control={control} currency={watch('currency')} values={watch()} />
         </form>
       </ReadOnly>
     </Edit>

@@ -9,7 +9,7 @@ import { useApiWrite } from '../../app/queries.ts';
 import { formatDay, formatMoney } from '../checkout/money.ts';
 
 /** The chosen pack, its promo code and what will be paid; "continue" makes the payment. */
-export default function PackSummary({ pack, checkout, onCheckout }: { pack: CreditPack; checkout: PaymentCheckout | null; onCheckout: (c: PaymentCheckout) => void }) {
+export default function CreditPackSummary({ pack, checkout, onCheckout }: { pack: CreditPack; checkout: PaymentCheckout | null; onCheckout: (c: PaymentCheckout) => void }) {
   const { t, i18n } = useTranslation('credits');
   const [code, setCode] = useState('');
   const [promo, setPromo] = useState<PromoCodeCheck | null>(null);

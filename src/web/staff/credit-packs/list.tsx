@@ -10,7 +10,7 @@ import { formatNumber, useLocalized } from '../../ui/format.ts';
 import { ArchiveButton, ArchivedChip, asGridProps, useGridDefaults, usePhoneColumns, ViewTitle } from '../common.tsx';
 
 /** The credit packs, archived ones too, cheapest first: what each gives and costs. */
-export function PackList() {
+export function CreditPackList() {
   const { t, i18n } = useTranslation('staff');
   const lang = i18n.language;
   const localized = useLocalized();
