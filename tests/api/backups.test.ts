@@ -240,6 +240,23 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
     }
   });
 
+  it('frees the game as its backup turns READY: a restore asked the moment it shows READY is taken', async () => {
+    await fresh();
+    try {
+      const { gameId } = await buyGame(t);
+      await runGame(t, gameId);
+      const taken = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} });
+      expect(taken.statusCode).toBe(202);
+      const listed = async () => (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data[0];
+      await expect.poll(listed, { interval: 5 }).toMatchObject({ id: taken.json().id, status: 'READY' });
+      const restore = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${taken.json().id}/restore` });
+      expect(restore.statusCode, restore.body).toBe(202);
+      await finish();
+    } finally {
+      await close();
+    }
+  });
+
   it('resumes a restore whose process died half-way: the world put back, the server started again, the owner told', async () => {
     await fresh();
     try {

@@ -73,9 +73,20 @@ export class BackupWork {
     return this.options.clock();
   }
 
-  /** Takes a backup the caller locked the game for, in the background, and frees the game after. */
+  /**
+   * Takes a backup the caller locked the game for, in the background, and frees the game: as the
+   * backup turns READY (a restore of it asked at once is not refused), or once it failed.
+   */
   takeInBackground(world: GameWorld, row: BackupRow): void {
-    this.track(this.take(world, row).finally(() => this.lock.release(world.id)));
+    this.track(
+      this.take(world, row, [], { freeWhenReady: true }).then(
+        (failed) => (failed ? this.lock.release(world.id) : undefined),
+        async (err: unknown) => {
+          await this.lock.release(world.id);
+          throw err;
+        },
+      ),
+    );
   }
 
   async insert(world: GameWorld, input: NewBackup): Promise<BackupRow> {
@@ -101,9 +112,10 @@ export class BackupWork {
   /**
    * Archives the world into the store and marks the backup READY, or FAILED with its object
    * removed, then prunes beyond the quota, never `keep` (the backup about to be restored). Resolves
-   * with null once READY, or with why it failed.
+   * with null once READY, or with why it failed. With `freeWhenReady`, the game's lock is released
+   * in the write that makes it READY.
    */
-  async take(world: GameWorld, row: BackupRow, keep: string[] = []): Promise<ErrorKey | null> {
+  async take(world: GameWorld, row: BackupRow, keep: string[] = [], options: { freeWhenReady?: boolean } = {}): Promise<ErrorKey | null> {
     const beat = setInterval(() => void this.heartbeat(row).catch(() => {}), this.lock.heartbeatMs);
     try {
       await this.db.update(backups).set({ status: 'RUNNING', heartbeatAt: this.now() }).where(eq(backups.id, row.id));
@@ -112,11 +124,15 @@ export class BackupWork {
       const written = await this.driver.backup(world.spec, location, this.progressWriter(world.ownerId, world.id, row.id));
       const { sizeBytes } = await this.store.commitWrite(row.objectKey, location);
       if (sizeBytes !== written.sizeBytes) throw new Error(`stored ${sizeBytes} bytes of ${written.sizeBytes}`);
-      const [ready] = await this.db
-        .update(backups)
-        .set({ status: 'READY', sizeBytes, sha256: written.sha256, finishedAt: this.now() })
-        .where(and(eq(backups.id, row.id), eq(backups.status, 'RUNNING')))
-        .returning();
+      const ready = await this.db.transaction(async (tx) => {
+        const [done] = await tx
+          .update(backups)
+          .set({ status: 'READY', sizeBytes, sha256: written.sha256, finishedAt: this.now() })
+          .where(and(eq(backups.id, row.id), eq(backups.status, 'RUNNING')))
+          .returning();
+        if (done && options.freeWhenReady) await this.lock.release(world.id, tx);
+        return done;
+      });
       // Marked FAILED meanwhile (its heartbeat was taken for dead): the object goes with it.
       if (!ready) throw new Error('the backup was given up while it ran');
       await this.changed(world.ownerId, world.id, row.id);

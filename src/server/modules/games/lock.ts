@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, lt, or, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import { games, type GameLockWork } from '../../db/schema/games.ts';
 import type { EventBus } from '../../events.ts';
 import type { Clock } from './runtime.ts';
@@ -88,9 +88,13 @@ export class GameLock {
     };
   }
 
-  /** Frees the game, and has the reconciler look at it at once: a start asked during a restore waited for this. */
-  async release(gameId: string): Promise<void> {
-    await this.db.update(games).set({ lockedFor: null, lockedUntil: null }).where(eq(games.id, gameId));
+  /**
+   * Frees the game, and has the reconciler look at it at once: a start asked during a restore waited
+   * for this. In `executor`'s transaction when given, with what the work wrote last (a backup made
+   * READY), so nobody sees the one without the other.
+   */
+  async release(gameId: string, executor: Executor = this.db): Promise<void> {
+    await executor.update(games).set({ lockedFor: null, lockedUntil: null }).where(eq(games.id, gameId));
     await this.events.emit('games.actionAsked', { gameId });
   }
 
