@@ -18,7 +18,7 @@ import { Reconciler } from './modules/games/reconciler.ts';
 import { RenewalsService } from './modules/money/renewals/service.ts';
 import { FirstPeriod } from './modules/money/renewals/first-period.ts';
 import { StaffGamesService } from './modules/games/staff.ts';
-import { GameSettingsService } from './modules/games/settings.ts';
+import { GameSettingsService } from './modules/settings/service.ts';
 import type { GameRuntime } from './modules/games/runtime.ts';
 import { ReviewsService } from './modules/reviews/service.ts';
 import { PromoCodesService } from './modules/money/promocodes/service.ts';

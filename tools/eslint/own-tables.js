@@ -2,10 +2,11 @@
  * A module of src/server/modules/<name>/ (or of an area, src/server/modules/money/<name>/) may
  * import only its own tables, db/schema/<name>.ts: another module's data is reached through that
  * module's service, never its tables. The renewals also own a game's billing period: they charge
- * and extend it, or expire the game, in one transaction (docs/decisions.md, "Money in one place").
+ * and extend it, or expire the game, in one transaction (docs/decisions.md, "Money in one place");
+ * the settings own what the server runs with, which are columns of the game's row.
  */
 const AREAS = new Set(['money']);
-const ALSO_OWNS = { renewals: ['games'] };
+const ALSO_OWNS = { renewals: ['games'], settings: ['games'] };
 
 export default {
   meta: {

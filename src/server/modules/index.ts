@@ -9,6 +9,7 @@ import friends from './friends/index.ts';
 import friendGroups from './friend-groups/index.ts';
 import catalogue from './catalogue/index.ts';
 import games from './games/index.ts';
+import settings from './settings/index.ts';
 import renewals from './money/renewals/index.ts';
 import sharing from './sharing/index.ts';
 import activity from './activity/index.ts';
@@ -40,6 +41,7 @@ export const modules = [
   friendGroups,
   catalogue,
   games,
+  settings,
   renewals,
   sharing,
   activity,

@@ -1,10 +1,9 @@
 import { defineModule } from '../module.ts';
 import routes from './routes.ts';
-import settingsRoutes from './settings-routes.ts';
 import staffRoutes from './staff-routes.ts';
 
 /**
- * Games: buying one, power actions, settings, the back office's view, and the reconciler that
+ * Games: buying one, power actions, the back office's view, and the reconciler that
  * drives each server to its desired state. It owns the game driver: game servers stop cleanly with
  * the app (worlds saved) once every module that uses them has stopped, and their desired state
  * stays running, so the next start of the app starts them again.
@@ -13,7 +12,6 @@ export default defineModule(
   'games',
   async (app, { services, loops }) => {
     await app.register(routes, { services });
-    await app.register(settingsRoutes, { services });
     await app.register(staffRoutes, { services });
     app.addHook('onClose', () => services.runtime.driver.close());
     if (loops) app.addHook('onReady', async () => services.reconciler.start());

@@ -18,8 +18,8 @@ import {
   type SettingValues,
 } from '../../../contract/settings.ts';
 import { settingDefaults } from '../../../contract/values.ts';
-import type { GamesService } from './service.ts';
-import { specOf, type GameRow, type GameRuntime } from './runtime.ts';
+import type { GamesService } from '../games/service.ts';
+import { specOf, type GameRow, type GameRuntime } from '../games/runtime.ts';
 
 /** The side of a server icon, as Minecraft shows it in the server list. */
 const ICON_PX = 64;

@@ -1,0 +1,14 @@
+import { defineModule } from '../module.ts';
+import routes from './routes.ts';
+
+/**
+ * A game's settings after its purchase: what its server runs with (docs/architecture.md, "Settings
+ * and versions"), its icon and its version. They are columns of the game's row, written here.
+ */
+export default defineModule(
+  'settings',
+  async (app, { services }) => {
+    await app.register(routes, { services });
+  },
+  { needs: ['game-guard', 'games'] },
+);
