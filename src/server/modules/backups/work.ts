@@ -181,11 +181,13 @@ export class BackupWork {
   }
 
   private async heartbeat(row: BackupRow): Promise<void> {
-    await this.db
+    const running = await this.db
       .update(backups)
       .set({ heartbeatAt: this.now() })
-      .where(and(eq(backups.id, row.id), inArray(backups.status, ['PENDING', 'RUNNING'])));
-    await this.lock.renew(row.gameId);
+      .where(and(eq(backups.id, row.id), inArray(backups.status, ['PENDING', 'RUNNING'])))
+      .returning({ id: backups.id });
+    // Once READY the backup may have freed its game, which a restore may hold by now: not ours to renew.
+    if (running.length > 0) await this.lock.renew(row.gameId);
   }
 
   async fail(row: BackupRow, error: ErrorKey): Promise<void> {

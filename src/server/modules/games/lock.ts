@@ -12,8 +12,8 @@ export type { GameLockWork };
  * Taken in one conditional write of the game's row, renewed while its work lives (every sixth of
  * the lock's length, so a few misses still leave it held), and lapsed once silent for a length,
  * when the backup rounds free it or resume the restore it was. While it is held, another world
- * operation is refused (`backups.busy`), and so is a power action (`games.busy`, with its work as
- * the reason), and the reconciler does no more to the game than finish stopping it.
+ * operation is refused (`backups.busy`), and so is a power action (`games.busyBackingUp` or
+ * `games.busyRestoring`: its work is the reason), and the reconciler does no more to the game than finish stopping it.
  */
 export class GameLock {
   private readonly db: Db;
@@ -39,6 +39,11 @@ export class GameLock {
     return this.options.clock();
   }
 
+  /** What holds a game's lock at `now`, read from its row; null when it is free. */
+  static heldFor(row: { lockedFor: GameLockWork | null; lockedUntil: Date | null }, now: Date): GameLockWork | null {
+    return row.lockedFor && row.lockedUntil && row.lockedUntil >= now ? row.lockedFor : null;
+  }
+
   /** The condition of a game whose lock is free (never taken, released, or lapsed) at `now`. */
   static free(now: Date): SQL {
     return or(isNull(games.lockedFor), isNull(games.lockedUntil), lt(games.lockedUntil, now))!;
@@ -53,12 +58,6 @@ export class GameLock {
       .where(and(eq(games.id, gameId), GameLock.free(now)))
       .returning({ id: games.id });
     return rows.length > 0;
-  }
-
-  /** What holds the game's lock now, or null when it is free. */
-  async heldFor(gameId: string): Promise<GameLockWork | null> {
-    const [row] = await this.db.select({ lockedFor: games.lockedFor, lockedUntil: games.lockedUntil }).from(games).where(eq(games.id, gameId));
-    return row?.lockedFor && row.lockedUntil && row.lockedUntil >= this.now() ? row.lockedFor : null;
   }
 
   async renew(gameId: string): Promise<void> {
@@ -98,12 +97,12 @@ export class GameLock {
     await this.events.emit('games.actionAsked', { gameId });
   }
 
-  /** The locks silent for `graceMs` past their end (their process died), with their work; of one game with `gameId`. */
-  async lapsed(graceMs: number, gameId?: string): Promise<Array<{ gameId: string; work: GameLockWork }>> {
+  /** The locks silent for `graceMs` past their end (their process died), with their work. */
+  async lapsed(graceMs: number): Promise<Array<{ gameId: string; work: GameLockWork }>> {
     const rows = await this.db
       .select({ gameId: games.id, work: games.lockedFor })
       .from(games)
-      .where(and(isNotNull(games.lockedFor), lt(games.lockedUntil, new Date(this.now().getTime() - graceMs)), gameId ? eq(games.id, gameId) : undefined));
+      .where(and(isNotNull(games.lockedFor), lt(games.lockedUntil, new Date(this.now().getTime() - graceMs))));
     return rows.map((row) => ({ gameId: row.gameId, work: row.work! }));
   }
 }

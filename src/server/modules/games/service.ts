@@ -288,7 +288,8 @@ export class GamesService {
     if (!row) {
       const current = await this.row(id);
       // A backup or a restore works on the world: the action waits for it to end (lock.ts).
-      if (current.lockedFor && current.lockedUntil && current.lockedUntil >= now) throw conflict(lockRefusals[current.lockedFor], { status: current.status });
+      const held = GameLock.heldFor(current, now);
+      if (held) throw conflict(lockRefusals[held], { status: current.status });
       if (needsRoom.includes(current.status) && !from.includes(current.status)) {
         throw new HttpProblem(
           503,

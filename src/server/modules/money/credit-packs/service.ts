@@ -63,17 +63,17 @@ export class CreditPacksService {
   }
 
   /** A pack, archived or not, as staff and support read it: 404 when unknown. */
-  async one(id: string): Promise<CreditPack> {
-    const [row] = await this.db.select().from(creditPacks).where(eq(creditPacks.id, id));
+  async one(id: string, executor: Executor = this.db): Promise<CreditPack> {
+    const [row] = await executor.select().from(creditPacks).where(eq(creditPacks.id, id));
     if (!row) throw notFound('creditPack');
     return toPack(row);
   }
 
   /** A pack that is on sale (for a purchase): 404 when unknown or archived. */
   async onSale(id: string, executor: Executor = this.db): Promise<CreditPack> {
-    const [row] = await executor.select().from(creditPacks).where(eq(creditPacks.id, id));
-    if (!row || row.archived) throw notFound('creditPack');
-    return toPack(row);
+    const pack = await this.one(id, executor);
+    if (pack.archived) throw notFound('creditPack');
+    return pack;
   }
 
   async create(actorId: string | null, input: PricingRequest): Promise<CreditPack> {
