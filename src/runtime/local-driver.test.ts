@@ -58,7 +58,7 @@ describe('LocalDriver with flying-squid', () => {
 
   it('runs a game: players join, are kicked, whitelisted and banned, and the world survives a restart', async () => {
     // MC_TEST_VERSION runs it against another version flying-squid and mineflayer both speak.
-    const game = gameSpec('lifecycle', { banned: ['Intruder'], version: process.env.MC_TEST_VERSION ?? '1.21.4' });
+    const game = gameSpec('lifecycle', { banned: ['Intruder'], levelType: 'flat', version: process.env.MC_TEST_VERSION ?? '1.21.4' });
     const { version } = game;
     await driver.start(game);
     const running = await waitFor(driver, game, 'RUNNING');

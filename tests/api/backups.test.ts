@@ -248,7 +248,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const taken = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} });
       expect(taken.statusCode).toBe(202);
       const listed = async () => (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data[0];
-      await expect.poll(listed, { interval: 5 }).toMatchObject({ id: taken.json().id, status: 'READY' });
+      await expect.poll(listed, { interval: 5, timeout: 20_000 }).toMatchObject({ id: taken.json().id, status: 'READY' });
       const restore = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups/${taken.json().id}/restore` });
       expect(restore.statusCode, restore.body).toBe(202);
       await finish();
@@ -610,7 +610,7 @@ describe.each(['local', 's3'] as const)('backups on the %s store', { timeout: 18
       const res = await t.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} });
       expect(res.statusCode).toBe(202);
       const listed = async () => (await t.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data[0];
-      await expect.poll(listed).toMatchObject({ id: res.json().id, status: 'RUNNING', progress: 50 });
+      await expect.poll(listed, { timeout: 20_000 }).toMatchObject({ id: res.json().id, status: 'RUNNING', progress: 50 });
       release();
       t.driver.backupGate = undefined;
       await t.app.services.backups.idle();
