@@ -48,6 +48,9 @@ import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
 import { ScheduleRunner } from './modules/schedules/runner.ts';
 import { EventBus } from './events.ts';
+import { PersonalData } from './lib/personal-data.ts';
+import { DataExportsService } from './modules/data-exports/service.ts';
+import { DataExportRounds } from './modules/data-exports/rounds.ts';
 import type { GamePayment } from '../contract/renewals.ts';
 
 /**
@@ -94,6 +97,10 @@ export interface Services {
   paymentEvents: PaymentEvents;
   audit: AuditService;
   staff: StaffService;
+  /** What each module holds about a person, registered by the modules as they load. */
+  personalData: PersonalData;
+  dataExports: DataExportsService;
+  dataExportRounds: DataExportRounds;
   runtime: GameRuntime;
   events: EventBus;
 }
@@ -174,6 +181,8 @@ export function createServices(config: Config, database: Database, given: { runt
     { clock: game.clock, log: game.log },
   );
   const schedules = new SchedulesService(db, { audit, runner: scheduleRunner, events }, { clock: game.clock });
+  const personalData = new PersonalData();
+  const dataExportRounds = new DataExportRounds(db, { store: backupStore, personalData, users, notifications }, { clock: game.clock, log: game.log });
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups, audit }, config.renewals);
   return {
     config,
@@ -213,6 +222,9 @@ export function createServices(config: Config, database: Database, given: { runt
     paymentEvents,
     audit,
     staff: new StaffService(db, { credits, audit, subscriptions, invoices }),
+    personalData,
+    dataExports: new DataExportsService(db, { store: backupStore, rounds: dataExportRounds }, { clock: game.clock }),
+    dataExportRounds,
     runtime: game,
     events,
   };

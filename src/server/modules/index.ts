@@ -24,6 +24,7 @@ import subscriptions from './money/subscriptions/index.ts';
 import payments from './money/payments/index.ts';
 import invoices from './money/invoices/index.ts';
 import staff from './staff/index.ts';
+import dataExports from './data-exports/index.ts';
 
 /**
  * The modules, each a plugin (module.ts), in the order the app registers them: a module comes after
@@ -56,4 +57,5 @@ export const modules = [
   payments,
   invoices,
   staff,
+  dataExports,
 ];

@@ -21,3 +21,4 @@ export * from './backups.ts';
 export * from './usage.ts';
 export * from './sharing.ts';
 export * from './schedules.ts';
+export * from './data-exports.ts';

@@ -1,6 +1,7 @@
 import { defineModule } from '../module.ts';
 import routes from './routes.ts';
 import staffRoutes from './staff-routes.ts';
+import { whole } from '../../lib/personal-data.ts';
 
 /**
  * Backups, restores and uploads of a game's world, the back office's view of them, and the rounds
@@ -11,6 +12,9 @@ export default defineModule(
   'backups',
   async (app, { services, loops }) => {
     await app.register(routes, { services });
+    services.personalData.register('backups', async ({ id, locale }) =>
+      Promise.all((await services.games.ownedIds(id)).map(async (gameId) => ({ gameId, backups: (await services.backups.list(gameId, whole, locale)).data }))),
+    );
     await app.register(staffRoutes, { services });
     await services.backupRounds.sweep();
     if (loops) app.addHook('onReady', async () => services.backupRounds.start());

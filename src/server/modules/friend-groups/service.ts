@@ -11,6 +11,7 @@ import type { FriendsService } from '../friends/service.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import type { EventBus } from '../../events.ts';
+import { whole } from '../../lib/personal-data.ts';
 
 const MC_NAME = new RegExp(MC_NAME_PATTERN);
 type GroupRow = typeof friendGroups.$inferSelect;
@@ -277,5 +278,12 @@ export class FriendGroupsService {
       const player = r.userId ? players.get(r.userId) : undefined;
       return { id: r.id, userId: r.userId, name: player?.name ?? null, mcName: r.mcName ?? player?.mcName ?? null, addedAt: r.createdAt.toISOString() };
     });
+  }
+
+  /** For a person's data export: their groups with their members, and the names of the others' groups they are in. */
+  async personalData(userId: string) {
+    const owned = await Promise.all((await this.list(userId, whole)).data.map((group) => this.get(userId, group.id)));
+    const memberOf = [...(await this.describeGroups(await this.groupsWith(userId))).entries()].map(([id, group]) => ({ id, name: group.name }));
+    return { owned, memberOf };
   }
 }

@@ -1,6 +1,7 @@
 import { defineModule } from '../module.ts';
 import routes from './routes.ts';
 import staffRoutes from './staff-routes.ts';
+import { whole } from '../../lib/personal-data.ts';
 
 /**
  * Games: buying one, power actions, the back office's view, and the reconciler that
@@ -12,6 +13,7 @@ export default defineModule(
   'games',
   async (app, { services, loops }) => {
     await app.register(routes, { services });
+    services.personalData.register('games', async ({ id }) => (await services.games.list(id, {}, whole)).data);
     await app.register(staffRoutes, { services });
     app.addHook('onClose', () => services.runtime.driver.close());
     if (loops) app.addHook('onReady', async () => services.reconciler.start());

@@ -431,4 +431,9 @@ export class GamesService {
       return { notified: friendIds.length, address };
     });
   }
+
+  /** The ids of the owner's games, for the parts of their data export kept per game. */
+  async ownedIds(ownerId: string): Promise<string[]> {
+    return (await this.db.select({ id: games.id }).from(games).where(eq(games.ownerId, ownerId)).orderBy(games.createdAt)).map((r) => r.id);
+  }
 }

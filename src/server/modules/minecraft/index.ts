@@ -4,4 +4,5 @@ import routes from './routes.ts';
 /** Linked Minecraft accounts, skins and heads. */
 export default defineModule('minecraft', async (app, { services }) => {
   await app.register(routes, { services });
+  services.personalData.register('minecraft', async ({ id }) => (await services.minecraft.players([id])).get(id) ?? null);
 });

@@ -155,4 +155,18 @@ export class ReviewsService {
     });
     return (await this.staffViews([row]))[0]!;
   }
+
+  /** For a person's data export: their reviews, hidden ones too, with why staff hid them. */
+  async ofUser(userId: string) {
+    const rows = await this.db.select().from(gameReviews).where(eq(gameReviews.userId, userId)).orderBy(desc(gameReviews.createdAt));
+    return rows.map((row) => ({
+      id: row.id,
+      definitionId: row.definitionId,
+      rating: row.rating,
+      comment: row.comment,
+      createdAt: row.createdAt.toISOString(),
+      hiddenAt: row.hiddenAt?.toISOString() ?? null,
+      hiddenReason: row.hiddenReason,
+    }));
+  }
 }

@@ -6,6 +6,9 @@ export default defineModule(
   'schedules',
   async (app, { services, loops }) => {
     await app.register(routes, { services });
+    services.personalData.register('schedules', async ({ id }) =>
+      Promise.all((await services.games.ownedIds(id)).map(async (gameId) => ({ gameId, schedules: await services.schedules.list(gameId) }))),
+    );
     if (loops) app.addHook('onReady', async () => services.scheduleRunner.start());
     app.addHook('onClose', () => services.scheduleRunner.stop());
   },

@@ -9,6 +9,7 @@ export default defineModule(
   'settings',
   async (app, { services }) => {
     await app.register(routes, { services });
+    services.personalData.register('settings', async ({ id }) => Promise.all((await services.games.ownedIds(id)).map(async (gameId) => ({ gameId, ...(await services.gameSettings.get(gameId)) }))));
   },
   { needs: ['game-guard', 'games'] },
 );

@@ -6,6 +6,7 @@ export default defineModule(
   'sharing',
   async (app, { services }) => {
     await app.register(routes, { services });
+    services.personalData.register('sharing', ({ id }) => services.sharing.personalData(id));
     await services.sharing.start();
     app.addHook('preClose', () => services.sharing.stop());
   },

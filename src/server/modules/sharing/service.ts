@@ -304,4 +304,13 @@ export class SharingService {
       };
     });
   }
+
+  /** For a person's data export: the grants on their games, and the games shared with them. */
+  async personalData(userId: string) {
+    const owned = await this.deps.games.ownedIds(userId);
+    return {
+      given: await Promise.all(owned.map(async (gameId) => ({ gameId, grants: await this.list(userId, gameId) }))),
+      received: await this.sharedWith(userId),
+    };
+  }
 }

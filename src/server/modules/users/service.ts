@@ -172,6 +172,12 @@ export class UsersService {
       .where(inArray(users.id, [...new Set(ids)]));
     return new Map(rows.map((r) => [r.id, r.name]));
   }
+
+  /** For a person's data export: their account as the platform keeps it. */
+  async profile(id: string) {
+    const row = await this.get(id);
+    return row && { id: row.id, name: row.name, email: row.email, minecraftUuid: row.mcUuid, locale: row.locale, roles: row.roles, createdAt: row.createdAt.toISOString() };
+  }
 }
 
 function sameRoles(a: string[], b: string[]): boolean {

@@ -8,8 +8,9 @@ import { GamePaymentsCard } from '../renewals/GamePaymentsCard.tsx';
 import { InvoicesGrid } from './InvoicesGrid.tsx';
 import { SubscriptionCard } from './SubscriptionCard.tsx';
 import { TransactionsGrid } from './TransactionsGrid.tsx';
+import { DataExportCard } from '../../dashboard/account/DataExportCard.tsx';
 
-/** /dashboard/account: balance, subscription, renewals to pay, the credit ledger and the invoices. */
+/** /dashboard/account: balance, subscription, renewals to pay, the credit ledger, the invoices and a copy of the player's data. */
 export function AccountPage() {
   const { t } = useTranslation('credits');
   const to = useLocalePath();
@@ -47,6 +48,7 @@ export function AccountPage() {
         <GamePaymentsCard />
         <TransactionsGrid />
         <InvoicesGrid />
+        <DataExportCard />
       </Box>
     </>
   );
