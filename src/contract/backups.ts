@@ -9,7 +9,7 @@ export const backupKinds = ['MANUAL', 'NIGHTLY', 'AUTOMATIC'] as const;
 export type BackupKind = (typeof backupKinds)[number];
 export const backupStatuses = ['PENDING', 'RUNNING', 'READY', 'FAILED'] as const;
 /** Why a backup nobody asked for was taken, a key of `games.backups.reason` in the web app's catalogues. */
-export const backupReasons = ['beforeRestore', 'beforeUpload', 'beforeVersionChange', 'expiry', 'nightly', 'scheduled'] as const;
+export const backupReasons = ['beforeRestore', 'beforeUpload', 'beforeVersionChange', 'deletion', 'expiry', 'nightly', 'scheduled'] as const;
 export type BackupReason = (typeof backupReasons)[number];
 
 const Note = Type.String({ maxLength: 200, description: 'What the owner wrote about it' });
@@ -20,7 +20,7 @@ export const Backup = Type.Object({
   kind: Type.Enum(backupKinds, { description: 'MANUAL: asked by someone; NIGHTLY: the nightly one; AUTOMATIC: taken before a restore, an upload or an expiry, or by a scheduled task' }),
   reason: Type.Union([Type.Enum(backupReasons), Type.Null()], {
     description:
-      'Why it was taken, for the nightly and automatic ones (a key, to render in the reader’s language): beforeRestore, beforeUpload, beforeVersionChange, expiry, nightly, scheduled; null for a manual one',
+      'Why it was taken, for the nightly and automatic ones (a key, to render in the reader’s language): beforeRestore, beforeUpload, beforeVersionChange, deletion, expiry, nightly, scheduled; null for a manual one',
   }),
   status: Type.Enum(backupStatuses, { description: 'READY only once the whole archive is stored and checksummed' }),
   sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
@@ -66,6 +66,18 @@ export const BackupCreate = Type.Object({ note: Type.Optional(Note) }, { additio
 export type BackupCreate = Static<typeof BackupCreate>;
 export const BackupPatch = Type.Object({ pinned: Type.Optional(Type.Boolean()), note: Type.Optional(Type.Union([Note, Type.Null()])) }, { additionalProperties: false, minProperties: 1 });
 export type BackupPatch = Static<typeof BackupPatch>;
+
+/** The last backup of one of the caller's deleted games, kept GAME_RETENTION_DAYS to download from the account page. */
+export const KeptBackup = Type.Object({
+  id: Id,
+  gameId: Id,
+  gameName: Type.String(),
+  createdAt: DateTime,
+  sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
+  expiresAt: DateTime,
+});
+export type KeptBackup = Static<typeof KeptBackup>;
+export const KeptBackupParams = Type.Object({ backupId: Id }, { additionalProperties: false });
 
 export const BackupLink = Type.Object({
   url: Type.String({ description: 'Downloads the backup as a .zip; works without a token, for this backup only' }),

@@ -156,6 +156,8 @@ export const Game = Type.Object({
   expiredAt: Type.Optional(Nullable(DateTime)),
   /** When its world was deleted, GAME_RETENTION_DAYS after it expired: it can no longer be revived. */
   worldDeletedAt: Type.Optional(Nullable(DateTime)),
+  /** When its owner or staff deleted it; only the back office still shows it then. */
+  deletedAt: Type.Optional(Nullable(DateTime)),
   /** The renewal waiting to be paid (PENDING), if any; given by the single-game and list reads. */
   renewal: Type.Optional(Nullable(GamePayment)),
   createdAt: DateTime,
@@ -195,6 +197,10 @@ export const StaffGameQuery = StaffListQuery(staffGameSortFields, {
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: "Part of the game's name, any case" })),
 });
 export type StaffGameQuery = Static<typeof StaffGameQuery>;
+
+/** The owner deletes their game by typing its name, as the confirmation asks. */
+export const GameDelete = Type.Object({ name: Type.String({ minLength: 1, maxLength: 60, description: "The game's name, typed by its owner to confirm" }) }, { additionalProperties: false });
+export type GameDelete = Static<typeof GameDelete>;
 
 /** Staff give a game free days; the reason is kept in the audit log and told to the owner. */
 export const StaffGameExtend = Type.Object({ days: Type.Integer({ minimum: 1, maximum: 366 }), reason: StaffReason.properties.reason }, { additionalProperties: false });

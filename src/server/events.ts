@@ -32,6 +32,11 @@ export interface DomainEvents {
   'friendGroups.membershipChanged': { groupId: string; joined: string[]; left: string[] };
   /** A game was bought. Committed. */
   'games.created': { gameId: string };
+  /**
+   * A game was deleted (its owner, or staff): in the write that hides it, what other modules keep for
+   * it goes (shares, schedules, the renewal waiting, the nightly backup); the backup rounds finish the rest.
+   */
+  'games.deleted': { tx: Tx; gameId: string; ownerId: string };
   /** Someone asked a game for a power action (start, stop, restart…), or changed what its server runs. Committed. */
   'games.actionAsked': { gameId: string };
   /** The reconciler wrote a new status for a game, `from` the one before. */

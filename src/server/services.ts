@@ -41,6 +41,7 @@ import { BackupLinks } from './modules/backups/links.ts';
 import { WorldUploads } from './modules/backups/uploads.ts';
 import { ConsoleService } from './modules/console/service.ts';
 import { StaffBackupsService } from './modules/backups/staff.ts';
+import { GameDeletion } from './modules/games/deletion.ts';
 import { GameWorlds } from './modules/games/world.ts';
 import { GameLock } from './modules/games/lock.ts';
 import { createStore } from './storage/index.ts';
@@ -74,6 +75,7 @@ export interface Services {
   catalogue: CatalogueService;
   games: GamesService;
   gamePlayers: GamePlayersService;
+  gameDeletion: GameDeletion;
   sharing: SharingService;
   activity: ActivityService;
   staffGames: StaffGamesService;
@@ -171,7 +173,7 @@ export function createServices(config: Config, database: Database, given: { runt
     },
     { clock: game.clock },
   );
-  const backupRounds = new BackupRounds(db, { store: backupStore, worlds, lock, work: backupWork, uploads }, { clock: game.clock, log: game.log });
+  const backupRounds = new BackupRounds(db, { store: backupStore, worlds, lock, work: backupWork, uploads }, { clock: game.clock, log: game.log, retentionDays: config.renewals.retentionDays });
   const usage = new UsageService(db, { games, backups, driver: game.driver, events }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
   const gamePlayers = new GamePlayersService(db, { games, notifications, runtime: game });
   const consoles = new ConsoleService(db, { games, players: gamePlayers, audit, consoles: game.consoles, clock: game.clock, events }, config.streams);
@@ -183,7 +185,7 @@ export function createServices(config: Config, database: Database, given: { runt
   const schedules = new SchedulesService(db, { audit, runner: scheduleRunner, events }, { clock: game.clock });
   const personalData = new PersonalData();
   const dataExportRounds = new DataExportRounds(db, { store: backupStore, personalData, users, notifications }, { clock: game.clock, log: game.log });
-  const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups, audit }, config.renewals);
+  const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups, audit, events }, config.renewals);
   return {
     config,
     database,
@@ -199,6 +201,7 @@ export function createServices(config: Config, database: Database, given: { runt
     catalogue,
     games,
     gamePlayers,
+    gameDeletion: new GameDeletion(db, { notifications, audit, events, runtime: game }),
     sharing,
     activity: new ActivityService(audit),
     staffGames: new StaffGamesService(db, { games, catalogue, users, notifications, audit, runtime: game }),

@@ -50,6 +50,7 @@ describe('staff: roles on the catalogue, games and reviews calls', () => {
       ['DELETE', `/v1/definition/game/package?id=${NOBODY}`, undefined],
       ['POST', `/v1/staff/games/${gameId}/stop`, { reason: 'Abuse' }],
       ['POST', `/v1/staff/games/${gameId}/extend`, { days: 3, reason: 'Outage' }],
+      ['POST', `/v1/staff/games/${gameId}/delete`, { reason: 'Abuse' }],
       ['POST', `/v1/staff/reviews/${NOBODY}/hide`, { reason: 'Spam' }],
       ['POST', `/v1/staff/reviews/${NOBODY}/restore`, { reason: 'Fine' }],
     ];

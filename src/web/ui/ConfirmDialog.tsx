@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -13,6 +13,7 @@ export function ConfirmDialog({
   confirm,
   danger = true,
   reason,
+  typed,
   onConfirm,
   onClose,
 }: {
@@ -24,10 +25,13 @@ export function ConfirmDialog({
   danger?: boolean;
   /** A free-text reason asked with the confirmation (a kick's, a ban's), and where it goes. */
   reason?: { label: string; value: string; onChange: (value: string) => void; maxLength: number };
+  /** A word the user must type to confirm (a server's name before it is deleted): the button waits for it. */
+  typed?: { label: string; expected: string; value: string; onChange: (value: string) => void };
   onConfirm: () => void;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const unconfirmed = typed !== undefined && typed.value.trim() !== typed.expected.trim();
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby="confirm-title">
       <DialogTitle id="confirm-title">{title}</DialogTitle>
@@ -44,10 +48,27 @@ export function ConfirmDialog({
             slotProps={{ htmlInput: { maxLength: reason.maxLength } }}
           />
         )}
+        {typed && (
+          <>
+            {/* The instruction above the field, whole: as a field's label it would be cut on a phone. */}
+            <Typography id="confirm-typed" variant="body2" sx={{ mt: 2, mb: 1, fontWeight: 600, overflowWrap: 'anywhere' }}>
+              {typed.label}
+            </Typography>
+            <TextField
+              value={typed.value}
+              onChange={(e) => typed.onChange(e.target.value)}
+              placeholder={typed.expected}
+              fullWidth
+              size="small"
+              autoComplete="off"
+              slotProps={{ htmlInput: { 'aria-labelledby': 'confirm-typed', spellCheck: false, maxLength: typed.expected.length + 20 } }}
+            />
+          </>
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('actions.cancel')}</Button>
-        <Button variant="contained" color={danger ? 'error' : 'primary'} onClick={onConfirm} autoFocus>
+        <Button variant="contained" color={danger ? 'error' : 'primary'} onClick={onConfirm} disabled={unconfirmed} autoFocus={!typed}>
           {confirm}
         </Button>
       </DialogActions>

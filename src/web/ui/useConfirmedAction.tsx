@@ -11,12 +11,14 @@ export interface Confirmation {
   danger?: boolean;
   /** Also asks for a reason, up to `maxLength` characters, handed to the action. */
   reason?: { label: string; maxLength: number };
+  /** Also asks the user to type `expected` (a server's name) before the action may go. */
+  typed?: { label: string; expected: string };
 }
 
 export interface ActionRequest<T> {
   confirm?: Confirmation;
-  /** Given the reason typed in the confirmation, trimmed ('' when none was asked or typed). */
-  action: (reason: string) => Promise<T>;
+  /** Given the reason typed in the confirmation, trimmed ('' when none was asked or typed), and the word typed to confirm, as typed. */
+  action: (reason: string, typed: string) => Promise<T>;
   /** Said once the action is done; nothing is said when the page itself shows the change. */
   success?: string | ((value: T) => string);
   /** Said before the API's own explanation when the action fails. */
@@ -47,16 +49,17 @@ export function useConfirmedAction({ snackbar = false }: { snackbar?: boolean } 
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<ActionResult | null>(null);
   const [reason, setReason] = useState('');
+  const [typed, setTyped] = useState('');
   // A second click while the first call runs must not send the write twice.
   const running = useRef(false);
 
-  const perform = useCallback(async <T,>({ action, success, failure }: ActionRequest<T>, why = ''): Promise<boolean> => {
+  const perform = useCallback(async <T,>({ action, success, failure }: ActionRequest<T>, why = '', word = ''): Promise<boolean> => {
     if (running.current) return false;
     running.current = true;
     setBusy(true);
     setResult(null);
     try {
-      const value = await action(why.trim());
+      const value = await action(why.trim(), word);
       const text = typeof success === 'function' ? success(value) : success;
       if (text) setResult({ severity: 'success', text });
       return true;
@@ -73,6 +76,7 @@ export function useConfirmedAction({ snackbar = false }: { snackbar?: boolean } 
     <T,>(request: ActionRequest<T>): Promise<boolean> => {
       if (!request.confirm) return perform(request);
       setReason('');
+      setTyped('');
       return new Promise<boolean>((settle) => setPending({ request: request as ActionRequest<unknown>, settle }));
     },
     [perform],
@@ -87,7 +91,7 @@ export function useConfirmedAction({ snackbar = false }: { snackbar?: boolean } 
   const confirm = () => {
     if (!pending) return;
     setPending(null);
-    void perform(pending.request, reason).then(pending.settle);
+    void perform(pending.request, reason, typed).then(pending.settle);
   };
 
   const ask = pending?.request.confirm;
@@ -101,6 +105,7 @@ export function useConfirmedAction({ snackbar = false }: { snackbar?: boolean } 
           confirm={ask.confirm}
           danger={ask.danger}
           reason={ask.reason && { ...ask.reason, value: reason, onChange: setReason }}
+          typed={ask.typed && { ...ask.typed, value: typed, onChange: setTyped }}
           onConfirm={confirm}
           onClose={cancel}
         />

@@ -75,6 +75,12 @@ export const games = pgTable(
     deletionNoticeAt: timestamp('deletion_notice_at', { withTimezone: true }),
     /** Its world folder was deleted after the retention: it can no longer be revived. */
     worldDeletedAt: timestamp('world_deleted_at', { withTimezone: true }),
+    /**
+     * When its owner (or staff) deleted it: from this one write on it is gone from every list and
+     * call, and the backup rounds finish the work (stop, last backup, world removed, which sets
+     * `worldDeletedAt`). The row stays for the ledger's references and the last backup.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -83,6 +89,10 @@ export const games = pgTable(
     index('games_definition_owner_idx').on(t.definitionId, t.ownerId),
     index('games_package_idx').on(t.packageId),
     index('games_reconcile_idx').on(t.desiredState, t.status),
+    // The deletions the backup rounds have yet to finish.
+    index('games_deleting_idx')
+      .on(t.deletedAt)
+      .where(sql`${t.deletedAt} is not null and ${t.worldDeletedAt} is null`),
   ],
 );
 

@@ -11,6 +11,7 @@ import { nextNightly } from './nightly.ts';
 
 /** An expired game's backup is taken within this long of its expiry, or not at all. */
 const EXPIRY_WINDOW_MS = 7 * 24 * 3600_000;
+const DAY_MS = 24 * 3600_000;
 /** The backup rounds' pace: a nightly backup starts within a minute of its hour. */
 const ROUND_MS = 60_000;
 
@@ -26,10 +27,14 @@ export class BackupRounds {
   private readonly lock: GameLock;
   private readonly work: BackupWork;
   private readonly uploads: WorldUploads;
-  private readonly options: Pick<BackupWorkDeps, 'clock' | 'log'>;
+  private readonly options: Pick<BackupWorkDeps, 'clock' | 'log'> & { retentionDays: number };
   private loop: RoundLoop | undefined;
 
-  constructor(db: Db, deps: { store: ObjectStore; worlds: GameWorlds; lock: GameLock; work: BackupWork; uploads: WorldUploads }, options: Pick<BackupWorkDeps, 'clock' | 'log'>) {
+  constructor(
+    db: Db,
+    deps: { store: ObjectStore; worlds: GameWorlds; lock: GameLock; work: BackupWork; uploads: WorldUploads },
+    options: Pick<BackupWorkDeps, 'clock' | 'log'> & { retentionDays: number },
+  ) {
     this.db = db;
     this.store = deps.store;
     this.worlds = deps.worlds;
@@ -49,7 +54,10 @@ export class BackupRounds {
    */
   start(): void {
     this.loop ??= new RoundLoop(
-      () => this.nightlyRound().then(() => this.expiryRound()),
+      () =>
+        this.nightlyRound()
+          .then(() => this.expiryRound())
+          .then(() => this.deletionRound()),
       () => Math.min(ROUND_MS, this.lock.lockMs),
       (err) => this.options.log.error({ err }, 'backup round failed'),
     );
@@ -239,6 +247,34 @@ export class BackupRounds {
     }
     await this.work.idle();
     return started;
+  }
+
+  /**
+   * One round for deleted games (games/deletion.ts hid them in one write): each one's server
+   * stopped, one last backup taken and kept GAME_RETENTION_DAYS from the deletion (the others
+   * gone), then its world and address freed. Under the game's lock, so on one replica at a time; a
+   * process killed half-way leaves the world and the lock, which lapses, and a later round does it
+   * all again. A backup that fails leaves the world to the next round: it is never deleted without
+   * its last backup, unless it never had a world to keep (or the driver cannot back one up).
+   */
+  async deletionRound(): Promise<number> {
+    let finished = 0;
+    for (const game of await this.worlds.deleting(20)) {
+      if (!(await this.lock.take(game.id, 'BACKUP'))) continue;
+      try {
+        const world = await this.worlds.stopped(game.id);
+        const failed = await this.work.take(world, await this.work.insert(world, { kind: 'AUTOMATIC', reason: 'deletion', by: null }));
+        if (failed && failed !== 'backups.noWorld' && failed !== 'backups.unsupported') continue;
+        await this.work.keepLast(world, new Date(game.deletedAt.getTime() + this.options.retentionDays * DAY_MS));
+        await this.worlds.removeWorld(game.id);
+        finished++;
+      } catch (err) {
+        this.options.log.error({ err, gameId: game.id }, 'finishing a deletion failed; the next round tries again');
+      } finally {
+        await this.lock.release(game.id);
+      }
+    }
+    return finished;
   }
 
   /** Records that the backup of the game's expiry `expiry` is taken; false when it was already. */

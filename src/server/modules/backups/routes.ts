@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Backup, BackupCreate, BackupLink, BackupPage, BackupParams, BackupPatch, BackupPrune, BackupPruneQuery, BackupSettings } from '../../../contract/backups.ts';
+import { Backup, BackupCreate, BackupLink, BackupPage, BackupParams, BackupPatch, BackupPrune, BackupPruneQuery, BackupSettings, KeptBackup, KeptBackupParams } from '../../../contract/backups.ts';
 import { Bytes, IdParams, Media, PageQuery } from '../../../contract/common.ts';
 import { HttpProblem } from '../../lib/problems.ts';
 import { attachmentDisposition } from '../../storage/store.ts';
@@ -156,6 +156,32 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         schema: { tags, summary: 'A download link for this backup, valid 10 minutes, that needs no token', params: BackupParams, response: { 200: BackupLink }, problems },
       },
       async (request) => backups.link(gameOf(request).gameId, request.params.backupId, request.user.id),
+    );
+
+    player.get(
+      '/v1/backups/kept',
+      {
+        schema: {
+          tags,
+          summary: 'The last backups of the caller’s deleted games, each kept GAME_RETENTION_DAYS after its deletion to download, newest first',
+          response: { 200: Type.Array(KeptBackup) },
+        },
+      },
+      async (request) => backups.kept(request.user.id),
+    );
+
+    player.post(
+      '/v1/backups/kept/:backupId/link',
+      {
+        schema: {
+          tags,
+          summary: 'A download link for the last backup of one of the caller’s deleted games, valid 10 minutes, that needs no token',
+          params: KeptBackupParams,
+          response: { 200: BackupLink },
+          problems: [404],
+        },
+      },
+      async (request) => backups.keptLink(request.user.id, request.params.backupId),
     );
 
     // The zip is streamed to a temporary file by the handler, never held in memory: the parser leaves it unread.

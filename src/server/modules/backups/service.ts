@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { backups, backupSettings } from '../../db/schema/backups.ts';
 import { conflict, forbidden, HttpProblem, notFound, type ErrorKey } from '../../lib/problems.ts';
@@ -7,7 +7,7 @@ import { renderProblem } from '../../lib/problems.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { GameWorld, GameWorlds } from '../games/world.ts';
 import type { UsersService } from '../users/service.ts';
-import type { Backup, BackupLink, BackupPatch, BackupPrune, BackupQuota, BackupSettings } from '../../../contract/backups.ts';
+import type { Backup, BackupLink, BackupPatch, BackupPrune, BackupQuota, BackupSettings, KeptBackup } from '../../../contract/backups.ts';
 import type { GameAccessLevel } from '../../../contract/sharing.ts';
 import type { Locale } from '../../../contract/messages.ts';
 import type { Clock } from '../games/runtime.ts';
@@ -57,6 +57,10 @@ export class BackupsService {
     this.uploads = deps.uploads;
     this.clock = options.clock;
     deps.events.on('games.created', ({ gameId }) => this.initSettings(gameId));
+    // A deleted game takes no more nightly backups: the rounds take its last one.
+    deps.events.on('games.deleted', async ({ tx, gameId }) => {
+      await tx.update(backupSettings).set({ nightly: false, nextNightlyAt: null }).where(eq(backupSettings.gameId, gameId));
+    });
   }
 
   private now(): Date {
@@ -256,24 +260,35 @@ export class BackupsService {
       .onConflictDoNothing();
   }
 
-  /**
-   * Before an expired game's world is deleted: its newest finished backup stays until `until`
-   * (GAME_RETENTION_DAYS more, for its owner to download), the others go now. Idempotent, so a
-   * deletion tried again does it again harmlessly.
-   */
+  /** Before an expired game's world is deleted: its last backup stays until `until` (`BackupWork.keepLast`). */
   async keepLast(gameId: string, until: Date): Promise<void> {
-    const world = await this.worlds.of(gameId);
+    await this.work.keepLast(await this.worlds.of(gameId), until);
+  }
+
+  /** The last backups of the owner's deleted games, kept until their `expiresAt`, newest first. */
+  async kept(ownerId: string): Promise<KeptBackup[]> {
+    const deleted = await this.worlds.deletedOf(ownerId);
+    if (deleted.size === 0) return [];
     const rows = await this.db
       .select()
       .from(backups)
-      .where(and(eq(backups.gameId, gameId), inArray(backups.status, ['READY', 'FAILED'])))
+      .where(and(inArray(backups.gameId, [...deleted.keys()]), eq(backups.status, 'READY'), isNotNull(backups.expiresAt)))
       .orderBy(desc(backups.createdAt), desc(backups.id));
-    const last = rows.find((row) => row.status === 'READY');
-    if (last && !last.expiresAt) {
-      await this.db.update(backups).set({ expiresAt: until }).where(eq(backups.id, last.id));
-      await this.work.changed(world.ownerId, world.id, last.id);
-    }
-    for (const row of rows) if (row.id !== last?.id) await this.work.remove(world.ownerId, row);
+    return rows.map((row) => ({
+      id: row.id,
+      gameId: row.gameId,
+      gameName: deleted.get(row.gameId)!,
+      createdAt: row.createdAt.toISOString(),
+      sizeBytes: row.sizeBytes,
+      expiresAt: row.expiresAt!.toISOString(),
+    }));
+  }
+
+  /** A download link to one of `kept` (404 for any other backup), for 10 minutes. */
+  async keptLink(ownerId: string, backupId: string): Promise<BackupLink> {
+    if (!(await this.kept(ownerId)).some((backup) => backup.id === backupId)) throw notFound('backup');
+    // Made by no one: the deleted game has no access left to end.
+    return this.links.create(backupId, null);
   }
 
   /** A link that downloads the backup without a token, for 10 minutes, or until `by` loses their access. */

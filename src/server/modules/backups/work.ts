@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { backupLinks, backups, backupSettings } from '../../db/schema/backups.ts';
 import type { ErrorKey } from '../../lib/problems.ts';
@@ -234,6 +234,25 @@ export class BackupWork {
       bytes -= row.sizeBytes ?? 0;
     }
     return doomed;
+  }
+
+  /**
+   * Before a game's world is deleted (expired past its retention, or the game deleted): its newest
+   * finished backup stays until `until` (GAME_RETENTION_DAYS more, for its owner to download), the
+   * others go now. Idempotent, so a deletion tried again does it again harmlessly.
+   */
+  async keepLast(world: GameWorld, until: Date): Promise<void> {
+    const rows = await this.db
+      .select()
+      .from(backups)
+      .where(and(eq(backups.gameId, world.id), inArray(backups.status, ['READY', 'FAILED'])))
+      .orderBy(desc(backups.createdAt), desc(backups.id));
+    const last = rows.find((row) => row.status === 'READY');
+    if (last && !last.expiresAt) {
+      await this.db.update(backups).set({ expiresAt: until }).where(eq(backups.id, last.id));
+      await this.changed(world.ownerId, world.id, last.id);
+    }
+    for (const row of rows) if (row.id !== last?.id) await this.remove(world.ownerId, row);
   }
 
   async remove(ownerId: string, row: BackupRow): Promise<void> {

@@ -7,6 +7,7 @@ import {
   ConnectedPlayers,
   Game,
   GameListQuery,
+  GameDelete,
   GameStatusView,
   InternalHeaders,
   PlayerList,
@@ -84,6 +85,25 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         const game = await games.get(gameId);
         // Billing stays the owner's.
         return { ...game, renewal: level === 'OWNER' ? game.renewal : null, access: level };
+      },
+    );
+
+    player.post(
+      '/v1/game/:id/delete',
+      {
+        config: { gameRole: 'OWNER', activity: 'game.delete' },
+        schema: {
+          tags,
+          summary:
+            'Delete the game, its owner typing its name (400 otherwise; 409 while a backup or a restore runs): it is gone at once; its server stops, one last backup stays GAME_RETENTION_DAYS on the account page, and nothing paid is refunded',
+          params: IdParams,
+          body: GameDelete,
+          response: { 204: Type.Null() },
+        },
+      },
+      async (request, reply) => {
+        await services.gameDeletion.delete(gameOf(request).gameId, { owner: request.user.id, typedName: request.body.name });
+        return reply.status(204).send(null);
       },
     );
 

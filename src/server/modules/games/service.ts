@@ -34,7 +34,7 @@ const actions = {
 export type GameAction = keyof typeof actions;
 
 /** The refusal of a power action while a world operation holds the game's lock, by operation. */
-const lockRefusals = { BACKUP: 'games.busyBackingUp', RESTORE: 'games.busyRestoring' } as const satisfies Record<GameLockWork, string>;
+export const lockRefusals = { BACKUP: 'games.busyBackingUp', RESTORE: 'games.busyRestoring' } as const satisfies Record<GameLockWork, string>;
 
 /** Whether `action` applies to a game in `status`. */
 export function allows(action: GameAction, status: GameStatus): boolean {
@@ -78,6 +78,7 @@ export function toGame(row: GameRow): Game {
     periodEnd: row.periodEnd.toISOString(),
     expiredAt: row.expiredAt?.toISOString() ?? null,
     worldDeletedAt: row.worldDeletedAt?.toISOString() ?? null,
+    deletedAt: row.deletedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -139,9 +140,12 @@ export class GamesService {
     void this.events.emit('games.actionAsked', { gameId });
   }
 
-  /** Who owns a game and what it is, for the sharing checks; null for no such game. */
+  /** Who owns a game and what it is, for the sharing checks; null for no such game, or a deleted one. */
   async ownerOf(id: string, executor: Executor = this.db): Promise<Pick<GameRow, 'id' | 'ownerId' | 'name' | 'version' | 'status'> | null> {
-    const [row] = await executor.select({ id: games.id, ownerId: games.ownerId, name: games.name, version: games.version, status: games.status }).from(games).where(eq(games.id, id));
+    const [row] = await executor
+      .select({ id: games.id, ownerId: games.ownerId, name: games.name, version: games.version, status: games.status })
+      .from(games)
+      .where(and(eq(games.id, id), isNull(games.deletedAt)));
     return row ?? null;
   }
 
@@ -151,9 +155,12 @@ export class GamesService {
     return this.db.select({ id: games.id, ownerId: games.ownerId, name: games.name, version: games.version, status: games.status }).from(games).where(inArray(games.id, ids));
   }
 
-  /** A game's row; 404 for no such game (who may read it was checked before: the sharing guard). */
+  /** A game's row; 404 for no such game, or a deleted one (who may read it was checked before: the sharing guard). */
   async row(id: string): Promise<GameRow> {
-    const [row] = await this.db.select().from(games).where(eq(games.id, id));
+    const [row] = await this.db
+      .select()
+      .from(games)
+      .where(and(eq(games.id, id), isNull(games.deletedAt)));
     if (!row) throw notFound('game');
     return row;
   }
@@ -232,9 +239,9 @@ export class GamesService {
     return rows.map((row) => ({ ...toGame(row), renewal: pending.get(row.id) ?? null }));
   }
 
-  /** The owner's games, newest first. */
+  /** The owner's games, newest first; a deleted one is gone. */
   async list(ownerId: string, filter: StatusFilter, window: Window) {
-    return this.page([eq(games.ownerId, ownerId)], filter, window);
+    return this.page([eq(games.ownerId, ownerId), isNull(games.deletedAt)], filter, window);
   }
 
   private async page(conditions: SQL[], filter: StatusFilter, window: Window) {
@@ -282,7 +289,7 @@ export class GamesService {
       [row] = await this.db
         .update(games)
         .set(actionWrite(action, now))
-        .where(and(eq(games.id, id), inArray(games.status, from), GameLock.free(now)))
+        .where(and(eq(games.id, id), isNull(games.deletedAt), inArray(games.status, from), GameLock.free(now)))
         .returning();
     }
     if (!row) {
@@ -432,8 +439,9 @@ export class GamesService {
     });
   }
 
-  /** The ids of the owner's games, for the parts of their data export kept per game. */
+  /** The ids of the owner's games not deleted, for the parts of their data export kept per game. */
   async ownedIds(ownerId: string): Promise<string[]> {
-    return (await this.db.select({ id: games.id }).from(games).where(eq(games.ownerId, ownerId)).orderBy(games.createdAt)).map((r) => r.id);
+    const owned = and(eq(games.ownerId, ownerId), isNull(games.deletedAt));
+    return (await this.db.select({ id: games.id }).from(games).where(owned).orderBy(games.createdAt)).map((r) => r.id);
   }
 }

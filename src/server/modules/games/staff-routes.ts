@@ -49,6 +49,23 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     );
 
     staffOnly.post(
+      '/v1/staff/games/:id/delete',
+      {
+        schema: {
+          tags,
+          summary: 'Staff: delete a game as its owner would (nothing refunded; its last backup kept for the owner), telling the owner why; 409 while a backup or a restore runs',
+          params: IdParams,
+          body: StaffReason,
+          response: { 200: StaffGame },
+        },
+      },
+      async (request) => {
+        await services.gameDeletion.delete(request.params.id, { staff: request.user.id, reason: request.body.reason });
+        return staffGames.get(request.params.id);
+      },
+    );
+
+    staffOnly.post(
       '/v1/staff/games/:id/extend',
       {
         schema: {

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client.ts';
 import type { EventBus } from '../../events.ts';
 import { games } from '../../db/schema/games.ts';
@@ -78,8 +78,42 @@ export class GameWorlds {
     const rows = await this.db
       .select({ id: games.id, expiredAt: games.expiredAt })
       .from(games)
-      .where(and(eq(games.status, 'EXPIRED'), isNull(games.worldDeletedAt), gt(games.expiredAt, since)));
+      .where(and(eq(games.status, 'EXPIRED'), isNull(games.worldDeletedAt), isNull(games.deletedAt), gt(games.expiredAt, since)));
     return rows.map((row) => ({ id: row.id, expiredAt: row.expiredAt! }));
+  }
+
+  /** The owner's deleted games, by id, with their names: whose last backups their account page offers. */
+  async deletedOf(ownerId: string): Promise<Map<string, string>> {
+    const rows = await this.db
+      .select({ id: games.id, name: games.name })
+      .from(games)
+      .where(and(eq(games.ownerId, ownerId), isNotNull(games.deletedAt)));
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
+  /** Deleted games whose world is still there, oldest deletion first, with when they were deleted. */
+  async deleting(limit: number): Promise<Array<{ id: string; deletedAt: Date }>> {
+    const rows = await this.db
+      .select({ id: games.id, deletedAt: games.deletedAt })
+      .from(games)
+      .where(and(isNotNull(games.deletedAt), isNull(games.worldDeletedAt)))
+      .orderBy(asc(games.deletedAt))
+      .limit(limit);
+    return rows.map((row) => ({ id: row.id, deletedAt: row.deletedAt! }));
+  }
+
+  /**
+   * Deletes a stopped game's world and what the driver keeps for it (its address and port free
+   * again), then records it; idempotent, as the driver's `remove` is, so a round cut off in between
+   * does it again.
+   */
+  async removeWorld(id: string): Promise<void> {
+    const world = await this.of(id);
+    await this.runtime.driver.remove(world.spec);
+    await this.db
+      .update(games)
+      .set({ worldDeletedAt: this.runtime.clock(), updatedAt: this.runtime.clock() })
+      .where(and(eq(games.id, id), isNull(games.worldDeletedAt)));
   }
 
   /**

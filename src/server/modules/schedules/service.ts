@@ -70,6 +70,10 @@ export class SchedulesService {
     this.runner = deps.runner;
     this.clock = options.clock;
     deps.events.on('sharing.accessEnded', ({ scope, executor, levelOf }) => this.authorsLeft(scope, executor, levelOf));
+    // A deleted game's schedules go with it (their runs too).
+    deps.events.on('games.deleted', async ({ tx, gameId }) => {
+      await tx.delete(gameSchedules).where(eq(gameSchedules.gameId, gameId));
+    });
   }
 
   private now(): Date {

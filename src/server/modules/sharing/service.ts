@@ -50,6 +50,14 @@ export class SharingService {
     // A block unfriends (above) when they were friends; either way each one's access is checked again.
     deps.events.on('blocklist.blocked', ({ tx, ownerId, blocked }) => this.ended({ userIds: [ownerId, blocked.id] }, tx));
     deps.events.on('friendGroups.membershipChanged', ({ groupId, joined, left }) => this.membershipChanged(groupId, joined, left));
+    deps.events.on('games.deleted', ({ tx, gameId, ownerId }) => this.gameDeleted(tx, gameId, ownerId));
+  }
+
+  /** A deleted game's grants go, and whoever had it open, its owner included, loses it (console streams, download links). */
+  private async gameDeleted(tx: Tx, gameId: string, ownerId: string): Promise<void> {
+    const people = await this.audience([gameId], tx);
+    await tx.delete(gameAccess).where(eq(gameAccess.gameId, gameId));
+    await this.ended({ userIds: [ownerId, ...people], gameIds: [gameId] }, tx);
   }
 
   /** Tells this replica's modules (`sharing.accessLost`) that some people may have lost their access. */

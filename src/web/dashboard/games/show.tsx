@@ -16,6 +16,7 @@ import { BackupsCard } from './backups/BackupsCard.tsx';
 import { Overview } from './overview/Overview.tsx';
 import { levelOf, may } from './sharing/access.ts';
 import { SharedByChip } from './sharing/SharedByChip.tsx';
+import { DeleteGameCard } from './settings/DeleteGameCard.tsx';
 import { SettingsCard } from './settings/SettingsCard.tsx';
 import { StatusChip } from './StatusChip.tsx';
 import { LIVE_READ_MS, useGameRead } from './useGameCall.ts';
@@ -106,7 +107,12 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
           <UsageCard gameId={game.id} />
         </Suspense>
       )}
-      {tab === 'settings' && <SettingsCard gameId={game.id} />}
+      {tab === 'settings' && (
+        <Stack spacing={3}>
+          <SettingsCard gameId={game.id} />
+          {may(game, 'OWNER') && <DeleteGameCard game={game} />}
+        </Stack>
+      )}
       {tab === 'console' && (
         <Suspense fallback={<PageLoader />}>
           <ConsoleCard gameId={game.id} running={running} canCommand={may(game, 'MODERATOR')} />

@@ -4,6 +4,7 @@ import { Link as RouterLink } from 'react-router';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
 import { CreditButton } from '../../shell/CreditButton.tsx';
+import { KeptBackupsCard } from '../../dashboard/games/backups/KeptBackupsCard.tsx';
 import { GamePaymentsCard } from '../renewals/GamePaymentsCard.tsx';
 import { InvoicesGrid } from './InvoicesGrid.tsx';
 import { SubscriptionCard } from './SubscriptionCard.tsx';
@@ -46,6 +47,7 @@ export function AccountPage() {
       </Box>
       <Box sx={{ display: 'grid', gap: 3 }}>
         <GamePaymentsCard />
+        <KeptBackupsCard />
         <TransactionsGrid />
         <InvoicesGrid />
         <DataExportCard />

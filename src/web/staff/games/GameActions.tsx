@@ -26,6 +26,32 @@ export function StopDialog({ game, onClose, onDone }: { game: StaffGame; onClose
   );
 }
 
+/** Deletes a server as its owner would (nothing refunded, its last backup kept for the owner), after asking; the owner is told why. */
+export function DeleteDialog({ game, onClose, onDone }: { game: StaffGame; onClose: () => void; onDone: () => void }) {
+  const { t } = useTranslation('staff');
+  return (
+    <ActionDialog<{ reason: string }, StaffGame>
+      open
+      onClose={onClose}
+      testId="delete-dialog"
+      title={t('staffGames.delete.title', { name: game.name })}
+      text={t('staffGames.delete.text')}
+      url={`/v1/staff/games/${encodeURIComponent(game.id)}/delete`}
+      defaultValues={{ reason: '' }}
+      submitLabel={t('staffGames.delete.submit')}
+      danger
+      confirmation={() => ({
+        title: t('staffGames.delete.confirmTitle'),
+        text: t('staffGames.delete.confirmText', { name: game.name, owner: game.ownerName }),
+        confirm: t('staffGames.delete.submit'),
+      })}
+      success={() => t('staffGames.delete.done', { name: game.name })}
+      onDone={onDone}
+      fields={(control) => <ReasonInput control={control} />}
+    />
+  );
+}
+
 /** Gives a server 1 to 366 free days: its period end (and its opened renewal) move on; the owner is told why. */
 export function ExtendDialog({ game, onClose, onDone }: { game: StaffGame; onClose: () => void; onDone: () => void }) {
   const { t, i18n } = useTranslation('staff');

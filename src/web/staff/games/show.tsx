@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Divider, Stack, Typography } from '@mui/material';
-import { MoreTime as ExtendIcon, Stop as StopIcon } from '@mui/icons-material';
+import { DeleteForever as DeleteIcon, MoreTime as ExtendIcon, Stop as StopIcon } from '@mui/icons-material';
 import { CanAccess, useInvalidate, useShow } from '@refinedev/core';
 import { RefreshButton, Show } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import type { ApiError } from '../../app/api.ts';
 import { ErrorAlert, Fact, Facts } from '../common.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { ListLink, PageTitle, ShowLink } from '../lists.tsx';
-import { ExtendDialog, StopDialog } from './GameActions.tsx';
+import { DeleteDialog, ExtendDialog, StopDialog } from './GameActions.tsx';
 import { GameBackups } from './GameBackups.tsx';
 import { GameStatusChip } from './GameStatusChip.tsx';
 
@@ -23,7 +23,7 @@ export function GameShow() {
   const lang = i18n.language === 'en' ? 'en' : 'fr';
   const { query, result: game } = useShow<StaffGame, ApiError>({ resource: 'staffGames' });
   const invalidate = useInvalidate();
-  const [open, setOpen] = useState<'stop' | 'extend' | null>(null);
+  const [open, setOpen] = useState<'stop' | 'extend' | 'delete' | null>(null);
   const refresh = () => {
     if (game) void invalidate({ resource: 'staffGames', invalidates: ['list', 'detail'], id: game.id });
     // The backups are not on staff's event stream: they come again with the page's other data.
@@ -50,6 +50,13 @@ export function GameShow() {
             <CanAccess resource="staffGames" action="extend">
               <Button variant="outlined" startIcon={<ExtendIcon />} disabled={expired} onClick={() => setOpen('extend')}>
                 {t('staffGames.extend.open')}
+              </Button>
+            </CanAccess>
+          )}
+          {game && (
+            <CanAccess resource="staffGames" action="delete">
+              <Button variant="outlined" color="error" startIcon={<DeleteIcon />} disabled={!!game.deletedAt} onClick={() => setOpen('delete')}>
+                {t('staffGames.delete.open')}
               </Button>
             </CanAccess>
           )}
@@ -87,12 +94,18 @@ export function GameShow() {
             <Fact label={t('staffGames.fields.desiredState')}>{t(`staffGames.desired.${game.desiredState}`)}</Fact>
             <Fact label={t('staffGames.fields.createdAt')}>{formatDate(game.createdAt, lang)}</Fact>
             {game.expiredAt && <Fact label={t('staffGames.fields.expiredAt')}>{formatDate(game.expiredAt, lang)}</Fact>}
+            {game.deletedAt && (
+              <Fact label={t('staffGames.delete.open')}>
+                <span data-testid="game-deleted">{t('staffGames.delete.deleted', { date: formatDate(game.deletedAt, lang) })}</span>
+              </Fact>
+            )}
           </Facts>
           <ListLink resource="audit" query={{ entity: 'game', entityId: game.id }}>
             {t('staffGames.audit')}
           </ListLink>
           <GameBackups game={game} onRestored={refresh} />
           {open === 'stop' && <StopDialog game={game} onClose={() => setOpen(null)} onDone={refresh} />}
+          {open === 'delete' && <DeleteDialog game={game} onClose={() => setOpen(null)} onDone={refresh} />}
           {open === 'extend' && <ExtendDialog game={game} onClose={() => setOpen(null)} onDone={refresh} />}
         </>
       )}

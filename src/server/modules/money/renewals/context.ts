@@ -1,3 +1,4 @@
+import type { EventBus } from '../../../events.ts';
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Database, Db, Executor, Tx } from '../../../db/client.ts';
 import { games } from '../../../db/schema/games.ts';
@@ -33,6 +34,8 @@ export interface RenewalDeps {
   backups: Pick<BackupsService, 'keepLast'>;
   /** Records staff's free days. */
   audit: AuditService;
+  /** A deleted game's renewal is canceled in the deletion's transaction. */
+  events: EventBus;
 }
 
 export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -12,6 +12,7 @@ import { BATCH, DAY_MS, PAY_LINK, renewalOf, type RenewalContext } from './conte
 export async function openRenewals(ctx: RenewalContext, now: Date): Promise<boolean> {
   const still = and(
     isNull(games.expiredAt),
+    isNull(games.deletedAt),
     lte(games.periodEnd, new Date(now.getTime() + ctx.options.noticeDays * DAY_MS)),
     notExists(ctx.db.select({ id: gamePayments.id }).from(gamePayments).where(renewalOf())),
   );

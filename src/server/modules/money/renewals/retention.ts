@@ -28,7 +28,7 @@ export class Retention {
 
   /** An expired game's world is kept: not yet both past the retention and a week past the deletion notice. */
   revivable(game: GameRow, now: Date): boolean {
-    if (game.worldDeletedAt) return false;
+    if (game.worldDeletedAt || game.deletedAt) return false;
     if (!game.expiredAt || !game.deletionNoticeAt) return true;
     return game.expiredAt.getTime() + this.retentionMs > now.getTime() || game.deletionNoticeAt.getTime() + DELETION_NOTICE_MS > now.getTime();
   }
@@ -37,6 +37,7 @@ export class Retention {
   revivableSql(now: Date): SQL {
     return and(
       isNull(games.worldDeletedAt),
+      isNull(games.deletedAt),
       or(
         isNull(games.expiredAt),
         isNull(games.deletionNoticeAt),
@@ -96,6 +97,8 @@ export class Retention {
         and(
           eq(games.status, 'EXPIRED'),
           isNull(games.worldDeletedAt),
+          // A deleted game's world goes with the backup rounds' finishing of the deletion.
+          isNull(games.deletedAt),
           lte(games.expiredAt, new Date(now.getTime() - this.retentionMs)),
           lte(games.deletionNoticeAt, new Date(now.getTime() - DELETION_NOTICE_MS)),
           or(isNull(games.leaseUntil), lt(games.leaseUntil, now)),

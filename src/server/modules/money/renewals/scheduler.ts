@@ -143,7 +143,7 @@ export class RenewalScheduler {
         opening: sql`min(${games.periodEnd}) filter (where ${gt(games.periodEnd, new Date(now.getTime() + notice))})`.mapWith(games.periodEnd),
       })
       .from(games)
-      .where(and(isNull(games.expiredAt), isNull(games.worldDeletedAt)));
+      .where(and(isNull(games.expiredAt), isNull(games.worldDeletedAt), isNull(games.deletedAt)));
     const at = Math.min(next?.due?.getTime() ?? Infinity, (next?.opening?.getTime() ?? Infinity) - notice);
     return Math.max(0, Math.min(this.ctx.options.intervalMs, at - now.getTime()));
   }

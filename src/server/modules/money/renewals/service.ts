@@ -36,6 +36,13 @@ export class RenewalsService {
     this.retention = new Retention(this.ctx);
     this.settlement = new Settlement(this.ctx, this.retention);
     this.scheduler = new RenewalScheduler(this.ctx, this.settlement, this.retention);
+    // A deleted game is renewed no more: what waited to be paid is canceled with the deletion, nothing paid is refunded.
+    deps.events.on('games.deleted', async ({ tx, gameId }) => {
+      await tx
+        .update(gamePayments)
+        .set({ status: 'CANCELED', canceledAt: this.ctx.now })
+        .where(and(eq(gamePayments.gameId, gameId), eq(gamePayments.status, 'PENDING')));
+    });
   }
 
   /** Pays waiting renewals as soon as credits arrive (the balance trigger's NOTIFY). */

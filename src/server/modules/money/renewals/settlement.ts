@@ -67,6 +67,7 @@ export class Settlement {
     const still = and(
       lte(games.periodEnd, now),
       isNull(games.worldDeletedAt),
+      isNull(games.deletedAt),
       or(isNull(games.expiredAt), notInArray(games.status, ['EXPIRED', 'STOPPING'])),
       exists(
         ctx.db

@@ -1,0 +1,2 @@
+ALTER TABLE "games" ADD COLUMN "deleted_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "games_deleting_idx" ON "games" USING btree ("deleted_at") WHERE "games"."deleted_at" is not null and "games"."world_deleted_at" is null;

@@ -1,0 +1,71 @@
+import { buyServerInStore, expect, openTab, picturesInEachLook, shoot, test } from './fixtures.ts';
+
+/** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
+const SHOTS = 'test-results/game-deletion';
+const run = Date.now().toString(36).toLowerCase();
+
+test('an owner deletes a server by typing its name: gone from their servers, its last backup downloadable from the account page', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const name = 'Monde à supprimer';
+  const { page, gamePath } = await buyServerInStore(browser, `deleter_${run}`, name);
+
+  // Started once, so the world exists and its last backup holds something.
+  await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+
+  await openTab(page, 'Réglages');
+  const zone = page.getByTestId('danger-zone');
+  await expect(zone.getByText('Ce qui a été payé n’est pas remboursé.', { exact: false })).toBeVisible();
+  const dialog = page.getByRole('dialog');
+  const open = async () => {
+    await zone.getByRole('button', { name: 'Supprimer ce serveur' }).click();
+    await expect(dialog.getByText('n’est pas remboursé', { exact: false })).toBeVisible();
+  };
+  // The dialog in each look, closed in between: the theme's toggle is under it.
+  await picturesInEachLook(
+    page,
+    () => expect(zone).toBeVisible(),
+    async ({ theme, label }) => {
+      await open();
+      await shoot(page, { path: `${SHOTS}/delete-dialog-fr-${label}-${theme}.png` });
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    },
+  );
+  await open();
+
+  // The button waits for the name, exactly.
+  const confirm = dialog.getByRole('button', { name: 'Supprimer définitivement' });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel(`Tapez « ${name} » pour confirmer`).fill('Monde a supprimer');
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel(`Tapez « ${name} » pour confirmer`).fill(name);
+  await confirm.click();
+
+  // Back on the player's servers, where it is no more; its own address answers that it is gone.
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText(name)).toHaveCount(0);
+  await page.goto(gamePath);
+  await expect(page.getByText('Ce serveur n’existe pas, ou il n’est pas à vous.')).toBeVisible();
+
+  // The backup rounds stop it, back it up one last time and free it: the account page offers that backup.
+  await page.goto('/dashboard/account');
+  const kept = page.getByTestId('kept-backups');
+  await expect(async () => {
+    await page.reload();
+    await expect(kept).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 180_000, intervals: [5_000] });
+  await expect(kept.getByText(name)).toBeVisible();
+  await picturesInEachLook(
+    page,
+    () => expect(kept).toBeVisible(),
+    async ({ theme, label }) => {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await shoot(page, { path: `${SHOTS}/kept-backups-fr-${label}-${theme}.png`, fullPage: true, clip: (await kept.boundingBox())! });
+    },
+  );
+  const download = page.waitForEvent('download');
+  await kept.getByRole('button', { name: 'Télécharger' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^Monde-a-supprimer-.*\.zip$/);
+});
