@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeKubernetes, type FakeKubernetes } from '../../tests/fixtures/kubernetes.ts';
 import { gameSpec, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
 import { AgonesDriver, agonesConsoles } from './agones-driver.ts';
@@ -154,6 +154,89 @@ describe('AgonesDriver', () => {
       expect(tlsKube.calls).toHaveLength(calls);
       expect(() => new AgonesDriver({ ...options, caFile: path.join(dataDir, 'missing.crt') })).toThrow(`the Kubernetes CA file ${path.join(dataDir, 'missing.crt')} cannot be read: ENOENT`);
     } finally {
+      await tlsKube.close();
+    }
+  });
+
+  it('reaches the API through a kubeconfig: its current context’s cluster, token user and namespace', async () => {
+    const kubeconfig = path.join(dataDir, 'kubeconfig');
+    fs.writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        // Plain HTTP is only taken by the client with its TLS checks off, which it has none of.
+        `- {name: fake, cluster: {server: "${kube.url}", insecure-skip-tls-verify: true}}`,
+        '- {name: elsewhere, cluster: {server: "http://127.0.0.1:9"}}',
+        'users:',
+        `- {name: ci, user: {token: "${kube.token}"}}`,
+        'contexts:',
+        '- {name: other, context: {cluster: elsewhere, user: ci, namespace: nope}}',
+        '- {name: games, context: {cluster: fake, user: ci, namespace: games}}',
+        'current-context: games',
+      ].join('\n'),
+    );
+    const driver = new AgonesDriver({ kubeconfig, image: 'itzg/minecraft-server' });
+    const game = gameSpec('g1');
+    await driver.start(game);
+    expect(kube.calls).toContain('POST /apis/agones.dev/v1/namespaces/games/gameservers');
+    expect(await driver.observe(game)).toMatchObject({ status: 'STARTING' });
+    await driver.close();
+    // KUBERNETES_NAMESPACE comes before the context's.
+    const elsewhere = new AgonesDriver({ kubeconfig, namespace: 'other', image: 'itzg/minecraft-server' });
+    await elsewhere.provision(game);
+    expect(kube.calls).toContain('POST /api/v1/namespaces/other/secrets');
+    await elsewhere.close();
+    expect(() => new AgonesDriver({ kubeconfig: path.join(dataDir, 'missing'), image: 'i' })).toThrow(`the kubeconfig file ${path.join(dataDir, 'missing')} cannot be used: ENOENT`);
+  });
+
+  it('reaches an HTTPS API with a kubeconfig’s CA and client certificate, its log followed too', async () => {
+    const tlsKube = await startFakeKubernetes({ tls: true });
+    const consoles = agonesConsoles(path.join(dataDir, 'consoles'));
+    const drivers: AgonesDriver[] = [];
+    try {
+      // Files named relative to the kubeconfig, as kubectl reads them; the key given inline.
+      const dir = path.join(dataDir, 'kube');
+      fs.mkdirSync(dir);
+      fs.copyFileSync(tlsKube.caFile!, path.join(dir, 'ca.crt'));
+      fs.copyFileSync(tlsKube.clientCertFile!, path.join(dir, 'me.crt'));
+      const keyData = fs.readFileSync(tlsKube.clientKeyFile!).toString('base64');
+      const write = (name: string, cluster: string, user: string) => {
+        fs.writeFileSync(
+          path.join(dir, name),
+          [
+            'clusters:',
+            `- {name: c, cluster: {server: "${tlsKube.url}"${cluster ? `, ${cluster}` : ''}}}`,
+            'users:',
+            `- {name: u, user: {${user}}}`,
+            'contexts:',
+            '- {name: x, context: {cluster: c, user: u, namespace: games}}',
+            'current-context: x',
+          ].join('\n'),
+        );
+        const driver = new AgonesDriver({ kubeconfig: path.join(dir, name), image: 'itzg/minecraft-server', consoles });
+        drivers.push(driver);
+        return driver;
+      };
+      const game = gameSpec('g1');
+      const certified = write('config', 'certificate-authority: ca.crt', `client-certificate: me.crt, client-key-data: "${keyData}"`);
+      await certified.start(game);
+      expect(await certified.observe(game)).toMatchObject({ status: 'STARTING' });
+      expect(tlsKube.calls).toContain('POST /apis/agones.dev/v1/namespaces/games/gameservers');
+      // The log is followed by hand, with the same certificate.
+      tlsKube.podLog('games', 'blockhost-g1', '[init] Starting the Minecraft server...');
+      await vi.waitFor(() => expect((consoles.lines(game, 0, 10) ?? []).map((l) => l.text)).toEqual(['[init] Starting the Minecraft server...']), { timeout: 10_000, interval: 50 });
+
+      // Without the certificate the API does not know the caller; without the CA the caller does not trust the API.
+      await expect(write('anonymous', 'certificate-authority: ca.crt', '').observe(game)).rejects.toThrow(`Kubernetes GET ${gsPath}: 401 Unauthorized`);
+      await expect(write('untrusted', '', `client-certificate: me.crt, client-key-data: "${keyData}"`).observe(game)).rejects.toThrow(
+        "the API's certificate is not trusted: is the cluster's CA in the kubeconfig's cluster (certificate-authority)?",
+      );
+      // insecure-skip-tls-verify is the caller's choice, and carried to each connection.
+      expect(await write('insecure', 'insecure-skip-tls-verify: true', `client-certificate: me.crt, client-key-data: "${keyData}"`).observe(game)).toMatchObject({ status: 'STARTING' });
+    } finally {
+      for (const driver of drivers) await driver.close();
       await tlsKube.close();
     }
   });
