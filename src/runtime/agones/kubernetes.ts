@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type * as K8s from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
+import { GameServerCache } from './game-server-cache.ts';
 import type { ApiException, ConfigurationOptions, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 
 /**
@@ -64,6 +65,7 @@ export function readKubeconfig(file: string): { server: string; namespace?: stri
 
 export interface ObjectMeta {
   name: string;
+  uid?: string;
   labels?: Record<string, string>;
   resourceVersion?: string;
   deletionTimestamp?: string;
@@ -140,6 +142,8 @@ export class Kubernetes {
    * client's own agent when the kubeconfig sends the API through a proxy (`proxy-url`).
    */
   private agent: http.Agent | undefined;
+  /** The GameServers kept in memory by a watch, once asked for. */
+  private cache: GameServerCache<GameServer> | undefined;
 
   constructor(access: KubernetesAccess) {
     let server: string;
@@ -269,7 +273,13 @@ export class Kubernetes {
   }
 
   /** Creates an object; rejects with 409 when one of that name exists. */
-  create(kind: Kind, object: { metadata: ObjectMeta }): Promise<unknown> {
+  async create(kind: Kind, object: { metadata: ObjectMeta }): Promise<unknown> {
+    const created = await this.send(kind, object);
+    if (kind === 'gameservers') this.cache?.wrote(object.metadata.name, (created as { metadata?: ObjectMeta }).metadata?.uid, true);
+    return created;
+  }
+
+  private send(kind: Kind, object: { metadata: ObjectMeta }): Promise<unknown> {
     const namespace = this.namespace;
     const body = object as never;
     return this.call('POST', this.pathOf(kind), ({ core, custom }, options) => {
@@ -307,7 +317,17 @@ export class Kubernetes {
     }) as Promise<T>;
   }
 
-  private delete(kind: Kind, name: string): Promise<unknown> {
+  private async delete(kind: Kind, name: string): Promise<unknown> {
+    const deleted = await this.remove(kind, name);
+    if (kind === 'gameservers') {
+      // The object as it was deleted, or a Status naming it.
+      const answer = deleted as { metadata?: ObjectMeta; details?: { uid?: string } } | undefined;
+      this.cache?.wrote(name, answer?.metadata?.uid ?? answer?.details?.uid ?? this.cache.uidOf(name), false);
+    }
+    return deleted;
+  }
+
+  private remove(kind: Kind, name: string): Promise<unknown> {
     const namespace = this.namespace;
     return this.call('DELETE', this.pathOf(kind, name), ({ core, custom }, options): Promise<unknown> => {
       switch (kind) {
@@ -359,7 +379,49 @@ export class Kubernetes {
       await this.delete(kind, name);
     } catch (err) {
       if (!(err instanceof KubernetesError && err.status === 404)) throw err;
+      // Already gone: what memory may still hold of it is not to be believed.
+      if (kind === 'gameservers') this.cache?.wrote(name, this.cache.uidOf(name), false);
     }
+  }
+
+  /**
+   * Keeps the GameServers with that label selector in memory from now on, for `watchedGameServer`:
+   * one list, then one long-lived watch (game-server-cache.ts).
+   */
+  watchGameServers(labelSelector: string): void {
+    this.cache ??= new GameServerCache<GameServer>(
+      {
+        listGameServers: async (selector) => {
+          const list = (await this.call('GET', this.pathOf('gameservers'), ({ custom }, options) =>
+            custom.listNamespacedCustomObject({ ...this.gameServerRequest(), labelSelector: selector }, options),
+          )) as { items?: GameServer[]; metadata?: { resourceVersion?: string } };
+          return { items: list.items ?? [], resourceVersion: list.metadata?.resourceVersion ?? '' };
+        },
+        openGameServerWatch: async (selector, resourceVersion, onEvent, onEnd) => {
+          // The client's watch, on an agent of its own with the same credentials: one long-lived
+          // connection, which the keep-alive pool's callers would otherwise queue behind.
+          const { k8s, config } = await this.connect();
+          const query = { labelSelector: selector, allowWatchBookmarks: true, ...(resourceVersion ? { resourceVersion } : {}) };
+          const controller = await new k8s.Watch(config).watch(this.pathOf('gameservers'), query, onEvent, onEnd);
+          return { stop: () => controller.abort() };
+        },
+      },
+      labelSelector,
+    );
+  }
+
+  /**
+   * A GameServer from the watch's memory (`watchGameServers`), the API asked only when memory
+   * cannot tell: not watching, the first list not done, the watch failed, or behind a create or
+   * delete of this process. Null when there is none.
+   */
+  async watchedGameServer(name: string): Promise<GameServer | null> {
+    if (this.cache) {
+      await this.cache.ready();
+      const known = this.cache.get(name);
+      if (known !== undefined) return known;
+    }
+    return this.getOrNull<GameServer>('gameservers', name);
   }
 
   /** A pod's entry in the metrics API; null when it has none (not running, no metrics-server). */
@@ -416,6 +478,7 @@ export class Kubernetes {
 
   /** Closes the idle connections to the API. */
   close(): void {
+    this.cache?.stop();
     this.agent?.destroy();
   }
 }
