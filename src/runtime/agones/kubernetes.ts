@@ -23,8 +23,9 @@ interface Client {
  * The Agones driver's access to the Kubernetes API, and all of it, on the official client
  * (`@kubernetes/client-node`): its credentials (a kubeconfig file's current context, or the
  * cluster's address and CA with a bearer token) and its typed calls on namespaced objects (create,
- * get, replace, delete). A pod's log followed as it is written is the one call made here by hand,
- * with the client's credentials: see `followLog`. Nothing else of the driver speaks to the cluster.
+ * get, replace, delete; the GameServers' list and watch, kept in memory by game-server-cache.ts).
+ * A pod's log followed as it is written is the one call made here by hand, with the client's
+ * credentials: see `followLog`. Nothing else of the driver speaks to the cluster.
  */
 export interface KubernetesAccess {
   /**
