@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeKubernetes, type FakeKubernetes } from '../../tests/fixtures/kubernetes.ts';
 import { gameSpec, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
 import { AgonesDriver, agonesConsoles } from './agones-driver.ts';
@@ -38,24 +38,27 @@ describe('AgonesDriver', () => {
 
   /** Plays the Agones controller: the GameServer turns Ready at a real server's address. */
   function markReady(port: number) {
-    const gs = kube.objects.get(gsPath)!;
-    gs.status = {
-      state: 'Ready',
-      address: '127.0.0.1',
-      addresses: [
-        { type: 'InternalIP', address: '127.0.0.1' },
-        { type: 'PodIP', address: '127.0.0.1' },
-      ],
-      ports: [{ name: 'minecraft', port }],
-    };
+    kube.modify(gsPath, (gs) => {
+      gs.status = {
+        state: 'Ready',
+        address: '127.0.0.1',
+        addresses: [
+          { type: 'InternalIP', address: '127.0.0.1' },
+          { type: 'PodIP', address: '127.0.0.1' },
+        ],
+        ports: [{ name: 'minecraft', port }],
+      };
+    });
   }
 
   it('creates the game objects and a GameServer for the itzg image', async () => {
     const driver = driverFor();
     const icon = Buffer.from('a 64×64 png').toString('base64');
     const game = gameSpec('G1', { seed: 'hello', whitelist: ['Alex'], ops: ['Steve'], banned: ['Griefer'], whitelistEnabled: true, ramMb: 1024, icon });
+    // The GameServers' list and watch start at the first look (the log's follower's), and go on beside the calls.
+    const objectCalls = () => kube.calls.filter((c) => !/^(LIST|WATCH) /.test(c) && !c.endsWith('/log'));
     await driver.start(game);
-    expect(kube.calls).toEqual([`POST ${ns}/secrets`, `POST ${ns}/persistentvolumeclaims`, `POST ${ns}/configmaps`, `GET ${gsPath}`, 'POST /apis/agones.dev/v1/namespaces/games/gameservers']);
+    expect(objectCalls()).toEqual([`POST ${ns}/secrets`, `POST ${ns}/persistentvolumeclaims`, `POST ${ns}/configmaps`, `GET ${gsPath}`, 'POST /apis/agones.dev/v1/namespaces/games/gameservers']);
 
     const secret = kube.objects.get(`${ns}/secrets/blockhost-g1-rcon`) as { data: { password: string } };
     expect(Buffer.from(secret.data.password, 'base64').toString()).toMatch(/^[\w-]{32}$/);
@@ -91,7 +94,7 @@ describe('AgonesDriver', () => {
     // Starting again changes nothing; provisioning again replaces the lists, keeps the password.
     kube.calls.length = 0;
     await driver.start({ ...game, banned: [] });
-    expect(kube.calls).toEqual([`POST ${ns}/secrets`, `POST ${ns}/persistentvolumeclaims`, `POST ${ns}/configmaps`, `PUT ${ns}/configmaps/blockhost-g1-lists`, `GET ${gsPath}`]);
+    expect(objectCalls()).toEqual([`POST ${ns}/secrets`, `POST ${ns}/persistentvolumeclaims`, `POST ${ns}/configmaps`, `PUT ${ns}/configmaps/blockhost-g1-lists`, `GET ${gsPath}`]);
     expect(JSON.parse((kube.objects.get(`${ns}/configmaps/blockhost-g1-lists`) as { data: Record<string, string> }).data['banned-players.json']!)).toEqual([]);
     // Without an icon any more: none in the lists, and the init container removes the old one.
     await driver.provision({ ...game, icon: undefined });
@@ -101,11 +104,11 @@ describe('AgonesDriver', () => {
     expect(init.command.at(-1)).toContain('rm -f /data/server-icon.png');
     expect(kube.objects.get(`${ns}/secrets/blockhost-g1-rcon`)).toEqual(secret);
 
-    (kube.objects.get(gsPath) as { status: object }).status = { state: 'Unhealthy' };
-    expect(await driver.observe(game)).toMatchObject({ status: 'CRASHED', reason: 'GameServer blockhost-g1 is Unhealthy' });
+    kube.modify(gsPath, (gs) => (gs.status = { state: 'Unhealthy' }));
+    expect(await waitFor(driver, game, 'CRASHED', 10_000)).toMatchObject({ reason: 'GameServer blockhost-g1 is Unhealthy' });
     // A dead GameServer is replaced on start.
     await driver.start(game);
-    expect(kube.calls.slice(-2)).toEqual([`DELETE ${gsPath}`, 'POST /apis/agones.dev/v1/namespaces/games/gameservers']);
+    expect(objectCalls().slice(-2)).toEqual([`DELETE ${gsPath}`, 'POST /apis/agones.dev/v1/namespaces/games/gameservers']);
 
     await driver.remove(game);
     expect([...kube.objects.keys()]).toEqual([]);
@@ -128,7 +131,7 @@ describe('AgonesDriver', () => {
 
     const stopping = driver.stop(game);
     await waitFor(local, game, 'STOPPED', 20_000);
-    (kube.objects.get(gsPath) as { status: object }).status = { state: 'Shutdown' };
+    kube.modify(gsPath, (gs) => (gs.status = { state: 'Shutdown' }));
     await stopping;
     expect(kube.calls.at(-1)).toBe(`DELETE ${gsPath}`);
     expect(await driver.observe(game)).toMatchObject({ status: 'STOPPED' });
@@ -147,14 +150,156 @@ describe('AgonesDriver', () => {
       await trusted.close();
 
       // Node's public roots do not know a cluster's own CA: the call fails before reaching the API.
-      const calls = tlsKube.calls.length;
+      // (The closed driver's watch may still be on its way: not counted.)
+      const reached = () => tlsKube.calls.filter((c) => !c.startsWith('WATCH ')).length;
+      const calls = reached();
       await expect(new AgonesDriver(options).observe(game)).rejects.toThrow(
         `Kubernetes GET ${gsPath}: unable to verify the first certificate (UNABLE_TO_VERIFY_LEAF_SIGNATURE); the API's certificate is not trusted: is the cluster's CA given (KUBERNETES_CA_FILE)?`,
       );
-      expect(tlsKube.calls).toHaveLength(calls);
+      expect(reached()).toBe(calls);
       expect(() => new AgonesDriver({ ...options, caFile: path.join(dataDir, 'missing.crt') })).toThrow(`the Kubernetes CA file ${path.join(dataDir, 'missing.crt')} cannot be read: ENOENT`);
     } finally {
       await tlsKube.close();
+    }
+  });
+
+  it('reaches the API through a kubeconfig: its current context’s cluster, token user and namespace', async () => {
+    const kubeconfig = path.join(dataDir, 'kubeconfig');
+    fs.writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        // Plain HTTP is only taken by the client with its TLS checks off, which it has none of.
+        `- {name: fake, cluster: {server: "${kube.url}", insecure-skip-tls-verify: true}}`,
+        '- {name: elsewhere, cluster: {server: "http://127.0.0.1:9"}}',
+        'users:',
+        `- {name: ci, user: {token: "${kube.token}"}}`,
+        'contexts:',
+        '- {name: other, context: {cluster: elsewhere, user: ci, namespace: nope}}',
+        '- {name: games, context: {cluster: fake, user: ci, namespace: games}}',
+        'current-context: games',
+      ].join('\n'),
+    );
+    const driver = new AgonesDriver({ kubeconfig, image: 'itzg/minecraft-server' });
+    const game = gameSpec('g1');
+    await driver.start(game);
+    expect(kube.calls).toContain('POST /apis/agones.dev/v1/namespaces/games/gameservers');
+    expect(await driver.observe(game)).toMatchObject({ status: 'STARTING' });
+    await driver.close();
+    // KUBERNETES_NAMESPACE comes before the context's.
+    const elsewhere = new AgonesDriver({ kubeconfig, namespace: 'other', image: 'itzg/minecraft-server' });
+    await elsewhere.provision(game);
+    expect(kube.calls).toContain('POST /api/v1/namespaces/other/secrets');
+    await elsewhere.close();
+    expect(() => new AgonesDriver({ kubeconfig: path.join(dataDir, 'missing'), image: 'i' })).toThrow(`the kubeconfig file ${path.join(dataDir, 'missing')} cannot be used: ENOENT`);
+  });
+
+  it('reaches an HTTPS API with a kubeconfig’s CA and client certificate, its log followed too', async () => {
+    const tlsKube = await startFakeKubernetes({ tls: true });
+    const consoles = agonesConsoles(path.join(dataDir, 'consoles'));
+    const drivers: AgonesDriver[] = [];
+    try {
+      // Files named relative to the kubeconfig, as kubectl reads them; the key given inline.
+      const dir = path.join(dataDir, 'kube');
+      fs.mkdirSync(dir);
+      fs.copyFileSync(tlsKube.caFile!, path.join(dir, 'ca.crt'));
+      fs.copyFileSync(tlsKube.clientCertFile!, path.join(dir, 'me.crt'));
+      const keyData = fs.readFileSync(tlsKube.clientKeyFile!).toString('base64');
+      const write = (name: string, cluster: string, user: string) => {
+        fs.writeFileSync(
+          path.join(dir, name),
+          [
+            'clusters:',
+            `- {name: c, cluster: {server: "${tlsKube.url}"${cluster ? `, ${cluster}` : ''}}}`,
+            'users:',
+            `- {name: u, user: {${user}}}`,
+            'contexts:',
+            '- {name: x, context: {cluster: c, user: u, namespace: games}}',
+            'current-context: x',
+          ].join('\n'),
+        );
+        const driver = new AgonesDriver({ kubeconfig: path.join(dir, name), image: 'itzg/minecraft-server', consoles });
+        drivers.push(driver);
+        return driver;
+      };
+      const game = gameSpec('g1');
+      const certified = write('config', 'certificate-authority: ca.crt', `client-certificate: me.crt, client-key-data: "${keyData}"`);
+      await certified.start(game);
+      expect(await certified.observe(game)).toMatchObject({ status: 'STARTING' });
+      expect(tlsKube.calls).toContain('POST /apis/agones.dev/v1/namespaces/games/gameservers');
+      // The log is followed by hand, with the same certificate.
+      tlsKube.podLog('games', 'blockhost-g1', '[init] Starting the Minecraft server...');
+      await vi.waitFor(() => expect((consoles.lines(game, 0, 10) ?? []).map((l) => l.text)).toEqual(['[init] Starting the Minecraft server...']), { timeout: 10_000, interval: 50 });
+
+      // Without the certificate the API does not know the caller; without the CA the caller does not trust the API.
+      await expect(write('anonymous', 'certificate-authority: ca.crt', '').observe(game)).rejects.toThrow(`Kubernetes GET ${gsPath}: 401 Unauthorized`);
+      await expect(write('untrusted', '', `client-certificate: me.crt, client-key-data: "${keyData}"`).observe(game)).rejects.toThrow(
+        "the API's certificate is not trusted: is the cluster's CA in the kubeconfig's cluster (certificate-authority)?",
+      );
+      // insecure-skip-tls-verify is the caller's choice, and carried to each connection.
+      expect(await write('insecure', 'insecure-skip-tls-verify: true', `client-certificate: me.crt, client-key-data: "${keyData}"`).observe(game)).toMatchObject({ status: 'STARTING' });
+    } finally {
+      for (const driver of drivers) await driver.close();
+      await tlsKube.close();
+    }
+  });
+
+  it('reads the GameServers from one watch: a change reaches observe without a GET, across a dropped watch and a 410 Gone', async () => {
+    const driver = driverFor();
+    const game = gameSpec('g1');
+    const collection = '/apis/agones.dev/v1/namespaces/games/gameservers';
+    const count = (call: string) => kube.calls.filter((c) => c === call).length;
+    const watching = (n: number) => vi.waitFor(() => expect(count(`WATCH ${collection}`)).toBe(n), { timeout: 10_000, interval: 20 });
+    try {
+      await driver.start(game);
+      expect(await driver.observe(game)).toMatchObject({ status: 'STARTING' });
+      await watching(1);
+      expect(count(`LIST ${collection}`)).toBe(1);
+      const gets = count(`GET ${gsPath}`);
+      kube.modify(gsPath, (gs) => (gs.status = { state: 'Unhealthy' }));
+      expect(await waitFor(driver, game, 'CRASHED', 10_000)).toMatchObject({ reason: 'GameServer blockhost-g1 is Unhealthy' });
+
+      // A dropped connection: listed again, then watched; nothing asked of the object itself.
+      kube.dropWatches();
+      await watching(2);
+      kube.modify(gsPath, (gs) => (gs.status = { state: 'Scheduled' }));
+      await waitFor(driver, game, 'STARTING', 10_000);
+
+      // A watch the API ends, whose version it forgot since: 410 Gone, a new list, a new watch.
+      const lists = count(`LIST ${collection}`);
+      kube.compact();
+      kube.endWatches();
+      await vi.waitFor(
+        () => {
+          expect(count(`LIST ${collection}`)).toBeGreaterThan(lists);
+          expect(kube.calls.filter((c) => c.endsWith(collection)).at(-1)).toBe(`WATCH ${collection}`);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      kube.modify(gsPath, (gs) => (gs.status = { state: 'Error' }));
+      expect(await waitFor(driver, game, 'CRASHED', 10_000)).toMatchObject({ reason: 'GameServer blockhost-g1 is Error' });
+      expect(count(`GET ${gsPath}`)).toBe(gets);
+
+      // The driver's own writes are not hidden by a watch that has not shown them yet.
+      kube.holdWatches(true);
+      await driver.stop(game);
+      expect(await driver.observe(game)).toMatchObject({ status: 'STOPPED' });
+      await driver.start(game);
+      expect(await driver.observe(game)).toMatchObject({ status: 'STARTING' });
+      kube.holdWatches(false);
+      // Once the watch showed them, memory answers again.
+      await vi.waitFor(
+        async () => {
+          const before = count(`GET ${gsPath}`);
+          expect(await driver.observe(game)).toMatchObject({ status: 'STARTING' });
+          expect(count(`GET ${gsPath}`)).toBe(before);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+    } finally {
+      await driver.close();
     }
   });
 

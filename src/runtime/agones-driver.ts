@@ -5,7 +5,7 @@ import { agentDefaultPort } from './agones/agent-protocol.ts';
 import { WorldAgentClient } from './agones/agent-client.ts';
 import { Kubernetes, type GameServer, type KubernetesAccess } from './agones/kubernetes.ts';
 import { LogFollower } from './agones/log-follower.ts';
-import { aliveStates, gameServerManifest, listsManifest, namesOf, readyStates, secretManifest, worldClaimManifest, type ManifestOptions } from './agones/manifests.ts';
+import { aliveStates, gameServerManifest, listsManifest, managedSelector, namesOf, readyStates, secretManifest, worldClaimManifest, type ManifestOptions } from './agones/manifests.ts';
 import { GameConsoles } from './consoles.ts';
 import { NoWorldError, UnsupportedError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
@@ -18,6 +18,7 @@ import { WorldQueue } from './world-queue.ts';
  * with the RCON password, the world's volume, a ConfigMap with the player lists: manifests.ts).
  * This file is the servers' lifecycle; the driver is split by concern under agones/:
  * - kubernetes.ts, the access to the Kubernetes API,
+ * - game-server-cache.ts, the GameServers kept in memory by a watch, which `observe` reads,
  * - manifests.ts, what is written to the cluster,
  * - log-follower.ts, the server's log followed into the game's console,
  * - agent-client.ts, the calls to the world agent (backups and restores).
@@ -92,6 +93,8 @@ export class AgonesDriver implements GameDriver {
   constructor(options: KubernetesOptions) {
     this.options = options;
     this.kubernetes = new Kubernetes(options);
+    // The reconciler's looks (observe) read the GameServers from one watch, not a GET each.
+    this.kubernetes.watchGameServers(managedSelector);
     this.manifests = { image: options.image, rconPort: options.rconPort ?? 25575, agentPort: options.agentPort ?? agentDefaultPort, ...(options.toolImage ? { toolImage: options.toolImage } : {}) };
     this.consoles = options.consoles ?? agonesConsoles(options.consoleDir);
     this.logs = new LogFollower(this.kubernetes, this.consoles);
@@ -151,7 +154,7 @@ export class AgonesDriver implements GameDriver {
 
   async observe(game: GameSpec): Promise<Observed> {
     const base = { playersOnline: 0, maxPlayers: game.maxPlayers, players: [], version: null, motd: null, address: null };
-    const gs = await this.kubernetes.getOrNull<GameServer>('gameservers', namesOf(game).gameServer);
+    const gs = await this.kubernetes.watchedGameServer(namesOf(game).gameServer);
     const state = gs?.status?.state;
     if (!gs || state === 'Shutdown') return { ...base, status: 'STOPPED' };
     if (aliveStates.has(state ?? 'Creating')) this.logs.follow(game);

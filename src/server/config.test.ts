@@ -77,6 +77,54 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes the cluster and credentials from KUBECONFIG, checked at start, the namespace from KUBERNETES_NAMESPACE first', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-config-'));
+    try {
+      const kubeconfig = (context: string) =>
+        [
+          'apiVersion: v1',
+          'kind: Config',
+          'clusters:',
+          '- name: dev',
+          '  cluster: {server: "https://10.0.0.1:6443", certificate-authority: ca.crt}',
+          'users:',
+          '- name: me',
+          '  user: {client-certificate: me.crt, client-key: me.key}',
+          'contexts:',
+          '- name: dev',
+          `  context: ${context}`,
+          'current-context: dev',
+        ].join('\n');
+      fs.writeFileSync(path.join(dir, 'config'), kubeconfig('{cluster: dev, user: me, namespace: games}'));
+      fs.writeFileSync(path.join(dir, 'no-cluster'), kubeconfig('{cluster: prod, user: me}'));
+      const agones = { GAME_DRIVER: 'agones' };
+      // No token is needed (none is in this machine's /var/run/secrets): the kubeconfig's user is the credentials; its
+      // context's namespace is resolved by the driver.
+      expect(loadConfig({ ...agones, KUBECONFIG: 'config' }, dir).game.kubernetes).toEqual({
+        kubeconfig: path.join(dir, 'config'),
+        image: 'itzg/minecraft-server',
+        worldSize: '2Gi',
+        toolImage: undefined,
+      });
+      expect(loadConfig({ GAME_DRIVER: 'agones', KUBECONFIG: path.join(dir, 'config'), KUBERNETES_NAMESPACE: 'other' }).game.kubernetes).toMatchObject({
+        kubeconfig: path.join(dir, 'config'),
+        namespace: 'other',
+      });
+      expect(() => loadConfig({ GAME_DRIVER: 'agones', KUBECONFIG: 'missing' }, dir)).toThrow('KUBECONFIG="missing" is invalid: expected a readable kubeconfig file with a current context (ENOENT)');
+      expect(() => loadConfig({ GAME_DRIVER: 'agones', KUBECONFIG: '.' }, dir)).toThrow('KUBECONFIG="." is invalid: expected a readable kubeconfig file with a current context (EISDIR)');
+      expect(() => loadConfig({ GAME_DRIVER: 'agones', KUBECONFIG: 'no-cluster' }, dir)).toThrow(
+        'KUBECONFIG="no-cluster" is invalid: expected a readable kubeconfig file with a current context (the cluster "prod" of its current context has no http(s):// server)',
+      );
+      expect(() => loadConfig({ GAME_DRIVER: 'agones', KUBECONFIG: 'config', KUBERNETES_API_URL: 'https://k8s', KUBERNETES_TOKEN: 't' }, dir)).toThrow(
+        "KUBECONFIG is set with KUBERNETES_API_URL, KUBERNETES_TOKEN: the kubeconfig's current context gives the cluster and credentials, so set one or the other",
+      );
+      // The local driver has no use for it: a shell's KUBECONFIG does not stop the start.
+      expect(loadConfig({ KUBECONFIG: 'missing' }, dir).game.kubernetes).not.toHaveProperty('kubeconfig');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps backups and images under DATA_DIR by default, in one S3 bucket by configuration', () => {
     expect(loadConfig({}, '/srv/app').backupStore).toEqual({ kind: 'local', root: '/srv/app/data/backups' });
     expect(loadConfig({}, '/srv/app').mediaStore).toEqual({ kind: 'local', root: '/srv/app/data' });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gameDrivers } from '../runtime/driver.ts';
+import { readKubeconfig } from '../runtime/agones/kubernetes.ts';
 import type { DriverConfig } from '../runtime/index.ts';
 import type { StoreConfig } from './storage/index.ts';
 
@@ -173,6 +174,29 @@ function kubernetesCaFile(env: Env, cwd: string): string | undefined {
   return file;
 }
 
+/** The settings a kubeconfig's current context stands in for. */
+const explicitKubernetes = ['KUBERNETES_API_URL', 'KUBERNETES_TOKEN', 'KUBERNETES_TOKEN_FILE', 'KUBERNETES_CA_FILE'];
+
+/**
+ * KUBECONFIG (GAME_DRIVER=agones): one kubeconfig file, checked now so a wrong path or a file
+ * without a usable current context stops the start; not beside the settings it stands in for.
+ */
+function kubeconfigFile(env: Env, cwd: string): string | undefined {
+  const raw = read(env, 'KUBECONFIG');
+  if (raw === undefined) return undefined;
+  const both = explicitKubernetes.filter((name) => read(env, name) !== undefined);
+  if (both.length > 0) throw new ConfigError(`KUBECONFIG is set with ${both.join(', ')}: the kubeconfig's current context gives the cluster and credentials, so set one or the other`);
+  const file = path.resolve(cwd, raw);
+  try {
+    readKubeconfig(file);
+  } catch (err) {
+    const error = err as NodeJS.ErrnoException;
+    const reason = error.syscall ? error.code : error.message.split('\n')[0];
+    throw new ConfigError(`KUBECONFIG="${raw}" is invalid: expected a readable kubeconfig file with a current context (${reason})`);
+  }
+  return file;
+}
+
 function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): DriverConfig {
   const driver = oneOf(env, 'GAME_DRIVER', 'local', gameDrivers);
   const jarRaw = read(env, 'MC_SERVER_JAR');
@@ -183,9 +207,15 @@ function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): 
   const token = text(env, 'KUBERNETES_TOKEN', /^[\w.-]{1,4096}$/, 'a bearer token');
   const tokenFile = path.resolve(cwd, read(env, 'KUBERNETES_TOKEN_FILE') ?? inCluster.tokenFile);
   const caFile = kubernetesCaFile(env, cwd);
-  if (driver === 'agones' && token === undefined && !fs.existsSync(tokenFile)) {
+  const namespace = text(env, 'KUBERNETES_NAMESPACE', /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a Kubernetes namespace name');
+  const kubeconfig = driver === 'agones' ? kubeconfigFile(env, cwd) : undefined;
+  if (driver === 'agones' && !kubeconfig && token === undefined && !fs.existsSync(tokenFile)) {
     throw new ConfigError(`KUBERNETES_TOKEN is required when GAME_DRIVER=agones and no token file is at ${tokenFile} (KUBERNETES_TOKEN_FILE)`);
   }
+  // A kubeconfig's context is the cluster and the user: only the namespace may be set beside it.
+  const access = kubeconfig
+    ? { kubeconfig, ...(namespace ? { namespace } : {}) }
+    : { apiUrl: url(env, 'KUBERNETES_API_URL', inCluster.apiUrl, ['https', 'http'])!, ...(token ? { token } : { tokenFile }), ...(caFile ? { caFile } : {}), namespace: namespace ?? 'default' };
   return {
     driver,
     dataDir,
@@ -193,10 +223,7 @@ function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): 
     portRange: portRange(env, 'GAME_PORT_RANGE', '25565-25664'),
     ...(serverJar ? { serverJar } : {}),
     kubernetes: {
-      apiUrl: url(env, 'KUBERNETES_API_URL', inCluster.apiUrl, ['https', 'http'])!,
-      ...(token ? { token } : { tokenFile }),
-      ...(caFile ? { caFile } : {}),
-      namespace: text(env, 'KUBERNETES_NAMESPACE', /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a Kubernetes namespace name') ?? 'default',
+      ...access,
       image: text(env, 'AGONES_IMAGE', /^[\w./:@-]{1,255}$/, 'a container image reference') ?? 'itzg/minecraft-server',
       worldSize: text(env, 'AGONES_WORLD_SIZE', /^\d{1,6}(Mi|Gi|Ti)$/, 'a volume size like 2Gi') ?? '2Gi',
       toolImage: text(env, 'AGONES_TOOL_IMAGE', /^[\w./:@-]{1,255}$/, 'a container image reference'),

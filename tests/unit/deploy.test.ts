@@ -100,6 +100,10 @@ describe('the Kubernetes deployment', () => {
       for (const resource of ['pods', 'persistentvolumeclaims', 'secrets', 'configmaps']) expect(can('', resource, verb), `${verb} ${resource}`).toBe(true);
     }
     expect(can('', 'configmaps', 'update')).toBe(true);
+    // The GameServers are kept in memory by a list and a watch.
+    expect(driver).toContain('listNamespacedCustomObject');
+    expect(driver).toContain('.watch(');
+    for (const verb of ['list', 'watch']) expect(can('agones.dev', 'gameservers', verb), `${verb} gameservers`).toBe(true);
     expect(can('metrics.k8s.io', 'pods', 'get')).toBe(true);
     expect(role!.rules.flatMap((r) => r.verbs)).not.toContain('*');
   });

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type * as K8s from '@kubernetes/client-node';
+import { parse as parseYaml } from 'yaml';
+import { GameServerCache } from './game-server-cache.ts';
 import type { ApiException, ConfigurationOptions, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 
 /**
@@ -19,14 +21,21 @@ interface Client {
 
 /**
  * The Agones driver's access to the Kubernetes API, and all of it, on the official client
- * (`@kubernetes/client-node`): its credentials (the cluster's address and CA, a bearer token) and
- * its typed calls on namespaced objects (create, get, replace, delete). A pod's log followed as it
- * is written is the one call made here by hand, with the client's credentials: see `followLog`.
- * Nothing else of the driver speaks to the cluster.
+ * (`@kubernetes/client-node`): its credentials (a kubeconfig file's current context, or the
+ * cluster's address and CA with a bearer token) and its typed calls on namespaced objects (create,
+ * get, replace, delete; the GameServers' list and watch, kept in memory by game-server-cache.ts).
+ * A pod's log followed as it is written is the one call made here by hand, with the client's
+ * credentials: see `followLog`. Nothing else of the driver speaks to the cluster.
  */
 export interface KubernetesAccess {
-  /** Kubernetes API base URL, e.g. https://kubernetes.default.svc. */
-  apiUrl: string;
+  /**
+   * A kubeconfig file, whose current context gives the cluster (server, CA, TLS checks) and the
+   * user (client certificate and key, token, exec or auth-provider plugin), as kubectl reads it.
+   * Instead of `apiUrl`, `token`, `tokenFile` and `caFile`, which are not given with it.
+   */
+  kubeconfig?: string;
+  /** Kubernetes API base URL, e.g. https://kubernetes.default.svc; required without `kubeconfig`. */
+  apiUrl?: string;
   /** Bearer token; else read from `tokenFile` at each call, as projected tokens rotate. */
   token?: string;
   tokenFile?: string;
@@ -35,11 +44,29 @@ export interface KubernetesAccess {
    * e.g. the service account's `ca.crt`: a cluster signs its API certificate with its own CA.
    */
   caFile?: string;
-  namespace: string;
+  /** Where the game objects are: else the kubeconfig context's namespace, else `default`. */
+  namespace?: string;
+}
+
+/** What is needed of a kubeconfig before the client loads it: its current context's server and namespace. */
+export function readKubeconfig(file: string): { server: string; namespace?: string } {
+  const config = parseYaml(fs.readFileSync(file, 'utf8')) as {
+    'current-context'?: string;
+    contexts?: Array<{ name?: string; context?: { cluster?: string; namespace?: string } }>;
+    clusters?: Array<{ name?: string; cluster?: { server?: string } }>;
+  } | null;
+  const current = config?.['current-context'];
+  if (!current) throw new Error('it has no current-context');
+  const context = config.contexts?.find((c) => c.name === current)?.context;
+  if (!context) throw new Error(`its current-context "${current}" is not among its contexts`);
+  const server = config.clusters?.find((c) => c.name === context.cluster)?.cluster?.server;
+  if (!server || !/^https?:\/\//.test(server)) throw new Error(`the cluster "${context.cluster ?? ''}" of its current context has no http(s):// server`);
+  return { server: server.replace(/\/+$/, ''), ...(context.namespace ? { namespace: context.namespace } : {}) };
 }
 
 export interface ObjectMeta {
   name: string;
+  uid?: string;
   labels?: Record<string, string>;
   resourceVersion?: string;
   deletionTimestamp?: string;
@@ -110,33 +137,60 @@ export class Kubernetes {
   private readonly access: KubernetesAccess & { server: string; caData?: string };
   private client: Promise<Client> | undefined;
   /**
-   * One pool of kept-alive connections for every call, with the cluster's CA when given: the
-   * client would open a new connection for each.
+   * One pool of kept-alive connections for every call (the client would open a new connection for
+   * each), made at the first call with the TLS material the client gives its own agents: the
+   * cluster's CA, a client certificate and key, whether to check the API's certificate. The
+   * client's own agent when the kubeconfig sends the API through a proxy (`proxy-url`).
    */
-  private readonly agent: http.Agent;
+  private agent: http.Agent | undefined;
+  /** The GameServers kept in memory by a watch, once asked for. */
+  private cache: GameServerCache<GameServer> | undefined;
 
   constructor(access: KubernetesAccess) {
-    if (!/^https?:\/\//.test(access.apiUrl)) throw new Error(`Kubernetes API URL "${access.apiUrl}" is invalid: expected http(s)://...`);
-    if (!access.token && !access.tokenFile) throw new Error('the agones driver needs a Kubernetes token or token file');
+    let server: string;
     let caData: string | undefined;
-    if (access.caFile) {
+    if (access.kubeconfig) {
+      if (access.apiUrl || access.token || access.tokenFile || access.caFile) throw new Error('a kubeconfig file is instead of an API URL, token or CA file: give one or the other');
+      let context: ReturnType<typeof readKubeconfig>;
       try {
-        caData = fs.readFileSync(access.caFile).toString('base64');
+        context = readKubeconfig(access.kubeconfig);
       } catch (err) {
-        throw new Error(`the Kubernetes CA file ${access.caFile} cannot be read: ${(err as Error).message}`, { cause: err });
+        throw new Error(`the kubeconfig file ${access.kubeconfig} cannot be used: ${(err as Error).message}`, { cause: err });
       }
+      server = context.server;
+      this.namespace = access.namespace ?? context.namespace ?? 'default';
+    } else {
+      if (!access.apiUrl || !/^https?:\/\//.test(access.apiUrl)) throw new Error(`Kubernetes API URL "${access.apiUrl ?? ''}" is invalid: expected http(s)://...`);
+      if (!access.token && !access.tokenFile) throw new Error('the agones driver needs a Kubernetes token or token file');
+      if (access.caFile) {
+        try {
+          caData = fs.readFileSync(access.caFile).toString('base64');
+        } catch (err) {
+          throw new Error(`the Kubernetes CA file ${access.caFile} cannot be read: ${(err as Error).message}`, { cause: err });
+        }
+      }
+      server = access.apiUrl.replace(/\/+$/, '');
+      this.namespace = access.namespace ?? 'default';
     }
-    this.namespace = access.namespace;
-    const server = access.apiUrl.replace(/\/+$/, '');
     this.access = { ...access, server, ...(caData ? { caData } : {}) };
-    this.agent = server.startsWith('https:') ? new https.Agent({ keepAlive: true, ...(caData ? { ca: Buffer.from(caData, 'base64') } : {}) }) : new http.Agent({ keepAlive: true });
   }
 
-  /** The client with this access's credentials, loaded and made once. */
+  /** The client with this access's credentials, loaded and made once (again after a failure). */
   private connect(): Promise<Client> {
-    this.client ??= import('@kubernetes/client-node').then((k8s) => {
-      const { server, caData, tokenFile, token } = this.access;
-      const config = new k8s.KubeConfig();
+    this.client ??= this.load().catch((err: unknown) => {
+      this.client = undefined;
+      throw err;
+    });
+    return this.client;
+  }
+
+  private async load(): Promise<Client> {
+    const k8s = await import('@kubernetes/client-node');
+    const { server, caData, tokenFile, token, kubeconfig } = this.access;
+    const config = new k8s.KubeConfig();
+    if (kubeconfig) {
+      config.loadFromFile(kubeconfig);
+    } else {
       if (!token && tokenFile) {
         config.addAuthenticator({
           isAuthProvider: (user) => user.name === tokenFileUser,
@@ -153,22 +207,32 @@ export class Kubernetes {
         contexts: [{ name: 'blockhost', cluster: 'cluster', user: token ? 'blockhost' : tokenFileUser }],
         currentContext: 'blockhost',
       });
-      const callOptions: ConfigurationOptions = {
-        middleware: [
-          {
-            pre: (context) => {
-              context.setSignal(AbortSignal.timeout(requestTimeoutMs));
-              context.setAgent(this.agent);
-              return new k8s.Observable(Promise.resolve(context));
-            },
-            post: (response) => new k8s.Observable(Promise.resolve(response)),
+    }
+    // What the client would give its own agent (it also runs an exec plugin, which may give a
+    // client certificate), taken for ours rather than read from the files again.
+    const tls: https.RequestOptions = {};
+    await config.applyToHTTPSOptions(tls);
+    if (config.getCurrentCluster()?.proxyUrl) this.agent = tls.agent as http.Agent;
+    else if (!server.startsWith('https:')) this.agent = new http.Agent({ keepAlive: true });
+    else {
+      const { ca, cert, key, rejectUnauthorized, servername } = tls;
+      this.agent = new https.Agent({ keepAlive: true, ca, cert, key, ...(rejectUnauthorized === false ? { rejectUnauthorized } : {}), ...(servername ? { servername } : {}) });
+    }
+    const agent = this.agent;
+    const callOptions: ConfigurationOptions = {
+      middleware: [
+        {
+          pre: (context) => {
+            context.setSignal(AbortSignal.timeout(requestTimeoutMs));
+            context.setAgent(agent);
+            return new k8s.Observable(Promise.resolve(context));
           },
-        ],
-        middlewareMergeStrategy: 'append',
-      };
-      return { k8s, config, core: config.makeApiClient(k8s.CoreV1Api), custom: config.makeApiClient(k8s.CustomObjectsApi), callOptions };
-    });
-    return this.client;
+          post: (response) => new k8s.Observable(Promise.resolve(response)),
+        },
+      ],
+      middlewareMergeStrategy: 'append',
+    };
+    return { k8s, config, core: config.makeApiClient(k8s.CoreV1Api), custom: config.makeApiClient(k8s.CustomObjectsApi), callOptions };
   }
 
   /** An object's path in the API, or its collection's without a name: what errors name. */
@@ -184,11 +248,12 @@ export class Kubernetes {
 
   /** One call of the client, its failures told as before the client: method, path, status and message. */
   private async call<T>(method: string, path: string, send: (client: Client, options: ConfigurationOptions) => Promise<T>): Promise<T> {
-    const client = await this.connect();
+    let client: Client | undefined;
     try {
+      client = await this.connect();
       return await send(client, client.callOptions);
     } catch (err) {
-      if (err instanceof client.k8s.ApiException) {
+      if (client && err instanceof client.k8s.ApiException) {
         throw new KubernetesError(err.code, `Kubernetes ${method} ${path}: ${err.code} ${statusMessage(err)}`);
       }
       const error = err as Error & { code?: string };
@@ -198,7 +263,8 @@ export class Kubernetes {
       // node-fetch puts the request's URL before Node's reason; Node's own hint for an untrusted
       // chain (try --use-system-ca) does not apply to a cluster's private CA.
       const reason = error.message.replace(/^request to \S+ failed, reason: /, '');
-      const hint = untrusted ? "; the API's certificate is not trusted: is the cluster's CA given (KUBERNETES_CA_FILE)?" : '';
+      const where = this.access.kubeconfig ? "in the kubeconfig's cluster (certificate-authority)" : 'given (KUBERNETES_CA_FILE)';
+      const hint = untrusted ? `; the API's certificate is not trusted: is the cluster's CA ${where}?` : '';
       throw new Error(`Kubernetes ${method} ${path}: ${untrusted ? reason.split(';')[0]! : reason}${code ? ` (${code})` : ''}${hint}`, { cause: err });
     }
   }
@@ -208,7 +274,13 @@ export class Kubernetes {
   }
 
   /** Creates an object; rejects with 409 when one of that name exists. */
-  create(kind: Kind, object: { metadata: ObjectMeta }): Promise<unknown> {
+  async create(kind: Kind, object: { metadata: ObjectMeta }): Promise<unknown> {
+    const created = await this.send(kind, object);
+    if (kind === 'gameservers') this.cache?.wrote(object.metadata.name, (created as { metadata?: ObjectMeta }).metadata?.uid, true);
+    return created;
+  }
+
+  private send(kind: Kind, object: { metadata: ObjectMeta }): Promise<unknown> {
     const namespace = this.namespace;
     const body = object as never;
     return this.call('POST', this.pathOf(kind), ({ core, custom }, options) => {
@@ -246,7 +318,17 @@ export class Kubernetes {
     }) as Promise<T>;
   }
 
-  private delete(kind: Kind, name: string): Promise<unknown> {
+  private async delete(kind: Kind, name: string): Promise<unknown> {
+    const deleted = await this.remove(kind, name);
+    if (kind === 'gameservers') {
+      // The object as it was deleted, or a Status naming it.
+      const answer = deleted as { metadata?: ObjectMeta; details?: { uid?: string } } | undefined;
+      this.cache?.wrote(name, answer?.metadata?.uid ?? answer?.details?.uid ?? this.cache.uidOf(name), false);
+    }
+    return deleted;
+  }
+
+  private remove(kind: Kind, name: string): Promise<unknown> {
     const namespace = this.namespace;
     return this.call('DELETE', this.pathOf(kind, name), ({ core, custom }, options): Promise<unknown> => {
       switch (kind) {
@@ -298,7 +380,49 @@ export class Kubernetes {
       await this.delete(kind, name);
     } catch (err) {
       if (!(err instanceof KubernetesError && err.status === 404)) throw err;
+      // Already gone: what memory may still hold of it is not to be believed.
+      if (kind === 'gameservers') this.cache?.wrote(name, this.cache.uidOf(name), false);
     }
+  }
+
+  /**
+   * Keeps the GameServers with that label selector in memory from now on, for `watchedGameServer`:
+   * one list, then one long-lived watch (game-server-cache.ts).
+   */
+  watchGameServers(labelSelector: string): void {
+    this.cache ??= new GameServerCache<GameServer>(
+      {
+        listGameServers: async (selector) => {
+          const list = (await this.call('GET', this.pathOf('gameservers'), ({ custom }, options) =>
+            custom.listNamespacedCustomObject({ ...this.gameServerRequest(), labelSelector: selector }, options),
+          )) as { items?: GameServer[]; metadata?: { resourceVersion?: string } };
+          return { items: list.items ?? [], resourceVersion: list.metadata?.resourceVersion ?? '' };
+        },
+        openGameServerWatch: async (selector, resourceVersion, onEvent, onEnd) => {
+          // The client's watch, on an agent of its own with the same credentials: one long-lived
+          // connection, which the keep-alive pool's callers would otherwise queue behind.
+          const { k8s, config } = await this.connect();
+          const query = { labelSelector: selector, allowWatchBookmarks: true, ...(resourceVersion ? { resourceVersion } : {}) };
+          const controller = await new k8s.Watch(config).watch(this.pathOf('gameservers'), query, onEvent, onEnd);
+          return { stop: () => controller.abort() };
+        },
+      },
+      labelSelector,
+    );
+  }
+
+  /**
+   * A GameServer from the watch's memory (`watchGameServers`), the API asked only when memory
+   * cannot tell: not watching, the first list not done, the watch failed, or behind a create or
+   * delete of this process. Null when there is none.
+   */
+  async watchedGameServer(name: string): Promise<GameServer | null> {
+    if (this.cache) {
+      await this.cache.ready();
+      const known = this.cache.get(name);
+      if (known !== undefined) return known;
+    }
+    return this.getOrNull<GameServer>('gameservers', name);
   }
 
   /** A pod's entry in the metrics API; null when it has none (not running, no metrics-server). */
@@ -329,7 +453,7 @@ export class Kubernetes {
     const ended = (async () => {
       const options: https.RequestOptions = { headers: { accept: '*/*' } };
       await (await this.connect()).config.applyToHTTPSOptions(options);
-      options.agent = this.agent;
+      options.agent = this.agent!;
       if (stopped) return;
       await new Promise<void>((resolve) => {
         const onAnswer = (res: http.IncomingMessage) => {
@@ -341,7 +465,9 @@ export class Kubernetes {
         request = url.protocol === 'https:' ? https.get(url, options, onAnswer) : http.get(url, options, onAnswer);
         request.on('error', () => resolve());
       });
-    })();
+    })().catch(() => {
+      // The client could not be made (its credentials, an exec plugin): the follower asks again.
+    });
     return {
       ended,
       stop: () => {
@@ -353,6 +479,7 @@ export class Kubernetes {
 
   /** Closes the idle connections to the API. */
   close(): void {
-    this.agent.destroy();
+    this.cache?.stop();
+    this.agent?.destroy();
   }
 }

@@ -2,7 +2,7 @@ import type { GameConsoles } from '../consoles.ts';
 import { classify } from '../console-log.ts';
 import type { GameSpec } from '../driver.ts';
 import { lineSplitter } from '../lines.ts';
-import type { GameServer, Kubernetes } from './kubernetes.ts';
+import type { Kubernetes } from './kubernetes.ts';
 import { aliveStates, namesOf } from './manifests.ts';
 
 /** How long a log follow waits before asking again (no pod yet, or the log ended). */
@@ -55,7 +55,7 @@ export class LogFollower {
     this.follows.set(game.id, stop);
     const follow = async () => {
       while (!stopped) {
-        const gs = await this.kubernetes.getOrNull<GameServer>('gameservers', n.gameServer).catch(() => undefined);
+        const gs = await this.kubernetes.watchedGameServer(n.gameServer).catch(() => undefined);
         if (gs === null || (gs && !aliveStates.has(gs.status?.state ?? 'Creating'))) break;
         const lines = lineSplitter((raw) => {
           const space = raw.indexOf(' ');

@@ -47,6 +47,9 @@ export function namesOf(game: Pick<GameSpec, 'id'>) {
   return { gameServer: base, secret: `${base}-rcon`, world: `${base}-world`, lists: `${base}-lists`, worldPod: `${base}-world` };
 }
 
+/** The label selector of every object the driver makes. */
+export const managedSelector = 'app.kubernetes.io/managed-by=blockhost';
+
 function labelsOf(game: Pick<GameSpec, 'id'>) {
   return { 'app.kubernetes.io/managed-by': 'blockhost', 'blockhost.io/game': game.id.toLowerCase() };
 }
