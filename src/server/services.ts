@@ -48,6 +48,7 @@ import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
 import { ScheduleRunner } from './modules/schedules/runner.ts';
 import { EventBus } from './events.ts';
+import { Mailer, type MailLog } from './lib/mailer.ts';
 import type { GamePayment } from '../contract/renewals.ts';
 
 /**
@@ -96,11 +97,12 @@ export interface Services {
   staff: StaffService;
   runtime: GameRuntime;
   events: EventBus;
+  mailer: Mailer;
 }
 
-const quiet = { warn() {}, error() {} };
+const quiet = { info() {}, warn() {}, error() {} };
 
-export function createServices(config: Config, database: Database, given: { runtime?: Runtime } & Partial<Pick<GameRuntime, 'clock' | 'log'>> = {}): Services {
+export function createServices(config: Config, database: Database, given: { runtime?: Runtime; log?: GameRuntime['log'] & MailLog } & Partial<Pick<GameRuntime, 'clock'>> = {}): Services {
   const db = database.db;
   const game: GameRuntime = { ...(given.runtime ?? createRuntime(config.game)), clock: given.clock ?? (() => new Date()), log: given.log ?? quiet };
   const events = new EventBus();
@@ -215,5 +217,6 @@ export function createServices(config: Config, database: Database, given: { runt
     staff: new StaffService(db, { credits, audit, subscriptions, invoices }),
     runtime: game,
     events,
+    mailer: new Mailer({ ...config.mail, log: given.log ?? quiet }),
   };
 }
