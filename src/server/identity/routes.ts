@@ -56,7 +56,8 @@ const routes: FastifyPluginAsyncTypebox<{ security: Security; users: UsersServic
       },
       async (request, reply) => {
         await security.requestEmailChange(await accountOf(request.user.id), request.body.password, request.body.newEmail);
-        return reply.status(202).send(null);
+        // Accepted, no body: the change is made when the mailed link is opened.
+        return reply.status(202).send(undefined as never);
       },
     );
 
