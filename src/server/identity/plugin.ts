@@ -43,6 +43,7 @@ export default fp(
       clock,
       publicUrl: config.publicUrl,
       triesPerMinute: config.rateLimit.signInPerMinute,
+      log: services.runtime.log,
     });
     await app.register(accountRoutes, { security, users: services.users, issuer: config.oidc.issuer });
 

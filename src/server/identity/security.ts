@@ -23,6 +23,7 @@ interface Deps {
   clock: () => Date;
   publicUrl: string;
   triesPerMinute: number;
+  log: { error(object: object, message: string): void };
 }
 
 const fieldError = (key: Parameters<typeof badRequest>[0], errors: FieldProblem[]) => badRequest(key, {}, errors);
@@ -45,6 +46,11 @@ export class AccountSecurity {
     const [row] = await this.db.select().from(identityAccounts).where(eq(identityAccounts.id, id));
     if (!row) throw new HttpProblem(403, 'account.externalIssuer');
     return row;
+  }
+
+  /** A notice of a change already made: its failure (the mail server down) is logged, and the change stands. */
+  private notify(account: Pick<Account, 'id' | 'username'>, to: string, kind: 'passwordChanged' | 'emailChanged', params?: Record<string, string>) {
+    void this.mail(account, to, kind, params ? { params } : {}).catch((err: unknown) => this.deps.log.error({ err, kind }, 'notice email failed'));
   }
 
   private async mail(account: Pick<Account, 'id' | 'username'>, to: string, kind: Parameters<Mailer['send']>[0]['kind'], extra: { link?: string; params?: Record<string, string> } = {}) {
@@ -80,7 +86,7 @@ export class AccountSecurity {
       .update(identityAccounts)
       .set({ passwordHash: await hashPassword(next) })
       .where(eq(identityAccounts.id, id));
-    await this.mail(account, account.email, 'passwordChanged');
+    this.notify(account, account.email, 'passwordChanged');
   }
 
   private async newLink(accountId: string, kind: 'reset' | 'email', ttlMs: number, email?: string): Promise<string> {
@@ -157,7 +163,7 @@ export class AccountSecurity {
       return { before, email: link.email };
     });
     if (!result) return undefined;
-    await this.mail(result.before, result.before.email, 'emailChanged', { params: { email: result.email } });
+    this.notify(result.before, result.before.email, 'emailChanged', { email: result.email });
     return result.email;
   }
 

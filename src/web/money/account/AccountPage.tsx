@@ -7,9 +7,10 @@ import { CreditButton } from '../../shell/CreditButton.tsx';
 import { GamePaymentsCard } from '../renewals/GamePaymentsCard.tsx';
 import { InvoicesGrid } from './InvoicesGrid.tsx';
 import { SubscriptionCard } from './SubscriptionCard.tsx';
+import { SecurityCard } from '../../dashboard/account/SecurityCard.tsx';
 import { TransactionsGrid } from './TransactionsGrid.tsx';
 
-/** /dashboard/account: balance, subscription, renewals to pay, the credit ledger and the invoices. */
+/** /dashboard/account: balance, subscription, the way to the account's security, renewals to pay, the credit ledger and the invoices. */
 export function AccountPage() {
   const { t } = useTranslation('credits');
   const to = useLocalePath();
@@ -42,6 +43,9 @@ export function AccountPage() {
           </CardContent>
         </Card>
         <SubscriptionCard />
+      </Box>
+      <Box sx={{ mb: 3 }}>
+        <SecurityCard />
       </Box>
       <Box sx={{ display: 'grid', gap: 3 }}>
         <GamePaymentsCard />
