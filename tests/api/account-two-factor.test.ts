@@ -112,6 +112,18 @@ describe('two-factor sign-in and email change', () => {
     }
   });
 
+  it('never keeps the secret or the recovery codes for an Idempotency-Key replay', async () => {
+    await new OidcClient(t.origin).signUp('tess', 'tess@example.com', PASSWORD);
+    const keyed = (url: string, key: string, payload?: object) => t.as('tess', { method: 'POST', url, headers: { 'idempotency-key': key }, ...(payload ? { payload } : {}) });
+    const first = (await keyed('/v1/account/two-factor/setup', 'setup-1')).json();
+    const again = (await keyed('/v1/account/two-factor/setup', 'setup-1')).json();
+    expect(again.secret).not.toBe(first.secret);
+    const on = await keyed('/v1/account/two-factor', 'on-1', { code: await code(again.secret) });
+    expect(on.json().recoveryCodes).toHaveLength(10);
+    const kept = (await t.database.db.execute('select body from idempotency_keys')) as unknown as { rows: Array<{ body: string | null }> };
+    expect(kept.rows.filter((r) => r.body?.includes(again.secret) || on.json().recoveryCodes.some((c: string) => r.body?.includes(c)))).toEqual([]);
+  });
+
   it('turns off only with the password and a code', async () => {
     await new OidcClient(t.origin).signUp('tess', 'tess@example.com', PASSWORD);
     const { secret } = (await call('POST', '/v1/account/two-factor/setup')).json();

@@ -70,6 +70,7 @@ const routes: FastifyPluginAsyncTypebox<{ security: Security; users: UsersServic
           response: { 200: TwoFactorSetup },
           problems: [403],
         },
+        config: { secretAnswer: true },
       },
       async (request) => security.setupTwoFactor(await accountOf(request.user.id)),
     );
@@ -84,6 +85,7 @@ const routes: FastifyPluginAsyncTypebox<{ security: Security; users: UsersServic
           response: { 200: RecoveryCodes },
           problems: [403],
         },
+        config: { secretAnswer: true },
       },
       async (request) => ({ recoveryCodes: await security.enableTwoFactor(await accountOf(request.user.id), request.body.code) }),
     );
