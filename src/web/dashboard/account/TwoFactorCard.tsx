@@ -33,7 +33,7 @@ export function TwoFactorCard({ security }: { security: AccountSecurity | undefi
           <Typography id="two-factor-title" variant="h2" sx={{ fontSize: '1.25rem' }}>
             {t('twoFactor.title')}
           </Typography>
-          {security && <Chip size="small" color={security.twoFactor ? 'success' : 'default'} label={t(security.twoFactor ? 'card.twoFactorOn' : 'card.twoFactorOff')} />}
+          {security && <Chip size="small" color={security.twoFactor ? 'success' : 'default'} label={t(security.twoFactor ? 'twoFactor.stateOn' : 'twoFactor.stateOff')} />}
         </Box>
         {codes ? (
           <RecoveryCodesShown
