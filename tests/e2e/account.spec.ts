@@ -105,4 +105,6 @@ test('two-factor sign-in: turned on from the account page, asked at the next sig
   }
   await page.reload();
   await expect(page.getByText('9 codes de secours restants.')).toBeVisible();
+  await page.goto('/en/dashboard/account/security');
+  await shotsInEachLook(page, dir, 'account-security-en', () => expect(page.getByText('9 recovery codes left.')).toBeVisible());
 });
