@@ -15,6 +15,8 @@ const workers = Number(process.env.E2E_WORKERS ?? 2);
 // Playwright numbers its workers 0, 1… in TEST_PARALLEL_INDEX; the main process has none.
 export const port = firstPort + Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 export const baseURL = `http://localhost:${port}`;
+/** Where the server of `port` sends its mails: a spec that reads them listens there. */
+export const smtpPort = (port: number) => port + 10_000;
 export const dataDir = (port: number) => path.join(os.tmpdir(), `blockhost-e2e-${port}`);
 
 function server(index: number) {
@@ -38,6 +40,8 @@ function server(index: number) {
       USAGE_SAMPLE_INTERVAL_MS: '2000',
       // renewals.spec.ts waits for rounds of the renewals loop, twice.
       RENEWAL_INTERVAL_MS: '5000',
+      // account.spec.ts reads the mails on an SMTP server of its own there (smtpPort).
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort(port)}`,
     },
   };
 }

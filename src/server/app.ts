@@ -91,7 +91,7 @@ export async function buildApp({ config, database, logger, runtime, clock, loops
   await app.register(gameGuard, { sharing: services.sharing, audit: services.audit, db: services.db });
 
   const failures = redis ? redisCounters(redis, config.redis.keyPrefix, app.log) : memoryCounters();
-  if (keys) await app.register(identity, { config, database, keys, failures });
+  if (keys) await app.register(identity, { config, database, keys, failures, services });
   for (const module of modules) await app.register(module, { services, loops, redis });
   await app.register(web, { config, isContentPage: (path: string) => services.content.has(path) });
 

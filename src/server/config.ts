@@ -35,6 +35,11 @@ export interface Config {
   /** Open notification streams: per user (the oldest closes for a new one), per address (a new one is refused). */
   streams: { perUser: number; perAddress: number };
   internalToken: string | undefined;
+  /**
+   * Outgoing email: an SMTP server (`smtp://` or `smtps://` with its credentials); unset, messages
+   * are written to `outbox` and their links logged. `from` is the sender every message names.
+   */
+  mail: { smtpUrl: string | undefined; from: string; outbox: string };
   games: {
     /** A start that is not RUNNING after this long ends CRASHED. */
     startTimeoutMs: number;
@@ -298,6 +303,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       perAddress: int(env, 'STREAMS_PER_ADDRESS', 200, 1, 1_000_000),
     },
     internalToken: text(env, 'INTERNAL_TOKEN', /^.{16,200}$/, 'a secret of 16 to 200 characters'),
+    mail: {
+      smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp', 'smtps']),
+      from:
+        text(env, 'MAIL_FROM', /^(?:[^<>\p{Cc}]{1,100} <[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/u, 'an address, alone or as "Name <address>"') ??
+        `BlockHost <no-reply@${new URL(publicUrl).hostname}>`,
+      outbox: path.join(dataDir, 'outbox'),
+    },
     games: {
       startTimeoutMs: int(env, 'GAME_START_TIMEOUT_SECONDS', 90, 5, 3600) * 1000,
       reconcileIntervalMs: int(env, 'GAME_RECONCILE_INTERVAL_MS', 2000, 100, 600_000),

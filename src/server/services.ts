@@ -52,6 +52,7 @@ import { EventBus } from './events.ts';
 import { PersonalData } from './lib/personal-data.ts';
 import { DataExportsService } from './modules/data-exports/service.ts';
 import { DataExportRounds } from './modules/data-exports/rounds.ts';
+import { Mailer, type MailLog } from './lib/mailer.ts';
 import type { GamePayment } from '../contract/renewals.ts';
 
 /**
@@ -105,11 +106,12 @@ export interface Services {
   dataExportRounds: DataExportRounds;
   runtime: GameRuntime;
   events: EventBus;
+  mailer: Mailer;
 }
 
-const quiet = { warn() {}, error() {} };
+const quiet = { info() {}, warn() {}, error() {} };
 
-export function createServices(config: Config, database: Database, given: { runtime?: Runtime } & Partial<Pick<GameRuntime, 'clock' | 'log'>> = {}): Services {
+export function createServices(config: Config, database: Database, given: { runtime?: Runtime; log?: GameRuntime['log'] & MailLog } & Partial<Pick<GameRuntime, 'clock'>> = {}): Services {
   const db = database.db;
   const game: GameRuntime = { ...(given.runtime ?? createRuntime(config.game)), clock: given.clock ?? (() => new Date()), log: given.log ?? quiet };
   const events = new EventBus();
@@ -230,5 +232,6 @@ export function createServices(config: Config, database: Database, given: { runt
     dataExportRounds,
     runtime: game,
     events,
+    mailer: new Mailer({ ...config.mail, log: given.log ?? quiet }),
   };
 }

@@ -29,6 +29,9 @@ describe('an external issuer', () => {
       expect((await api.app.inject({ url: '/v1/user', headers: { authorization: `Bearer ${local}` } })).statusCode).toBe(401);
 
       expect((await api.app.inject({ url: '/oidc/.well-known/openid-configuration' })).statusCode).toBe(404);
+      // Accounts live at the issuer: no password, email or two-factor calls here (the web app links to its console).
+      expect((await api.app.inject({ url: '/v1/account/security', headers: { authorization: `Bearer ${tokens.body.access_token}` } })).statusCode).toBe(404);
+      expect((await api.app.inject({ url: '/oidc/ui/forgot' })).statusCode).toBe(404);
       const cfg = (await api.app.inject({ url: '/app-config.json', headers: { host: 'app.example.test' } })).json();
       expect(cfg.auth.providers).toEqual([{ id: 'keycloak', issuer: `${issuer.origin}/oidc`, clientId: 'web' }]);
     } finally {

@@ -12,7 +12,7 @@ export type Account = typeof identityAccounts.$inferSelect;
 export type SignUpError = 'usernameInvalid' | 'usernameTaken' | 'emailInvalid' | 'emailTaken' | 'passwordWeak';
 
 export const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
+export const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
 
 /**
@@ -28,17 +28,17 @@ export function accountIdFor(username: string): string {
 }
 
 /** At least 10 characters mixing letters with digits or symbols, and not the username. */
-function isWeakPassword(password: string, username: string): boolean {
+export function isWeakPassword(password: string, username: string): boolean {
   return password.length < 10 || password.length > 200 || !/[A-Za-z]/.test(password) || !/[^A-Za-z]/.test(password) || password.toLowerCase().includes(username.toLowerCase());
 }
 
-async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 });
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64url')}$${hash.toString('base64url')}`;
 }
 
-async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');

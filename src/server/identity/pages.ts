@@ -63,6 +63,7 @@ export function renderForm({ lang, uid, mode, error, values = {} }: FormPageInpu
 <label for="login">${esc(t.login)}</label><input id="login" name="login" autocomplete="username" required maxlength="254" value="${esc(values.login ?? '')}" autofocus>
 <label for="password">${esc(t.password)}</label><input id="password" name="password" type="password" autocomplete="current-password" required maxlength="200">
 <button type="submit">${esc(t.signIn)}</button></form>
+<p class="alt"><a href="/oidc/ui/forgot?lang=${lang}">${esc(t.forgotLink)}</a></p>
 <p class="alt">${esc(t.noAccount)} <a href="${base}?mode=signup&amp;lang=${lang}">${esc(t.signUpTab)}</a></p>`
       : `<h1>${esc(t.signUpHeading)}</h1>${alert}<form method="post" action="${base}/signup?lang=${lang}">
 <label for="username">${esc(t.username)}</label><input id="username" name="username" autocomplete="username" required minlength="3" maxlength="32" pattern="[A-Za-z0-9_.\\-]{3,32}" value="${esc(values.username ?? '')}" aria-describedby="username-hint" autofocus>
@@ -73,6 +74,58 @@ export function renderForm({ lang, uid, mode, error, values = {} }: FormPageInpu
 <button type="submit">${esc(t.signUp)}</button></form>
 <p class="alt">${esc(t.haveAccount)} <a href="${base}?lang=${lang}">${esc(t.signInTab)}</a></p>`;
   return layout(lang, t.title, tabs + form);
+}
+
+/** The second step of a sign-in with two-factor on: a code, carried with the signed proof of the first step. */
+export function renderTotp(lang: Lang, uid: string, pending: string, error?: PageError): string {
+  const t = strings[lang];
+  const alert = error ? `<p class="error" role="alert">${esc(t.errors[error])}</p>` : '';
+  return layout(
+    lang,
+    t.totpHeading,
+    `<h1>${esc(t.totpHeading)}</h1>${alert}<p>${esc(t.totpIntro)}</p><form method="post" action="/oidc/interaction/${esc(uid)}/totp?lang=${lang}">
+<input type="hidden" name="pending" value="${esc(pending)}">
+<label for="code">${esc(t.totpCode)}</label><input id="code" name="code" autocomplete="one-time-code" inputmode="text" required maxlength="20" autofocus>
+<button type="submit">${esc(t.totpVerify)}</button></form>`,
+  );
+}
+
+/** "Forgot password": the address to send a reset link to. */
+export function renderForgot(lang: Lang): string {
+  const t = strings[lang];
+  return layout(
+    lang,
+    t.forgotHeading,
+    `<h1>${esc(t.forgotHeading)}</h1><p>${esc(t.forgotIntro)}</p><form method="post" action="/oidc/ui/forgot?lang=${lang}">
+<label for="email">${esc(t.email)}</label><input id="email" name="email" type="email" autocomplete="email" required maxlength="254" autofocus>
+<button type="submit">${esc(t.forgotSend)}</button></form>`,
+  );
+}
+
+/** A reset link's page: the new password, with the sign-up's rules. */
+export function renderReset(lang: Lang, token: string, error?: PageError): string {
+  const t = strings[lang];
+  const alert = error ? `<p class="error" role="alert">${esc(t.errors[error])}</p>` : '';
+  return layout(
+    lang,
+    t.resetHeading,
+    `<h1>${esc(t.resetHeading)}</h1>${alert}<form method="post" action="/oidc/ui/reset?lang=${lang}">
+<input type="hidden" name="token" value="${esc(token)}">
+<label for="password">${esc(t.newPassword)}</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="10" maxlength="200" aria-describedby="password-hint" autofocus>
+<p class="hint" id="password-hint">${esc(t.passwordHint)}</p>
+<button type="submit">${esc(t.resetSave)}</button></form>`,
+  );
+}
+
+/** An email change's link: a button, so a mail scanner opening the link confirms nothing. */
+export function renderConfirmEmail(lang: Lang, token: string): string {
+  const t = strings[lang];
+  return layout(
+    lang,
+    t.confirmEmailHeading,
+    `<h1>${esc(t.confirmEmailHeading)}</h1><form method="post" action="/oidc/ui/email?lang=${lang}">
+<input type="hidden" name="token" value="${esc(token)}"><button type="submit">${esc(t.confirmEmail)}</button></form>`,
+  );
 }
 
 export function renderMessage(lang: Lang, title: string, message: string, link?: { href: string; label: string }): string {

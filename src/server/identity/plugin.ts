@@ -2,10 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AccountsService } from './accounts.ts';
 import { sweepExpired } from './adapter.ts';
 import type { IdentityKeys } from './keys.ts';
-import { LOGOUT_SCRIPT, LOGOUT_SCRIPT_BODY, pickLang, renderForm, renderMessage, strings, type Lang, type PageError } from './pages.ts';
+import { LOGOUT_SCRIPT, LOGOUT_SCRIPT_BODY, pickLang, renderForm, renderMessage, renderTotp, strings, type Lang, type PageError } from './pages.ts';
+import { recoveryPages } from './recovery.ts';
+import accountRoutes from './routes.ts';
+import { AccountSecurity } from './security.ts';
+import type { Services } from '../services.ts';
 import { createProvider } from './provider.ts';
 import { userinfoHandler } from './userinfo.ts';
 import type { WindowCounters } from '../lib/counters.ts';
@@ -19,12 +24,45 @@ interface IdentityOptions {
   keys: IdentityKeys;
   /** Failed sign-ins per account, counted across replicas when they share Redis. */
   failures: WindowCounters;
+  /** The people's saved languages (users), the mailer and the clock the app runs on. */
+  services: Pick<Services, 'users' | 'mailer' | 'runtime'>;
 }
+
+/** How long the proof of a sign-in's first step waits for its code. */
+const PENDING_MS = 10 * 60_000;
 
 /** The embedded identity provider at /oidc: the protocol endpoints and our sign-in / sign-up pages. */
 export default fp(
-  async function identity(app: FastifyInstance, { config, database, keys, failures }: IdentityOptions) {
+  async function identity(app: FastifyInstance, { config, database, keys, failures, services }: IdentityOptions) {
     const accounts = new AccountsService(database.db);
+    const clock = services.runtime.clock;
+    const security = new AccountSecurity(database.db, {
+      mailer: services.mailer,
+      failures,
+      localeOf: (accountId) => services.users.localeOfSubject(`${config.oidc.issuer}|${accountId}`),
+      clock,
+      publicUrl: config.publicUrl,
+      triesPerMinute: config.rateLimit.signInPerMinute,
+      log: services.runtime.log,
+    });
+    await app.register(accountRoutes, { security, users: services.users, issuer: config.oidc.issuer });
+
+    /**
+     * The proof that a sign-in passed its password, carried by the code form: it names the account
+     * and this interaction, and expires, signed with the provider's cookie key so no one forges it.
+     */
+    const sign = (payload: string) => createHmac('sha256', keys.cookieKeys[0]!).update(payload).digest('base64url');
+    const pendingProof = (uid: string, accountId: string) => {
+      const until = clock().getTime() + PENDING_MS;
+      return `${accountId}.${until}.${sign(`${uid}|${accountId}|${until}`)}`;
+    };
+    const provenAccount = (uid: string, proof: string): string | undefined => {
+      const [accountId = '', until = '', mac = ''] = proof.split('.');
+      const expected = Buffer.from(sign(`${uid}|${accountId}|${until}`));
+      const given = Buffer.from(mac);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected) || Number(until) < clock().getTime()) return undefined;
+      return accountId;
+    };
     const provider = createProvider(config, database.db, keys, accounts);
     const callback = provider.callback();
 
@@ -102,8 +140,31 @@ export default fp(
           await countFailure(login);
           return html(reply, 401, renderForm({ lang: lang(request), uid: interaction.uid, mode: 'signin', error: 'wrongPassword', values: { login } }));
         }
+        if (account.totpEnabled) return html(reply, 200, renderTotp(lang(request), interaction.uid, pendingProof(interaction.uid, account.id)));
         return finish(request, reply, account.id);
       });
+
+      pages.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/totp`, { schema: { hide: true }, config: signInLimit }, async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
+        const pending = (request.body?.pending ?? '').slice(0, 300);
+        const accountId = provenAccount(interaction.uid, pending);
+        const account = accountId ? await accounts.find(accountId) : undefined;
+        if (!account?.totpEnabled) return expired(request, reply);
+        const again = (status: number, error: PageError) => html(reply, status, renderTotp(lang(request), interaction.uid, pending, error));
+        try {
+          await security.refuseWhenTooMany(account.id);
+        } catch {
+          return again(429, 'tooMany');
+        }
+        if (!(await security.secondFactor(account, (request.body?.code ?? '').slice(0, 20)))) {
+          await security.countCodeFailure(account.id);
+          return again(401, 'wrongCode');
+        }
+        return finish(request, reply, account.id);
+      });
+
+      recoveryPages(pages, { security, lang, html, limit: signInLimit });
 
       pages.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/signup`, { schema: { hide: true }, config: signInLimit }, async (request, reply) => {
         const interaction = await details(request, reply);

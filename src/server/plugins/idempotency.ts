@@ -20,6 +20,13 @@ declare module 'fastify' {
     /** The key this request holds, until its answer is stored. */
     idempotencyKey: { userId: string; key: string } | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * The answer holds a secret shown once (an authenticator's key, recovery codes): it is never
+     * kept for a replay, so a retry with the same key runs again.
+     */
+    secretAnswer?: boolean;
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -91,7 +98,7 @@ export default fp(
       request.idempotencyKey = null;
       const mine = and(eq(idempotencyKeys.userId, held.userId), eq(idempotencyKeys.key, held.key));
       // Only text answers are kept (every JSON answer is text by now); anything else runs again.
-      if (reply.statusCode >= 500 || (payload !== null && payload !== undefined && typeof payload !== 'string')) {
+      if (reply.statusCode >= 500 || request.routeOptions.config.secretAnswer || (payload !== null && payload !== undefined && typeof payload !== 'string')) {
         await db.delete(idempotencyKeys).where(mine);
       } else {
         const contentType = reply.getHeader('content-type');

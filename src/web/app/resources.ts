@@ -43,6 +43,13 @@ export const resources = [
   { name: 'schedules', meta: { path: '/v1/game/:gameId/schedules' } },
   // Who did what on a game, newest first (moderators and up).
   { name: 'gameActivity', meta: { path: '/v1/game/:gameId/activity' } },
+  // The account's sign-in settings on the embedded provider: read as its item `security`, the password changed as its item `password` (PUT).
+  { name: 'account', meta: { path: '/v1/account' } },
+  // An email change asked (POST): made once the link mailed to the new address is opened.
+  { name: 'accountEmail', meta: { path: '/v1/account/email' } },
+  // Two-factor sign-in turned on by a first code (POST), off by the password and a code.
+  { name: 'twoFactor', meta: { path: '/v1/account/two-factor' } },
+  { name: 'twoFactorOff', meta: { path: '/v1/account/two-factor/disable' } },
   { name: 'friends', meta: { path: '/v1/friend' } },
   // A request is sent by the other player's Minecraft name.
   { name: 'friendRequests', meta: { path: '/v1/friend/request', createPath: '/v1/friend/mcname' } },

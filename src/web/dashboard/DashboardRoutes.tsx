@@ -20,6 +20,7 @@ import { NotFound } from '../shell/NotFound.tsx';
 
 // Each page but the dashboard's home is its own chunk, fetched when it opens: /dashboard does not
 // download a game's tabs, the data grid, the forms or the store.
+const SecurityPage = lazy(() => import('./account/SecurityPage.tsx').then((m) => ({ default: m.SecurityPage })));
 const AccountPage = lazy(() => import('../money/account/AccountPage.tsx').then((m) => ({ default: m.AccountPage })));
 const NotificationList = lazy(() => import('./notifications/list.tsx').then((m) => ({ default: m.NotificationList })));
 const GameCreate = lazy(() => import('./games/create.tsx').then((m) => ({ default: m.GameCreate })));
@@ -91,6 +92,7 @@ export default function DashboardRoutes() {
         <Route element={<DashboardLayout />}>
           <Route index element={<DashboardHome />} />
           <Route path="account" element={<AccountPage />} />
+          <Route path="account/security" element={<SecurityPage />} />
           <Route path="notifications" element={<NotificationList />} />
           <Route path="creategame/:id" element={<GameCreate />} />
           <Route path="game/:id/*" element={<GameShow />} />

@@ -77,6 +77,12 @@ export class UsersService {
     return executor ? read(executor) : this.rows.get(id, () => read(this.db));
   }
 
+  /** The saved locale of the user a token subject names; French for one never seen (the default). */
+  async localeOfSubject(subject: string): Promise<Locale> {
+    const [row] = await this.db.select({ locale: users.locale }).from(users).where(eq(users.subject, subject));
+    return row?.locale ?? 'fr';
+  }
+
   async start(): Promise<void> {
     await this.rows.start();
   }

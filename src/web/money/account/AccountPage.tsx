@@ -8,10 +8,11 @@ import { KeptBackupsCard } from '../../dashboard/games/backups/KeptBackupsCard.t
 import { GamePaymentsCard } from '../renewals/GamePaymentsCard.tsx';
 import { InvoicesGrid } from './InvoicesGrid.tsx';
 import { SubscriptionCard } from './SubscriptionCard.tsx';
+import { SecurityCard } from '../../dashboard/account/SecurityCard.tsx';
 import { TransactionsGrid } from './TransactionsGrid.tsx';
 import { DataExportCard } from '../../dashboard/account/DataExportCard.tsx';
 
-/** /dashboard/account: balance, subscription, renewals to pay, the credit ledger, the invoices and a copy of the player's data. */
+/** /dashboard/account: balance, subscription, the way to the account's security, renewals to pay, the credit ledger, the invoices and a copy of the player's data. */
 export function AccountPage() {
   const { t } = useTranslation('credits');
   const to = useLocalePath();
@@ -44,6 +45,9 @@ export function AccountPage() {
           </CardContent>
         </Card>
         <SubscriptionCard />
+      </Box>
+      <Box sx={{ mb: 3 }}>
+        <SecurityCard />
       </Box>
       <Box sx={{ display: 'grid', gap: 3 }}>
         <GamePaymentsCard />
