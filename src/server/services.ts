@@ -186,7 +186,8 @@ export function createServices(config: Config, database: Database, given: { runt
   );
   const schedules = new SchedulesService(db, { audit, runner: scheduleRunner, events }, { clock: game.clock });
   const personalData = new PersonalData();
-  const dataExportRounds = new DataExportRounds(db, { store: backupStore, personalData, users, notifications }, { clock: game.clock, log: game.log });
+  const mailer = new Mailer({ ...config.mail, log: given.log ?? quiet });
+  const dataExportRounds = new DataExportRounds(db, { store: backupStore, personalData, users, notifications, mailer }, { clock: game.clock, publicUrl: config.publicUrl, log: game.log });
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups, audit, events }, config.renewals);
   return {
     config,
@@ -232,6 +233,6 @@ export function createServices(config: Config, database: Database, given: { runt
     dataExportRounds,
     runtime: game,
     events,
-    mailer: new Mailer({ ...config.mail, log: given.log ?? quiet }),
+    mailer,
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../fixtures/app.ts';
+import { startTestApp, useTestApp } from '../fixtures/app.ts';
+import { startSmtp } from '../fixtures/smtp.ts';
 import { buyGame, userId } from '../fixtures/games.ts';
 import { befriend } from '../fixtures/social.ts';
 
@@ -118,5 +119,25 @@ describe('data exports', () => {
     const second = (await ask('alice')).json();
     await dataExportRounds.tick();
     expect((await download('alice', second.id)).json().flaky).toBe('fine');
+  });
+});
+
+describe('data exports by email', () => {
+  it('emails the person, in their language, a link to their account once their export is ready', async () => {
+    const smtp = await startSmtp();
+    const t = await startTestApp({ SMTP_URL: smtp.url });
+    try {
+      const token = await t.token('alice', { email: 'alice@mail.test' });
+      const ask = await t.app.inject({ method: 'POST', url: '/v1/user/exports', headers: { authorization: `Bearer ${token}` } });
+      expect(ask.statusCode).toBe(202);
+      await t.app.services.dataExportRounds.tick();
+      const mail = await smtp.next('alice@mail.test');
+      expect(mail.subject).toBe('Vos données BlockHost sont prêtes à télécharger');
+      expect(mail.text).toContain('Bonjour alice,');
+      expect(mail.links).toEqual(['http://localhost/dashboard/account#data']);
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
   });
 });

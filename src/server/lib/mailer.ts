@@ -7,7 +7,7 @@ import en from '../../../locales/en/mail.json' with { type: 'json' };
 import { formatMessage, type Locale, type MessageParams } from '../../contract/messages.ts';
 
 /** A message of locales/{fr,en}/mail.json: its subject, its words, and the button a link gets. */
-type MailKind = 'reset' | 'emailConfirm' | 'emailChanged' | 'passwordChanged';
+type MailKind = 'reset' | 'emailConfirm' | 'emailChanged' | 'passwordChanged' | 'dataExportReady';
 
 export interface Mail {
   to: string;

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { and, asc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { dataExports } from '../../db/schema/data-exports.ts';
+import type { Mailer } from '../../lib/mailer.ts';
 import type { PersonalData } from '../../lib/personal-data.ts';
 import { RoundLoop } from '../../lib/round-loop.ts';
 import type { ObjectStore } from '../../storage/store.ts';
@@ -32,13 +33,13 @@ export class DataExportRounds {
   private running: Promise<unknown> = Promise.resolve();
 
   private readonly db: Db;
-  private readonly deps: { store: ObjectStore; personalData: PersonalData; users: UsersService; notifications: NotificationsService };
-  private readonly options: { clock: () => Date; log: { error(obj: object, msg: string): void } };
+  private readonly deps: { store: ObjectStore; personalData: PersonalData; users: UsersService; notifications: NotificationsService; mailer: Mailer };
+  private readonly options: { clock: () => Date; publicUrl: string; log: { error(obj: object, msg: string): void } };
 
   constructor(
     db: Db,
-    deps: { store: ObjectStore; personalData: PersonalData; users: UsersService; notifications: NotificationsService },
-    options: { clock: () => Date; log: { error(obj: object, msg: string): void } },
+    deps: { store: ObjectStore; personalData: PersonalData; users: UsersService; notifications: NotificationsService; mailer: Mailer },
+    options: { clock: () => Date; publicUrl: string; log: { error(obj: object, msg: string): void } },
   ) {
     this.db = db;
     this.deps = deps;
@@ -105,13 +106,19 @@ export class DataExportRounds {
       const data = await personalData.collect({ id: person.id, locale: person.locale });
       const file = JSON.stringify({ exportedAt: exportedAt.toISOString(), ...data }, null, 2);
       const { sizeBytes } = await store.put(objectKey(row), Readable.from([Buffer.from(file)]));
+      const until = new Date(exportedAt.getTime() + KEEP_MS).toISOString();
       await this.db.transaction(async (tx) => {
         await tx
           .update(dataExports)
-          .set({ status: 'READY', readyAt: exportedAt, expiresAt: new Date(exportedAt.getTime() + KEEP_MS), sizeBytes, claimedUntil: null })
+          .set({ status: 'READY', readyAt: exportedAt, expiresAt: new Date(until), sizeBytes, claimedUntil: null })
           .where(eq(dataExports.id, row.id));
-        await notifications.notify(row.userId, { key: 'dataExport.ready', params: { at: new Date(exportedAt.getTime() + KEEP_MS).toISOString() }, link: LINK }, tx);
+        await notifications.notify(row.userId, { key: 'dataExport.ready', params: { at: until }, link: LINK }, tx);
       });
+      // Once it is READY: a mail server that is down loses the email, never the export.
+      if (person.email) {
+        const mail = { to: person.email, locale: person.locale, name: person.name, kind: 'dataExportReady' as const, params: { at: until }, link: `${this.options.publicUrl}${LINK}` };
+        await this.deps.mailer.send(mail).catch((err: unknown) => this.options.log.error({ err, exportId: row.id }, 'data export email not sent'));
+      }
     } catch (err) {
       this.options.log.error({ err, exportId: row.id }, 'data export failed');
       await this.db.transaction(async (tx) => {
