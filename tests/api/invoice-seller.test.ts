@@ -41,7 +41,11 @@ describe('the seller on invoices and in the legal notice', () => {
     const paymentId = (await t.as(user, { method: 'POST', url: '/v1/payment/stripe', payload: { pricingId: pack.json().id } })).json().paymentId;
     expect((await t.as(user, { method: 'POST', url: `/v1/payment/sandbox/${paymentId}/confirm`, payload: { cardNumber: '4242424242424242' } })).statusCode).toBe(200);
     const invoice = (await t.as(user, { url: '/v1/purchase/invoices' })).json().data[0];
-    const pdf = async (lang: string) => (await t.as(user, { url: `/v1/purchase/invoice/${invoice.id}`, headers: { accept: 'application/pdf', 'accept-language': lang } })).rawPayload;
+    const pdf = async (lang: string) => {
+      const res = await t.as(user, { url: `/v1/purchase/invoice/${invoice.id}`, headers: { accept: 'application/pdf', 'accept-language': lang } });
+      expect(`${res.statusCode} ${res.headers['content-type']}`, res.body.slice(0, 300)).toBe('200 application/pdf');
+      return res.rawPayload;
+    };
     return { fr: await pdf('fr'), en: await pdf('en') };
   }
 

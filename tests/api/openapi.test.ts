@@ -219,10 +219,10 @@ describe('the OpenAPI document', () => {
     const check = new OpenapiCheck();
     const inject = t.app.inject.bind(t.app);
     const res = await t.as('alice', { url: '/v1/user' });
-    expect(await check.problem(inject, '/v1/user', res)).toBeNull();
+    expect(await check.problem(inject, 'this app', '/v1/user', res)).toBeNull();
     const as = (changes: object) => Object.assign(Object.create(res) as typeof res, changes);
-    expect(await check.problem(inject, '/v1/user', as({ statusCode: 418 }))).toMatch(/does not declare this status/);
-    expect(await check.problem(inject, '/v1/user', as({ json: () => ({ id: 42 }) }))).toMatch(/does not match the document/);
-    expect(await check.problem(inject, '/v1/user', as({ headers: { 'content-type': 'text/html' } }))).toMatch(/not text\/html/);
+    expect(await check.problem(inject, 'this app', '/v1/user', as({ statusCode: 418 }))).toMatch(/does not declare this status/);
+    expect(await check.problem(inject, 'this app', '/v1/user', as({ json: () => ({ id: 42 }) }))).toMatch(/does not match the document/);
+    expect(await check.problem(inject, 'this app', '/v1/user', as({ headers: { 'content-type': 'text/html' } }))).toMatch(/not text\/html/);
   });
 });
