@@ -82,8 +82,9 @@ test('two-factor sign-in: turned on from the account page, asked at the next sig
   await expect(page.getByText('n’est pas le bon code')).toBeVisible();
   await page.getByLabel('Code à 6 chiffres').fill(await generate({ secret }));
   await page.getByRole('button', { name: 'Confirmer et activer' }).click();
+  // The codes come with the answer: wait for them, allTextContents does not.
+  await expect(page.getByTestId('recovery-codes').locator('li')).toHaveCount(10);
   const codes = await page.getByTestId('recovery-codes').locator('li').allTextContents();
-  expect(codes).toHaveLength(10);
   await shotsInEachLook(page, dir, 'two-factor-recovery-codes', () => expect(page.getByTestId('recovery-codes')).toBeVisible());
   await page.getByRole('button', { name: 'J’ai noté mes codes' }).click();
   await expect(page.getByText('Activée', { exact: true })).toBeVisible();
