@@ -103,6 +103,13 @@ describe('data exports', () => {
     expect((await list('alice'))[0]).toMatchObject({ id: asked.id, status: 'READY' });
   });
 
+  it('takes one of several asks sent at the same instant, and answers the other that one is under way', async () => {
+    await userId(t.current, 'alice');
+    const answers = await Promise.all([ask('alice'), ask('alice'), ask('alice')]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([202, 409, 409]);
+    expect(await list('alice')).toHaveLength(1);
+  });
+
   it('fails one that cannot be built, tells the person, and takes the next', async () => {
     const { personalData, dataExportRounds } = t.current.app.services;
     let broken = true;

@@ -2,6 +2,7 @@ import { and, desc, eq, gte } from 'drizzle-orm';
 import type { DataExport } from '../../../contract/data-exports.ts';
 import type { Db } from '../../db/client.ts';
 import { dataExports } from '../../db/schema/data-exports.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, HttpProblem, notFound } from '../../lib/problems.ts';
 import type { ObjectStore } from '../../storage/store.ts';
 import { objectKey, type DataExportRounds } from './rounds.ts';
@@ -43,9 +44,17 @@ export class DataExportsService {
       .where(and(eq(dataExports.userId, userId), gte(dataExports.createdAt, new Date(now.getTime() - 24 * 3600_000))));
     if (recent.some((row) => row.status === 'PENDING')) throw conflict('dataExports.pending');
     if (recent.length >= EXPORTS_PER_DAY) throw new HttpProblem(429, 'dataExports.tooMany', { count: EXPORTS_PER_DAY });
-    const [row] = await this.db.insert(dataExports).values({ userId, createdAt: now }).returning();
+    // Two asks at once both pass the check above: the one-PENDING index refuses the second.
+    const row = await this.db
+      .insert(dataExports)
+      .values({ userId, createdAt: now })
+      .returning()
+      .then(([inserted]) => inserted!)
+      .catch((err: unknown) => {
+        throw isUniqueViolation(err) ? conflict('dataExports.pending') : err;
+      });
     this.deps.rounds.soon();
-    return toExport(row!);
+    return toExport(row);
   }
 
   /** The person's exports still kept, newest first. */

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "data_exports_one_pending_idx" ON "data_exports" USING btree ("user_id") WHERE status = 'PENDING';
