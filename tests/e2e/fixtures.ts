@@ -219,7 +219,7 @@ export async function inEachLook(page: Page, open: () => Promise<unknown>, shoot
  * Pictures are for people to look at, not part of the tests: `npm run looks` runs the browser tests
  * with LOOKS=1, and only then are they taken (docs/architecture.md, Tests).
  */
-const takingLooks = process.env.LOOKS === '1';
+export const takingLooks = process.env.LOOKS === '1';
 
 /** For an `inEachLook` whose checks read the page at 1280 px only: its 375 px looks are pictures alone. */
 export const desktopChecks = { phone: takingLooks };

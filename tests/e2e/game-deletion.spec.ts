@@ -1,4 +1,4 @@
-import { buyServerInStore, expect, openTab, picturesInEachLook, shoot, test } from './fixtures.ts';
+import { buyServerInStore, expect, inEachLook, openTab, picturesInEachLook, shoot, takingLooks, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/game-deletion';
@@ -33,6 +33,23 @@ test('an owner deletes a server by typing its name: gone from their servers, its
       await expect(dialog).toBeHidden();
     },
   );
+  if (takingLooks) {
+    // The same dialog in English, for the pictures alone.
+    await page.goto(`/en${gamePath}`);
+    await inEachLook(
+      page,
+      () => openTab(page, 'Settings'),
+      async ({ theme, label }) => {
+        await zone.getByRole('button', { name: 'Delete this server' }).click();
+        await expect(dialog).toBeVisible();
+        await shoot(page, { path: `${SHOTS}/delete-dialog-en-${label}-${theme}.png` });
+        await page.keyboard.press('Escape');
+        await expect(dialog).toBeHidden();
+      },
+    );
+    await page.goto(gamePath);
+    await openTab(page, 'Réglages');
+  }
   await open();
 
   // The button waits for the name, exactly.
