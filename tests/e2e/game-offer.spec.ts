@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { accessToken, expect, openTab, picturesInEachLook, shoot, signUp, staffApi, test } from './fixtures.ts';
+import { accessToken, expect, openTab, picturesInEachLook, seriousViolations, shoot, signUp, staffApi, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/game-offer';
@@ -59,6 +59,7 @@ test('an owner moves a server to a bigger plan then back to the smaller one: the
     await expect(dialog.getByRole('button', { name: 'Payer 90 crédits et changer' })).toBeVisible();
   });
   await open();
+  expect(await seriousViolations(page, { include: '[data-testid="offer-dialog"]' })).toEqual([]);
   await expect(dialog.getByRole('radio', { name: /Petit/ })).toBeDisabled();
   await expect(dialog.getByTestId('offer-amount')).toHaveText('90 crédits à payer maintenant');
   await expect(dialog.getByTestId('offer-confirm')).toBeDisabled();

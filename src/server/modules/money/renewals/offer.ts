@@ -67,7 +67,8 @@ export class OfferChanges {
           current: isCurrent,
           amount,
           missing: Math.max(0, amount - balance),
-          backupsToDelete: isCurrent || pkg.backupsKept >= current.backupsKept ? [] : await ctx.deps.backups.prunedBy(gameId, pkg.id, locale),
+          // By count or by size: a package keeping as many backups may hold fewer megabytes.
+          backupsToDelete: isCurrent ? [] : await ctx.deps.backups.prunedBy(gameId, pkg.id, locale),
           maxPlayersLowered: !isCurrent && maxPlayers !== undefined && maxPlayers > pkg.maxPlayers ? { from: maxPlayers, to: pkg.maxPlayers } : null,
           restartNeeded: !isCurrent && UP.includes(game!.status) && (game!.launchedPackageId ?? game!.packageId) !== pkg.id,
         };
