@@ -175,6 +175,9 @@ describe('changing a game’s offer', { timeout: 60_000 }, () => {
     const settings = (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/settings` })).json();
     expect([settings.values.maxPlayers, settings.packageMaxPlayers]).toEqual([4, 4]);
     expect(await game(gameId)).toMatchObject({ maxPlayers: 4, ramMb: 512 });
+    // On the game's activity, as its other acts.
+    const activity = (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/activity` })).json().data;
+    expect(activity[0]).toMatchObject({ action: 'game.offer', by: 'OWNER' });
   });
 
   it('is the owner’s alone, within the game’s definition, while its period is paid', async () => {

@@ -44,8 +44,12 @@ test('an owner moves a server to a bigger plan then back to the smaller one: the
   expect(bought.status()).toBe(201);
   const gameId = ((await bought.json()) as { id: string }).id;
 
-  // Up: 90 credits a month more, for the 30 days left of the period: 90.
+  // Running: a change of plan reaches its memory at the next restart.
+  expect((await page.request.post(`/v1/game/${gameId}/start`, { headers: auth })).status()).toBe(200);
   await page.goto(`/dashboard/game/${gameId}`);
+  await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+
+  // Up: 90 credits a month more, for the 30 days left of the period: 90.
   await openTab(page, 'Réglages');
   const card = page.getByTestId('offer-card');
   const dialog = page.getByTestId('offer-dialog');
@@ -65,9 +69,16 @@ test('an owner moves a server to a bigger plan then back to the smaller one: the
   await expect(dialog.getByTestId('offer-confirm')).toBeDisabled();
   await dialog.getByRole('radio', { name: /Grand/ }).check();
   await dialog.getByRole('button', { name: 'Payer 90 crédits et changer' }).click();
-  await expect(dialog.getByTestId('offer-done')).toHaveText('Offre changée : 90 crédits pris sur votre solde.');
+  await expect(dialog.getByTestId('offer-done')).toHaveText(
+    'Offre changée : 90 crédits pris sur votre solde. Le serveur tourne encore avec la mémoire de son ancienne offre : la nouvelle s’applique à son prochain redémarrage.',
+  );
   await dialog.getByRole('button', { name: 'Fermer' }).click();
   await expect(page.getByTestId('credit-button').first()).toHaveText('80');
+  await expect(card.getByTestId('offer-restart-needed')).toBeVisible();
+  await openTab(page, 'Aperçu');
+  await expect(page.getByTestId('game-restart-needed')).toHaveText(
+    'L’offre a changé pendant que le serveur tournait : il garde son ancienne mémoire et sa limite de joueurs jusqu’à son prochain redémarrage.',
+  );
   await expect(page.getByText('2 Go', { exact: false }).first()).toBeVisible();
 
   // Down, in English: the same 90 given back.
@@ -88,6 +99,9 @@ test('an owner moves a server to a bigger plan then back to the smaller one: the
   await expect(dialog.getByTestId('offer-done')).toHaveText('Plan changed: 90 credits given back to your balance.');
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByTestId('credit-button').first()).toHaveText('170');
+  // Back on the plan it was launched with: no restart needed any more.
+  await expect(card.getByTestId('offer-restart-needed')).toBeHidden();
+  expect((await page.request.post(`/v1/game/${gameId}/stop`, { headers: auth })).status()).toBe(200);
 
   // The ledger: both lines with their amounts and reasons, in the page's language.
   await page.goto('/en/dashboard/account');

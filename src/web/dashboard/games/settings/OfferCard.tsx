@@ -223,7 +223,7 @@ function Consequences({ option, backupsConfirmed, setBackupsConfirmed }: { optio
         </Alert>
       )}
       {option.maxPlayersLowered && <Alert severity="info">{t('offer.maxPlayersLowered', option.maxPlayersLowered)}</Alert>}
-      {option.restartNeeded && <Alert severity="info">{t('offer.restartNeeded')}</Alert>}
+      {option.restartNeeded && <Alert severity="info">{t('offer.restartAfter')}</Alert>}
       {option.backupsToDelete.length > 0 && (
         <Alert severity="warning" data-testid="offer-backups">
           {t('offer.backupsGo', { count: option.backupsToDelete.length })}
