@@ -151,6 +151,8 @@ export const Game = Type.Object({
   nextAttemptAt: Nullable(DateTime),
   whitelistEnabled: Type.Boolean(),
   autoRenew: Type.Boolean(),
+  /** The server runs on the memory and player limit of the package it had before a change of offer: they apply at its next start. */
+  restartNeeded: Type.Boolean(),
   periodEnd: DateTime,
   /** When it turned EXPIRED (renewal unpaid at periodEnd); paying its renewal revives it until its world is deleted. */
   expiredAt: Type.Optional(Nullable(DateTime)),

@@ -39,6 +39,12 @@ export const games = pgTable(
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true }).notNull().defaultNow(),
     /** When the driver was asked to start in the current STARTING phase; null until it is. */
     launchedAt: timestamp('launched_at', { withTimezone: true }),
+    /**
+     * The package whose memory and player limit the running server was launched with: a change of
+     * offer (money/renewals/offer.ts) applies at the next start, and the game's page says a restart
+     * is needed while this differs from `packageId`. No foreign key: it only ever compares.
+     */
+    launchedPackageId: uuid('launched_package_id'),
     /** Restarts after crashes, for the limit of 3 in 10 minutes. */
     crashRestarts: timestamp('crash_restarts', { withTimezone: true })
       .array()

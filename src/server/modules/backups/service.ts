@@ -108,6 +108,26 @@ export class BackupsService {
     return { quota: await this.quotaOf(gameId), data: await this.views(doomed, locale) };
   }
 
+  /**
+   * The backups another package's quota would delete now (a change of offer, money/renewals/offer.ts):
+   * the pruning's own choice, so the owner confirms exactly what a prune would take.
+   */
+  async prunedBy(gameId: string, packageId: string, locale: Locale): Promise<Backup[]> {
+    const world = await this.worlds.of(gameId);
+    return this.views(await this.work.overQuota({ ...world, packageId }, []), locale);
+  }
+
+  /**
+   * Once the game has its new package: deletes the backups beyond its quota that the owner named, and
+   * no other (one named that is no longer beyond it stays). Answers how many went.
+   */
+  async pruneConfirmed(gameId: string, confirmed: string[]): Promise<number> {
+    const world = await this.worlds.of(gameId);
+    const doomed = (await this.work.overQuota(world, [])).filter((row) => confirmed.includes(row.id));
+    for (const row of doomed) await this.work.remove(world.ownerId, row);
+    return doomed.length;
+  }
+
   private async views(rows: BackupRow[], locale: Locale): Promise<Backup[]> {
     const authors = await this.users.names([...new Set(rows.flatMap((r) => (r.createdBy ? [r.createdBy] : [])))]);
     return rows.map((row) => this.view(row, locale, authors.get(row.createdBy ?? '') ?? null));

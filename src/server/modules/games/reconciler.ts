@@ -234,7 +234,7 @@ export class Reconciler {
       return this.crashed(game, bothLanguages('notices.game.reasons.startFailed', { detail: reasonOf(err) }));
     }
     this.mine.add(game.id);
-    await this.write(game, { launchedAt: this.runtime.clock(), statusReason: null });
+    await this.write(game, { launchedAt: this.runtime.clock(), launchedPackageId: game.packageId, statusReason: null });
   }
 
   private async applyListChanges(game: GameRow): Promise<void> {

@@ -75,6 +75,8 @@ export function toGame(row: GameRow): Game {
     nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
     whitelistEnabled: row.whitelistEnabled,
     autoRenew: row.autoRenew,
+    // Up on another package's memory than its own: the offer changed since it was launched.
+    restartNeeded: (row.status === 'RUNNING' || row.status === 'STARTING') && row.launchedPackageId !== null && row.launchedPackageId !== row.packageId,
     periodEnd: row.periodEnd.toISOString(),
     expiredAt: row.expiredAt?.toISOString() ?? null,
     worldDeletedAt: row.worldDeletedAt?.toISOString() ?? null,

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Box, Button, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { Alert, Box, Button, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
@@ -17,6 +17,7 @@ import { Overview } from './overview/Overview.tsx';
 import { levelOf, may } from './sharing/access.ts';
 import { SharedByChip } from './sharing/SharedByChip.tsx';
 import { DeleteGameCard } from './settings/DeleteGameCard.tsx';
+import { OfferCard } from './settings/OfferCard.tsx';
 import { SettingsCard } from './settings/SettingsCard.tsx';
 import { StatusChip } from './StatusChip.tsx';
 import { LIVE_READ_MS, useGameRead } from './useGameCall.ts';
@@ -94,6 +95,12 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
           {t('game.summary', { version: game.version, ram: ram(game.ramMb), players: t('package.playerCount', { count: game.settings.maxPlayers ?? game.maxPlayers }) })}
         </Typography>
         {level !== 'OWNER' && <SharedByChip gameId={game.id} role={level} />}
+        {/* A change of offer while it ran: its memory follows at the next restart. */}
+        {game.restartNeeded && (
+          <Alert severity="info" sx={{ mt: 1.5 }} data-testid="game-restart-needed">
+            {t('game.restartNeeded')}
+          </Alert>
+        )}
       </Box>
 
       <Tabs value={tab} variant="scrollable" aria-label={t('game.tabs.label')} sx={{ borderBottom: 1, borderColor: 'divider' }}>
@@ -110,6 +117,7 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
       {tab === 'settings' && (
         <Stack spacing={3}>
           <SettingsCard gameId={game.id} />
+          {may(game, 'OWNER') && <OfferCard game={game} />}
           {may(game, 'OWNER') && <DeleteGameCard game={game} />}
         </Stack>
       )}

@@ -103,6 +103,15 @@ export class CreditsService {
     return row?.balance ?? 0;
   }
 
+  /** What the user's entries caused by one thing (a game...) took from the balance, net of what they gave back. */
+  async netSpent(executor: Executor, userId: string, refType: string, refId: string): Promise<number> {
+    const [row] = await executor
+      .select({ sum: sql<number>`coalesce(sum(${ledgerEntries.amount}), 0)`.mapWith(Number) })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.refType, refType), eq(ledgerEntries.refId, refId)));
+    return -(row?.sum ?? 0);
+  }
+
   /** The user's ledger, newest first, its reasons in `locale`. */
   async entries(userId: string, locale: Locale, window: Window) {
     const [rows, [total]] = await Promise.all([

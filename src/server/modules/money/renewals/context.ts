@@ -30,8 +30,8 @@ export interface RenewalDeps {
   notifications: NotificationsService;
   games: GamesService;
   runtime: GameRuntime;
-  /** Keeps an expired game's last backup once its world is deleted. */
-  backups: Pick<BackupsService, 'keepLast'>;
+  /** Keeps an expired game's last backup once its world is deleted; names and deletes the backups a smaller quota takes. */
+  backups: Pick<BackupsService, 'keepLast' | 'prunedBy' | 'pruneConfirmed'>;
   /** Records staff's free days. */
   audit: AuditService;
   /** A deleted game's renewal is canceled in the deletion's transaction. */

@@ -3,6 +3,8 @@ import { IdParams, Page } from '../../../../contract/common.ts';
 import { gamePaymentRequestUpdate } from '../../../../contract/renewals.ts';
 import { Game, gameUpdate } from '../../../../contract/games.ts';
 import { GamePayment, GamePaymentQuery, GamePaymentResult } from '../../../../contract/renewals.ts';
+import { OfferChange, OfferQuote, OfferResult } from '../../../../contract/offer.ts';
+import { gameOf } from '../../sharing/guard.ts';
 import { named } from '../../../lib/schema.ts';
 import { pageWindow } from '../../../lib/paging.ts';
 import { signedIn } from '../../../plugins/auth.ts';
@@ -28,6 +30,38 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         },
       },
       async (request) => renewals.setAutoRenew(request.params.id, request.body.autoRenew),
+    );
+
+    player.get(
+      '/v1/game/:id/offer',
+      {
+        config: { gameRole: 'OWNER' },
+        schema: {
+          tags,
+          summary:
+            'What changing to each package of the game’s definition would do now: the prorated amount for the days left (charged or credited back), what the balance lacks, the backups the new quota would delete, max players lowered, a restart needed; 409 when the game is expired or its period unpaid',
+          params: IdParams,
+          response: { 200: OfferQuote },
+        },
+      },
+      async (request) => renewals.offers.quote(gameOf(request).gameId, request.locale),
+    );
+
+    player.post(
+      '/v1/game/:id/offer',
+      {
+        config: { gameRole: 'OWNER', activity: 'game.offer' },
+        schema: {
+          problems: [402],
+          tags,
+          summary:
+            'Change the game to another package of its definition: the difference for the days left charged (402 when short) or credited back, in one transaction; max players above the new limit lowered; backups beyond the new quota deleted only when each is named in confirmDeleteBackupIds (409 otherwise); the memory applies at the next start; the next renewal at the new price. 400 for another definition’s package, 409 for the same one',
+          params: IdParams,
+          body: OfferChange,
+          response: { 200: OfferResult },
+        },
+      },
+      async (request) => renewals.offers.change(gameOf(request).gameId, request.body, request.locale),
     );
 
     // Static paths: find-my-way prefers them to /v1/game/:id whatever the order.

@@ -10,6 +10,7 @@ import { toGame } from '../../games/service.ts';
 import { RenewalContext, type RenewalDeps, type RenewalOptions } from './context.ts';
 import { toGamePayment, type PaymentRow, type PaymentStatus } from './game-payment.ts';
 import { DAY_MS } from './context.ts';
+import { OfferChanges } from './offer.ts';
 import { Retention } from './retention.ts';
 import { RenewalScheduler } from './scheduler.ts';
 import { Settlement, type PaidGame } from './settlement.ts';
@@ -30,12 +31,15 @@ export class RenewalsService {
   private readonly retention: Retention;
   private readonly settlement: Settlement;
   private readonly scheduler: RenewalScheduler;
+  /** Changing a game's package (`offer.ts`): its quote and the change. */
+  readonly offers: OfferChanges;
 
   constructor(database: Database, deps: RenewalDeps, options: RenewalOptions) {
     this.ctx = new RenewalContext(database, deps, options);
     this.retention = new Retention(this.ctx);
     this.settlement = new Settlement(this.ctx, this.retention);
     this.scheduler = new RenewalScheduler(this.ctx, this.settlement, this.retention);
+    this.offers = new OfferChanges(this.ctx);
     // A deleted game is renewed no more: what waited to be paid is canceled with the deletion, nothing paid is refunded.
     deps.events.on('games.deleted', async ({ tx, gameId }) => {
       await tx

@@ -1,0 +1,1 @@
+ALTER TABLE "games" ADD COLUMN "launched_package_id" uuid;
