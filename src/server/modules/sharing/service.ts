@@ -314,6 +314,11 @@ export class SharingService {
   }
 
   /** For a person's data export: the grants on their games, and the games shared with them. */
+  /** The grants a deleted account held on others' games go (those on its own games went with the games). */
+  async forget(userId: string): Promise<void> {
+    await this.db.delete(gameAccess).where(eq(gameAccess.friendId, userId));
+  }
+
   async personalData(userId: string) {
     const owned = await this.deps.games.ownedIds(userId);
     return {
