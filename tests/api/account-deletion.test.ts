@@ -8,7 +8,7 @@ import { invoices } from '../../src/server/db/schema/invoices.ts';
 import { users } from '../../src/server/db/schema/users.ts';
 import { deletedAccountName } from '../../src/contract/account.ts';
 import { accountIdFor } from '../../src/server/identity/accounts.ts';
-import { startListeningApp, type TestApp } from '../fixtures/app.ts';
+import { startListeningApp, startTestApp, type TestApp } from '../fixtures/app.ts';
 import { buyGame, userId } from '../fixtures/games.ts';
 import { OidcClient } from '../fixtures/oidc-client.ts';
 import { befriend } from '../fixtures/social.ts';
@@ -200,5 +200,31 @@ describe('deleting my account', { timeout: 60_000 }, () => {
 
   it('every part of a person’s data says what becomes of it when the account is deleted', () => {
     expect(t.app.services.personalData.unerased()).toEqual([]);
+  });
+});
+
+describe('deleting my account with an external issuer (Keycloak)', () => {
+  it('asks no password (the issuer’s console deletes the account there) and deletes our side: its tokens are refused, a later sign-in starts from nothing', async () => {
+    const issuer = await startListeningApp();
+    const api = await startTestApp({ OIDC_ISSUER: `${issuer.origin}/oidc`, PUBLIC_URL: 'http://app.example.test' });
+    try {
+      const call = (token: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+        api.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+      const token = await issuer.token('remote_user');
+      const me = (await call(token, 'GET', '/v1/user')).json() as { id: string };
+      // A password is not ours to check: none is asked.
+      const deleted = await call(token, 'POST', '/v1/account/delete', {});
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect((await call(token, 'GET', '/v1/user')).json().code).toBe('auth.accountDeleted');
+      expect(await api.app.services.accountDeletion.tick()).toBe(1);
+      const [row] = await api.app.services.db.select().from(users).where(eq(users.id, me.id));
+      const later = await issuer.token('remote_user', { issuedAt: new Date((Math.floor(row!.deletedAt!.getTime() / 1000) + 1) * 1000) });
+      const fresh = await call(later, 'GET', '/v1/user');
+      expect(fresh.statusCode).toBe(200);
+      expect(fresh.json().id).not.toBe(me.id);
+    } finally {
+      await api.close();
+      await issuer.close();
+    }
   });
 });

@@ -56,8 +56,10 @@ test('a player deletes their account: they cannot sign in again, staff still fin
   // The right one: signed out to the home page, which says so and how many credits went.
   await dialog.getByLabel('Mot de passe').fill(PASSWORD);
   await dialog.getByRole('button', { name: 'Supprimer mon compte' }).click();
-  await expect(page.getByTestId('account-deleted-notice')).toContainText(`Votre compte est supprimé. ${balance} crédits ont été perdus avec lui`);
+  // Once back from the provider's sign-out: signed out, on the home page, which says so.
+  await expect(page.getByRole('button', { name: 'Inscription / Connexion' })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('account-deleted-notice')).toContainText(`Votre compte est supprimé. ${balance} crédits ont été perdus avec lui`);
   // The token the page held is refused at once.
   const refused = await page.request.get('/v1/user', { headers: auth });
   expect(refused.status()).toBe(401);

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Alert, Box, Button, Card, CardContent, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
+import { useState, type FormEvent } from 'react';
+import { Alert, Box, Button, Card, CardContent, Dialog, DialogActions, DialogContent, DialogTitle, Typography, type PaperProps } from '@mui/material';
 import { DeleteForever as DeleteIcon } from '@mui/icons-material';
 import { useOne, type HttpError } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
@@ -81,53 +81,60 @@ function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
     }
   });
   return (
-    <Dialog open onClose={isSubmitting ? undefined : onClose} aria-labelledby="delete-account-dialog-title" fullWidth maxWidth="sm">
-      <Box component="form" noValidate onSubmit={(e) => void submit(e)}>
-        <DialogTitle id="delete-account-dialog-title">{t('delete.dialogTitle')}</DialogTitle>
-        <DialogContent sx={{ display: 'grid', gap: 2 }}>
-          <Alert severity="error" icon={false} data-testid="delete-account-credits">
-            {credits === undefined ? t('delete.creditsUnknown') : t('delete.credits', { count: credits })}
+    // The form is the dialog's paper, so its buttons stay in sight while a phone scrolls the text.
+    <Dialog
+      open
+      onClose={isSubmitting ? undefined : onClose}
+      aria-labelledby="delete-account-dialog-title"
+      fullWidth
+      maxWidth="sm"
+      scroll="paper"
+      PaperProps={{ component: 'form', noValidate: true, onSubmit: (e: FormEvent) => void submit(e) } as PaperProps}
+    >
+      <DialogTitle id="delete-account-dialog-title">{t('delete.dialogTitle')}</DialogTitle>
+      <DialogContent sx={{ display: 'grid', gap: 2 }}>
+        <Alert severity="error" icon={false} data-testid="delete-account-credits">
+          {credits === undefined ? t('delete.creditsUnknown') : t('delete.credits', { count: credits })}
+        </Alert>
+        <Box>
+          <Typography variant="subtitle2" component="h3">
+            {t('delete.goesTitle')}
+          </Typography>
+          <Typography color="text.secondary">{t('delete.goes')}</Typography>
+        </Box>
+        <Box>
+          <Typography variant="subtitle2" component="h3">
+            {t('delete.staysTitle')}
+          </Typography>
+          <Typography color="text.secondary">{t('delete.stays')}</Typography>
+        </Box>
+        {external ? (
+          <Typography>
+            {t('delete.external')}{' '}
+            <Box component="a" href={external} sx={{ color: 'primary.main' }}>
+              {t('external.open')}
+            </Box>
+          </Typography>
+        ) : (
+          <>
+            <FormField control={control} name="password" type="password" autoComplete="current-password" label={t('delete.password')} />
+            {twoFactor && <FormField control={control} name="code" autoComplete="one-time-code" label={t('twoFactor.codeOrRecovery')} maxLength={20} />}
+          </>
+        )}
+        {failure && (
+          <Alert severity="error" role="alert">
+            {failure}
           </Alert>
-          <Box>
-            <Typography variant="subtitle2" component="h3">
-              {t('delete.goesTitle')}
-            </Typography>
-            <Typography color="text.secondary">{t('delete.goes')}</Typography>
-          </Box>
-          <Box>
-            <Typography variant="subtitle2" component="h3">
-              {t('delete.staysTitle')}
-            </Typography>
-            <Typography color="text.secondary">{t('delete.stays')}</Typography>
-          </Box>
-          {external ? (
-            <Typography>
-              {t('delete.external')}{' '}
-              <Box component="a" href={external} sx={{ color: 'primary.main' }}>
-                {t('external.open')}
-              </Box>
-            </Typography>
-          ) : (
-            <>
-              <FormField control={control} name="password" type="password" autoComplete="current-password" label={t('delete.password')} />
-              {twoFactor && <FormField control={control} name="code" autoComplete="one-time-code" label={t('twoFactor.codeOrRecovery')} maxLength={20} />}
-            </>
-          )}
-          {failure && (
-            <Alert severity="error" role="alert">
-              {failure}
-            </Alert>
-          )}
-        </DialogContent>
-        <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-          <Button onClick={onClose} disabled={isSubmitting}>
-            {t('delete.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" color="error" disabled={isSubmitting || (!external && security.query.isLoading)}>
-            {t('delete.submit')}
-          </Button>
-        </DialogActions>
-      </Box>
+        )}
+      </DialogContent>
+      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
+        <Button onClick={onClose} disabled={isSubmitting}>
+          {t('delete.cancel')}
+        </Button>
+        <Button type="submit" variant="contained" color="error" disabled={isSubmitting || (!external && security.query.isLoading)}>
+          {t('delete.submit')}
+        </Button>
+      </DialogActions>
     </Dialog>
   );
 }

@@ -1,22 +1,20 @@
 import { useState } from 'react';
 import { Alert, Container } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { takeAccountDeleted } from '../../app/accountDeleted.ts';
-import { useSession } from '../../app/auth.tsx';
+import { accountDeleted, forgetAccountDeleted } from '../../app/accountDeleted.ts';
 
-/**
- * Said on the home page the person lands on after deleting their account: it is gone, and how many
- * credits went with it. Read once signed out, on the page the provider's sign-out comes back to
- * (the app's own home page, shown a moment before, still has the session).
- */
+/** Said on the home page the person lands on after deleting their account: it is gone, and how many credits went with it. */
 export function AccountDeletedNotice() {
   const { t } = useTranslation('site');
-  const { status } = useSession();
-  const [credits, setCredits] = useState(() => (status === 'unauthenticated' ? takeAccountDeleted() : null));
+  const [credits, setCredits] = useState(accountDeleted);
   if (credits === null) return null;
+  const close = () => {
+    forgetAccountDeleted();
+    setCredits(null);
+  };
   return (
     <Container maxWidth="md" sx={{ mt: 3 }}>
-      <Alert severity="success" onClose={() => setCredits(null)} data-testid="account-deleted-notice">
+      <Alert severity="success" onClose={close} data-testid="account-deleted-notice">
         {t('accountDeleted', { count: credits })}
       </Alert>
     </Container>
