@@ -233,7 +233,7 @@ export function createServices(config: Config, database: Database, given: { runt
     personalData,
     dataExports: new DataExportsService(db, { store: backupStore, rounds: dataExportRounds }, { clock: game.clock }),
     dataExportRounds,
-    accountDeletion: new AccountDeletion(db, { users, credits, personalData }, { clock: game.clock, log: game.log }),
+    accountDeletion: new AccountDeletion(db, { users, credits, personalData }, { leaseMs: config.accountDeletion.leaseMs, clock: game.clock, log: game.log }),
     runtime: game,
     events,
     mailer,

@@ -8,9 +8,7 @@ import type { AccountDelete, AccountDeleted } from '../../../contract/account.ts
 import type { CreditsService } from '../money/credits/service.ts';
 import type { UsersService } from '../users/service.ts';
 
-/** How long a replica may take over one deletion before another takes it over (its process died). */
-const LEASE_MS = 5 * 60_000;
-/** A round every minute finishes what a call on another replica, or a process killed half-way, left. */
+/** A round every minute (or as often as the lease when shorter) finishes what a call on another replica, or a process killed half-way, left. */
 const ROUND_MS = 60_000;
 
 /**
@@ -32,6 +30,8 @@ interface Deps {
 }
 
 interface Options {
+  /** How long a replica holds a deletion it runs before another may take it over (ACCOUNT_DELETION_LEASE_SECONDS). */
+  leaseMs: number;
   clock: () => Date;
   log: { error(obj: object, msg: string): void };
 }
@@ -90,10 +90,12 @@ export class AccountDeletion {
   start(): void {
     this.loop ??= new RoundLoop(
       () => this.tick(),
-      () => ROUND_MS,
+      () => Math.min(ROUND_MS, this.options.leaseMs),
       (err) => this.options.log.error({ err }, 'account deletion round failed'),
     );
     this.loop.start();
+    // What a process killed half-way left, at once rather than a round later.
+    this.soon();
   }
 
   async stop(): Promise<void> {
@@ -142,7 +144,7 @@ export class AccountDeletion {
       if (!row) return undefined;
       await tx
         .update(accountDeletions)
-        .set({ leasedUntil: new Date(now.getTime() + LEASE_MS), attempts: sql`${accountDeletions.attempts} + 1` })
+        .set({ leasedUntil: new Date(now.getTime() + this.options.leaseMs), attempts: sql`${accountDeletions.attempts} + 1` })
         .where(eq(accountDeletions.userId, row.userId));
       return row;
     });
