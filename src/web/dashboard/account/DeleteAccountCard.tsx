@@ -10,6 +10,7 @@ import { useSession } from '../../app/auth.tsx';
 import { useCurrentUser } from '../../app/currentUser.tsx';
 import { useLocalePath } from '../../app/locale.tsx';
 import { rememberAccountDeleted } from '../../app/accountDeleted.ts';
+import { ApiError } from '../../app/api.ts';
 import { useErrorMessage } from '../../ui/states.tsx';
 import { FormField } from './FormField.tsx';
 import { useExternalAccount } from './useExternalAccount.ts';
@@ -75,6 +76,11 @@ function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
       rememberAccountDeleted(answer.data.creditsForfeited);
       logout(() => void navigate(to('/')));
     } catch (err) {
+      // A retry whose first answer was lost finds the account deleted already: it is done.
+      if (err instanceof ApiError && err.problem?.code === 'auth.accountDeleted') {
+        rememberAccountDeleted(credits ?? 0);
+        return logout(() => void navigate(to('/')));
+      }
       // A field's word (wrong password, wrong code) is under its field; anything else says so here.
       const problem = err as HttpError;
       if (!problem.errors) setFailure(`${t('delete.failed')} ${errorMessage(problem)}`);
