@@ -56,6 +56,11 @@ describe('deleting my account', { timeout: 60_000 }, () => {
 
   it('asks the password, then refuses sign-in and every token at once; the round deletes what goes and keeps the invoices under a replaced name', async () => {
     const { token, gameId, definitionId, aliceId, bobId } = await furnishedAlice();
+    // Bob's server, shared with alice as co-admin, where she scheduled a restart.
+    const bobs = await buyGame(t, 'bob', 'Bob world');
+    expect((await t.as('bob', { method: 'POST', url: `/v1/game/${bobs.gameId}/access`, payload: { friendId: aliceId, role: 'COADMIN' } })).statusCode).toBe(201);
+    const scheduled = await t.as('alice', { method: 'POST', url: `/v1/game/${bobs.gameId}/schedules`, payload: { task: 'restart', repeat: 'hours', everyHours: 1, timeZone: 'Europe/Paris' } });
+    expect(scheduled.statusCode, scheduled.body).toBe(201);
 
     // A wrong or missing password changes nothing, and says so under the field, in the caller's language.
     const wrong = await remove(token, { password: 'not-it-1234' });
@@ -96,6 +101,10 @@ describe('deleting my account', { timeout: 60_000 }, () => {
     expect((await db.select().from(games).where(eq(games.id, gameId)))[0]!.deletedAt).not.toBeNull();
     expect((await t.as('bob', { method: 'GET', url: '/v1/friend' })).json().totalElements).toBe(0);
     expect((await t.as('bob', { method: 'GET', url: '/v1/game/shared' })).json().data ?? []).toEqual([]);
+    // On bob's server: alice's grant and her schedule are gone, his server stays.
+    expect((await t.as('bob', { method: 'GET', url: `/v1/game/${bobs.gameId}/access` })).json().data).toEqual([]);
+    expect((await t.as('bob', { method: 'GET', url: `/v1/game/${bobs.gameId}/schedules` })).json().data).toEqual([]);
+    expect((await t.as('bob', { method: 'GET', url: `/v1/game/${bobs.gameId}` })).statusCode).toBe(200);
     expect((await db.select().from(accountDeletions).where(eq(accountDeletions.userId, aliceId)))[0]).toMatchObject({ attempts: 1, finishedAt: expect.any(Date) });
     expect(await row(aliceId)).toMatchObject({ name: deletedAccountName(aliceId), email: null, mcUuid: null, subject: `deleted|${aliceId}` });
     // The review stays, as a former player's; the invoice stays ten years, under the replaced name.
