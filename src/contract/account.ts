@@ -37,3 +37,18 @@ export type RecoveryCodes = Static<typeof RecoveryCodes>;
 
 export const TwoFactorDisable = Type.Object({ password: Password, code: Code }, { additionalProperties: false });
 export type TwoFactorDisable = Static<typeof TwoFactorDisable>;
+
+/**
+ * Deleting one's account: the password on the embedded provider (and a code when two-factor is
+ * on); with another issuer neither is asked (its account console confirms who the person is).
+ */
+export const AccountDelete = Type.Object({ password: Type.Optional(Password), code: Type.Optional(Code) }, { additionalProperties: false });
+export type AccountDelete = Static<typeof AccountDelete>;
+
+export const AccountDeleted = Type.Object({
+  creditsForfeited: Type.Integer({ minimum: 0, description: 'The credits the balance held, forfeited with the account' }),
+});
+export type AccountDeleted = Static<typeof AccountDeleted>;
+
+/** The name a deleted account's row, invoices and ledger keep in place of the person's: never theirs, always the same for one account. */
+export const deletedAccountName = (userId: string) => `Compte supprimé ${userId.slice(0, 8)}`;

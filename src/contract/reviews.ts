@@ -15,7 +15,12 @@ export const GameReview = Type.Object({
   definitionId: Id,
   rating: Type.Integer(),
   comment: Nullable(Type.String()),
-  author: Type.Object({ id: Id, name: Type.String() }),
+  author: Type.Object({
+    id: Id,
+    name: Type.String(),
+    /** The author deleted their account: their review stays, shown as a former player's, and `name` is empty. */
+    former: Type.Optional(Type.Literal(true)),
+  }),
   createdAt: DateTime,
   /** Given on the caller's own review (`mine`): true when staff hid it from the others. */
   hidden: Type.Optional(Type.Boolean()),

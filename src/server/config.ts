@@ -50,6 +50,8 @@ export interface Config {
     /** How long a world operation holds its game's lock without renewing it (a process that died frees it after this). */
     lockMs: number;
   };
+  /** How long a replica holds an account deletion it runs before another may take it over (its process died). */
+  accountDeletion: { leaseMs: number };
   stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined; apiUrl: string | undefined };
   /**
    * Who issues the invoices, and the VAT rate they carry (percent). `sellerPlaceholder`: no
@@ -316,6 +318,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       usageSampleMs: int(env, 'USAGE_SAMPLE_INTERVAL_MS', 60_000, 1000, 600_000),
       lockMs: int(env, 'GAME_LOCK_SECONDS', 60, 5, 3600) * 1000,
     },
+    accountDeletion: { leaseMs: int(env, 'ACCOUNT_DELETION_LEASE_SECONDS', 300, 5, 3600) * 1000 },
     stripe: {
       secretKey: text(env, 'STRIPE_SECRET_KEY', /^sk_(test|live)_\w+$/, 'a Stripe secret key (sk_test_... or sk_live_...)'),
       webhookSecret: text(env, 'STRIPE_WEBHOOK_SECRET', /^whsec_\w+$/, 'a Stripe webhook secret (whsec_...)'),

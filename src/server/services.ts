@@ -52,6 +52,7 @@ import { EventBus } from './events.ts';
 import { PersonalData } from './lib/personal-data.ts';
 import { DataExportsService } from './modules/data-exports/service.ts';
 import { DataExportRounds } from './modules/data-exports/rounds.ts';
+import { AccountDeletion } from './modules/account-deletion/service.ts';
 import { Mailer, type MailLog } from './lib/mailer.ts';
 import type { GamePayment } from '../contract/renewals.ts';
 
@@ -104,6 +105,7 @@ export interface Services {
   personalData: PersonalData;
   dataExports: DataExportsService;
   dataExportRounds: DataExportRounds;
+  accountDeletion: AccountDeletion;
   runtime: GameRuntime;
   events: EventBus;
   mailer: Mailer;
@@ -231,6 +233,7 @@ export function createServices(config: Config, database: Database, given: { runt
     personalData,
     dataExports: new DataExportsService(db, { store: backupStore, rounds: dataExportRounds }, { clock: game.clock }),
     dataExportRounds,
+    accountDeletion: new AccountDeletion(db, { users, credits, personalData }, { leaseMs: config.accountDeletion.leaseMs, clock: game.clock, log: game.log }),
     runtime: game,
     events,
     mailer,

@@ -117,6 +117,8 @@ describe('data exports', () => {
       if (broken) throw new Error('the database went away');
       return 'fine';
     });
+    // Every section says what becomes of it when its person deletes their account.
+    personalData.erasure('flaky', { none: 'a test section' });
     const first = (await ask('alice')).json();
     await dataExportRounds.tick();
     expect((await list('alice'))[0]).toMatchObject({ id: first.id, status: 'FAILED', readyAt: null });

@@ -9,6 +9,7 @@ import { freePort, startTestApp } from '../fixtures/app.ts';
 import { writeBigWorld } from '../fixtures/big-worlds.ts';
 import { randomPortRange } from '../fixtures/minecraft.ts';
 import { openStream } from '../fixtures/sse.ts';
+import { OidcClient } from '../fixtures/oidc-client.ts';
 
 const node = process.execPath;
 const baseEnv = () => {
@@ -230,6 +231,72 @@ describe('the server process', () => {
       await db.dispose();
     }
     // Two cold starts, two server starts, four archives of a 64 MB world, and the time the dead process's lock holds.
+  }, 600_000);
+
+  it('finishes an account deletion the API was killed in the middle of, once: the account never signs in again', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-deletion-kill-'));
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const db = await serverDbEnv();
+    // The dead process's lease on the deletion lapses in 5 s rather than 5 minutes.
+    const env = { ...baseEnv(), ...db.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'none'), ACCOUNT_DELETION_LEASE_SECONDS: '5' };
+    const servers: Array<ReturnType<typeof startApi>> = [];
+    const tokenOf = (user: string, ...roles: string[]) =>
+      spawnSync(node, ['src/server/identity/token-cli.ts', '--user', user, ...roles.flatMap((r) => ['--role', r])], { env, encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n')
+        .at(-1)!;
+    const api = async (token: string, method: 'GET' | 'POST', url: string, body?: object) => {
+      const res = await fetch(`${origin}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await res.text();
+      return { status: res.status, json: text ? JSON.parse(text) : undefined };
+    };
+    try {
+      const first = startApi(env, port, { group: true });
+      servers.push(first);
+      await first.ready;
+      const password = 'Leaving-soon-2026';
+      const kim = ((await new OidcClient(origin).signUp('kim', 'kim@example.com', password)).body as { access_token: string }).access_token;
+      const bob = tokenOf('bob');
+      const staff = tokenOf('boss', 'staff');
+      const kimId: string = (await api(kim, 'GET', '/v1/user')).json.id;
+      const bobId: string = (await api(bob, 'GET', '/v1/user')).json.id;
+      expect((await api(bob, 'POST', '/v1/friend', { userId: kimId })).status).toBeLessThan(300);
+      expect((await api(kim, 'POST', '/v1/friend', { userId: bobId })).status).toBeLessThan(300);
+      expect((await api(staff, 'POST', '/v1/user/credit', { userId: kimId, amount: 40, reason: 'before leaving' })).status).toBe(200);
+
+      // The API dies as it answers: the deletion's round, started in the background, is anywhere in its work, or not begun.
+      const deleted = await api(kim, 'POST', '/v1/account/delete', { password });
+      process.kill(-first.child.pid!, 'SIGKILL');
+      expect(deleted).toMatchObject({ status: 200, json: { creditsForfeited: 40 } });
+      await first.exited;
+
+      // The next API refuses the account at once, and finishes its deletion once the lease lapsed.
+      const second = startApi(env, port, { group: true });
+      servers.push(second);
+      await second.ready;
+      expect((await api(kim, 'GET', '/v1/user')).status).toBe(401);
+      const signIn = new OidcClient(origin);
+      const page = await signIn.startSignIn();
+      expect(await signIn.follow(await signIn.postForm(`${page}/login`, { login: 'kim', password }))).not.toBeInstanceOf(URL);
+      await until(
+        'the deletion finished',
+        async () => (await api(staff, 'GET', `/v1/staff/users/${kimId}`)).json?.name === `Compte supprimé ${kimId.slice(0, 8)}` && (await api(bob, 'GET', '/v1/friend')).json.totalElements === 0,
+      );
+      const ledger = (await api(staff, 'GET', `/v1/staff/transactions?userId=${kimId}`)).json.data as Array<{ kind: string; amount: number }>;
+      expect(ledger.filter((e) => e.kind === 'FORFEIT')).toEqual([expect.objectContaining({ amount: -40 })]);
+
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    } finally {
+      for (const server of servers) if (server.child.exitCode === null && server.child.signalCode === null) process.kill(-server.child.pid!, 'SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await db.dispose();
+    }
   }, 600_000);
 });
 

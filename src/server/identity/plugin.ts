@@ -9,7 +9,7 @@ import type { IdentityKeys } from './keys.ts';
 import { LOGOUT_SCRIPT, LOGOUT_SCRIPT_BODY, pickLang, renderForm, renderMessage, renderTotp, strings, type Lang, type PageError } from './pages.ts';
 import { recoveryPages } from './recovery.ts';
 import accountRoutes from './routes.ts';
-import { AccountSecurity } from './security.ts';
+import { AccountSecurity, forgetAccount } from './security.ts';
 import type { Services } from '../services.ts';
 import { createProvider } from './provider.ts';
 import { userinfoHandler } from './userinfo.ts';
@@ -25,7 +25,7 @@ interface IdentityOptions {
   /** Failed sign-ins per account, counted across replicas when they share Redis. */
   failures: WindowCounters;
   /** The people's saved languages (users), the mailer and the clock the app runs on. */
-  services: Pick<Services, 'users' | 'mailer' | 'runtime'>;
+  services: Pick<Services, 'users' | 'mailer' | 'runtime' | 'accountDeletion'>;
 }
 
 /** How long the proof of a sign-in's first step waits for its code. */
@@ -46,6 +46,19 @@ export default fp(
       log: services.runtime.log,
     });
     await app.register(accountRoutes, { security, users: services.users, issuer: config.oidc.issuer });
+    // A deleted account's sign-in ends with it: its password (and code) are asked first.
+    const ours = `${config.oidc.issuer}|`;
+    const accountOf = (subject: string) => (subject.startsWith(ours) ? subject.slice(ours.length) : undefined);
+    services.accountDeletion.useIdentity({
+      confirm: async (subject, { password, code }) => {
+        const id = accountOf(subject);
+        if (id) await security.confirmDeletion(id, password ?? '', code);
+      },
+      forget: async (tx, subject) => {
+        const id = accountOf(subject);
+        if (id) await forgetAccount(tx, id);
+      },
+    });
 
     /**
      * The proof that a sign-in passed its password, carried by the code form: it names the account

@@ -201,6 +201,13 @@ export class AccountSecurity {
     await this.db.update(identityAccounts).set({ totpEnabled: false, totpSecret: null, totpLastStep: null, recoveryCodes: [] }).where(eq(identityAccounts.id, id));
   }
 
+  /** Deleting the account asks what turning two-factor off asks: the password, and a code (or a recovery code) when two-factor is on. */
+  async confirmDeletion(id: string, password: string, code: string | undefined) {
+    const account = await this.account(id);
+    await this.checkPassword(account, password, 'password');
+    if (account.totpEnabled && !(await this.secondFactor(account, code ?? ''))) await this.wrongCode(id);
+  }
+
   private async wrongCode(id: string): Promise<never> {
     await this.deps.failures.hit(`totp-failed:${id}`, MINUTE);
     throw fieldError('account.wrongCode', [{ field: 'code', key: 'field.wrongCode' }]);
@@ -242,6 +249,16 @@ export class AccountSecurity {
   countCodeFailure(id: string) {
     return this.deps.failures.hit(`totp-failed:${id}`, MINUTE);
   }
+}
+
+/**
+ * A deleted account's sign-in goes inside its deletion's transaction: every session, grant and
+ * token of the provider, then the account (its mailed links with it), so its username and email
+ * are free for a new sign-up, which starts from nothing.
+ */
+export async function forgetAccount(tx: Pick<Db, 'delete'>, accountId: string) {
+  await signOutEverywhere(tx, accountId);
+  await tx.delete(identityAccounts).where(eq(identityAccounts.id, accountId));
 }
 
 /**

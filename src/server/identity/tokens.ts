@@ -10,6 +10,8 @@ export interface TokenSubject {
   email?: string;
   /** Lifetime in seconds (default one hour). */
   ttl?: number;
+  /** When it says it was issued (default now): a test's token of a later sign-in. */
+  issuedAt?: Date;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function signAccessToken(config: Config, keys: IdentityKeys, subjec
     .setAudience(config.oidc.audience)
     .setSubject(accountIdFor(subject.username))
     .setJti(randomUUID())
-    .setIssuedAt()
-    .setExpirationTime(`${subject.ttl ?? 3600}s`)
+    .setIssuedAt(subject.issuedAt ?? new Date())
+    .setExpirationTime(new Date((subject.issuedAt ?? new Date()).getTime() + (subject.ttl ?? 3600) * 1000))
     .sign(key);
 }

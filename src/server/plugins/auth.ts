@@ -28,6 +28,8 @@ export interface Identity {
   name: string;
   email: string | null;
   roles: string[];
+  /** When the token was issued (`iat`, seconds), if it says: a deleted account's tokens issued before its deletion are refused. */
+  issuedAt?: number;
 }
 
 /** The caller's platform user, made from the identity on the first call. */
@@ -120,6 +122,7 @@ function identityFromClaims(issuer: string, claims: JWTPayload): Identity {
     name: (str(claims.preferred_username) ?? str(claims.name) ?? String(claims.sub)).slice(0, 100),
     email: str(claims.email)?.slice(0, 200) ?? null,
     roles,
+    ...(typeof claims.iat === 'number' ? { issuedAt: claims.iat } : {}),
   };
 }
 

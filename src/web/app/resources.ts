@@ -50,6 +50,7 @@ export const resources = [
   // Two-factor sign-in turned on by a first code (POST), off by the password and a code.
   { name: 'twoFactor', meta: { path: '/v1/account/two-factor' } },
   { name: 'twoFactorOff', meta: { path: '/v1/account/two-factor/disable' } },
+  { name: 'accountDelete', meta: { path: '/v1/account/delete' } },
   { name: 'friends', meta: { path: '/v1/friend' } },
   // A request is sent by the other player's Minecraft name.
   { name: 'friendRequests', meta: { path: '/v1/friend/request', createPath: '/v1/friend/mcname' } },

@@ -19,7 +19,7 @@ export function ReviewList({ reviews, total, page, onPage }: { reviews: GameRevi
           <CardContent>
             <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: r.comment ? 1 : 0 }}>
               <Rating value={r.rating} readOnly size="small" aria-label={t('rating.value', { count: r.rating })} />
-              <Typography sx={{ fontWeight: 600 }}>{r.author.name}</Typography>
+              <Typography sx={{ fontWeight: 600 }}>{r.author.former ? t('reviews.formerPlayer') : r.author.name}</Typography>
               <Typography variant="body2" color="text.secondary">
                 {formatDate(r.createdAt, i18n.language)}
               </Typography>

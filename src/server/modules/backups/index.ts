@@ -15,6 +15,8 @@ export default defineModule(
     services.personalData.register('backups', async ({ id, locale }) =>
       Promise.all((await services.games.ownedIds(id)).map(async (gameId) => ({ gameId, backups: (await services.backups.list(gameId, whole, locale)).data }))),
     );
+    // A deleted game's last backup is kept GAME_RETENTION_DAYS, as for any deleted game, then expires.
+    services.personalData.erasure('backups', { none: 'go with the games' });
     await app.register(staffRoutes, { services });
     await services.backupRounds.sweep();
     if (loops) app.addHook('onReady', async () => services.backupRounds.start());

@@ -6,4 +6,5 @@ import { whole } from '../../lib/personal-data.ts';
 export default defineModule('blocklist', async (app, { services }) => {
   await app.register(routes, { services });
   services.personalData.register('blocked', async ({ id }) => (await services.blocklist.list(id, whole)).data);
+  services.personalData.erasure('blocked', (id) => services.blocklist.forget(id));
 });

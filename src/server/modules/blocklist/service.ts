@@ -47,6 +47,11 @@ export class BlocklistService {
     if (removed.length === 0) throw notFound('block');
   }
 
+  /** A deleted account's blocks go, those it made and those made of it: there is no one left to block. */
+  async forget(userId: string): Promise<void> {
+    await this.db.delete(blocks).where(or(eq(blocks.ownerId, userId), eq(blocks.blockedId, userId)));
+  }
+
   async list(ownerId: string, window: Window) {
     const [rows, [total]] = await Promise.all([
       this.db.select().from(blocks).where(eq(blocks.ownerId, ownerId)).orderBy(desc(blocks.createdAt), desc(blocks.id)).limit(window.limit).offset(window.offset),

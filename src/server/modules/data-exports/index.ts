@@ -8,6 +8,8 @@ import routes from './routes.ts';
  */
 export default defineModule('data-exports', async (app, { services, loops }) => {
   await app.register(routes, { services });
+  // Not a section of the export it builds, but the person's files all the same.
+  services.personalData.erasure('dataExports', (id) => services.dataExportRounds.forget(id));
   if (loops) app.addHook('onReady', async () => services.dataExportRounds.start());
   app.addHook('preClose', async () => services.dataExportRounds.stop());
 });

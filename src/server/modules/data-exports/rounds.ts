@@ -131,6 +131,15 @@ export class DataExportRounds {
     }
   }
 
+  /** A deleted account's exports go, each file before its row, as `expire` does. */
+  async forget(userId: string): Promise<void> {
+    const rows = await this.db.select().from(dataExports).where(eq(dataExports.userId, userId));
+    for (const row of rows) {
+      await this.deps.store.delete(objectKey(row));
+      await this.db.delete(dataExports).where(eq(dataExports.id, row.id));
+    }
+  }
+
   /** Exports past their time: the file deleted first, so a row never outlives a file nobody can reach. */
   private async expire(): Promise<void> {
     const now = this.options.clock();

@@ -60,6 +60,14 @@ export class FriendGroupsService {
     return toGroup(row, 0);
   }
 
+  /** A deleted account's groups go (their grants with them), and it leaves the groups of others. */
+  async forget(userId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(friendGroups).where(eq(friendGroups.ownerId, userId));
+      await tx.delete(friendGroupMembers).where(eq(friendGroupMembers.userId, userId));
+    });
+  }
+
   async list(ownerId: string, window: Window) {
     const where = eq(friendGroups.ownerId, ownerId);
     const [rows, [total]] = await Promise.all([

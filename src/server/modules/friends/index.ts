@@ -6,4 +6,5 @@ import { whole } from '../../lib/personal-data.ts';
 export default defineModule('friends', async (app, { services }) => {
   await app.register(routes, { services });
   services.personalData.register('friends', async ({ id }) => ({ friends: (await services.friends.list(id, whole)).data, requests: (await services.friends.requests(id, whole)).data }));
+  services.personalData.erasure('friends', (id) => services.friends.forget(id));
 });

@@ -117,6 +117,14 @@ export class FriendsService {
     await this.notifications.changed([a, b], [friendsChanged('deleted'), { resource: 'friendGroups', ids: [], type: 'updated' }], tx);
   }
 
+  /** A deleted account's friendships and friend requests, both ways, go (docs/architecture.md, "Deleting an account"). */
+  async forget(userId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(friendships).where(or(eq(friendships.userId, userId), eq(friendships.friendId, userId)));
+      await tx.delete(friendRequests).where(or(eq(friendRequests.fromId, userId), eq(friendRequests.toId, userId)));
+    });
+  }
+
   async list(me: string, window: Window) {
     const where = eq(friendships.userId, me);
     const [rows, [total]] = await Promise.all([

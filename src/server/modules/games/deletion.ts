@@ -13,8 +13,8 @@ import type { GameRuntime } from './runtime.ts';
 /** The statuses a deletion stops the server from, as the owner's stop does. */
 const RUNNING: GameStatus[] = ['STARTING', 'RUNNING', 'CRASHED'];
 
-/** Who deletes: the owner, who typed the game's name, or staff, with their reason. */
-export type Deleter = { owner: string; typedName: string } | { staff: string; reason: string };
+/** Who deletes: the owner, who typed the game's name, staff, with their reason, or the owner's account deletion. */
+export type Deleter = { owner: string; typedName: string } | { staff: string; reason: string } | { deletedAccount: string };
 
 /**
  * Deleting a game (docs/architecture.md, "Deleting a game"). One transaction hides it: `deletedAt`
@@ -77,5 +77,18 @@ export class GameDeletion {
       }
     });
     void events.emit('games.actionAsked', { gameId });
+  }
+
+  /**
+   * Every game of an account being deleted (docs/architecture.md, "Deleting an account"), one at a
+   * time as its owner would: a game whose backup holds its lock stops the run (409), which the
+   * account deletion's next round resumes.
+   */
+  async deleteAllOf(ownerId: string): Promise<void> {
+    const owned = await this.db
+      .select({ id: games.id })
+      .from(games)
+      .where(and(eq(games.ownerId, ownerId), isNull(games.deletedAt)));
+    for (const { id } of owned) await this.delete(id, { deletedAccount: ownerId });
   }
 }

@@ -14,6 +14,7 @@ export default defineModule(
   async (app, { services, loops }) => {
     await app.register(routes, { services });
     services.personalData.register('games', async ({ id }) => (await services.games.list(id, {}, whole)).data);
+    services.personalData.erasure('games', (id) => services.gameDeletion.deleteAllOf(id));
     await app.register(staffRoutes, { services });
     app.addHook('onClose', () => services.runtime.driver.close());
     if (loops) app.addHook('onReady', async () => services.reconciler.start());

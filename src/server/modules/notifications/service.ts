@@ -161,6 +161,11 @@ export class NotificationsService {
   }
 
   /** The user's notifications, newest first, their text in `locale`. */
+  /** A deleted account's notices go. */
+  async forget(userId: string): Promise<void> {
+    await this.database.db.delete(notifications).where(eq(notifications.userId, userId));
+  }
+
   async list(userId: string, locale: Locale, window: Window, onlyUnread = false) {
     const where = onlyUnread ? and(eq(notifications.userId, userId), eq(notifications.read, false)) : eq(notifications.userId, userId);
     const db = this.database.db;

@@ -13,13 +13,13 @@ import type { GameReview, GameReviewCreate, ReviewPage, StaffReview, StaffReview
 
 type Row = typeof gameReviews.$inferSelect;
 
-function toReview(row: Row, authorName: string): GameReview {
+function toReview(row: Row, authorName: string, former = false): GameReview {
   return {
     id: row.id,
     definitionId: row.definitionId,
     rating: row.rating,
     comment: row.comment,
-    author: { id: row.userId, name: authorName },
+    author: former ? { id: row.userId, name: '', former: true } : { id: row.userId, name: authorName },
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -93,9 +93,10 @@ export class ReviewsService {
         : Promise.resolve([]),
       caller ? this.games.hasCreatedGameOf(caller.id, definitionId) : Promise.resolve(false),
     ]);
-    const names = await this.users.names(rows.map((r) => r.userId));
+    const authors = rows.map((r) => r.userId);
+    const [names, former] = await Promise.all([this.users.names(authors), this.users.deletedIds(authors)]);
     const page = pageOf(
-      rows.map((r) => toReview(r, names.get(r.userId) ?? '')),
+      rows.map((r) => toReview(r, names.get(r.userId) ?? '', former.has(r.userId))),
       total?.n ?? 0,
       window,
     );

@@ -9,6 +9,7 @@ export default defineModule(
     services.personalData.register('schedules', async ({ id }) =>
       Promise.all((await services.games.ownedIds(id)).map(async (gameId) => ({ gameId, schedules: await services.schedules.list(gameId) }))),
     );
+    services.personalData.erasure('schedules', (id) => services.schedules.forget(id));
     if (loops) app.addHook('onReady', async () => services.scheduleRunner.start());
     app.addHook('onClose', () => services.scheduleRunner.stop());
   },

@@ -99,6 +99,14 @@ export class SchedulesService {
     await executor.update(gameSchedules).set({ enabled: false, nextRunAt: null, warned: null, disabledReason: 'authorAccessEnded', updatedAt: this.now() }).where(inArray(gameSchedules.id, gone));
   }
 
+  /**
+   * The schedules a deleted account made on games shared with it go (those of its own games went
+   * with the games): no one would answer for what they run.
+   */
+  async forget(userId: string): Promise<void> {
+    await this.db.delete(gameSchedules).where(eq(gameSchedules.createdBy, userId));
+  }
+
   async list(gameId: string): Promise<Schedule[]> {
     const rows = await this.db.select().from(gameSchedules).where(eq(gameSchedules.gameId, gameId)).orderBy(gameSchedules.createdAt, gameSchedules.id);
     const last = await this.lastRuns(rows.map((r) => r.id));

@@ -10,6 +10,7 @@ export default defineModule(
   async (app, { services }) => {
     await app.register(routes, { services });
     services.personalData.register('settings', async ({ id }) => Promise.all((await services.games.ownedIds(id)).map(async (gameId) => ({ gameId, ...(await services.gameSettings.get(gameId)) }))));
+    services.personalData.erasure('settings', { none: 'columns of the games, deleted with them' });
   },
   { needs: ['game-guard', 'games'] },
 );

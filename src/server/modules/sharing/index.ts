@@ -7,6 +7,7 @@ export default defineModule(
   async (app, { services }) => {
     await app.register(routes, { services });
     services.personalData.register('sharing', ({ id }) => services.sharing.personalData(id));
+    services.personalData.erasure('sharing', (id) => services.sharing.forget(id));
     await services.sharing.start();
     app.addHook('preClose', () => services.sharing.stop());
   },

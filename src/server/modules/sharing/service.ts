@@ -314,6 +314,18 @@ export class SharingService {
   }
 
   /** For a person's data export: the grants on their games, and the games shared with them. */
+  /**
+   * The grants a deleted account held on others' games go (those on its own games went with the
+   * games), and whatever it still holds open on them ends (download links, console streams), as
+   * for anyone who loses a game.
+   */
+  async forget(userId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(gameAccess).where(eq(gameAccess.friendId, userId));
+      await this.ended({ userIds: [userId] }, tx);
+    });
+  }
+
   async personalData(userId: string) {
     const owned = await this.deps.games.ownedIds(userId);
     return {

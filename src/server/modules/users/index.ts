@@ -5,6 +5,7 @@ import routes from './routes.ts';
 export default defineModule('users', async (app, { services }) => {
   await app.register(routes, { services });
   services.personalData.register('profile', async ({ id }) => services.users.profile(id));
+  services.personalData.erasure('profile', (id) => services.users.anonymise(id));
   await services.users.start();
   app.addHook('preClose', () => services.users.stop());
 });

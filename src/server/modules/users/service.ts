@@ -1,9 +1,10 @@
-import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import type { Database, Db, Executor } from '../../db/client.ts';
 import { users } from '../../db/schema/users.ts';
 import type { AuthUser, Identity } from '../../plugins/auth.ts';
-import { conflict } from '../../lib/problems.ts';
+import { conflict, unauthorized } from '../../lib/problems.ts';
+import { deletedAccountName } from '../../../contract/account.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import type { Locale } from '../../../contract/messages.ts';
 import { NotifiedCache } from '../../lib/notified-cache.ts';
@@ -26,7 +27,7 @@ export class UsersService {
    * write. One entry per subject, so a token with other claims in between (other roles, no email)
    * is not followed by a stale hit that would skip bringing the row back in step.
    */
-  private readonly resolved = new TtlCache<string, { claims: string; user: AuthUser }>(RESOLVED_KEPT);
+  private readonly resolved = new TtlCache<string, { claims: string; user: AuthUser; deletedUntil: number }>(RESOLVED_KEPT);
   /** Rows by id, for the pages that read the signed-in user on every load. */
   readonly rows: NotifiedCache<UserRow | undefined>;
 
@@ -43,16 +44,32 @@ export class UsersService {
   async resolve(identity: Identity): Promise<AuthUser> {
     const claims = JSON.stringify([identity.name, identity.email, [...identity.roles].sort()]);
     const known = this.resolved.get(identity.subject);
-    if (known?.claims === claims) return known.user;
-    const user = await this.upsert(identity);
-    this.resolved.set(identity.subject, { claims, user }, RESOLVED_TTL_MS);
+    if (known?.claims === claims) {
+      refuseBefore(identity, known.deletedUntil);
+      // The row's cache is told of every change on every replica: once the account is deleted, the
+      // subject is read again, which refuses its tokens and finds the new row of a later sign-up.
+      if (!(await this.get(known.user.id))?.deletedAt) return known.user;
+    }
+    const { user, deletedUntil } = await this.upsert(identity);
+    this.resolved.set(identity.subject, { claims, user, deletedUntil }, RESOLVED_TTL_MS);
     return user;
   }
 
-  private async upsert(identity: Identity): Promise<AuthUser> {
-    const [found] = await this.db.select({ id: users.id, name: users.name, email: users.email, roles: users.roles }).from(users).where(eq(users.subject, identity.subject));
+  /**
+   * Finds or makes the row, and reads when the subject's deleted accounts were deleted (rows whose
+   * `formerSubject` it is): a token issued in the second of such a deletion or before is theirs,
+   * refused, while a later one (the same person signing up again) is the new row's.
+   */
+  private async upsert(identity: Identity): Promise<{ user: AuthUser; deletedUntil: number }> {
+    const rows = await this.db
+      .select({ id: users.id, name: users.name, email: users.email, roles: users.roles, subject: users.subject, deletedAt: users.deletedAt })
+      .from(users)
+      .where(or(eq(users.subject, identity.subject), eq(users.formerSubject, identity.subject)));
+    const deletedUntil = Math.max(0, ...rows.filter((r) => r.subject !== identity.subject && r.deletedAt).map((r) => Math.floor(r.deletedAt!.getTime() / 1000)));
+    refuseBefore(identity, deletedUntil);
+    const found = rows.find((r) => r.subject === identity.subject);
     const same = found && found.name === identity.name && (identity.email ?? found.email) === found.email && sameRoles(found.roles, identity.roles);
-    if (same) return found;
+    if (same) return { user: { id: found.id, name: found.name, email: found.email, roles: found.roles }, deletedUntil };
     if (found) this.rows.markDirty(found.id);
     const [row] = await this.db
       .insert(users)
@@ -62,7 +79,43 @@ export class UsersService {
         set: { name: identity.name, email: sql`coalesce(excluded.email, ${users.email})`, roles: identity.roles, updatedAt: sql`now()` },
       })
       .returning({ id: users.id, name: users.name, email: users.email, roles: users.roles });
-    return row!;
+    return { user: row!, deletedUntil };
+  }
+
+  /**
+   * Marks the account deleted inside the caller's transaction (docs/architecture.md, "Deleting an
+   * account"): from the commit its tokens are refused, and its subject is freed so that signing up
+   * again makes a new row. Answers the row as it was, or undefined when it is deleted already.
+   */
+  async markDeleted(tx: Executor, userId: string): Promise<UserRow | undefined> {
+    const [row] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+    if (!row || row.deletedAt) return undefined;
+    this.rows.markDirty(userId);
+    this.resolved.delete(row.subject);
+    await tx
+      .update(users)
+      .set({ deletedAt: sql`now()`, formerSubject: row.subject, subject: `deleted|${userId}`, updatedAt: sql`now()` })
+      .where(eq(users.id, userId));
+    return row;
+  }
+
+  /** A deleted account's row keeps only what the ledger, payments and invoices point at: its name replaced, no email, no Minecraft link. */
+  async anonymise(userId: string): Promise<void> {
+    this.rows.markDirty(userId);
+    await this.db
+      .update(users)
+      .set({ name: deletedAccountName(userId), email: null, mcUuid: null, updatedAt: sql`now()` })
+      .where(eq(users.id, userId));
+  }
+
+  /** Whether the row is a deleted account's: reviews name their author "Former player". */
+  async deletedIds(ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(inArray(users.id, [...new Set(ids)]), isNotNull(users.deletedAt)));
+    return new Set(rows.map((r) => r.id));
   }
 
   /**
@@ -184,6 +237,11 @@ export class UsersService {
     const row = await this.get(id);
     return row && { id: row.id, name: row.name, email: row.email, minecraftUuid: row.mcUuid, locale: row.locale, roles: row.roles, createdAt: row.createdAt.toISOString() };
   }
+}
+
+/** 401 for a token issued no later than `deletedUntil` (seconds; 0: the subject never was deleted), or with no issue time when it was. */
+function refuseBefore(identity: Identity, deletedUntil: number): void {
+  if (deletedUntil > 0 && (identity.issuedAt === undefined || identity.issuedAt <= deletedUntil)) throw unauthorized('auth.accountDeleted');
 }
 
 function sameRoles(a: string[], b: string[]): boolean {

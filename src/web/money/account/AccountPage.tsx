@@ -11,8 +11,9 @@ import { SubscriptionCard } from './SubscriptionCard.tsx';
 import { SecurityCard } from '../../dashboard/account/SecurityCard.tsx';
 import { TransactionsGrid } from './TransactionsGrid.tsx';
 import { DataExportCard } from '../../dashboard/account/DataExportCard.tsx';
+import { DeleteAccountCard } from '../../dashboard/account/DeleteAccountCard.tsx';
 
-/** /dashboard/account: balance, subscription, the way to the account's security, renewals to pay, the credit ledger, the invoices and a copy of the player's data. */
+/** /dashboard/account: balance, subscription, the way to the account's security, renewals to pay, the credit ledger, the invoices, a copy of the player's data and deleting the account. */
 export function AccountPage() {
   const { t } = useTranslation('credits');
   const to = useLocalePath();
@@ -55,6 +56,7 @@ export function AccountPage() {
         <TransactionsGrid />
         <InvoicesGrid />
         <DataExportCard />
+        <DeleteAccountCard />
       </Box>
     </>
   );

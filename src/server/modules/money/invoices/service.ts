@@ -104,6 +104,14 @@ export class InvoicesService {
     return row;
   }
 
+  /**
+   * A deleted account's invoices stay, as French accounting law requires for ten years
+   * (docs/decisions.md), their buyer named `name` alone: the email and address go.
+   */
+  async anonymise(userId: string, name: string): Promise<void> {
+    await this.db.update(invoices).set({ buyer: { name } }).where(eq(invoices.userId, userId));
+  }
+
   async list(userId: string, window: Window, lang: Lang) {
     const [rows, [total]] = await Promise.all([
       this.db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.issuedAt), desc(invoices.seq)).limit(window.limit).offset(window.offset),

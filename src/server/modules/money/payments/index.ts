@@ -6,4 +6,5 @@ import { whole } from '../../../lib/personal-data.ts';
 export default defineModule('payments', async (app, { services }) => {
   await app.register(routes, { services });
   services.personalData.register('payments', async ({ id }) => (await services.payments.list(id, whole)).data);
+  services.personalData.erasure('payments', { none: 'accounting: payments, under the replaced name' });
 });

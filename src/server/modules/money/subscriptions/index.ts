@@ -5,4 +5,5 @@ import routes from './routes.ts';
 export default defineModule('subscriptions', async (app, { services }) => {
   await app.register(routes, { services });
   services.personalData.register('subscription', ({ id }) => services.subscriptionLifecycle.mine(id));
+  services.personalData.erasure('subscription', (id) => services.subscriptionLifecycle.endForDeletion(id));
 });

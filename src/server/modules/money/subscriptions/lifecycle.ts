@@ -77,6 +77,12 @@ export class SubscriptionLifecycle {
     return this.subscriptions.view((await this.subscriptions.byId(current.id))!);
   }
 
+  /** An account being deleted: its subscription is cancelled as its owner would (no more charges), once. */
+  async endForDeletion(userId: string): Promise<void> {
+    const current = await this.subscriptions.current(userId);
+    if (current && !current.cancelAtPeriodEnd) await this.cancel(userId);
+  }
+
   /** Takes back a cancellation; the provider's idempotency key is made as the cancellation's is. */
   async resume(userId: string): Promise<Subscription> {
     const current = await this.subscriptions.current(userId);
