@@ -25,6 +25,7 @@ import payments from './money/payments/index.ts';
 import invoices from './money/invoices/index.ts';
 import staff from './staff/index.ts';
 import dataExports from './data-exports/index.ts';
+import competitions from './competitions/index.ts';
 
 /**
  * The modules, each a plugin (module.ts), in the order the app registers them: a module comes after
@@ -58,4 +59,5 @@ export const modules = [
   invoices,
   staff,
   dataExports,
+  competitions,
 ];

@@ -22,3 +22,4 @@ export * from './usage.ts';
 export * from './sharing.ts';
 export * from './schedules.ts';
 export * from './data-exports.ts';
+export * from './competitions.ts';
