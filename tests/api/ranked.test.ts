@@ -98,7 +98,10 @@ describe('ranked ladders', () => {
     const bob = await rated(t.current, 'bob', modeId, 1560);
     const carol = await rated(t.current, 'carol', modeId, 1590);
 
+    const matched: string[][] = [];
+    t.current.app.services.events.on('competitions.matched', ({ players }) => void matched.push(players));
     expect(await queueAndPair(t.current, modeId, ['alice', 'bob', 'carol'])).toBe(1);
+    expect(matched).toEqual([[bob, carol]]);
     const bobs = await me(t.current, 'bob');
     expect(bobs.queue).toBeNull();
     expect(bobs.match).toMatchObject({
@@ -159,7 +162,9 @@ describe('ranked ladders', () => {
     const bob = await linked(t.current, 'bob');
     await queueAndPair(t.current, modeId, ['alice', 'bob']);
     const matchId = (await me(t.current, 'alice')).match.id;
-    const { matchResults } = t.current.app.services;
+    const { matchResults, events } = t.current.app.services;
+    const ended: string[] = [];
+    events.on('competitions.matchEnded', ({ matchId: id, status }) => void ended.push(`${id} ${status}`));
 
     t.current.clock.advance(5 * 60_000);
     const [first, second] = await Promise.all([
@@ -169,6 +174,7 @@ describe('ranked ladders', () => {
     expect([first, second].sort()).toEqual([false, true]);
     expect(await matchResults.recordResult(matchId, { draw: true, kills: { [alice]: 2, [bob]: 2 } })).toBe(false);
     expect(await matchResults.voidMatch(matchId, 'serverCrashed')).toBe(false);
+    expect(ended).toEqual([`${matchId} FINISHED`]);
 
     const match = (await t.current.as('bob', { method: 'GET', url: `/v1/ranked/matches/${matchId}` })).json();
     expect(match).toMatchObject({

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { accessToken, apiAs, expect, signUp, test } from './fixtures.ts';
+import { accessToken, apiAs, expect, seriousViolations, signUp, switchTheme, test } from './fixtures.ts';
 
 /** Links a Minecraft account through the API (the profile page's own form has its tests in social.spec.ts). */
 async function link(page: Page, mcName: string) {
@@ -39,6 +39,15 @@ test('two players queue for Duel 1.8.8, are paired by a matchmaking round, and b
   await expect(first.getByTestId('ranked-queue')).toHaveCount(0);
   // The bell has the notice, in the page's language.
   await expect(first.getByRole('button', { name: 'Notifications, 1 non lue' })).toBeVisible();
+
+  // Readable in both themes and on a phone, the match, ratings and leaderboard shown.
+  await expect(first.getByText('Personne n’a encore joué cette saison.')).toBeVisible();
+  expect(await seriousViolations(first)).toEqual([]);
+  await switchTheme(first, 'dark');
+  expect(await seriousViolations(first, { theme: 'dark' })).toEqual([]);
+  await first.setViewportSize({ width: 375, height: 800 });
+  await expect(first.getByTestId('ranked-match')).toBeVisible();
+  expect(await first.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
 
 test('a visitor reads the leaderboards under the competitions on /ranked, on a phone too', async ({ page }) => {

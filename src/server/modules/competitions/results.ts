@@ -4,6 +4,7 @@ import { rankedMatches, rankedModes, rankedRatings, rankedSeasons, ratingHistory
 import { liveMatchStatuses } from '../../../contract/competitions.ts';
 import { bothLanguages } from '../../lib/messages.ts';
 import type { Clock } from '../games/runtime.ts';
+import type { EventBus } from '../../events.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
 import { glicko2 } from './ratings.ts';
@@ -25,12 +26,14 @@ export class MatchResults {
   private readonly db: Db;
   private readonly minecraft: MinecraftService;
   private readonly notifications: NotificationsService;
+  private readonly events: EventBus;
   private readonly clock: Clock;
 
-  constructor(db: Db, deps: { minecraft: MinecraftService; notifications: NotificationsService }, options: { clock: Clock }) {
+  constructor(db: Db, deps: { minecraft: MinecraftService; notifications: NotificationsService; events: EventBus }, options: { clock: Clock }) {
     this.db = db;
     this.minecraft = deps.minecraft;
     this.notifications = deps.notifications;
+    this.events = deps.events;
     this.clock = options.clock;
   }
 
@@ -98,6 +101,7 @@ export class MatchResults {
         );
       }
       await this.notifications.changed([playerA, playerB], { resource: 'ranked', ids: [matchId], type: 'updated' }, tx);
+      await this.events.emit('competitions.matchEnded', { tx, matchId, status: 'FINISHED' });
       return true;
     });
   }
@@ -112,6 +116,7 @@ export class MatchResults {
         await this.notifications.notify(userId, { key: 'ranked.voided', params: { mode: mode.name, reason: bothLanguages(`notices.ranked.reasons.${reason}`) }, link: LINK }, tx);
       }
       await this.notifications.changed([match.playerA, match.playerB], { resource: 'ranked', ids: [matchId], type: 'updated' }, tx);
+      await this.events.emit('competitions.matchEnded', { tx, matchId, status: 'VOID' });
       return true;
     });
   }

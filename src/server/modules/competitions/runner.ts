@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { rankedMatches, rankedModes, rankedQueue } from '../../db/schema/competitions.ts';
 import { RoundLoop } from '../../lib/round-loop.ts';
 import type { BlocklistService } from '../blocklist/service.ts';
+import type { EventBus } from '../../events.ts';
 import type { Clock } from '../games/runtime.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
@@ -66,19 +67,21 @@ export class MatchmakingRunner {
   private readonly blocklist: BlocklistService;
   private readonly minecraft: MinecraftService;
   private readonly notifications: NotificationsService;
+  private readonly events: EventBus;
   private readonly clock: Clock;
   private readonly log: { error(obj: object, msg: string): void };
   private loop: RoundLoop | undefined;
 
   constructor(
     db: Db,
-    deps: { blocklist: BlocklistService; minecraft: MinecraftService; notifications: NotificationsService },
+    deps: { blocklist: BlocklistService; minecraft: MinecraftService; notifications: NotificationsService; events: EventBus },
     options: { clock: Clock; log: { error(obj: object, msg: string): void } },
   ) {
     this.db = db;
     this.blocklist = deps.blocklist;
     this.minecraft = deps.minecraft;
     this.notifications = deps.notifications;
+    this.events = deps.events;
     this.clock = options.clock;
     this.log = options.log;
   }
@@ -151,6 +154,7 @@ export class MatchmakingRunner {
           await this.notifications.notify(me, { key: 'ranked.matched', params: { opponent: opponent?.mcName ?? opponent?.name ?? '', mode: mode.name }, link: '/dashboard/ranked' }, tx);
         }
         await this.notifications.changed([m.playerA, m.playerB], { resource: 'ranked', ids: [m.id], type: 'created' }, tx);
+        await this.events.emit('competitions.matched', { tx, matchId: m.id, modeId: mode.id, definitionId: mode.definitionId, players: [m.playerA, m.playerB] });
       }
       return matches;
     });

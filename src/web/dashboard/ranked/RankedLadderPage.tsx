@@ -35,13 +35,13 @@ function MatchCard({ match, userId }: { match: RankedMatch; userId: string }) {
   const [mine, theirs] = first?.id === userId ? [first, second] : [second, first];
   return (
     <Card data-testid="ranked-match" variant="outlined" sx={{ borderColor: 'secondary.main' }}>
-      <CardHeader title={t('match.title')} titleTypographyProps={{ variant: 'h4', component: 'h2' }} />
+      <CardHeader title={t('match.title')} titleTypographyProps={{ variant: 'h4', component: 'h3' }} />
       <CardContent sx={{ pt: 0 }}>
         <Typography sx={{ fontWeight: 700, overflowWrap: 'anywhere' }} data-testid="ranked-opponent">
           {t('match.against', { mode: localized(match.modeName), opponent: theirs?.mcName ?? theirs?.name ?? '' })}
         </Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', my: 1 }}>
-          <Chip color={match.status === 'LIVE' ? 'success' : 'info'} label={t(`match.status.${match.status}`)} data-testid="ranked-match-status" />
+          <Chip color={match.status === 'LIVE' ? 'success' : 'default'} label={t(`match.status.${match.status}`)} data-testid="ranked-match-status" />
           <Typography variant="h5" component="p">
             {t('match.score', { mine: mine?.kills ?? 0, theirs: theirs?.kills ?? 0 })}
           </Typography>
@@ -106,8 +106,11 @@ export function RankedLadderPage() {
   const failed = me.query.isError ? me.query.error : modes.query.isError ? modes.query.error : null;
   return (
     <>
-      <title>{`${t('queue.title')} · BlockHost`}</title>
-      <Typography variant="h1" sx={{ fontSize: { xs: '1.8rem', md: '2.2rem' }, mb: 1 }}>
+      <title>{`${t('competitions')} · BlockHost`}</title>
+      <Typography variant="h1" sx={{ fontSize: { xs: '1.8rem', md: '2.2rem' }, mb: 2 }}>
+        {t('competitions')}
+      </Typography>
+      <Typography variant="h2" sx={{ fontSize: { xs: '1.5rem', md: '1.8rem' }, mb: 1 }}>
         {t('queue.title')}
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 3, maxWidth: 780 }}>
@@ -173,7 +176,7 @@ export function RankedLadderPage() {
             </Card>
           )}
           <Card>
-            <CardHeader title={t('ratings.title')} titleTypographyProps={{ variant: 'h4', component: 'h2' }} />
+            <CardHeader title={t('ratings.title')} titleTypographyProps={{ variant: 'h4', component: 'h3' }} />
             <CardContent sx={{ pt: 0 }} data-testid="ranked-ratings">
               {state.ratings.length === 0 ? (
                 <Typography color="text.secondary">{t('ratings.empty')}</Typography>
@@ -187,7 +190,7 @@ export function RankedLadderPage() {
                         <Typography variant="h5" component="p">
                           {t('ratings.line', { rating: formatNumber(r.rating, i18n.language), rd: r.rd })}
                         </Typography>
-                        {r.provisional && <Chip size="small" variant="outlined" color="warning" label={t('ratings.provisional')} title={t('ratings.provisionalHint')} />}
+                        {r.provisional && <Chip size="small" variant="outlined" label={t('ratings.provisional')} title={t('ratings.provisionalHint')} />}
                       </Box>
                       <Typography variant="body2" color="text.secondary">
                         {t('ratings.record', { wins: r.wins, losses: r.losses, draws: r.draws })}
@@ -203,7 +206,7 @@ export function RankedLadderPage() {
       <Leaderboards />
       {dialog}
       <Box sx={{ mx: { xs: -2, sm: -3 } }}>
-        <ContentPage path="/ranked" />
+        <ContentPage path="/ranked" embedded />
       </Box>
     </>
   );

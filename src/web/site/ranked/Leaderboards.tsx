@@ -18,7 +18,7 @@ function Line({ entry, mine }: { entry: LeaderboardEntry; mine: boolean }) {
       <TableCell sx={{ fontWeight: 700, width: 64 }}>{entry.rank}</TableCell>
       <TableCell sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
         {entry.player.mcName ?? entry.player.name}
-        {mine && <Chip size="small" color="secondary" label={t('leaderboard.you')} sx={{ ml: 1 }} />}
+        {mine && <Chip size="small" variant="outlined" label={t('leaderboard.you')} sx={{ ml: 1 }} />}
       </TableCell>
       <TableCell align="right">
         {formatNumber(entry.rating, i18n.language)}
