@@ -48,6 +48,9 @@ import { createStore } from './storage/index.ts';
 import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
 import { ScheduleRunner } from './modules/schedules/runner.ts';
+import { CompetitionsService } from './modules/competitions/service.ts';
+import { MatchmakingRunner } from './modules/competitions/runner.ts';
+import { MatchResults } from './modules/competitions/results.ts';
 import { EventBus } from './events.ts';
 import { PersonalData } from './lib/personal-data.ts';
 import { DataExportsService } from './modules/data-exports/service.ts';
@@ -106,6 +109,9 @@ export interface Services {
   dataExports: DataExportsService;
   dataExportRounds: DataExportRounds;
   accountDeletion: AccountDeletion;
+  competitions: CompetitionsService;
+  matchmaking: MatchmakingRunner;
+  matchResults: MatchResults;
   runtime: GameRuntime;
   events: EventBus;
   mailer: Mailer;
@@ -234,6 +240,9 @@ export function createServices(config: Config, database: Database, given: { runt
     dataExports: new DataExportsService(db, { store: backupStore, rounds: dataExportRounds }, { clock: game.clock }),
     dataExportRounds,
     accountDeletion: new AccountDeletion(db, { users, credits, personalData }, { leaseMs: config.accountDeletion.leaseMs, clock: game.clock, log: game.log }),
+    competitions: new CompetitionsService(db, { users, minecraft, notifications }, { clock: game.clock }),
+    matchmaking: new MatchmakingRunner(db, { blocklist, minecraft, notifications, events }, { clock: game.clock, log: game.log }),
+    matchResults: new MatchResults(db, { minecraft, notifications, events }, { clock: game.clock }),
     runtime: game,
     events,
     mailer,

@@ -170,6 +170,10 @@ export async function seed(config: Config, database: Database): Promise<string[]
     for (const p of packages) await services.catalogue.createPackage({ definitionId: created.id, ...p });
     done.push(definition.name.en);
   }
+  // Each ranked mode's match servers start from the catalogue's first definition of its version.
+  const byVersion = new Map<string, string>();
+  for (const d of (await services.catalogue.list({ limit: 100, offset: 0, page: 0, size: 100 }, true)).data) if (!byVersion.has(d.version)) byVersion.set(d.version, d.id);
+  if ((await services.competitions.seedModes(byVersion)) > 0) done.push('ranked modes');
   if ((await services.creditPacks.list({ limit: 1, offset: 0, page: 0, size: 1 }, true)).totalElements === 0) {
     for (const p of SEED_PACKS) await services.creditPacks.create(null, p);
     done.push('credit packs');

@@ -26,6 +26,7 @@ import invoices from './money/invoices/index.ts';
 import staff from './staff/index.ts';
 import dataExports from './data-exports/index.ts';
 import accountDeletion from './account-deletion/index.ts';
+import competitions from './competitions/index.ts';
 
 /**
  * The modules, each a plugin (module.ts), in the order the app registers them: a module comes after
@@ -60,4 +61,5 @@ export const modules = [
   staff,
   dataExports,
   accountDeletion,
+  competitions,
 ];

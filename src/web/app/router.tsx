@@ -21,6 +21,8 @@ const StorePage = lazy(() => import('../site/store/StorePage.tsx').then((m) => (
 const ProductPage = lazy(() => import('../site/store/ProductPage.tsx').then((m) => ({ default: m.ProductPage })));
 // Buying credits, and coming back from Stripe: their own chunk, with their strings.
 const CreditsPage = lazy(() => import('../money/credits/CreditsPage.tsx').then((m) => ({ default: m.CreditsPage })));
+// The competitions' page with the ladders' leaderboards.
+const RankedSitePage = lazy(() => import('../site/ranked/RankedSitePage.tsx').then((m) => ({ default: m.RankedSitePage })));
 const StripeResultPage = lazy(() => import('../money/credits/StripeResultPage.tsx').then((m) => ({ default: m.StripeResultPage })));
 
 const suspended = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
@@ -31,6 +33,7 @@ const sitePages: RouteObject[] = [
   { path: 'auth/callback', element: <AuthCallbackPage /> },
   { path: 'store', element: suspended(<StorePage />) },
   { path: 'products/:id', element: suspended(<ProductPage />) },
+  { path: 'ranked', element: suspended(<RankedSitePage />) },
   { path: 'credits', element: suspended(<CreditsPage />) },
   { path: 'stripe_result', element: suspended(<StripeResultPage />) },
   { path: 'jwt', element: suspended(<JwtPage />) },

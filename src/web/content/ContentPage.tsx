@@ -12,8 +12,11 @@ import { PageLoader } from '../ui/PageLoader.tsx';
 // Markdown rendering is its own chunk: the home page does not need it.
 const ContentView = lazy(() => import('./ContentView.tsx'));
 
-/** The catch-all route: a content page from content/{fr,en} (the address's, or `path`), or the 404 error page. */
-export function ContentPage({ path: asked }: { path?: string }) {
+/**
+ * The catch-all route: a content page from content/{fr,en} (the address's, or `path`), or the 404 error page.
+ * `embedded`: a part of another page (the competitions under /dashboard/ranked's ladders), its title a heading of that page's.
+ */
+export function ContentPage({ path: asked, embedded = false }: { path?: string; embedded?: boolean }) {
   const { t, i18n } = useTranslation();
   const bare = useBarePath();
   const path = asked ?? bare;
@@ -32,7 +35,7 @@ export function ContentPage({ path: asked }: { path?: string }) {
   if (!page.isSuccess || redirect) return <PageLoader />;
   return (
     <Suspense fallback={<PageLoader />}>
-      <ContentView doc={page.data} />
+      <ContentView doc={page.data} embedded={embedded} />
     </Suspense>
   );
 }

@@ -15,7 +15,7 @@ function textOf(children: unknown): string {
 }
 
 /** A content page: markdown body, with its table of contents beside it when the page asks for one. */
-export default function ContentView({ doc }: { doc: ContentDoc }) {
+export default function ContentView({ doc, embedded = false }: { doc: ContentDoc; embedded?: boolean }) {
   const { t } = useTranslation();
   const to = useLocalePath();
   const components: Components = {
@@ -48,8 +48,8 @@ export default function ContentView({ doc }: { doc: ContentDoc }) {
   };
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 4, md: 8 } }}>
-      <title>{`${doc.title} · BlockHost`}</title>
-      <Typography variant="h1" sx={{ mb: 2, fontSize: { xs: '2rem', md: '2.6rem' } }}>
+      {!embedded && <title>{`${doc.title} · BlockHost`}</title>}
+      <Typography variant="h1" component={embedded ? 'h2' : 'h1'} sx={{ mb: 2, fontSize: { xs: '2rem', md: '2.6rem' } }}>
         {doc.title}
       </Typography>
       {doc.description && (

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Card, CardContent, Typography } from '@mui/material';
-import { AccountCircle as AccountCircleIcon, People as PeopleIcon } from '@mui/icons-material';
+import { AccountCircle as AccountCircleIcon, EmojiEvents as TrophyIcon, People as PeopleIcon } from '@mui/icons-material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useLocalePath } from '../app/locale.tsx';
@@ -45,6 +45,9 @@ export function DashboardHome() {
           </Button>
           <Button component={RouterLink} to={to('/dashboard/profil')} variant="outlined" startIcon={<AccountCircleIcon />}>
             {t('nav.profile', { ns: 'common' })}
+          </Button>
+          <Button component={RouterLink} to={to('/dashboard/ranked')} variant="outlined" startIcon={<TrophyIcon />}>
+            {t('nav.rankedQueue', { ns: 'common' })}
           </Button>
         </Box>
       </Box>

@@ -27,6 +27,7 @@ const GameCreate = lazy(() => import('./games/create.tsx').then((m) => ({ defaul
 const GameShow = lazy(() => import('./games/show.tsx').then((m) => ({ default: m.GameShow })));
 const ProfilePage = lazy(() => import('./profile/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
 const RankedPage = lazy(() => import('./RankedPage.tsx').then((m) => ({ default: m.RankedPage })));
+const RankedLadderPage = lazy(() => import('./ranked/RankedLadderPage.tsx').then((m) => ({ default: m.RankedLadderPage })));
 const SocialPage = lazy(() => import('./social/SocialPage.tsx').then((m) => ({ default: m.SocialPage })));
 const ProductShow = lazy(() => import('./store/show.tsx').then((m) => ({ default: m.ProductShow })));
 const StoreList = lazy(() => import('./store/list.tsx').then((m) => ({ default: m.StoreList })));
@@ -98,6 +99,7 @@ export default function DashboardRoutes() {
           <Route path="game/:id/*" element={<GameShow />} />
           <Route path="products/:id" element={<ProductShow />} />
           <Route path="profil" element={<ProfilePage />} />
+          <Route path="ranked" element={<RankedLadderPage />} />
           <Route path="ranked/*" element={<RankedPage />} />
           <Route path="social" element={<SocialPage />} />
           <Route path="store" element={<StoreList />} />

@@ -23,3 +23,4 @@ export * from './sharing.ts';
 export * from './schedules.ts';
 export * from './data-exports.ts';
 export * from './account-deletion.ts';
+export * from './competitions.ts';

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, or } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { blocks } from '../../db/schema/blocklist.ts';
 import { badRequest, conflict, notFound } from '../../lib/problems.ts';
@@ -73,6 +73,16 @@ export class BlocklistService {
       .where(or(and(eq(blocks.ownerId, a), eq(blocks.blockedId, b)), and(eq(blocks.ownerId, b), eq(blocks.blockedId, a))))
       .limit(1);
     return Boolean(row);
+  }
+
+  /** The blocks between these users, either way, as `[owner, blocked]` pairs: who of them must not meet. */
+  async among(userIds: string[], executor: Executor = this.db): Promise<Array<[string, string]>> {
+    if (userIds.length < 2) return [];
+    const rows = await executor
+      .select({ owner: blocks.ownerId, blocked: blocks.blockedId })
+      .from(blocks)
+      .where(and(inArray(blocks.ownerId, userIds), inArray(blocks.blockedId, userIds)));
+    return rows.map((r) => [r.owner, r.blocked]);
   }
 
   /** Ids of the users `userId` blocked or was blocked by: they must not find each other. */

@@ -1,0 +1,64 @@
+import type { Page } from '@playwright/test';
+import { accessToken, apiAs, expect, seriousViolations, signUp, switchTheme, test } from './fixtures.ts';
+
+/** Links a Minecraft account through the API (the profile page's own form has its tests in social.spec.ts). */
+async function link(page: Page, mcName: string) {
+  const res = await apiAs(page.request, await accessToken(page)).post('/v1/user/mcuuid', { mcName });
+  expect(res.ok()).toBe(true);
+}
+
+test('two players queue for Duel 1.8.8, are paired by a matchmaking round, and both see the match on their page live', async ({ browser }) => {
+  const first = await signUp(browser, 'duelista', '/dashboard/ranked');
+  const second = await signUp(browser, 'duelistb', '/dashboard/ranked');
+
+  // Without a linked account the page says why and offers no queue.
+  await expect(first.getByText('Liez votre compte Minecraft pour jouer en classé')).toBeVisible();
+  await expect(first.getByRole('button', { name: 'Rejoindre la file' })).toBeDisabled();
+  await expect(first.getByTestId('ranked-ratings')).toContainText('Pas encore de classement');
+
+  await link(first, 'DuelistA');
+  await link(second, 'DuelistB');
+  for (const page of [first, second]) await page.reload();
+
+  // The first waits alone, with the mode's rules and a running clock.
+  await expect(first.getByRole('combobox', { name: 'Mode' })).toHaveText('Duel 1.8.8');
+  await expect(first.getByTestId('ranked-queue')).toContainText('Premier à 3 éliminations · 10 min au plus');
+  await first.getByRole('button', { name: 'Rejoindre la file' }).click();
+  await expect(first.getByTestId('ranked-waiting')).toHaveText('Recherche d’un adversaire en Duel 1.8.8…');
+  await expect(first.getByText(/En attente depuis 0:0[1-9]/)).toBeVisible();
+  // The other sees someone waiting once their page hears of it (at the latest on its next read).
+  await second.reload();
+  await expect(second.getByTestId('ranked-queue')).toContainText('1 joueur en attente');
+
+  // The second joins; a matchmaking round (every 2 s on the server) pairs them: both pages change
+  // without a reload, from the `ranked` change on their event streams.
+  await second.getByRole('button', { name: 'Rejoindre la file' }).click();
+  await expect(first.getByTestId('ranked-opponent')).toHaveText('Duel 1.8.8 contre DuelistB', { timeout: 30_000 });
+  await expect(second.getByTestId('ranked-opponent')).toHaveText('Duel 1.8.8 contre DuelistA', { timeout: 30_000 });
+  await expect(first.getByTestId('ranked-match-status')).toHaveText('Serveur du match en préparation');
+  await expect(first.getByTestId('ranked-queue')).toHaveCount(0);
+  // The bell has the notice, in the page's language.
+  await expect(first.getByRole('button', { name: 'Notifications, 1 non lue' })).toBeVisible();
+
+  // Readable in both themes and on a phone, the match, ratings and leaderboard shown.
+  await expect(first.getByText('Personne n’a encore joué cette saison.')).toBeVisible();
+  expect(await seriousViolations(first)).toEqual([]);
+  await switchTheme(first, 'dark');
+  expect(await seriousViolations(first, { theme: 'dark' })).toEqual([]);
+  await first.setViewportSize({ width: 375, height: 800 });
+  await expect(first.getByTestId('ranked-match')).toBeVisible();
+  expect(await first.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
+
+test('a visitor reads the leaderboards under the competitions on /ranked, on a phone too', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/ranked');
+  await expect(page.getByRole('heading', { level: 1, name: 'Compétitions' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Classements' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Duel 1.8.8' })).toBeVisible();
+  await expect(page.getByText('Personne n’a encore joué cette saison.')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.goto('/en/ranked');
+  await expect(page.getByRole('heading', { name: 'Leaderboards' })).toBeVisible();
+  await expect(page.getByText('Nobody has played this season yet.')).toBeVisible();
+});
