@@ -138,6 +138,8 @@ export interface SquidServer {
   /** Tells everyone else who is online: the step of a login just before the newcomer is shown around. */
   _sendPlayerList(to: SquidPlayer): void;
   broadcast(message: string | object, options?: object): void;
+  /** Prints a line as it comes (`info` and `err` print through it, with their tag). */
+  log(message: string): void;
   info(message: string): void;
   err(message: string): void;
   /** flying-squid's own commands (`time`, `setblock`, `tp`, `weather`...), as its console runs them. */
@@ -151,6 +153,8 @@ export interface SquidServer {
   /** The game mode players are given (flying-squid's, from its `gameMode` option). */
   gameMode: number;
   registry: {
+    /** The server's version, to compare (`registry.version['>=']('1.19.4')`). */
+    version: { '>=': (version: string) => boolean };
     /** The login packet's defaults; from 1.20.5 its `worldState` is the world the respawn packet names too. */
     loginPacket: { worldState?: object };
     blocksByName: Record<string, { minStateId: number; maxStateId: number } | undefined>;

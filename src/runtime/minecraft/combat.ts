@@ -8,7 +8,7 @@ const gameModeNames = Object.fromEntries(Object.entries(gameModes).map(([name, m
  * Fights on flying-squid as a vanilla server has them, which ranked duels are decided by: each
  * death told once, in vanilla's words, on the console and to everyone in chat (the platform reads
  * a duel's kills from those lines: src/runtime/deaths.ts), and a killed player who respawns and
- * plays on. Installed once, after the admin plugin (whose `broadcast` prints what it sends).
+ * plays on.
  */
 export function installCombat(serv: SquidServer): void {
   serv.on('newPlayer', (player) => {
@@ -19,8 +19,8 @@ export function installCombat(serv: SquidServer): void {
 
 /**
  * flying-squid hurts a player only through an attack or its `/kill` (it has no fall, void, fire or
- * drowning damage): a player's attack is "<victim> was slain by <killer>", anything else vanilla's
- * generic "<victim> died".
+ * drowning damage): a player's attack is "<victim> was slain by <killer>", `/kill` vanilla's words
+ * for it in the server's version, anything else vanilla's generic "<victim> died".
  */
 function tellDeaths(serv: SquidServer, player: SquidPlayer): void {
   player.on('attack', (attack) => {
@@ -35,6 +35,8 @@ function tellDeaths(serv: SquidServer, player: SquidPlayer): void {
     velocity.y = 8;
     attack.velocity = velocity;
   });
+  // Vanilla's `/kill` is "killed" from 1.19.4, "fell out of the world" before.
+  const killed = serv.registry.version['>=']('1.19.4') ? 'was killed' : 'fell out of the world';
   const takeDamage = player.takeDamage.bind(player);
   player.takeDamage = (damage) => {
     // flying-squid keeps hurting a dead player (its health goes below 0): a death is one, and its
@@ -43,8 +45,20 @@ function tellDeaths(serv: SquidServer, player: SquidPlayer): void {
     takeDamage(damage);
     if (player.health > 0) return;
     const killer = damage.attacker;
-    serv.broadcast(killer && killer !== player ? `${player.username} was slain by ${killer.username}` : `${player.username} died`);
+    // An attack names what it hits; flying-squid's `/kill` hands only the damage.
+    const cause = killer && killer !== player ? `was slain by ${killer.username}` : 'attackedEntity' in damage ? 'died' : killed;
+    tell(serv, `${player.username} ${cause}`);
   };
+}
+
+/**
+ * A death, to the console and to everyone in chat, as vanilla tells it. Printed through
+ * flying-squid's `log`, not `info`: a command run over RCON takes what `info` prints meanwhile for
+ * its answer, and a death during one (`/kill` itself) would be missing from the console.
+ */
+function tell(serv: SquidServer, message: string): void {
+  serv.log(`[INFO]: ${message}`);
+  for (const player of serv.players) player.chat(message);
 }
 
 function respawnTheDead(serv: SquidServer, player: SquidPlayer): void {
