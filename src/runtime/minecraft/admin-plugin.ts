@@ -17,6 +17,12 @@ interface Vec3Like {
   y: number;
   z: number;
 }
+/** flying-squid's positions and velocities (the vec3 package's), for the arithmetic this plugin does. */
+interface Vec3 extends Vec3Like {
+  minus(other: Vec3Like): Vec3;
+  scaled(factor: number): Vec3;
+  clone(): Vec3;
+}
 
 /** The block a player right-clicked, and the face (0 to 5, vanilla's order) a placed block goes against. */
 interface ClickedBlock {
@@ -35,7 +41,7 @@ const faces: ReadonlyArray<readonly [number, number, number]> = [
   [1, 0, 0],
 ];
 
-/** The parts of flying-squid (a JS library without types) this plugin uses. */
+/** The parts of flying-squid (a JS library without types) this plugin and combat.ts use. */
 export interface SquidPlayer {
   username: string;
   uuid: string;
@@ -47,10 +53,10 @@ export interface SquidPlayer {
   profileProperties: unknown[];
   op: boolean;
   /** Where the world's spawn is, as flying-squid found it for this player's world. */
-  spawnPoint: Vec3Like;
+  spawnPoint: Vec3;
   /** The world's blocks; positions may be plain objects (flying-squid's `getBlock` wants a Vec3). */
   world: { getBlockStateId(position: Vec3Like): Promise<number> };
-  position: Vec3Like;
+  position: Vec3;
   sendBlock(position: Vec3Like, stateId: number): void;
   gameMode: number;
   kick(reason: string): void;
@@ -65,11 +71,44 @@ export interface SquidPlayer {
     latency: number;
     write(packet: string, params: object): void;
     on(packet: 'position' | 'position_look' | 'flying', listener: (movement: Movement) => void): void;
+    /** `perform_respawn` (action 0, as the protocol's definitions name it) or `request_stats`; `payload` before 1.9. */
+    on(packet: 'client_command', listener: (command: { actionId?: number | string; payload?: number | string }) => void): void;
   };
   /** flying-squid's cancellable attack, before any damage. */
   on(event: 'attack_cancel', listener: (attack: { attackedEntity: { type: string } }, cancel: () => void) => void): void;
+  /** The same attack once it may go on: `attack` is then handed to the attacked entity's `takeDamage`. */
+  on(event: 'attack', listener: (attack: Attack) => void): void;
+  /** A player's client asked to respawn: first whether to (cancellable), then that it will. */
+  on(event: 'requestRespawn_cancel', listener: (request: object, cancel: () => void) => void): void;
+  on(event: 'requestRespawn', listener: () => void): void;
+  /** flying-squid's cancellable actions: the listeners' `<name>_cancel`, `<name>`, then `onSuccess`. */
+  behavior(name: string, data: object, onSuccess: () => void): Promise<unknown>;
+  health: number;
+  updateHealth(health: number): void;
+  /** The game mode before the last change (255: none), as the respawn packet tells it. */
+  prevGameMode: number;
+  /** The entities this player's client was shown. */
+  nearbyEntities: unknown[];
+  /** Sends the player's position to its own client (a teleport). */
+  sendSelfPosition(): void;
+  /** Writes the respawn packet. */
+  _sendRespawn(): void;
+  /** Takes `damage` from the health; flying-squid's pvp calls it with the attack, its `/kill` with 20. */
+  takeDamage(damage: Damage): void;
   /** flying-squid's cancellable end of a dig, before the block goes. */
   on(event: 'dug_cancel', listener: (dug: { position: Vec3Like; block: { stateId: number } }, cancel: () => void) => void): void;
+  /** flying-squid's cancellable chat, before it is printed and sent to everyone. */
+  on(event: 'chat_cancel', listener: (chat: { message: string }, cancel: () => void) => void): void;
+}
+/** What flying-squid hands `takeDamage`; `attacker` is ours, set on a player's attack. */
+interface Damage {
+  damage?: number;
+  attacker?: SquidPlayer;
+}
+/** A player's attack on an entity, as flying-squid goes on to hurt it with (in blocks a second). */
+interface Attack extends Damage {
+  attackedEntity: { type: string; position: Vec3 };
+  velocity: Vec3;
 }
 /** A client's movement packet: `onGround` up to 1.21.1, in `flags` from 1.21.2; no `y` when it did not move. */
 interface Movement {
@@ -99,6 +138,8 @@ export interface SquidServer {
   /** Tells everyone else who is online: the step of a login just before the newcomer is shown around. */
   _sendPlayerList(to: SquidPlayer): void;
   broadcast(message: string | object, options?: object): void;
+  /** Prints a line as it comes (`info` and `err` print through it, with their tag). */
+  log(message: string): void;
   info(message: string): void;
   err(message: string): void;
   /** flying-squid's own commands (`time`, `setblock`, `tp`, `weather`...), as its console runs them. */
@@ -112,6 +153,10 @@ export interface SquidServer {
   /** The game mode players are given (flying-squid's, from its `gameMode` option). */
   gameMode: number;
   registry: {
+    /** The server's version, to compare (`registry.version['>=']('1.19.4')`). */
+    version: { '>=': (version: string) => boolean };
+    /** The login packet's defaults; from 1.20.5 its `worldState` is the world the respawn packet names too. */
+    loginPacket: { worldState?: object };
     blocksByName: Record<string, { minStateId: number; maxStateId: number } | undefined>;
     entitiesByName: Record<string, { id: number } | undefined>;
   };
@@ -145,7 +190,12 @@ const messages = {
   kickedDefault: 'Kicked by an operator',
   unknown: 'Unknown or incomplete command, see below for error',
   flying: 'Flying is not enabled on this server',
+  illegalCharacters: 'Illegal characters in chat',
 } as const;
+
+/** What vanilla refuses in a chat message: control characters and `§` (its colour codes). */
+// eslint-disable-next-line no-control-regex
+const illegalInChat = /[\u0000-\u001f\u007f§]/;
 
 /** Vanilla's bound: a player may be airborne without falling for 80 ticks (4 s) before it is taken for flying. */
 const FLOATING_MS = 4000;
@@ -271,6 +321,16 @@ export async function installAdmin(serv: SquidServer, options: AdminOptions): Pr
       player.setGameMode(serv.gameMode);
     });
     if (!options.pvp) player.on('attack_cancel', ({ attackedEntity }, cancel) => attackedEntity.type === 'player' && cancel());
+    // Vanilla refuses chat with control characters (and kicks its sender); flying-squid prints it
+    // as is, so a line break in a message would print a line of the player's making on the console,
+    // a forged death among them.
+    player.on('chat_cancel', (chat, cancel) => {
+      if (!illegalInChat.test(chat.message)) return;
+      cancel();
+      // flying-squid prints a refused message all the same: on one line, then.
+      chat.message = chat.message.replace(new RegExp(illegalInChat, 'g'), ' ');
+      player.kick(messages.illegalCharacters);
+    });
     player.on('dug_cancel', (dug, cancel) => {
       if (!guarded(player, dug.position)) return;
       cancel();

@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { installAdmin, type SquidPlayer, type SquidServer } from './admin-plugin.ts';
+import { installCombat } from './combat.ts';
 import type { ObjectLocation } from '../driver.ts';
 import { archiveToLocation, parseLocation, recoverWorld, type ArchiveResult } from './world-archive.ts';
 import { readyInItsOwnTime } from './squid-ready.ts';
@@ -206,6 +207,7 @@ function runFlyingSquid(config: ServerConfig): Runner {
       process.exit(1);
     },
   );
+  installCombat(serv);
   return { stop, snapshot };
 }
 
