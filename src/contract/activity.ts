@@ -21,6 +21,7 @@ const gameActivities = [
   'game.extend',
   'game.autoRenew',
   'game.delete',
+  'game.rename',
   'players.kick',
   'players.list',
   'players.group',
@@ -58,6 +59,7 @@ export const activityLevels = {
   'game.unshare': 'OWNER',
   'game.autoRenew': 'OWNER',
   'game.delete': 'OWNER',
+  'game.rename': 'OWNER',
   'players.kick': 'MODERATOR',
   'players.list': 'MODERATOR',
   'players.group': 'MODERATOR',
@@ -77,7 +79,7 @@ export const activityLevels = {
 } as const satisfies Record<Exclude<GameActivity, 'game.extend'>, GameAccessLevel>;
 
 /** The values an activity line may say, from the request that made it. */
-export const activityDetailKeys = ['name', 'type', 'action', 'enabled', 'autoRenew', 'version', 'restart', 'role', 'command', 'task'] as const;
+export const activityDetailKeys = ['name', 'type', 'action', 'enabled', 'autoRenew', 'version', 'restart', 'role', 'command', 'task', 'addressName'] as const;
 
 export const GameActivityEntry = Type.Object({
   id: Id,

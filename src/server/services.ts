@@ -44,6 +44,7 @@ import { StaffBackupsService } from './modules/backups/staff.ts';
 import { GameDeletion } from './modules/games/deletion.ts';
 import { GameWorlds } from './modules/games/world.ts';
 import { GameLock } from './modules/games/lock.ts';
+import { AddressNames } from './modules/games/address-names.ts';
 import { createStore } from './storage/index.ts';
 import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
@@ -75,6 +76,7 @@ export interface Services {
   friendGroups: FriendGroupsService;
   catalogue: CatalogueService;
   games: GamesService;
+  addressNames: AddressNames;
   gamePlayers: GamePlayersService;
   gameDeletion: GameDeletion;
   sharing: SharingService;
@@ -144,6 +146,7 @@ export function createServices(config: Config, database: Database, given: { runt
     events,
     pendingRenewals: (rows): Promise<Map<string, GamePayment>> => renewals.pending(rows),
   });
+  const addressNames = new AddressNames(db, { notifications, clock: game.clock });
   const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit, events, log: game.log });
   const backupStore = createStore(config.backupStore);
@@ -203,6 +206,7 @@ export function createServices(config: Config, database: Database, given: { runt
     friendGroups,
     catalogue,
     games,
+    addressNames,
     gamePlayers,
     gameDeletion: new GameDeletion(db, { notifications, audit, events, runtime: game }),
     sharing,

@@ -1,6 +1,7 @@
 import { defineModule } from '../module.ts';
 import routes from './routes.ts';
 import staffRoutes from './staff-routes.ts';
+import addressNameRoutes from './address-name-routes.ts';
 import { whole } from '../../lib/personal-data.ts';
 
 /**
@@ -13,6 +14,7 @@ export default defineModule(
   'games',
   async (app, { services, loops }) => {
     await app.register(routes, { services });
+    await app.register(addressNameRoutes, { services });
     services.personalData.register('games', async ({ id }) => (await services.games.list(id, {}, whole)).data);
     await app.register(staffRoutes, { services });
     app.addHook('onClose', () => services.runtime.driver.close());

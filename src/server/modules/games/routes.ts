@@ -56,8 +56,19 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   await signedIn(app, null, (player) => {
     player.post(
       '/v1/game/create',
-      { schema: { problems: [402, 404], tags, summary: 'Buy a game: the first period is charged from the balance (402 when short)', body: named(gameCreate), response: { 201: Game } } },
-      async (request, reply) => reply.status(201).send(await games.create(request.user.id, request.body)),
+      {
+        schema: {
+          problems: [402, 404, 409],
+          tags,
+          summary: 'Buy a game: the first period is charged from the balance (402 when short); its address name is checked first (400, 409 taken) or made up',
+          body: named(gameCreate),
+          response: { 201: Game },
+        },
+      },
+      async (request, reply) => {
+        const addressName = await services.addressNames.forPurchase(request.user.name, request.body.name, request.body.addressName);
+        return reply.status(201).send(await games.create(request.user.id, { ...request.body, addressName }));
+      },
     );
 
     player.get(

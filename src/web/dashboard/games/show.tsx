@@ -17,6 +17,7 @@ import { Overview } from './overview/Overview.tsx';
 import { levelOf, may } from './sharing/access.ts';
 import { SharedByChip } from './sharing/SharedByChip.tsx';
 import { DeleteGameCard } from './settings/DeleteGameCard.tsx';
+import { AddressNameCard } from './settings/AddressNameCard.tsx';
 import { SettingsCard } from './settings/SettingsCard.tsx';
 import { StatusChip } from './StatusChip.tsx';
 import { LIVE_READ_MS, useGameRead } from './useGameCall.ts';
@@ -110,6 +111,7 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
       {tab === 'settings' && (
         <Stack spacing={3}>
           <SettingsCard gameId={game.id} />
+          {may(game, 'OWNER') && <AddressNameCard game={game} />}
           {may(game, 'OWNER') && <DeleteGameCard game={game} />}
         </Stack>
       )}
