@@ -45,6 +45,7 @@ import { GameDeletion } from './modules/games/deletion.ts';
 import { GameWorlds } from './modules/games/world.ts';
 import { GameLock } from './modules/games/lock.ts';
 import { AddressNames } from './modules/games/address-names.ts';
+import { GameGateway } from './modules/games/gateway.ts';
 import { createStore } from './storage/index.ts';
 import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
@@ -77,6 +78,8 @@ export interface Services {
   catalogue: CatalogueService;
   games: GamesService;
   addressNames: AddressNames;
+  /** The game gateway, when GAME_GATEWAY_PORT is set. */
+  gameGateway: GameGateway | null;
   gamePlayers: GamePlayersService;
   gameDeletion: GameDeletion;
   sharing: SharingService;
@@ -147,6 +150,7 @@ export function createServices(config: Config, database: Database, given: { runt
     pendingRenewals: (rows): Promise<Map<string, GamePayment>> => renewals.pending(rows),
   });
   const addressNames = new AddressNames(db, { notifications, clock: game.clock });
+  const gameGateway = config.gateway.port === null ? null : new GameGateway(database, game, { port: config.gateway.port, domain: config.gateway.domain });
   const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit, events, log: game.log });
   const backupStore = createStore(config.backupStore);
@@ -207,6 +211,7 @@ export function createServices(config: Config, database: Database, given: { runt
     catalogue,
     games,
     addressNames,
+    gameGateway,
     gamePlayers,
     gameDeletion: new GameDeletion(db, { notifications, audit, events, runtime: game }),
     sharing,

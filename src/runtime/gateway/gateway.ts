@@ -29,8 +29,12 @@ interface RouteRequest {
   signal: AbortSignal;
 }
 
-/** A target, or null for a name that leads nowhere (answered "does not exist"). */
-type Router = (request: RouteRequest) => Target | null | Promise<Target | null>;
+/**
+ * A target; null for a name that leads nowhere (answered "does not exist"); 'stopped' for a game
+ * whose server does not run (answered so; a later wake goes here).
+ */
+type Route = Target | null | 'stopped';
+type Router = (request: RouteRequest) => Route | Promise<Route>;
 
 export interface GatewayOptions {
   route: Router;
@@ -119,7 +123,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     };
 
     async function dispatch(host: string, intent: Intent, protocolVersion: number): Promise<void> {
-      let target: Target | null;
+      let target: Route;
       try {
         target = await options.route({ host, intent, protocolVersion, remoteAddress: client.remoteAddress, signal: aborter.signal });
       } catch (error) {
@@ -128,6 +132,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
       if (client.destroyed) return;
       if (!target) return answer(intent, protocolVersion, words.unknown(host));
+      if (target === 'stopped') return answer(intent, protocolVersion, words.stopped(host));
       connect(target, host, intent, protocolVersion);
     }
 

@@ -23,6 +23,7 @@ function both(fr: string, en: string): GatewayText {
 
 export const words = {
   unknown: (host: string) => both(`Le serveur « ${shown(host)} » n'existe pas.`, `Server "${shown(host)}" does not exist.`),
+  stopped: (host: string) => both(`Le serveur « ${shown(host)} » est arrêté : son propriétaire peut le démarrer.`, `Server "${shown(host)}" is stopped: its owner can start it.`),
   unreachable: (host: string) => both(`Le serveur « ${shown(host)} » ne répond pas, réessayez dans un instant.`, `Server "${shown(host)}" is not answering, try again shortly.`),
   /** The one line a pre-1.7 client's list shows. */
   oldClient: 'Client trop ancien : utilisez Minecraft 1.7 ou plus récent / Please use Minecraft 1.7 or newer',

@@ -17,6 +17,12 @@ export default defineModule(
     await app.register(addressNameRoutes, { services });
     services.personalData.register('games', async ({ id }) => (await services.games.list(id, {}, whole)).data);
     await app.register(staffRoutes, { services });
+    const gateway = services.gameGateway;
+    if (gateway) {
+      // Players reach the games by name once the app serves; the port closes before the servers stop.
+      app.addHook('onReady', () => gateway.start());
+      app.addHook('onClose', () => gateway.stop());
+    }
     app.addHook('onClose', () => services.runtime.driver.close());
     if (loops) app.addHook('onReady', async () => services.reconciler.start());
     app.addHook('onClose', () => services.reconciler.stop());

@@ -120,8 +120,22 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
     player.get(
       '/v1/game/:id/status',
-      { config: { gameRole: 'VIEWER' }, schema: { tags, summary: 'Live status: players, version, MOTD and the address to connect to', params: IdParams, response: { 200: GameStatusView } } },
-      async (request) => games.status(gameOf(request).gameId),
+      {
+        config: { gameRole: 'VIEWER' },
+        schema: {
+          tags,
+          summary: 'Live status: players, version, MOTD and the address to connect to (by name through the game gateway when it runs, with the direct one beside it)',
+          params: IdParams,
+          response: { 200: GameStatusView },
+        },
+      },
+      async (request) => {
+        const { gameId } = gameOf(request);
+        const view = await games.status(gameId);
+        // With the gateway on, players type the game's name; the server's own port stays the direct way in.
+        const named = services.gameGateway?.addressOf(gameId);
+        return named && view.address ? { ...view, address: named, directAddress: view.address } : view;
+      },
     );
 
     player.get(
