@@ -35,6 +35,8 @@ function server(index: number) {
       PUBLIC_URL: url,
       DATA_DIR: dataDir(port),
       GAME_PORT_RANGE: `${games}-${games + 99}`,
+      // The game gateway on a port of this server's block, outside its game ports: players by name.
+      GAME_GATEWAY_PORT: String(games + 150),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_SIGNIN_PER_MINUTE: '1000',
       USAGE_SAMPLE_INTERVAL_MS: '2000',

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
 /** Unit tests that start real game servers (flying-squid processes, mineflayer clients). */
-const realServerUnits = ['src/runtime/*.test.ts'];
+const realServerUnits = ['src/runtime/*.test.ts', 'src/runtime/gateway/*.test.ts'];
 
 /**
  * Unit tests sit beside their code and run once; the API suites in tests/api run once per database

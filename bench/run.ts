@@ -14,6 +14,7 @@ import { STAFF_TARGETS_MS, staffListsBench } from './staff.ts';
 import { liveBench } from './live.ts';
 import { backupsBench } from './backups.ts';
 import { consoleBench, consoleFloodBench } from './console.ts';
+import { gatewayBench } from './gateway.ts';
 import { startCluster } from '../tests/replicas/cluster.ts';
 
 /**
@@ -38,9 +39,11 @@ import { startCluster } from '../tests/replicas/cluster.ts';
  *   second, against the same seconds quiet;
  * - catalogue: the public catalogue and credit packs read by 32 clients, against /healthz in the
  *   same run, and the same reads by staff, which are not kept in memory (drafts, archived packs).
+ * - gateway: bytes copied by the game gateway against a direct connection in the same run, and the
+ *   latency it adds to a small packet.
  * Without a section name, all of them but the soak and staff, which are asked by name. Figures are written to bench/results/latest.json.
  */
-const sections = ['spine', 'catalogue', 'games', 'social', 'web', 'payments', 'live', 'backups', 'console', 'soak', 'staff'] as const;
+const sections = ['spine', 'catalogue', 'games', 'social', 'web', 'payments', 'live', 'backups', 'console', 'gateway', 'soak', 'staff'] as const;
 type Section = (typeof sections)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 const unknown = asked.filter((a) => !(sections as readonly string[]).includes(a));
@@ -249,6 +252,19 @@ async function consoleSection() {
   row('  lines the console received (markers counted)', `${flood.received} (${flood.counted})`, `< 3 000 (${flood.printed})`, flood.received < 3000 && flood.counted === flood.printed);
 }
 
+async function gatewaySection() {
+  console.log('bench gateway: a client and a target, the game gateway in a thread of its own, over loopback');
+  const f = await gatewayBench();
+  Object.assign(results, { gateway: f });
+  const ratio = f.gatewayMBps / f.directMBps;
+  row('bytes to a client, direct', `${f.directMBps.toFixed(0)} MB/s`, 'baseline', null);
+  row('  through the gateway', `${f.gatewayMBps.toFixed(0)} MB/s (${(ratio * 100).toFixed(1)} % of direct)`, '≥ 90 %', ratio >= 0.9);
+  const us = (v: number) => `${(v * 1000).toFixed(0)} µs`;
+  row('64-byte round trip, direct', `p50 ${us(f.directRttP50Ms)}, p99 ${us(f.directRttP99Ms)}`, 'baseline', null);
+  row('  through the gateway', `p50 ${us(f.gatewayRttP50Ms)}, p99 ${us(f.gatewayRttP99Ms)}`, '', null);
+  row('  added per packet, one way, p99', us(f.addedPerPacketP99Ms), '≤ 1 ms', f.addedPerPacketP99Ms <= 1);
+}
+
 async function soak() {
   const server = await startServer(gameServerEnv());
   try {
@@ -314,7 +330,7 @@ async function staff() {
   }
 }
 
-const run: Record<Section, () => Promise<void>> = { spine, catalogue: catalogueSection, games, social, web, payments, live, backups, console: consoleSection, soak, staff };
+const run: Record<Section, () => Promise<void>> = { spine, catalogue: catalogueSection, games, social, web, payments, live, backups, console: consoleSection, gateway: gatewaySection, soak, staff };
 for (const section of sections) if (chosen.has(section)) await run[section]();
 console.log('');
 

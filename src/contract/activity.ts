@@ -22,6 +22,7 @@ const gameActivities = [
   'game.autoRenew',
   'game.offer',
   'game.delete',
+  'game.rename',
   'players.kick',
   'players.list',
   'players.group',
@@ -60,6 +61,7 @@ export const activityLevels = {
   'game.autoRenew': 'OWNER',
   'game.offer': 'OWNER',
   'game.delete': 'OWNER',
+  'game.rename': 'OWNER',
   'players.kick': 'MODERATOR',
   'players.list': 'MODERATOR',
   'players.group': 'MODERATOR',
@@ -79,7 +81,7 @@ export const activityLevels = {
 } as const satisfies Record<Exclude<GameActivity, 'game.extend'>, GameAccessLevel>;
 
 /** The values an activity line may say, from the request that made it. */
-export const activityDetailKeys = ['name', 'type', 'action', 'enabled', 'autoRenew', 'version', 'restart', 'role', 'command', 'task'] as const;
+export const activityDetailKeys = ['name', 'type', 'action', 'enabled', 'autoRenew', 'version', 'restart', 'role', 'command', 'task', 'addressName'] as const;
 
 export const GameActivityEntry = Type.Object({
   id: Id,

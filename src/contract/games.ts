@@ -4,6 +4,7 @@ import { GamePayment } from './renewals.ts';
 import { desiredStates, gameStatuses } from './values.ts';
 import { gameAccessLevels, type GameAccessLevel } from './sharing.ts';
 import { StaffListQuery, StaffReason } from './staff.ts';
+import { AddressNameTimes } from './address-names.ts';
 
 export const playerListTypes = ['WHITELIST', 'OPS', 'BANNED'] as const;
 export type PlayerListType = (typeof playerListTypes)[number];
@@ -125,6 +126,8 @@ export const gameCreate = Type.Object(
     definitionId: Id,
     packageId: Id,
     name: Type.String({ minLength: 1, maxLength: 60 }),
+    /** The address name players will type (`address-names.ts`); one is made from the owner's and the game's names when absent. */
+    addressName: Type.Optional(Type.String({ maxLength: 64 })),
     settings: Type.Optional(GameSettings),
     promoCode: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{3,32}$', maxLength: 32 })),
     autoRenew: Type.Optional(Type.Boolean()),
@@ -136,6 +139,9 @@ export type GameCreate = Static<typeof gameCreate>;
 export const Game = Type.Object({
   id: Id,
   name: Type.String(),
+  /** The first label of the address players type, `<addressName>.<GAME_DOMAIN>`. */
+  addressName: Type.String(),
+  ...AddressNameTimes,
   definitionId: Id,
   packageId: Id,
   version: Type.String(),
@@ -214,8 +220,10 @@ export const GameStatusView = Type.Object({
   maxPlayers: Type.Integer(),
   version: Type.String(),
   motd: Type.String(),
-  /** host:port players connect to; null unless RUNNING. */
+  /** host:port players connect to (`name.GAME_DOMAIN` through the game gateway when it runs); null unless RUNNING. */
   address: Nullable(Type.String()),
+  /** The server's own host:port, beside a gateway address, for clients where `*.GAME_DOMAIN` does not resolve. */
+  directAddress: Type.Optional(Type.String()),
 });
 export type GameStatusView = Static<typeof GameStatusView>;
 

@@ -152,6 +152,11 @@ export class AgonesDriver implements GameDriver {
     await this.kubernetes.deleteIfExists('gameservers', n.gameServer);
   }
 
+  async gatewayTarget(game: Pick<GameSpec, 'id'>): Promise<{ host: string; port: number } | null> {
+    const gs = await this.kubernetes.watchedGameServer(namesOf(game).gameServer);
+    return gs && readyStates.has(gs.status?.state ?? '') ? this.publicAddress(gs) : null;
+  }
+
   async observe(game: GameSpec): Promise<Observed> {
     const base = { playersOnline: 0, maxPlayers: game.maxPlayers, players: [], version: null, motd: null, address: null };
     const gs = await this.kubernetes.watchedGameServer(namesOf(game).gameServer);

@@ -134,6 +134,12 @@ export interface GameDriver {
   remove(game: GameSpec): Promise<void>;
   /** Stops every server this process launched, cleanly (API shutdown). */
   close(): Promise<void>;
+  /**
+   * Where the game gateway sends the game's players now, from what the driver keeps in memory (the
+   * local driver's processes, the Agones driver's watched GameServers): null when no server of the
+   * game runs. Asked at every connection, so it never waits on the network when it can help it.
+   */
+  gatewayTarget?(game: Pick<GameSpec, 'id'>): Promise<{ host: string; port: number } | null>;
 
   // Usage history: read once a minute per running game by the platform's sampler.
   /**

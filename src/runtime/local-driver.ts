@@ -301,6 +301,11 @@ export class LocalDriver implements GameDriver {
     }
   }
 
+  async gatewayTarget(game: Pick<GameSpec, 'id'>): Promise<{ host: string; port: number } | null> {
+    const child = this.children.get(game.id);
+    return child ? { host: '127.0.0.1', port: child.port } : null;
+  }
+
   async observe(game: GameSpec): Promise<Observed> {
     const base = { playersOnline: 0, maxPlayers: game.maxPlayers, players: [], version: null, motd: null, address: null };
     const child = this.children.get(game.id);

@@ -39,12 +39,18 @@ describe('loadConfig', () => {
     expect(config.oidc).toMatchObject({ issuer: 'https://sso.example.com/realms/blockhost', embedded: false });
   });
 
+  it('runs the game gateway only when asked (npm start asks for 25565), in front of names under GAME_DOMAIN', () => {
+    expect(loadConfig({}).gateway).toEqual({ port: null, domain: 'localhost' });
+    expect(loadConfig({ GAME_GATEWAY_PORT: 'off' }).gateway.port).toBeNull();
+    expect(loadConfig({ GAME_GATEWAY_PORT: '25565', GAME_DOMAIN: 'play.example.com' }).gateway).toEqual({ port: 25565, domain: 'play.example.com' });
+  });
+
   it('hosts games locally by default, on Kubernetes by configuration', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://blockhost.example.com' }, '/srv/app').game).toEqual({
       driver: 'local',
       dataDir: '/srv/app/data',
       host: 'blockhost.example.com',
-      portRange: { from: 25565, to: 25664 },
+      portRange: { from: 25566, to: 25665 },
       kubernetes: expect.objectContaining({ apiUrl: 'https://kubernetes.default.svc', namespace: 'default', image: 'itzg/minecraft-server' }),
     });
     const agones = loadConfig({
@@ -158,6 +164,10 @@ describe('loadConfig', () => {
     [{ GAME_PORT_RANGE: '30010-30000' }, 'GAME_PORT_RANGE="30010-30000" is invalid'],
     [{ GAME_PORT_RANGE: '80-90' }, 'GAME_PORT_RANGE="80-90" is invalid'],
     [{ GAME_HOST: 'play example' }, 'GAME_HOST is invalid: expected a host name or IP address'],
+    [{ GAME_GATEWAY_PORT: 'on' }, 'GAME_GATEWAY_PORT="on" is invalid: expected a port from 0 to 65535, or off'],
+    [{ GAME_GATEWAY_PORT: '70000' }, 'GAME_GATEWAY_PORT="70000" is invalid'],
+    [{ GAME_GATEWAY_PORT: '25600' }, 'GAME_GATEWAY_PORT=25600 is inside GAME_PORT_RANGE (25566-25665)'],
+    [{ GAME_DOMAIN: 'Play.Example.com' }, 'GAME_DOMAIN is invalid: expected a lowercase host name'],
     [{ MC_SERVER_JAR: '/nowhere/server.jar' }, 'MC_SERVER_JAR="/nowhere/server.jar" is invalid: expected the path of an existing .jar file'],
     [{ GAME_DRIVER: 'agones', KUBERNETES_TOKEN_FILE: '/nowhere/token' }, 'KUBERNETES_TOKEN is required when GAME_DRIVER=agones and no token file is at /nowhere/token'],
     [{ KUBERNETES_NAMESPACE: 'Games!' }, 'KUBERNETES_NAMESPACE is invalid: expected a Kubernetes namespace name'],

@@ -52,6 +52,11 @@ export interface Config {
   };
   /** How long a replica holds an account deletion it runs before another may take it over (its process died). */
   accountDeletion: { leaseMs: number };
+  /**
+   * The game gateway (src/runtime/gateway): the one port players reach every game on, by name, or
+   * null when it is off; `domain` is what names go in front of (`<name>.<domain>`).
+   */
+  gateway: { port: number | null; domain: string };
   stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined; apiUrl: string | undefined };
   /**
    * Who issues the invoices, and the VAT rate they carry (percent). `sellerPlaceholder`: no
@@ -227,7 +232,7 @@ function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): 
     driver,
     dataDir,
     host: text(env, 'GAME_HOST', HOST_PATTERN, 'a host name or IP address') ?? new URL(publicUrl).hostname,
-    portRange: portRange(env, 'GAME_PORT_RANGE', '25565-25664'),
+    portRange: portRange(env, 'GAME_PORT_RANGE', '25566-25665'),
     ...(serverJar ? { serverJar } : {}),
     kubernetes: {
       ...access,
@@ -236,6 +241,19 @@ function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): 
       toolImage: text(env, 'AGONES_TOOL_IMAGE', /^[\w./:@-]{1,255}$/, 'a container image reference'),
     },
   };
+}
+
+/**
+ * GAME_GATEWAY_PORT (a port, 0 for any free one, or `off`; unset is off, and `npm start` sets 25565)
+ * and GAME_DOMAIN (a host name, `localhost` by default).
+ */
+function gatewayConfig(env: Env): Config['gateway'] {
+  const raw = read(env, 'GAME_GATEWAY_PORT');
+  const port = raw === undefined || raw === 'off' ? null : Number(raw);
+  if (port !== null && (!/^\d{1,5}$/.test(raw!) || port > 65535)) throw new ConfigError(`GAME_GATEWAY_PORT="${raw}" is invalid: expected a port from 0 to 65535, or off`);
+  const domain =
+    text(env, 'GAME_DOMAIN', /^(?=.{1,200}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, 'a lowercase host name such as play.example.com') ?? 'localhost';
+  return { port, domain };
 }
 
 /** MUMBLE_HOST and MUMBLE_PORT: a voice server, or none; a port without a host is a mistake, not a default. */
@@ -277,6 +295,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const issuer = url(env, 'OIDC_ISSUER', embeddedIssuer, ['http', 'https'])!;
   const socialDefault = (name: string, def: string) => url(env, name, def, ['https', 'http'])!;
   const backupStore = backupStoreConfig(env, dataDir);
+  const game = gameConfig(env, cwd, publicUrl, dataDir);
+  const gateway = gatewayConfig(env);
+  if (gateway.port !== null && gateway.port >= game.portRange.from && gateway.port <= game.portRange.to) {
+    throw new ConfigError(`GAME_GATEWAY_PORT=${gateway.port} is inside GAME_PORT_RANGE (${game.portRange.from}-${game.portRange.to}), whose ports the local driver gives its servers`);
+  }
   return {
     port,
     host,
@@ -319,6 +342,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       lockMs: int(env, 'GAME_LOCK_SECONDS', 60, 5, 3600) * 1000,
     },
     accountDeletion: { leaseMs: int(env, 'ACCOUNT_DELETION_LEASE_SECONDS', 300, 5, 3600) * 1000 },
+    gateway,
     stripe: {
       secretKey: text(env, 'STRIPE_SECRET_KEY', /^sk_(test|live)_\w+$/, 'a Stripe secret key (sk_test_... or sk_live_...)'),
       webhookSecret: text(env, 'STRIPE_WEBHOOK_SECRET', /^whsec_\w+$/, 'a Stripe webhook secret (whsec_...)'),
@@ -352,7 +376,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     webDir: path.resolve(cwd, read(env, 'WEB_DIR') ?? 'dist/web'),
     contentDir: path.resolve(cwd, read(env, 'CONTENT_DIR') ?? 'content'),
     version: read(env, 'APP_VERSION') ?? process.env.npm_package_version ?? '0.0.0',
-    game: gameConfig(env, cwd, publicUrl, dataDir),
+    game,
     backupStore,
     // One bucket for both, so replicas share images as they share backups.
     mediaStore: backupStore.kind === 's3' ? backupStore : { kind: 'local', root: dataDir },

@@ -44,6 +44,8 @@ import { StaffBackupsService } from './modules/backups/staff.ts';
 import { GameDeletion } from './modules/games/deletion.ts';
 import { GameWorlds } from './modules/games/world.ts';
 import { GameLock } from './modules/games/lock.ts';
+import { AddressNames } from './modules/games/address-names.ts';
+import { GameGateway } from './modules/games/gateway.ts';
 import { createStore } from './storage/index.ts';
 import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
@@ -79,6 +81,9 @@ export interface Services {
   friendGroups: FriendGroupsService;
   catalogue: CatalogueService;
   games: GamesService;
+  addressNames: AddressNames;
+  /** The game gateway, when GAME_GATEWAY_PORT is set. */
+  gameGateway: GameGateway | null;
   gamePlayers: GamePlayersService;
   gameDeletion: GameDeletion;
   sharing: SharingService;
@@ -152,6 +157,8 @@ export function createServices(config: Config, database: Database, given: { runt
     events,
     pendingRenewals: (rows): Promise<Map<string, GamePayment>> => renewals.pending(rows),
   });
+  const addressNames = new AddressNames(db, { notifications, clock: game.clock });
+  const gameGateway = config.gateway.port === null ? null : new GameGateway(database, game, { port: config.gateway.port, domain: config.gateway.domain });
   const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit, events, log: game.log });
   const backupStore = createStore(config.backupStore);
@@ -211,6 +218,8 @@ export function createServices(config: Config, database: Database, given: { runt
     friendGroups,
     catalogue,
     games,
+    addressNames,
+    gameGateway,
     gamePlayers,
     gameDeletion: new GameDeletion(db, { notifications, audit, events, runtime: game }),
     sharing,

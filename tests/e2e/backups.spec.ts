@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { join, quit, solidGroundNear } from '../fixtures/minecraft.ts';
 import { entryOf, readLevelDat, renamed, worldEntries, zipOf } from '../fixtures/worlds.ts';
-import { buyServerInStore, expect, openTab, picturesInEachLook, shoot, test } from './fixtures.ts';
+import { buyServerInStore, expect, openTab, picturesInEachLook, serverPort, shoot, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/backups';
@@ -35,7 +35,7 @@ const item = (page: Page, id: string): Locator => page.locator(`[data-testid="ba
 /** A player on the server, by a real Minecraft client, at the address the control panel shows. */
 async function joined(page: Page, name: string) {
   await openTab(page, 'Aperçu');
-  const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  const port = await serverPort(page);
   await openTab(page, 'Sauvegardes');
   const result = await join(port, name, '1.21.4');
   if (!result.joined) throw new Error(`${name} could not join: ${result.reason}`);

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { Vec3 } from 'vec3';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { accessToken, apiAs, buyServerInStore, expect, openTab, picturesInEachLook, shoot, signUp, test } from './fixtures.ts';
+import { accessToken, apiAs, buyServerInStore, expect, openTab, picturesInEachLook, serverPort, shoot, signUp, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/console';
@@ -30,7 +30,7 @@ test('a player reads the console live, sees a join in colour, runs commands and 
   await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
   await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
-  const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  const port = await serverPort(page);
   await openTab(page, 'Console');
   await expect(lines).toContainText('Starting the server (Minecraft 1.21.4)');
 

@@ -160,6 +160,16 @@ export async function buyServerInStore(browser: Browser, player: string, name: s
   return { page, token, gamePath: new URL(page.url()).pathname };
 }
 
+/**
+ * The port of a running game's own server, as its page shows it: beside the address by name (the
+ * game gateway's), which a test's client would reach only by sending the name.
+ */
+export async function serverPort(page: Page): Promise<number> {
+  const direct = page.getByTestId('game-direct-address');
+  const text = (await direct.count()) ? await direct.textContent() : await page.getByTestId('game-address').textContent();
+  return Number(text!.split(':').pop());
+}
+
 /** The process of a game's server on the test server's machine (the local driver runs it in the game's folder). */
 export function gameServerPid(gameId: string): number {
   const folder = path.join(dataDir(port), 'games', gameId);

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { pingServer } from '../../src/runtime/minecraft/probe.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { accounts, buyServerInStore, desktopChecks, expect, inEachLook, openTab, seriousViolations, shoot, signIn, test, transitionsEnded } from './fixtures.ts';
+import { accounts, buyServerInStore, desktopChecks, expect, inEachLook, openTab, seriousViolations, serverPort, shoot, signIn, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/settings';
@@ -14,7 +14,7 @@ test('a player changes the MOTD and the game mode live and PvP with a restart, a
   await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
   await expect(status).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
-  const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  const port = await serverPort(page);
 
   // The Settings tab, at its own address.
   await openTab(page, 'Réglages');
@@ -92,7 +92,7 @@ test('a player changes the MOTD and the game mode live and PvP with a restart, a
 
   // The player who comes back plays in creative, and the MOTD survived the restart.
   await openTab(page, 'Aperçu');
-  const newPort = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  const newPort = await serverPort(page);
   expect((await pingServer('127.0.0.1', newPort)).motd).toBe('Bienvenue chez les testeurs');
   const result = await join(newPort, 'Builder_e2e', '1.21.4');
   if (!result.joined) throw new Error(`could not join: ${result.reason}`);

@@ -66,7 +66,9 @@ test('alice buys a server from the catalogue and starts it from its control pane
   await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
   await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
-  await expect(page.getByTestId('game-address')).toHaveText(/^[\w.-]+:\d+$/);
+  // By its name, through the game gateway, and the server's own address beside it.
+  await expect(page.getByTestId('game-address')).toHaveText(/^alice-[a-z0-9-]+\.localhost:\d+$/);
+  await expect(page.getByTestId('game-direct-address')).toHaveText(/^Adresse directe : [\w.-]+:\d+$/);
   // The control panel, running, for people to look at (test-results/screenshots/).
   await shoot(page, { path: 'test-results/screenshots/game-panel-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 375, height: 740 });
@@ -84,9 +86,10 @@ test('alice buys a server from the catalogue and starts it from its control pane
   await expect(voice).toHaveAttribute('href', `/mumble-redirect/voice.example.com%3A64738?channel=${encodeURIComponent('Le monde d’Alice')}`);
   await page.unroute('**/app-config.json');
 
-  // A real client joins; the owner sees it online and kicks it, after confirming.
-  const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
-  const joined = await join(port, 'Alex_e2e', '1.21.4');
+  // A real client joins at the address shown (its name, sent in the handshake as a client typing it
+  // would); the owner sees it online and kicks it, after confirming.
+  const [host, gatewayPort] = (await page.getByTestId('game-address').textContent())!.split(':');
+  const joined = await join(Number(gatewayPort), 'Alex_e2e', '1.21.4', 60_000, host);
   expect(joined.joined).toBe(true);
   const online = page.getByRole('listitem').filter({ hasText: 'Alex_e2e' });
   await expect(online).toBeVisible({ timeout: 20_000 });

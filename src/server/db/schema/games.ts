@@ -27,6 +27,10 @@ export const games = pgTable(
       .notNull()
       .references(() => gamePackages.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),
+    /** The first label of the address players type (contract/address-names.ts); unique among games not deleted. */
+    addressName: text('address_name').notNull(),
+    /** When its owner last changed it: at most once a day. */
+    addressNameChangedAt: timestamp('address_name_changed_at', { withTimezone: true }),
     /** What was bought, copied from the package so a later catalogue change does not alter it. */
     version: text('version').notNull(),
     ramMb: integer('ram_mb').notNull(),
@@ -95,6 +99,10 @@ export const games = pgTable(
     index('games_definition_owner_idx').on(t.definitionId, t.ownerId),
     index('games_package_idx').on(t.packageId),
     index('games_reconcile_idx').on(t.desiredState, t.status),
+    // A deleted game's name is free again; its row keeps it for the record.
+    uniqueIndex('games_address_name_idx')
+      .on(t.addressName)
+      .where(sql`${t.deletedAt} is null`),
     // The deletions the backup rounds have yet to finish.
     index('games_deleting_idx')
       .on(t.deletedAt)

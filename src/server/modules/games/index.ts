@@ -1,6 +1,7 @@
 import { defineModule } from '../module.ts';
 import routes from './routes.ts';
 import staffRoutes from './staff-routes.ts';
+import addressNameRoutes from './address-name-routes.ts';
 import { whole } from '../../lib/personal-data.ts';
 
 /**
@@ -13,9 +14,16 @@ export default defineModule(
   'games',
   async (app, { services, loops }) => {
     await app.register(routes, { services });
+    await app.register(addressNameRoutes, { services });
     services.personalData.register('games', async ({ id }) => (await services.games.list(id, {}, whole)).data);
     services.personalData.erasure('games', (id) => services.gameDeletion.deleteAllOf(id));
     await app.register(staffRoutes, { services });
+    const gateway = services.gameGateway;
+    if (gateway) {
+      // Players reach the games by name once the app serves; the port closes before the servers stop.
+      app.addHook('onReady', () => gateway.start());
+      app.addHook('onClose', () => gateway.stop());
+    }
     app.addHook('onClose', () => services.runtime.driver.close());
     if (loops) app.addHook('onReady', async () => services.reconciler.start());
     app.addHook('onClose', () => services.reconciler.stop());

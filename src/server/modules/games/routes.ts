@@ -56,8 +56,19 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
   await signedIn(app, null, (player) => {
     player.post(
       '/v1/game/create',
-      { schema: { problems: [402, 404], tags, summary: 'Buy a game: the first period is charged from the balance (402 when short)', body: named(gameCreate), response: { 201: Game } } },
-      async (request, reply) => reply.status(201).send(await games.create(request.user.id, request.body)),
+      {
+        schema: {
+          problems: [402, 404, 409],
+          tags,
+          summary: 'Buy a game: the first period is charged from the balance (402 when short); its address name is checked first (400, 409 taken) or made up',
+          body: named(gameCreate),
+          response: { 201: Game },
+        },
+      },
+      async (request, reply) => {
+        const addressName = await services.addressNames.forPurchase(request.user.name, request.body.name, request.body.addressName);
+        return reply.status(201).send(await games.create(request.user.id, { ...request.body, addressName }));
+      },
     );
 
     player.get(
@@ -109,8 +120,22 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
 
     player.get(
       '/v1/game/:id/status',
-      { config: { gameRole: 'VIEWER' }, schema: { tags, summary: 'Live status: players, version, MOTD and the address to connect to', params: IdParams, response: { 200: GameStatusView } } },
-      async (request) => games.status(gameOf(request).gameId),
+      {
+        config: { gameRole: 'VIEWER' },
+        schema: {
+          tags,
+          summary: 'Live status: players, version, MOTD and the address to connect to (by name through the game gateway when it runs, with the direct one beside it)',
+          params: IdParams,
+          response: { 200: GameStatusView },
+        },
+      },
+      async (request) => {
+        const { gameId } = gameOf(request);
+        const view = await games.status(gameId);
+        // With the gateway on, players type the game's name; the server's own port stays the direct way in.
+        const named = services.gameGateway?.addressOf(gameId);
+        return named && view.address ? { ...view, address: named, directAddress: view.address } : view;
+      },
     );
 
     player.get(

@@ -3,7 +3,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
 import { conflict, HttpProblem, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
-import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../lib/db-errors.ts';
+import { FOREIGN_KEY_VIOLATION, isUniqueViolation, pgErrorCode } from '../../lib/db-errors.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { CreditsService } from '../money/credits/service.ts';
 import type { FriendsService } from '../friends/service.ts';
@@ -15,6 +15,7 @@ import { type GamePayment } from '../../../contract/renewals.ts';
 import { type GameStatus } from '../../../contract/values.ts';
 import { specOf, type GameRow, type GameRuntime } from './runtime.ts';
 import { GameLock, type GameLockWork } from './lock.ts';
+import { addressNameView } from './address-names.ts';
 import type { GameSpec } from '../../../runtime/driver.ts';
 import type { EventBus } from '../../events.ts';
 
@@ -62,6 +63,7 @@ export function toGame(row: GameRow): Game {
   return {
     id: row.id,
     name: row.name,
+    ...addressNameView(row),
     definitionId: row.definitionId,
     packageId: row.packageId,
     version: row.version,
@@ -173,7 +175,7 @@ export class GamesService {
    * or an unusable code (402, 404, 422) leaves neither a charge, a use nor a game. The server is then
    * provisioned; if that fails the game still exists and its first start provisions it again.
    */
-  async create(ownerId: string, input: GameCreate): Promise<Game> {
+  async create(ownerId: string, input: GameCreate & { addressName: string }): Promise<Game> {
     const { definition, package: pkg } = await this.catalogue.offer(input.definitionId, input.packageId);
     const defaults = definition.settings;
     const settings: ResolvedSettings = {
@@ -192,6 +194,7 @@ export class GamesService {
             definitionId: definition.id,
             packageId: pkg.id,
             name: input.name,
+            addressName: input.addressName,
             version: definition.version,
             ramMb: pkg.ramMb,
             maxPlayers: pkg.maxPlayers,
@@ -207,6 +210,7 @@ export class GamesService {
       .catch((err: unknown) => {
         // Staff deleted the package between the look-up and the purchase.
         if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw notFound('gamePackage');
+        if (isUniqueViolation(err)) throw conflict('games.addressNameTaken'); // bought at the same instant
         throw err;
       });
     try {
@@ -425,14 +429,7 @@ export class GamesService {
         const [current] = await tx.select({ announcedAt: games.announcedAt }).from(games).where(eq(games.id, id));
         const next = new Date((current?.announcedAt ?? now).getTime() + ANNOUNCE_INTERVAL_MS);
         const seconds = Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000));
-        throw new HttpProblem(
-          429,
-          'games.announcedRecently',
-          { at: (current?.announcedAt ?? now).toISOString(), next: next.toISOString(), seconds },
-          {
-            headers: { 'retry-after': String(seconds) },
-          },
-        );
+        throw new HttpProblem(429, 'games.announcedRecently', { at: (current?.announcedAt ?? now).toISOString(), next: next.toISOString(), seconds }, { headers: { 'retry-after': String(seconds) } });
       }
       const friendIds = await this.friends.friendIds(row.ownerId, tx);
       const notice = { key: 'game.announced', params: { name: row.name, owner: ownerName, address }, link: '/dashboard' };

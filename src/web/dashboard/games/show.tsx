@@ -18,6 +18,7 @@ import { levelOf, may } from './sharing/access.ts';
 import { SharedByChip } from './sharing/SharedByChip.tsx';
 import { DeleteGameCard } from './settings/DeleteGameCard.tsx';
 import { OfferCard } from './settings/OfferCard.tsx';
+import { AddressNameCard } from './settings/AddressNameCard.tsx';
 import { SettingsCard } from './settings/SettingsCard.tsx';
 import { StatusChip } from './StatusChip.tsx';
 import { LIVE_READ_MS, useGameRead } from './useGameCall.ts';
@@ -118,6 +119,7 @@ function ControlPanel({ game, tab, reload }: { game: Game; tab: GameTab; reload:
         <Stack spacing={3}>
           <SettingsCard gameId={game.id} />
           {may(game, 'OWNER') && <OfferCard game={game} />}
+          {may(game, 'OWNER') && <AddressNameCard game={game} />}
           {may(game, 'OWNER') && <DeleteGameCard game={game} />}
         </Stack>
       )}

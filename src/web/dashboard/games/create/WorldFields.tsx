@@ -1,6 +1,7 @@
 import { Box, Card, CardContent, FormControl, FormHelperText, InputLabel, MenuItem, Select, Stack, TextField } from '@mui/material';
 import { Controller, type Control, type FieldPath } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { AddressNameField } from './AddressNameField.tsx';
 import { difficulties, gameModes, type CreateValues } from './values.ts';
 
 /** A text field of the form; its error is the client's rule or, after a submit, the API's word for it. */
@@ -77,7 +78,7 @@ function Choice({
   );
 }
 
-/** The server's name and its world: MOTD, game mode, difficulty and seed. */
+/** The server's name, its address and its world: MOTD, game mode, difficulty and seed. */
 export function WorldFields({ control }: { control: Control<CreateValues> }) {
   const { t } = useTranslation('games');
   return (
@@ -85,6 +86,7 @@ export function WorldFields({ control }: { control: Control<CreateValues> }) {
       <CardContent>
         <Stack spacing={2}>
           <Text control={control} name="name" label={t('create.name')} help={t('create.nameHelp')} maxLength={60} required={t('create.nameRequired')} />
+          <AddressNameField control={control} />
           <Text control={control} name="settings.motd" label={t('create.motd')} help={t('create.motdHelp')} maxLength={59} />
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
             <Choice control={control} name="settings.gameMode" label={t('create.gameMode')} options={gameModes} labelKey="gameMode" />

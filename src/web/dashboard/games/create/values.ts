@@ -12,6 +12,8 @@ export interface CreateValues {
   definitionId?: string;
   packageId: string;
   name: string;
+  /** The address name: the API's suggestion until the player types their own. */
+  addressName?: string;
   settings: { motd?: string; gameMode: NonNullable<GameSettings['gameMode']>; difficulty: NonNullable<GameSettings['difficulty']>; seed?: string };
   autoRenew: boolean;
   promoCode?: string;
@@ -24,17 +26,19 @@ export function defaultValues(definition: GameDefinition): CreateValues {
   return {
     packageId: cheapest?.id ?? '',
     name: '',
+    addressName: '',
     settings: { motd: defaults.motd ?? '', gameMode: defaults.gameMode ?? 'survival', difficulty: defaults.difficulty ?? 'normal', seed: defaults.seed ?? '' },
     autoRenew: true,
   };
 }
 
-/** The purchase as the API takes it: texts trimmed, an empty MOTD or seed left to the definition. */
+/** The purchase as the API takes it: texts trimmed, an empty MOTD or seed left to the definition, an empty address name to the API's suggestion. */
 export function toRequest(definitionId: string, v: CreateValues, promoCode: string | null): GameCreate & CreateValues {
   const settings: CreateValues['settings'] = { gameMode: v.settings.gameMode, difficulty: v.settings.difficulty };
   const motd = v.settings.motd?.trim();
   const seed = v.settings.seed?.trim();
   if (motd) settings.motd = motd;
   if (seed) settings.seed = seed;
-  return { definitionId, packageId: v.packageId, name: v.name.trim(), settings, autoRenew: v.autoRenew, ...(promoCode ? { promoCode } : {}) };
+  const addressName = v.addressName?.trim();
+  return { definitionId, packageId: v.packageId, name: v.name.trim(), ...(addressName ? { addressName } : {}), settings, autoRenew: v.autoRenew, ...(promoCode ? { promoCode } : {}) };
 }

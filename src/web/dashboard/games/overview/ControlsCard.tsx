@@ -136,6 +136,12 @@ export function ControlsCard({
               ) : (
                 <Typography color="text.secondary">{t('game.noAddress')}</Typography>
               )}
+              {address && live?.directAddress && (
+                // Where `*.localhost` or the game domain does not resolve, the server's own port still works.
+                <Typography variant="body2" color="text.secondary" data-testid="game-direct-address" sx={{ overflowWrap: 'anywhere' }}>
+                  {t('game.directAddress', { address: live.directAddress })}
+                </Typography>
+              )}
               {voice && (
                 <Link component={RouterLink} to={to(voice)} variant="body2">
                   {t('game.mumble')}

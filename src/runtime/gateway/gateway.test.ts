@@ -1,0 +1,160 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import minecraftProtocol from 'minecraft-protocol';
+import type { Bot } from 'mineflayer';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { gameSpec, join, quit, randomPortRange, reasonText, waitFor } from '../../../tests/fixtures/minecraft.ts';
+import { LocalDriver } from '../local-driver.ts';
+import { readServerConfig } from '../minecraft/server-config.ts';
+import { createGateway, type Gateway, type Target } from './gateway.ts';
+
+/**
+ * The game gateway in front of two real flying-squid servers, with real Minecraft clients
+ * (mineflayer) that say which host they typed, as a player's client does, with no DNS involved.
+ */
+describe('the game gateway', () => {
+  const VERSION = '1.21.4';
+  let dataDir: string;
+  let driver: LocalDriver;
+  const alpha = gameSpec('alpha', { motd: 'Alpha world', levelType: 'flat' });
+  const beta = gameSpec('beta', { motd: 'Beta world', levelType: 'flat' });
+  const routes = new Map<string, Target>();
+  let gateway: Gateway;
+  let port: number;
+  const bots: Bot[] = [];
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-gateway-'));
+    driver = new LocalDriver({ dataDir, host: '127.0.0.1', portRange: randomPortRange() });
+    await Promise.all([driver.start(alpha), driver.start(beta)]);
+    await Promise.all([waitFor(driver, alpha, 'RUNNING'), waitFor(driver, beta, 'RUNNING')]);
+    routes.set('alpha.localhost', { host: '127.0.0.1', port: readServerConfig(driver.dir(alpha)).port });
+    routes.set('beta.localhost', { host: '127.0.0.1', port: readServerConfig(driver.dir(beta)).port });
+    // A name whose server is gone: nothing listens on the port it leads to.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    routes.set('gone.localhost', { host: '127.0.0.1', port: (closed.address() as net.AddressInfo).port });
+    await new Promise((resolve) => closed.close(resolve));
+  }, 180_000);
+
+  afterAll(async () => {
+    await driver?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function openGateway(handshakeTimeoutMs?: number): Promise<void> {
+    gateway = createGateway({ route: ({ host }) => routes.get(host) ?? null, ...(handshakeTimeoutMs ? { handshakeTimeoutMs } : {}) });
+    port = await gateway.listen(0, '127.0.0.1');
+  }
+
+  afterEach(async () => {
+    await Promise.all(bots.splice(0).map(quit));
+    await gateway?.close();
+  });
+
+  async function joined(name: string, host: string): Promise<Bot> {
+    const result = await join(port, name, VERSION, 60_000, host);
+    if (!result.joined) throw new Error(`${name} was refused: ${result.reason}`);
+    bots.push(result.bot);
+    return result.bot;
+  }
+
+  /** A status ping through the gateway, as the server list sends it for `host`. */
+  async function ping(host: string): Promise<{ motd: string; version: string }> {
+    // Connected by hand, as no DNS knows these names (the library's `stream` option would say connected twice).
+    const connect = (client: minecraftProtocol.Client) => client.setSocket(net.connect(port, '127.0.0.1'));
+    const answer = await minecraftProtocol.ping({ host, port, version: VERSION, connect } as minecraftProtocol.PingOptions);
+    if (!('description' in answer)) throw new Error('a pre-1.7 answer');
+    return { motd: reasonText(answer.description), version: answer.version.name };
+  }
+
+  it('takes each player to the server of the name they typed, on one port', async () => {
+    await openGateway();
+    await joined('AlphaPlayer', 'alpha.localhost');
+    // Forge's marker and a fully qualified name's trailing dot, in capitals: the same server.
+    await joined('BetaPlayer', 'Beta.Localhost.\0FML3\0');
+
+    expect(await driver.rcon(alpha, 'list')).toBe('There are 1 of a max of 5 players online: AlphaPlayer');
+    expect(await driver.rcon(beta, 'list')).toBe('There are 1 of a max of 5 players online: BetaPlayer');
+
+    expect(await ping('alpha.localhost')).toMatchObject({ motd: 'Alpha world', version: VERSION });
+    expect(await ping('beta.localhost')).toMatchObject({ motd: 'Beta world', version: VERSION });
+
+    // Leaving closes both sides.
+    await Promise.all(bots.splice(0).map(quit));
+    await expect.poll(() => gateway.openSockets(), { timeout: 10_000 }).toBe(0);
+  });
+
+  it('says a name leads nowhere, in the server list and at login, and a server that is gone does not answer', async () => {
+    await openGateway();
+    const unknown = await ping('nobody.localhost');
+    expect(unknown.motd).toContain("Le serveur « nobody.localhost » n'existe pas.");
+    expect(unknown.motd).toContain('Server "nobody.localhost" does not exist.');
+
+    const refused = await join(port, 'Lost', VERSION, 30_000, 'nobody.localhost');
+    expect(refused.joined).toBe(false);
+    expect(!refused.joined && refused.reason).toBe(`Le serveur « nobody.localhost » n'existe pas. / Server "nobody.localhost" does not exist.`);
+
+    const gone = await join(port, 'Late', VERSION, 30_000, 'gone.localhost');
+    expect(!gone.joined && gone.reason).toContain('ne répond pas');
+    expect((await ping('gone.localhost')).motd).toContain('is not answering');
+  });
+
+  it('answers a legacy ping with a line asking for a newer client', async () => {
+    await openGateway();
+    const socket = net.connect(port, '127.0.0.1');
+    socket.end(Buffer.from([0xfe, 0x01]));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await new Promise((resolve) => socket.once('close', resolve));
+    const answer = Buffer.concat(chunks);
+    expect(answer[0]).toBe(0xff);
+    expect(Buffer.from(answer.subarray(3)).swap16().toString('utf16le')).toContain('Please use Minecraft 1.7 or newer');
+  });
+
+  it('closes random, truncated, oversized and stalled handshakes, then still serves a player, with no socket left', async () => {
+    await openGateway(1000);
+    const handshake = (host: string, nextState = 2) =>
+      (
+        minecraftProtocol.createSerializer({ state: minecraftProtocol.states.HANDSHAKING, isServer: false, version: VERSION, customPackets: {} }) as { createPacketBuffer(p: object): Buffer }
+      ).createPacketBuffer({
+        name: 'set_protocol',
+        params: { protocolVersion: 769, serverHost: host, serverPort: port, nextState },
+      });
+    const framed = (body: Buffer) => Buffer.concat([Buffer.from([(body.length & 0x7f) | (body.length > 127 ? 0x80 : 0), ...(body.length > 127 ? [body.length >> 7] : [])]), body]);
+    const good = framed(handshake('alpha.localhost'));
+    const sends: Buffer[] = [];
+    for (let i = 0; i < 60; i++) sends.push(Buffer.from(Array.from({ length: 1 + Math.floor(Math.random() * 3000) }, () => Math.floor(Math.random() * 256))));
+    for (let i = 1; i < good.length; i++) sends.push(good.subarray(0, i));
+    sends.push(
+      Buffer.alloc(0), // connects and says nothing
+      Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f]), // a length of 4 GB
+      Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), // a varint too long
+      framed(handshake('a'.repeat(2000) + '.localhost')), // a host far past 255 characters
+      framed(handshake('alpha.localhost', 7)), // no such next state
+      Buffer.concat([framed(handshake('nobody.localhost', 1)), Buffer.from([0x05, 0x07, 1, 2, 3, 4])]), // a status request that is not one
+      Buffer.concat([framed(handshake('nobody.localhost', 1)), Buffer.from([0x01, 0x00])]), // a status asked, its ping never sent
+    );
+    const closedByGateway = sends.map(
+      (bytes) =>
+        new Promise<boolean>((resolve) => {
+          const socket = net.connect(port, '127.0.0.1');
+          socket.on('error', () => {});
+          socket.on('data', () => {});
+          // Written and left open: only the gateway may end these connections.
+          socket.once('connect', () => socket.write(bytes));
+          socket.once('close', () => resolve(true));
+        }),
+    );
+    expect((await Promise.all(closedByGateway)).every(Boolean)).toBe(true);
+    await expect.poll(() => gateway.openSockets(), { timeout: 10_000 }).toBe(0);
+
+    await joined('AfterFuzz', 'alpha.localhost');
+    expect(await driver.rcon(alpha, 'list')).toContain('AfterFuzz');
+    expect((await ping('nobody.localhost')).motd).toContain("n'existe pas");
+    await Promise.all(bots.splice(0).map(quit));
+    await expect.poll(() => gateway.openSockets(), { timeout: 10_000 }).toBe(0);
+  });
+});

@@ -1,0 +1,187 @@
+import net, { type Socket } from 'node:net';
+import { MAX_HANDSHAKE_BYTES, legacyPingAnswer, newSplitter, readFirst, type Intent } from './packets.ts';
+import { answerLocally } from './local-answer.ts';
+import { words } from './words.ts';
+
+/**
+ * The game gateway: one TCP port for every game. It reads a connection's handshake, asks `route`
+ * where the host name the player typed leads, and from then on only copies bytes both ways, the
+ * bytes it read replayed to the game's server first. It keeps no game state: what a name leads to is
+ * the router's to say, so the gateway can be restarted or run in several copies.
+ */
+
+/** Where a connection goes. */
+export interface Target {
+  host: string;
+  port: number;
+}
+
+interface RouteRequest {
+  /** The host the player typed, normalised (`packets.ts`, `hostName`). */
+  host: string;
+  intent: Intent;
+  protocolVersion: number;
+  remoteAddress: string | undefined;
+  /**
+   * Aborted when the client goes away. A router may take its time (a later wake holds a login
+   * until the game runs): the client's bytes are kept meanwhile and replayed once it answers.
+   */
+  signal: AbortSignal;
+}
+
+/**
+ * A target; null for a name that leads nowhere (answered "does not exist"); 'stopped' for a game
+ * whose server does not run (answered so; a later wake goes here).
+ */
+type Route = Target | null | 'stopped';
+type Router = (request: RouteRequest) => Route | Promise<Route>;
+
+export interface GatewayOptions {
+  route: Router;
+  /** The whole handshake must arrive within this (5 s). */
+  handshakeTimeoutMs?: number;
+  /** A target that neither accepts nor refuses within this is taken as refusing (5 s). */
+  connectTimeoutMs?: number;
+  /** Where a router's failure is told (nothing by default). */
+  log?: (message: string, error?: unknown) => void;
+}
+
+/** Bytes a client may send while its route is decided (a login start is well under 1 kB). */
+const MAX_HELD_BYTES = 64 * 1024;
+
+export interface Gateway {
+  /** Listens; resolves with the port (0 picks a free one). */
+  listen(port: number, host?: string): Promise<number>;
+  /** Sockets open now, clients' and targets', for tests and metrics. */
+  openSockets(): number;
+  close(): Promise<void>;
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const handshakeTimeoutMs = options.handshakeTimeoutMs ?? 5000;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+  const log = options.log ?? (() => {});
+  const sockets = new Set<Socket>();
+
+  function track(socket: Socket): void {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    // Errors end the socket; 'close' follows. Without a listener an error would be thrown.
+    socket.on('error', () => socket.destroy());
+  }
+
+  function handle(client: Socket): void {
+    track(client);
+    client.setNoDelay(true);
+    const held: Buffer[] = [];
+    let heldBytes = 0;
+    let first: ReturnType<typeof readFirst> | undefined;
+    /** Frames after the handshake, for a local answer; the piping phase never reads them. */
+    let onFrame: ((frame: Buffer) => void) | null = null;
+    const queued: Buffer[] = [];
+    const aborter = new AbortController();
+    client.once('close', () => aborter.abort());
+
+    const handshakeTimer = setTimeout(() => client.destroy(), handshakeTimeoutMs);
+    handshakeTimer.unref();
+    client.once('close', () => clearTimeout(handshakeTimer));
+
+    const splitter = newSplitter();
+    splitter.on('error', () => client.destroy());
+    splitter.on('data', (frame: Buffer) => {
+      if (client.destroyed) return;
+      if (first === undefined) {
+        first = readFirst(frame);
+        splitter.recognizeLegacyPing = false;
+        clearTimeout(handshakeTimer);
+        if (!first) return void client.destroy();
+        if (first.kind === 'legacy-ping') return void client.end(legacyPingAnswer(words.oldClient));
+        void dispatch(first.host, first.intent, first.protocolVersion);
+        return;
+      }
+      if (onFrame) onFrame(frame);
+      else queued.push(frame);
+    });
+
+    const onData = (chunk: Buffer) => {
+      held.push(chunk);
+      heldBytes += chunk.length;
+      // Before the handshake, a frame longer than a handshake can be is no client's; after it,
+      // until the route answers, a client has no reason to send much.
+      if ((first === undefined && heldBytes > MAX_HANDSHAKE_BYTES + 64) || heldBytes > MAX_HELD_BYTES) return void client.destroy();
+      try {
+        splitter.write(chunk);
+      } catch {
+        client.destroy();
+      }
+    };
+    client.on('data', onData);
+
+    const answer = (intent: Intent, protocolVersion: number, text: { motd: string; reason: string }) => {
+      onFrame = answerLocally(client, intent, protocolVersion, text, handshakeTimeoutMs);
+      for (const frame of queued.splice(0)) onFrame(frame);
+    };
+
+    async function dispatch(host: string, intent: Intent, protocolVersion: number): Promise<void> {
+      let target: Route;
+      try {
+        target = await options.route({ host, intent, protocolVersion, remoteAddress: client.remoteAddress, signal: aborter.signal });
+      } catch (error) {
+        log(`gateway: no route for ${host}`, error);
+        return answer(intent, protocolVersion, words.unreachable(host));
+      }
+      if (client.destroyed) return;
+      if (!target) return answer(intent, protocolVersion, words.unknown(host));
+      if (target === 'stopped') return answer(intent, protocolVersion, words.stopped(host));
+      connect(target, host, intent, protocolVersion);
+    }
+
+    function connect(target: Target, host: string, intent: Intent, protocolVersion: number): void {
+      const upstream = net.connect({ host: target.host, port: target.port, noDelay: true });
+      track(upstream);
+      let piping = false;
+      const connectTimer = setTimeout(() => upstream.destroy(), connectTimeoutMs);
+      connectTimer.unref();
+      client.once('close', () => upstream.destroy());
+      upstream.once('connect', () => {
+        clearTimeout(connectTimer);
+        if (client.destroyed) return void upstream.destroy();
+        piping = true;
+        client.off('data', onData);
+        for (const chunk of held.splice(0)) upstream.write(chunk);
+        client.pipe(upstream);
+        upstream.pipe(client);
+      });
+      upstream.once('close', () => {
+        clearTimeout(connectTimer);
+        if (piping) {
+          // The server's last bytes (a kick's reason) are flushed before the client is closed.
+          client.destroySoon();
+          return;
+        }
+        if (!client.destroyed) answer(intent, protocolVersion, words.unreachable(host));
+      });
+    }
+  }
+
+  const server = net.createServer({ noDelay: true }, handle);
+  server.on('error', (error) => log('gateway: server error', error));
+
+  return {
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve((server.address() as net.AddressInfo).port);
+        });
+      }),
+    openSockets: () => sockets.size,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,90 @@
+import { isNull } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { games } from '../../db/schema/games.ts';
+import { createGateway, type Gateway } from '../../../runtime/gateway/gateway.ts';
+import type { GameRuntime } from './runtime.ts';
+
+/** The channel migration 0030's trigger NOTIFYs when a game's name is given, changed or freed. */
+const CHANNEL = 'game_addresses_changed';
+/** The port players reach without typing one. */
+const MINECRAFT_PORT = 25565;
+
+/**
+ * The game gateway of this API process (docs/architecture.md, "The game gateway"): every game's
+ * address name kept in memory, loaded once and again whenever the database says one changed (on
+ * any replica, at commit), so a ping or a login never queries the database; where a name leads
+ * is then the driver's to say, from its own memory.
+ */
+export class GameGateway {
+  private readonly database: Database;
+  private readonly runtime: GameRuntime;
+  private readonly port: number;
+  private readonly domain: string;
+  private ids = new Map<string, string>();
+  private names = new Map<string, string>();
+  private gateway: Gateway | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  private listening = 0;
+  /** A reload under way, and whether another was asked meanwhile (its notice may be newer than the read). */
+  private reloading: Promise<void> | null = null;
+  private again = false;
+
+  constructor(database: Database, runtime: GameRuntime, options: { port: number; domain: string }) {
+    this.database = database;
+    this.runtime = runtime;
+    this.port = options.port;
+    this.domain = options.domain;
+  }
+
+  /** Names now, and every change from now on; then the port opens. */
+  async start(): Promise<void> {
+    this.unlisten = await this.database.listen(CHANNEL, () => void this.reload(), { onReconnect: () => void this.reload() });
+    await this.reload();
+    this.gateway = createGateway({
+      route: ({ host }) => this.route(host),
+      log: (message, err) => this.runtime.log.warn({ err }, message),
+    });
+    this.listening = await this.gateway.listen(this.port);
+  }
+
+  async stop(): Promise<void> {
+    await this.unlisten?.();
+    await this.gateway?.close();
+  }
+
+  /** The address players type for a game named `name`: `name.domain`, with the port unless it is Minecraft's own. */
+  addressOf(gameId: string): string | null {
+    const name = this.names.get(gameId);
+    if (!name || !this.listening) return null;
+    return this.listening === MINECRAFT_PORT ? `${name}.${this.domain}` : `${name}.${this.domain}:${this.listening}`;
+  }
+
+  private async route(host: string) {
+    const suffix = `.${this.domain}`;
+    const name = host.endsWith(suffix) ? host.slice(0, -suffix.length) : null;
+    const id = name ? this.ids.get(name) : undefined;
+    if (!id) return null;
+    return (await this.runtime.driver.gatewayTarget?.({ id })) ?? 'stopped';
+  }
+
+  private reload(): Promise<void> {
+    if (this.reloading) {
+      this.again = true;
+      return this.reloading;
+    }
+    this.reloading = (async () => {
+      do {
+        this.again = false;
+        try {
+          const rows = await this.database.db.select({ id: games.id, name: games.addressName }).from(games).where(isNull(games.deletedAt));
+          this.ids = new Map(rows.map((r) => [r.name, r.id]));
+          this.names = new Map(rows.map((r) => [r.id, r.name]));
+        } catch (err) {
+          this.runtime.log.error({ err }, 'game gateway: names not read; the previous ones stay');
+        }
+      } while (this.again);
+      this.reloading = null;
+    })();
+    return this.reloading;
+  }
+}

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import minecraftProtocol from 'minecraft-protocol';
+import type { Bot } from 'mineflayer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig, type Config } from '../../src/server/config.ts';
+import type { Database } from '../../src/server/db/client.ts';
+import { loadOrCreateKeys, type IdentityKeys } from '../../src/server/identity/keys.ts';
+import { signAccessToken } from '../../src/server/identity/tokens.ts';
+import { LocalDriver, localConsoles } from '../../src/runtime/local-driver.ts';
+import { freshDatabase } from '../fixtures/db.ts';
+import { join, quit, randomPortRange, reasonText } from '../fixtures/minecraft.ts';
+
+const VERSION = '1.21.4';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The game gateway inside the API (GAME_GATEWAY_PORT, here any free port): a game's address name
+ * leads a real Minecraft client to its real server, the game page shows that address with the
+ * direct one beside it, and a rename is followed at once, from the database's notice.
+ */
+describe('the game gateway in the API, with a real server', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-gateway-real-'));
+  const bots: Bot[] = [];
+  let config: Config;
+  let keys: IdentityKeys;
+  let database: Database;
+  let dispose: () => Promise<void>;
+  let app: FastifyInstance;
+  let driver: LocalDriver;
+
+  beforeAll(async () => {
+    config = loadConfig({
+      DATA_DIR: dataDir,
+      OIDC_KEYS_FILE: path.join(dataDir, 'keys.json'),
+      WEB_DIR: path.join(dataDir, 'no-web'),
+      LOG_LEVEL: 'silent',
+      GAME_HOST: '127.0.0.1',
+      GAME_RECONCILE_INTERVAL_MS: '300',
+      GAME_GATEWAY_PORT: '0',
+    });
+    keys = await loadOrCreateKeys(config.oidc.keysFile);
+    ({ database, dispose } = await freshDatabase());
+    const consoles = localConsoles(config.game.dataDir);
+    driver = new LocalDriver({ dataDir: config.game.dataDir, host: '127.0.0.1', portRange: randomPortRange(), consoles });
+    app = await buildApp({ config, database, logger: false, runtime: { driver, consoles } });
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await Promise.all(bots.splice(0).map((b) => quit(b).catch(() => {})));
+    await app?.close();
+    await driver?.close();
+    await dispose?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function as(username: string, options: InjectOptions & { roles?: string[] }) {
+    const { roles, ...rest } = options;
+    const bearer = await signAccessToken(config, keys, { username, roles: roles ?? [] });
+    return app.inject({ ...rest, headers: { ...rest.headers, authorization: `Bearer ${bearer}` } });
+  }
+  const alice = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => as('alice', { method, url, ...(payload ? { payload } : {}) });
+
+  async function ping(port: number, host: string): Promise<string> {
+    const connect = (client: minecraftProtocol.Client) => client.setSocket(net.connect(port, '127.0.0.1'));
+    const answer = await minecraftProtocol.ping({ host, port, version: VERSION, connect } as minecraftProtocol.PingOptions);
+    return 'description' in answer ? reasonText(answer.description) : '';
+  }
+
+  it('leads a player by the game’s name to its server, shows the address, and follows a rename', { timeout: 180_000 }, async () => {
+    const staff = { roles: ['staff'] };
+    const def = await as('boss', {
+      ...staff,
+      method: 'POST',
+      url: '/v1/definition/game',
+      payload: { name: { fr: 'Créatif', en: 'Creative' }, description: { fr: 'Bâtir', en: 'Build' }, version: VERSION, published: true },
+    });
+    const pack = await as('boss', {
+      ...staff,
+      method: 'POST',
+      url: '/v1/definition/game/package',
+      payload: { definitionId: def.json().id, name: { fr: 'Petit', en: 'Small' }, ramMb: 512, maxPlayers: 5, periodDays: 30, priceCredits: 100 },
+    });
+    const aliceId = (await alice('GET', '/v1/user')).json().id as string;
+    await app.services.credits.apply(app.services.db, { userId: aliceId, amount: 100, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Test credits' } } });
+    const created = await alice('POST', '/v1/game/create', {
+      definitionId: def.json().id,
+      packageId: pack.json().id,
+      name: 'Gateway world',
+      addressName: 'alice-world',
+      settings: { motd: 'Alice by name' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const gameId = created.json().id as string;
+    // Known to the gateway once the database's notice of the new name is heard.
+    await expect.poll(() => app.services.gameGateway!.addressOf(gameId), { timeout: 10_000 }).toMatch(/^alice-world\.localhost:\d+$/);
+    const gatewayPort = Number(app.services.gameGateway!.addressOf(gameId)!.split(':')[1]);
+
+    // Stopped: the name is known, and the list says the server is stopped.
+    await expect.poll(() => ping(gatewayPort, 'alice-world.localhost'), { timeout: 10_000 }).toContain('est arrêté');
+    expect(await ping(gatewayPort, 'nobody.localhost')).toContain("n'existe pas");
+
+    expect((await alice('POST', `/v1/game/${gameId}/start`)).statusCode).toBe(200);
+    let status: { status: string; address: string | null; directAddress?: string } = { status: '', address: null };
+    const until = Date.now() + 120_000;
+    while (Date.now() < until && !status.address) {
+      status = (await alice('GET', `/v1/game/${gameId}/status`)).json();
+      if (!status.address) await sleep(250);
+    }
+    expect(status).toMatchObject({ status: 'RUNNING', address: `alice-world.localhost:${gatewayPort}`, directAddress: expect.stringMatching(/^127\.0\.0\.1:\d+$/) });
+
+    expect(await ping(gatewayPort, 'alice-world.localhost')).toBe('Alice by name');
+    const result = await join(gatewayPort, 'ByName', VERSION, 60_000, 'alice-world.localhost');
+    if (!result.joined) throw new Error(`refused: ${result.reason}`);
+    bots.push(result.bot);
+    expect((await alice('GET', `/v1/game/${gameId}/minecraft/players/connected`)).json()).toMatchObject({ playersOnline: 1, players: [{ name: 'ByName' }] });
+
+    // A rename: the new name leads there as soon as the database's notice is heard, the old one nowhere.
+    expect((await alice('PUT', `/v1/game/${gameId}/address-name`, { addressName: 'alice-new' })).statusCode).toBe(200);
+    await expect.poll(() => ping(gatewayPort, 'alice-new.localhost'), { timeout: 10_000 }).toBe('Alice by name');
+    expect(await ping(gatewayPort, 'alice-world.localhost')).toContain("n'existe pas");
+    expect((await alice('GET', `/v1/game/${gameId}/status`)).json().address).toBe(`alice-new.localhost:${gatewayPort}`);
+  });
+});
