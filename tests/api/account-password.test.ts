@@ -27,8 +27,9 @@ describe('the mailer', () => {
       const answer = await new OidcClient(t.origin).postForm('/oidc/ui/forgot', { email: 'outboxer@example.com' });
       expect(answer.status).toBe(200);
       const outbox = path.join(t.config.dataDir, 'outbox');
-      await expect.poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox) : []), { timeout: 10_000 }).toHaveLength(1);
-      const eml = fs.readFileSync(path.join(outbox, fs.readdirSync(outbox)[0]!), 'utf8');
+      const messages = () => (fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((name) => name.endsWith('.eml')) : []);
+      await expect.poll(messages, { timeout: 10_000 }).toHaveLength(1);
+      const eml = fs.readFileSync(path.join(outbox, messages()[0]!), 'utf8');
       expect(eml).toContain('To: outboxer@example.com');
       expect(eml).toMatch(/Content-Type: text\/html/);
       expect(eml).toContain(`${t.origin}/oidc/ui/reset?token=`);

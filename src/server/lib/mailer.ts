@@ -72,7 +72,9 @@ export class Mailer {
     if (!this.outbox) return;
     await fs.mkdir(this.outbox, { recursive: true });
     const file = path.join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
-    await fs.writeFile(file, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+    // Written aside, then renamed: whoever watches the outbox never reads a message half-written.
+    await fs.writeFile(`${file}.part`, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+    await fs.rename(`${file}.part`, file);
     this.log.info({ to: mail.to, subject, file, link: mail.link }, 'email written to the outbox (no SMTP_URL)');
   }
 }
