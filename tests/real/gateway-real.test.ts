@@ -113,6 +113,8 @@ describe('the game gateway in the API, with a real server', () => {
       if (!status.address) await sleep(250);
     }
     expect(status).toMatchObject({ status: 'RUNNING', address: `alice-world.localhost:${gatewayPort}`, directAddress: expect.stringMatching(/^127\.0\.0\.1:\d+$/) });
+    // Friends told the server is open get the same address.
+    expect((await alice('POST', `/v1/game/${gameId}/announce`)).json()).toMatchObject({ address: `alice-world.localhost:${gatewayPort}` });
 
     expect(await ping(gatewayPort, 'alice-world.localhost')).toBe('Alice by name');
     const result = await join(gatewayPort, 'ByName', VERSION, 60_000, 'alice-world.localhost');

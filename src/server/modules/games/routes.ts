@@ -234,7 +234,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         },
       },
       async (request) => {
-        return games.announce(gameOf(request).gameId, request.user.name);
+        const { gameId } = gameOf(request);
+        return games.announce(gameId, request.user.name, services.gameGateway?.addressOf(gameId) ?? null);
       },
     );
 

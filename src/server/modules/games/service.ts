@@ -407,12 +407,13 @@ export class GamesService {
    * announcement. The slot is taken by a conditional UPDATE in the transaction that writes the
    * notifications, so two calls at once cannot both announce and a failure leaves the slot free.
    */
-  async announce(id: string, ownerName: string): Promise<{ notified: number; address: string }> {
+  async announce(id: string, ownerName: string, named: string | null = null): Promise<{ notified: number; address: string }> {
     const row = await this.row(id);
     if (row.status !== 'RUNNING') throw conflict('games.announceNotRunning', { status: row.status });
     let address: string | null;
     try {
-      address = (await this.runtime.driver.observe(await specOf(this.db, row))).address;
+      // The name the gateway answers to when it runs (`named`), as the game page shows; else the server's own.
+      address = named ?? (await this.runtime.driver.observe(await specOf(this.db, row))).address;
     } catch (err) {
       throw new HttpProblem(503, 'games.noAnswer');
     }
