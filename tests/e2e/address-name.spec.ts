@@ -1,4 +1,7 @@
-import { expect, openTab, signUp, staffApi, test, accessToken } from './fixtures.ts';
+import { expect, openTab, shotsInEachLook, signUp, staffApi, takingLooks, test, accessToken } from './fixtures.ts';
+
+/** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
+const SHOTS = 'test-results/address-name';
 
 const run = Date.now().toString(36).toLowerCase();
 
@@ -25,6 +28,7 @@ test('the buy form suggests an address name the player may change, and the owner
   const chosen = `nous-${run}`;
   await address.fill(chosen);
   await expect(page.getByText(`Vos joueurs taperont ${chosen}.localhost`)).toBeVisible();
+  await shotsInEachLook(page, SHOTS, 'buy-form-fr', () => expect(address).toHaveValue(chosen));
   await page.getByLabel('Nom du serveur').fill('Chez Nous, encore');
   await expect(address).toHaveValue(chosen);
   await page.getByRole('button', { name: /^Payer .* et créer$/ }).click();
@@ -44,4 +48,10 @@ test('the buy form suggests an address name the player may change, and the owner
   // Once a day: the card now says until when, and the field waits.
   await expect(page.getByText('L’adresse vient de changer : prochain changement possible le', { exact: false })).toBeVisible();
   await expect(field).toBeDisabled();
+  await shotsInEachLook(page, SHOTS, 'settings-card-fr', () => expect(field).toBeDisabled());
+  if (takingLooks) {
+    await page.goto(`/en${new URL(page.url()).pathname}`);
+    await openTab(page, 'Settings');
+    await shotsInEachLook(page, SHOTS, 'settings-card-en', () => expect(page.getByLabel('Name in the address')).toBeDisabled());
+  }
 });
