@@ -5,7 +5,9 @@ import { catalogue, userId } from '../fixtures/games.ts';
 import { rankedMatches, ratingHistory } from '../../src/server/db/schema/competitions.ts';
 import { gamePayments } from '../../src/server/db/schema/renewals.ts';
 import { gamePlayers, games } from '../../src/server/db/schema/games.ts';
-import { JOIN_MS } from '../../src/server/modules/competitions/supervision.ts';
+import { MATCH_JOIN_SECONDS } from '../../src/contract/competitions.ts';
+
+const JOIN_MS = MATCH_JOIN_SECONDS * 1000;
 
 const log = (line: string) => `[12:00:00] [Server thread/INFO]: ${line}`;
 const notices = async (t: TestApp, name: string) =>
@@ -78,6 +80,8 @@ describe('ranked match servers', () => {
         expect.objectContaining({ key: 'ranked.ready', title: 'Votre match est prêt : Duel 1.8.8', params: expect.objectContaining({ address: now.address, seconds: JOIN_MS / 1000 }) }),
       );
     }
+    const card = (await t.current.as('alice', { method: 'GET', url: '/v1/ranked/me' })).json().match;
+    expect(card).toMatchObject({ status: 'LIVE', address: now.address, joinBy: new Date(now.startedAt!.getTime() + JOIN_MS).toISOString() });
     const en = (await t.current.as('bob', { method: 'GET', url: '/v1/user/notifications', headers: { cookie: 'locale=en' } })).json().data[0];
     expect(en.data.description).toContain(`Join ${now.address} within 120 seconds`);
   });

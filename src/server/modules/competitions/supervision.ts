@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, notInArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rankedMatches, rankedModes } from '../../db/schema/competitions.ts';
 import { RoundLoop } from '../../lib/round-loop.ts';
-import { liveMatchStatuses } from '../../../contract/competitions.ts';
+import { liveMatchStatuses, MATCH_JOIN_SECONDS } from '../../../contract/competitions.ts';
 import { parseDeath } from '../../../runtime/deaths.ts';
 import type { GameRuntime } from '../games/runtime.ts';
 import type { PlatformGames } from '../games/platform-games.ts';
@@ -13,7 +13,7 @@ import type { MatchResults, MatchOutcome } from './results.ts';
 /** A supervision round every this long (when loops run). */
 const ROUND_MS = 1_000;
 /** A player has this long from the server's start to join, or forfeits. */
-export const JOIN_MS = 2 * 60_000;
+const JOIN_MS = MATCH_JOIN_SECONDS * 1000;
 /** Console lines read per match and round. */
 const LINES_PER_ROUND = 2_000;
 /** Matches looked at per round. */
