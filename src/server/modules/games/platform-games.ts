@@ -29,7 +29,7 @@ export class PlatformGames {
 
   /**
    * In the caller's transaction: a game of the definition wanted running at once (the reconciler
-   * provisions and starts it once committed), PvP on, whitelisted to `whitelist` only; its id, or
+   * provisions and starts it once committed), PvP on, on a flat world, whitelisted to `whitelist` only; its id, or
    * null when the definition or its packages are gone.
    */
   async create(tx: Tx, input: { definitionId: string; name: string; whitelist: string[] }): Promise<string | null> {
@@ -54,6 +54,7 @@ export class PlatformGames {
           difficulty: definition.settings.difficulty ?? 'normal',
           seed: definition.settings.seed ?? null,
           pvp: true,
+          levelType: 'flat',
         },
         whitelistEnabled: true,
         periodEnd: NEVER,
