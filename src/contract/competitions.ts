@@ -78,6 +78,9 @@ const MatchPlayer = Type.Object({
   ratingAfter: Nullable(Type.Integer()),
 });
 
+/** How long the players have to join a match server once it runs, or forfeit. */
+export const MATCH_JOIN_SECONDS = 120;
+
 export const RankedMatch = Type.Object({
   id: Id,
   modeId: Id,
@@ -92,6 +95,10 @@ export const RankedMatch = Type.Object({
   timeLimitSeconds: Type.Integer(),
   /** Why it was voided or cancelled, in both languages; null otherwise. */
   reason: Nullable(Localized(300)),
+  /** Where the players join the match server, while the match is LIVE; null otherwise. */
+  address: Nullable(Type.String()),
+  /** Until when the players may join before forfeiting, while the match is LIVE; null otherwise. */
+  joinBy: Nullable(DateTime),
   createdAt: DateTime,
   startedAt: Nullable(DateTime),
   endedAt: Nullable(DateTime),

@@ -44,9 +44,9 @@ export interface DomainEvents {
   /** Some people may have lost a game (a grant revoked or lowered, a group left, an unfriending, a block); `levelOf` tells what each still holds. */
   'sharing.accessEnded': { scope: AccessScope; executor: Executor; levelOf: LevelCheck };
   /** Two queued players were paired: a ranked match PENDING, its server to start from the mode's game definition (when it has one). */
-  'competitions.matched': { tx: Tx; matchId: string; modeId: string; definitionId: string | null; players: [string, string] };
-  /** A ranked match ended once: FINISHED with a result (the ratings changed in `tx`), or VOID. */
-  'competitions.matchEnded': { tx: Tx; matchId: string; status: 'FINISHED' | 'VOID' };
+  'competitions.matched': { tx: Tx; matchId: string; modeId: string; definitionId: string | null; players: [string, string]; names: [string, string] };
+  /** A ranked match ended once: FINISHED with a result (the ratings changed in `tx`), VOID or CANCELLED. */
+  'competitions.matchEnded': { tx: Tx; matchId: string; status: 'FINISHED' | 'VOID' | 'CANCELLED' };
   /** As `sharing.accessEnded`, heard on every replica once committed: what those people hold open here closes. `levelOf` is null without access. */
   'sharing.accessLost': { scope: AccessScope; levelOf: (userId: string, gameId: string) => Promise<unknown> };
 }

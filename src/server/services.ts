@@ -53,6 +53,9 @@ import { ScheduleRunner } from './modules/schedules/runner.ts';
 import { CompetitionsService } from './modules/competitions/service.ts';
 import { MatchmakingRunner } from './modules/competitions/runner.ts';
 import { MatchResults } from './modules/competitions/results.ts';
+import { makeMatchServers } from './modules/competitions/match-servers.ts';
+import { PlatformGames } from './modules/games/platform-games.ts';
+import { MatchSupervision } from './modules/competitions/supervision.ts';
 import { EventBus } from './events.ts';
 import { PersonalData } from './lib/personal-data.ts';
 import { DataExportsService } from './modules/data-exports/service.ts';
@@ -117,6 +120,7 @@ export interface Services {
   competitions: CompetitionsService;
   matchmaking: MatchmakingRunner;
   matchResults: MatchResults;
+  matchSupervision: MatchSupervision;
   runtime: GameRuntime;
   events: EventBus;
   mailer: Mailer;
@@ -204,6 +208,9 @@ export function createServices(config: Config, database: Database, given: { runt
   const mailer = new Mailer({ ...config.mail, log: given.log ?? quiet });
   const dataExportRounds = new DataExportRounds(db, { store: backupStore, personalData, users, notifications, mailer }, { clock: game.clock, publicUrl: config.publicUrl, log: game.log });
   const renewals = new RenewalsService(database, { catalogue, credits, notifications, games, runtime: game, backups, audit, events }, config.renewals);
+  const platformGames = new PlatformGames(db, { catalogue, users, runtime: game, events });
+  makeMatchServers(events, platformGames);
+  const matchResults = new MatchResults(db, { minecraft, notifications, events }, { clock: game.clock });
   return {
     config,
     database,
@@ -251,7 +258,8 @@ export function createServices(config: Config, database: Database, given: { runt
     accountDeletion: new AccountDeletion(db, { users, credits, personalData }, { leaseMs: config.accountDeletion.leaseMs, clock: game.clock, log: game.log }),
     competitions: new CompetitionsService(db, { users, minecraft, notifications }, { clock: game.clock }),
     matchmaking: new MatchmakingRunner(db, { blocklist, minecraft, notifications, events }, { clock: game.clock, log: game.log }),
-    matchResults: new MatchResults(db, { minecraft, notifications, events }, { clock: game.clock }),
+    matchResults,
+    matchSupervision: new MatchSupervision(db, { runtime: game, minecraft, notifications, results: matchResults, platformGames }),
     runtime: game,
     events,
     mailer,

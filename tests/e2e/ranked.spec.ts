@@ -35,10 +35,24 @@ test('two players queue for Duel 1.8.8, are paired by a matchmaking round, and b
   await second.getByRole('button', { name: 'Rejoindre la file' }).click();
   await expect(first.getByTestId('ranked-opponent')).toHaveText('Duel 1.8.8 contre DuelistB', { timeout: 30_000 });
   await expect(second.getByTestId('ranked-opponent')).toHaveText('Duel 1.8.8 contre DuelistA', { timeout: 30_000 });
-  await expect(first.getByTestId('ranked-match-status')).toHaveText('Serveur du match en préparation');
+  // The match server (a real flying-squid on the local driver) may already run on a fast machine.
+  await expect(first.getByTestId('ranked-match-status')).toHaveText(/Serveur du match en préparation|En cours/);
   await expect(first.getByTestId('ranked-queue')).toHaveCount(0);
   // The bell has the notice, in the page's language.
-  await expect(first.getByRole('button', { name: 'Notifications, 1 non lue' })).toBeVisible();
+  await expect(first.getByRole('button', { name: /Notifications, [12] non lues?/ })).toBeVisible();
+
+  // Once its server runs the match is LIVE: both pages show where to join, with a copy button and
+  // the time left to join, counting down on the page.
+  for (const page of [first, second]) {
+    await expect(page.getByTestId('ranked-match-status')).toHaveText('En cours', { timeout: 120_000 });
+    await expect(page.getByTestId('ranked-match-address')).toHaveText(/:\d+$/);
+    await expect(page.getByRole('button', { name: 'Copier l’adresse' })).toBeVisible();
+  }
+  const countdown = first.getByTestId('ranked-match-countdown');
+  await expect(countdown).toHaveText(/^Rejoignez dans les [01]:\d\d, sinon vous perdez par forfait\.$/);
+  const shown = await countdown.textContent();
+  await expect(countdown).not.toHaveText(shown!, { timeout: 5_000 });
+  await expect(first.getByRole('button', { name: 'Notifications, 2 non lues' })).toBeVisible();
 
   // Readable in both themes and on a phone, the match, ratings and leaderboard shown.
   await expect(first.getByText('Personne n’a encore joué cette saison.')).toBeVisible();

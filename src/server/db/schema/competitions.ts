@@ -1,5 +1,6 @@
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { gameDefinitions } from './catalogue.ts';
+import { games } from './games.ts';
 import { users } from './users.ts';
 import { matchResults, matchStatuses } from '../../../contract/competitions.ts';
 
@@ -100,7 +101,18 @@ export const rankedMatches = pgTable(
     killsB: integer('kills_b').notNull().default(0),
     /** Why a match was voided or cancelled: a key of `notices.ranked.reasons`. */
     reason: text('reason'),
+    /** The match server (competitions/match-servers.ts): a game owned by the platform, made when the match is. */
+    gameId: uuid('game_id').references(() => games.id, { onDelete: 'set null' }),
+    /** Where the players join, once the server runs. */
+    address: text('address'),
+    /** The last console line the supervision counted (competitions/supervision.ts): a line is read once. */
+    consoleSeq: integer('console_seq').notNull().default(0),
+    joinedA: boolean('joined_a').notNull().default(false),
+    joinedB: boolean('joined_b').notNull().default(false),
+    /** The match server was stopped and removed after the end. */
+    serverRemovedAt: timestamp('server_removed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** When the server ran (LIVE): the join countdown and the time limit count from here. */
     startedAt: timestamp('started_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },

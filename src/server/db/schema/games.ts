@@ -35,8 +35,8 @@ export const games = pgTable(
     version: text('version').notNull(),
     ramMb: integer('ram_mb').notNull(),
     maxPlayers: integer('max_players').notNull(),
-    /** With the server icon (a 64×64 PNG in base64), which the game's views leave out. */
-    settings: jsonb('settings').$type<ResolvedSettings & { icon?: string }>().notNull(),
+    /** With the server icon (a 64×64 PNG in base64), which the game's views leave out, and a platform game's flat world (`levelType`). */
+    settings: jsonb('settings').$type<ResolvedSettings & { icon?: string; levelType?: 'flat' }>().notNull(),
     desiredState: text('desired_state', { enum: desiredStates }).notNull().default('stopped'),
     status: text('status', { enum: gameStatuses }).notNull().default('CREATED'),
     statusReason: text('status_reason'),

@@ -298,6 +298,16 @@ export class CatalogueService {
   }
 
   /**
+   * A definition (published or not) and its smallest package, read in the caller's transaction:
+   * what a match server starts from (competitions/match-servers.ts); null when either is gone.
+   */
+  async smallestOffer(executor: Executor, definitionId: string) {
+    const [definition] = await executor.select().from(gameDefinitions).where(eq(gameDefinitions.id, definitionId));
+    const [pkg] = await executor.select().from(gamePackages).where(eq(gamePackages.definitionId, definitionId)).orderBy(asc(gamePackages.ramMb)).limit(1);
+    return definition && pkg ? { definition, package: pkg } : null;
+  }
+
+  /**
    * Adds a review's rating to the definition's average (`change` 1), or takes it out (-1, a review
    * hidden by staff), in the review's transaction.
    */

@@ -11,8 +11,16 @@ export default defineModule(
       for (const matchId of await services.competitions.openMatchesOf(id)) await services.matchResults.voidMatch(matchId, 'accountDeleted');
       await services.competitions.forget(id);
     });
-    if (loops) app.addHook('onReady', async () => services.matchmaking.start());
-    app.addHook('onClose', () => services.matchmaking.stop());
+    if (loops) {
+      app.addHook('onReady', async () => {
+        services.matchmaking.start();
+        services.matchSupervision.start();
+      });
+    }
+    app.addHook('onClose', async () => {
+      await services.matchmaking.stop();
+      await services.matchSupervision.stop();
+    });
   },
-  { needs: ['blocklist', 'minecraft', 'notifications'] },
+  { needs: ['blocklist', 'games', 'minecraft', 'notifications'] },
 );

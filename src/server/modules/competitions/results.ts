@@ -121,6 +121,19 @@ export class MatchResults {
     });
   }
 
+  /** Ends the match as CANCELLED (neither player joined its server): no rating changes, both told. */
+  async cancelMatch(matchId: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [match] = await this.end(tx, matchId, { status: 'CANCELLED', reason: 'noShow', endedAt: this.clock() });
+      if (!match) return false;
+      const mode = await this.mode(tx, match.modeId);
+      for (const userId of [match.playerA, match.playerB]) await this.notifications.notify(userId, { key: 'ranked.cancelled', params: { mode: mode.name }, link: LINK }, tx);
+      await this.notifications.changed([match.playerA, match.playerB], { resource: 'ranked', ids: [matchId], type: 'updated' }, tx);
+      await this.events.emit('competitions.matchEnded', { tx, matchId, status: 'CANCELLED' });
+      return true;
+    });
+  }
+
   /** The one write that ends a match: only from PENDING or LIVE, so only once. */
   private end(tx: Tx, matchId: string, values: Partial<MatchRow>) {
     return tx

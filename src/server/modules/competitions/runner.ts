@@ -154,7 +154,14 @@ export class MatchmakingRunner {
           await this.notifications.notify(me, { key: 'ranked.matched', params: { opponent: opponent?.mcName ?? opponent?.name ?? '', mode: mode.name }, link: '/dashboard/ranked' }, tx);
         }
         await this.notifications.changed([m.playerA, m.playerB], { resource: 'ranked', ids: [m.id], type: 'created' }, tx);
-        await this.events.emit('competitions.matched', { tx, matchId: m.id, modeId: mode.id, definitionId: mode.definitionId, players: [m.playerA, m.playerB] });
+        await this.events.emit('competitions.matched', {
+          tx,
+          matchId: m.id,
+          modeId: mode.id,
+          definitionId: mode.definitionId,
+          players: [m.playerA, m.playerB],
+          names: [players.get(m.playerA)?.mcName ?? '', players.get(m.playerB)?.mcName ?? ''],
+        });
       }
       return matches;
     });

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { rankedModes, rankedSeasons, ratingHistory, type rankedMatches } from '../../db/schema/competitions.ts';
-import { PROVISIONAL_RD, type RankedMatch, type RankedRating } from '../../../contract/competitions.ts';
+import { MATCH_JOIN_SECONDS, PROVISIONAL_RD, type RankedMatch, type RankedRating } from '../../../contract/competitions.ts';
 import type { Player } from '../../../contract/social.ts';
 import { bothLanguages } from '../../lib/messages.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
@@ -71,6 +71,8 @@ export async function matchViews(executor: Executor, minecraft: MinecraftService
       killsToWin: mode.killsToWin,
       timeLimitSeconds: mode.timeLimitSeconds,
       reason: r.reason ? bothLanguages(`notices.ranked.reasons.${r.reason}`) : null,
+      address: r.status === 'LIVE' ? r.address : null,
+      joinBy: r.status === 'LIVE' && r.startedAt ? new Date(r.startedAt.getTime() + MATCH_JOIN_SECONDS * 1000).toISOString() : null,
       createdAt: r.createdAt.toISOString(),
       startedAt: r.startedAt?.toISOString() ?? null,
       endedAt: r.endedAt?.toISOString() ?? null,

@@ -31,6 +31,8 @@ export async function specOf(executor: Executor, game: GameRow): Promise<GameSpe
     gameMode: game.settings.gameMode,
     difficulty: game.settings.difficulty,
     ...(game.settings.seed ? { seed: game.settings.seed } : {}),
+    // Only the platform's games (match servers) set it: a flat arena, nothing in the way of a fight.
+    ...(game.settings.levelType ? { levelType: game.settings.levelType } : {}),
     ...startSettings(game.settings),
     whitelist: names('WHITELIST'),
     ops: names('OPS'),

@@ -14,6 +14,9 @@ const USER_CHANNEL = 'user_changed';
 
 const RESOLVED_KEPT = 10_000;
 const RESOLVED_TTL_MS = 5 * 60_000;
+/** The subject of the platform's own account: no identity provider issues it, so nobody signs in as it. */
+const PLATFORM_SUBJECT = 'blockhost:platform';
+
 /** Shorter searches match whole names only: two letters would list half the players. */
 const PREFIX_MIN = 3;
 
@@ -128,6 +131,16 @@ export class UsersService {
       return row;
     };
     return executor ? read(executor) : this.rows.get(id, () => read(this.db));
+  }
+
+  /**
+   * The platform's own account, made the first time (in the caller's transaction): the owner of
+   * the games the platform runs for itself (match servers), which nobody signs in as.
+   */
+  async platformAccount(executor: Executor): Promise<string> {
+    await executor.insert(users).values({ subject: PLATFORM_SUBJECT, name: 'BlockHost' }).onConflictDoNothing();
+    const [row] = await executor.select({ id: users.id }).from(users).where(eq(users.subject, PLATFORM_SUBJECT));
+    return row!.id;
   }
 
   /** The saved locale of the user a token subject names; French for one never seen (the default). */

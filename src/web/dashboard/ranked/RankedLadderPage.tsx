@@ -27,7 +27,51 @@ function useSecondsSince(since: string | null): number {
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
-/** The match being played or about to be: the opponent, its state and the score. */
+/** Seconds left until `until`, counted on the page every second; 0 once past. */
+function useSecondsUntil(until: string | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!until) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [until]);
+  return until ? Math.max(0, Math.ceil((Date.parse(until) - now) / 1000)) : 0;
+}
+
+/** Where to join the LIVE match's server, with a copy button, and the time left to join. */
+function JoinAddress({ address, joinBy }: { address: string; joinBy: string | null }) {
+  const { t } = useTranslation('ranked');
+  const left = useSecondsUntil(joinBy);
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(address);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <Box sx={{ my: 1 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography component="code" sx={{ fontFamily: 'monospace', fontWeight: 700, overflowWrap: 'anywhere' }} data-testid="ranked-match-address">
+          {address}
+        </Typography>
+        <Button size="small" variant="outlined" onClick={() => void copy()}>
+          {copied ? t('match.copied') : t('match.copy')}
+        </Button>
+      </Box>
+      {copied === false ? <Typography color="error">{t('match.copyFailed')}</Typography> : null}
+      {joinBy ? (
+        <Typography color={left > 0 ? 'text.secondary' : 'warning.main'} data-testid="ranked-match-countdown" aria-live="polite">
+          {left > 0 ? t('match.joinWithin', { time: clock(left) }) : t('match.joinOver')}
+        </Typography>
+      ) : null}
+    </Box>
+  );
+}
+
+/** The match being played or about to be: the opponent, its state, where to join and the score. */
 function MatchCard({ match, userId }: { match: RankedMatch; userId: string }) {
   const { t } = useTranslation('ranked');
   const localized = useLocalized();
@@ -46,6 +90,7 @@ function MatchCard({ match, userId }: { match: RankedMatch; userId: string }) {
             {t('match.score', { mine: mine?.kills ?? 0, theirs: theirs?.kills ?? 0 })}
           </Typography>
         </Box>
+        {match.address ? <JoinAddress address={match.address} joinBy={match.joinBy} /> : null}
         <Typography color="text.secondary">{t('match.rules', { kills: match.killsToWin, minutes: Math.round(match.timeLimitSeconds / 60) })}</Typography>
       </CardContent>
     </Card>

@@ -1,0 +1,197 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { Bot } from 'mineflayer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig, type Config } from '../../src/server/config.ts';
+import type { Database } from '../../src/server/db/client.ts';
+import { rankedMatches } from '../../src/server/db/schema/competitions.ts';
+import { loadOrCreateKeys, type IdentityKeys } from '../../src/server/identity/keys.ts';
+import { signAccessToken } from '../../src/server/identity/tokens.ts';
+import { LocalDriver, localConsoles } from '../../src/runtime/local-driver.ts';
+import { freshDatabase } from '../fixtures/db.ts';
+import { join, quit, randomPortRange } from '../fixtures/minecraft.ts';
+
+const VERSION = '1.8.8';
+
+/** Settles with `promise`, or fails after `ms` saying what did not happen. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Issue 35's headline, for real: the API with its loops (matchmaking, reconciler, supervision) on
+ * the local driver's flying-squid servers; two mineflayer players queue, are matched, join the
+ * match server at the address they are given, and one kills the other three times. The server's
+ * own death lines decide: the result is recorded once, both ratings move the right way, both are
+ * told, and the server is removed.
+ */
+describe('a ranked duel for real', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-ranked-real-'));
+  const bots: Bot[] = [];
+  let config: Config;
+  let keys: IdentityKeys;
+  let database: Database;
+  let dispose: () => Promise<void>;
+  let app: FastifyInstance;
+  let driver: LocalDriver;
+
+  async function as(username: string, options: InjectOptions & { roles?: string[] }) {
+    const { roles, ...rest } = options;
+    const bearer = await signAccessToken(config, keys, { username, roles: roles ?? [] });
+    return app.inject({ ...rest, headers: { ...rest.headers, authorization: `Bearer ${bearer}` } });
+  }
+  const me = async (name: string) => (await as(name, { method: 'GET', url: '/v1/ranked/me' })).json();
+
+  /** Polls `read` until `done` accepts its answer, within `ms` (the loops work on their own). */
+  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number, what: string): Promise<T> {
+    const deadline = Date.now() + ms;
+    let last: T | undefined;
+    while (Date.now() < deadline) {
+      last = await read();
+      if (done(last)) return last;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`${what} not within ${ms} ms; last ${JSON.stringify(last)}`);
+  }
+
+  beforeAll(async () => {
+    config = loadConfig({
+      DATA_DIR: dataDir,
+      OIDC_KEYS_FILE: path.join(dataDir, 'keys.json'),
+      WEB_DIR: path.join(dataDir, 'no-web'),
+      LOG_LEVEL: 'silent',
+      GAME_HOST: '127.0.0.1',
+      GAME_RECONCILE_INTERVAL_MS: '300',
+    });
+    keys = await loadOrCreateKeys(config.oidc.keysFile);
+    ({ database, dispose } = await freshDatabase());
+    const consoles = localConsoles(config.game.dataDir);
+    driver = new LocalDriver({ dataDir: config.game.dataDir, host: '127.0.0.1', portRange: randomPortRange(), consoles });
+    app = await buildApp({ config, database, logger: false, runtime: { driver, consoles } });
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await Promise.all(bots.splice(0).map((b) => quit(b).catch(() => {})));
+    await app?.close();
+    await driver?.close();
+    await dispose?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('two players queue, are matched, fight to three kills on the match server, and the result is recorded once', { timeout: 600_000 }, async () => {
+    const staff = { roles: ['staff'] };
+    const def = await as('boss', {
+      ...staff,
+      method: 'POST',
+      url: '/v1/definition/game',
+      payload: { name: { fr: 'Duel', en: 'Duel' }, description: { fr: 'Duel', en: 'Duel' }, version: VERSION, published: true, settings: { gameMode: 'survival', difficulty: 'peaceful' } },
+    });
+    expect(def.statusCode).toBe(201);
+    const pack = await as('boss', {
+      ...staff,
+      method: 'POST',
+      url: '/v1/definition/game/package',
+      payload: { definitionId: def.json().id, name: { fr: 'Match', en: 'Match' }, ramMb: 512, maxPlayers: 4, periodDays: 30, priceCredits: 100 },
+    });
+    expect(pack.statusCode).toBe(201);
+    await app.services.competitions.seedModes(new Map([[VERSION, def.json().id as string]]));
+    const modeId = (await app.inject({ url: '/v1/ranked/modes' })).json().data[0].id as string;
+
+    for (const [user, mcName] of [
+      ['fighter', 'Fighter'],
+      ['target', 'Target'],
+    ]) {
+      expect((await as(user!, { method: 'POST', url: '/v1/user/mcuuid', payload: { mcName } })).statusCode).toBeLessThan(300);
+      expect((await as(user!, { method: 'POST', url: '/v1/ranked/queue', payload: { modeId }, headers: { 'idempotency-key': `queue-${user}` } })).statusCode).toBe(201);
+    }
+    const ratingBefore = async (user: string) => (await me(user)).ratings.find((r: { modeId: string }) => r.modeId === modeId)?.rating ?? 1500;
+    const before = { fighter: await ratingBefore('fighter'), target: await ratingBefore('target') };
+
+    // Matched by the matchmaking loop; the server started by the reconciler; LIVE with its address.
+    const live = await until(
+      () => me('fighter'),
+      (m) => m.match?.status === 'LIVE' && !!m.match.address,
+      240_000,
+      'the match LIVE',
+    );
+    const address = live.match.address as string;
+    const matchId = live.match.id as string;
+    expect((await me('target')).match).toMatchObject({ id: matchId, address });
+    const port = Number(address.split(':').at(-1));
+
+    // Only the match's players are let in.
+    const stranger = await join(port, 'Mallory', VERSION);
+    if (stranger.joined) bots.push(stranger.bot);
+    expect(stranger.joined).toBe(false);
+
+    const results = await Promise.all(['Target', 'Fighter'].map((name) => join(port, name, VERSION)));
+    for (const result of results) if (result.joined) bots.push(result.bot);
+    const [target, fighter] = bots;
+    if (!fighter || !target || results.some((r) => !r.joined)) throw new Error('a player could not join');
+    const seesTarget = () => expect.poll(() => fighter.players.Target?.entity?.id, { timeout: 30_000 }).toBe(target.entity.id);
+    await seesTarget();
+    await expect.poll(() => target.health, { timeout: 10_000 }).toBe(20);
+
+    /** One hit that lands: swings until Target's health goes down, at most six, five seconds apart (src/runtime/deaths.test.ts). */
+    const hit = async (what: string) => {
+      for (let swing = 1; swing <= 6; swing++) {
+        const hurt = new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => {
+            target.off('health', landed);
+            resolve(false);
+          }, 5000);
+          const landed = () => {
+            clearTimeout(timer);
+            resolve(true);
+          };
+          target.once('health', landed);
+        });
+        fighter.attack(fighter.players.Target!.entity);
+        if (await hurt) return;
+      }
+      throw new Error(`no hit landed (${what}) in six swings`);
+    };
+
+    for (let death = 1; death <= 3; death++) {
+      const died = new Promise<void>((resolve) => target.once('death', resolve));
+      while (target.health > 0) await hit(`death ${death}`);
+      await within(died, 15_000, `death ${death}`);
+      if (death === 3) break;
+      await within(new Promise<void>((resolve) => target.once('spawn', () => resolve())), 30_000, `respawn ${death}`);
+      await seesTarget();
+    }
+
+    // The server's death lines decided: FINISHED, Fighter won 3 to 0, once.
+    const finished = await until(
+      () => as('fighter', { method: 'GET', url: `/v1/ranked/matches/${matchId}` }).then((r) => r.json()),
+      (m) => m.status === 'FINISHED',
+      60_000,
+      'the result',
+    );
+    const fighterId = (await as('fighter', { method: 'GET', url: '/v1/user' })).json().id;
+    expect(finished).toMatchObject({ status: 'FINISHED', winnerId: fighterId });
+    expect(finished.players.map((p: { kills: number }) => p.kills).sort()).toEqual([0, 3]);
+    expect(await ratingBefore('fighter')).toBeGreaterThan(before.fighter);
+    expect(await ratingBefore('target')).toBeLessThan(before.target);
+    const notices = async (user: string) => (await as(user, { method: 'GET', url: '/v1/user/notifications' })).json().data.map((n: { data: { key: string } }) => n.data.key);
+    expect((await notices('fighter')).filter((k: string) => k === 'ranked.won')).toHaveLength(1);
+    expect((await notices('target')).filter((k: string) => k === 'ranked.lost')).toHaveLength(1);
+    expect(await notices('fighter')).toContain('ranked.ready');
+
+    // The server is stopped and removed, its world gone.
+    const removed = await until(
+      async () => (await app.services.db.select().from(rankedMatches).where(eq(rankedMatches.id, matchId)))[0]!,
+      (m) => m.serverRemovedAt !== null,
+      120_000,
+      'the server removed',
+    );
+    expect(fs.existsSync(driver.dir({ id: removed.gameId! } as never))).toBe(false);
+  });
+});
