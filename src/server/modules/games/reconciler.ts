@@ -210,6 +210,8 @@ export class Reconciler {
   private async stopServer(game: GameRow): Promise<GameRow | undefined> {
     this.mine.delete(game.id);
     this.online.delete(game.id);
+    // Its time without a player counts again from its next start.
+    this.emptySince.delete(game.id);
     try {
       await this.runtime.driver.stop(await specOf(this.db, game));
     } catch (err) {
@@ -224,6 +226,7 @@ export class Reconciler {
   }
 
   private async launch(game: GameRow): Promise<void> {
+    this.emptySince.delete(game.id);
     try {
       const spec = await specOf(this.db, game);
       await this.runtime.driver.provision(spec);
