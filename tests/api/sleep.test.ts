@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { games } from '../../src/server/db/schema/games.ts';
+import { Sleepers } from '../../src/server/modules/games/sleep.ts';
 import { useTestApp } from '../fixtures/app.ts';
 import { buyGame, runGame } from '../fixtures/games.ts';
 
@@ -133,5 +136,45 @@ describe('sleeping when empty', () => {
     expect(t.current.driver.calls.slice(calls)).toEqual([`backup ${gameId}`]);
     await tick();
     expect((await game(gameId)).status).toBe('SLEEPING');
+  });
+
+  it('wakes for an allowed player only, through the game’s lock: a wake during a backup waits for it', async () => {
+    const gameId = await sleeping();
+    const s = t.current.app.services;
+    const sleepers = new Sleepers(t.current.database, { runtime: s.runtime, games: s.games, notifications: s.notifications });
+    await sleepers.start();
+    try {
+      const patch = (name: string, type: string) => t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/minecraft/player`, payload: { name, type, action: 'ADD' } });
+      expect((await patch('Griefer', 'BANNED')).statusCode).toBe(200);
+      expect((await patch('Friend', 'WHITELIST')).statusCode).toBe(200);
+      expect((await t.current.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/minecraft/whitelist/status?enabled=true` })).statusCode).toBe(200);
+      const asleep = await sleepers.asleep(gameId);
+      expect(asleep).toMatchObject({ motd: 'My world', whitelistEnabled: true });
+      expect(sleepers.refusal(asleep!, 'w.example', 'GRIEFER')?.reason).toContain('banni');
+      expect(sleepers.refusal(asleep!, 'w.example', 'Stranger')?.reason).toContain('liste blanche');
+      expect(sleepers.refusal(asleep!, 'w.example', 'friend')).toBeNull();
+
+      // A backup holds the lock: the wake waits, the game sleeps on.
+      await t.current.database.db
+        .update(games)
+        .set({ lockedFor: 'BACKUP', lockedUntil: new Date(t.current.clock.now.getTime() + 60 * MINUTE) })
+        .where(eq(games.id, gameId));
+      let woken: unknown;
+      const wake = sleepers.wake(gameId, 'w.example', '192.0.2.1', new AbortController().signal).then((r) => (woken = r));
+      await tick();
+      expect((await game(gameId)).status).toBe('SLEEPING');
+      expect(woken).toBeUndefined();
+
+      // The backup ends: the wake starts it, and answers once it runs.
+      await t.current.database.db.update(games).set({ lockedFor: null, lockedUntil: null }).where(eq(games.id, gameId));
+      await expect.poll(async () => (await game(gameId)).status, { timeout: 30_000 }).toBe('STARTING');
+      await tick();
+      await tick();
+      await wake;
+      expect(woken).toEqual({ host: '127.0.0.1', port: expect.any(Number) });
+      expect(await game(gameId)).toMatchObject({ status: 'RUNNING', desiredState: 'running' });
+    } finally {
+      await sleepers.stop();
+    }
   });
 });

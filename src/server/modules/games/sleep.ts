@@ -15,7 +15,7 @@ interface Asleep {
   motd: string;
   version: string;
   whitelistEnabled: boolean;
-  /** Lower-cased names: Minecraft's are case-insensitive. */
+  /** Lower-cased names (Minecraft's are case-insensitive): the whitelist and the operators, whom vanilla lets past it. */
   whitelisted: Set<string>;
   banned: Set<string>;
 }
@@ -87,7 +87,7 @@ export class Sleepers {
     if (row?.status !== 'SLEEPING') return null;
     const lists = await db.select({ type: gamePlayers.type, name: gamePlayers.name }).from(gamePlayers).where(eq(gamePlayers.gameId, gameId));
     const names = (type: string) => new Set(lists.filter((p) => p.type === type).map((p) => p.name.toLowerCase()));
-    return { motd: row.settings.motd, version: row.version, whitelistEnabled: row.whitelistEnabled, whitelisted: names('WHITELIST'), banned: names('BANNED') };
+    return { motd: row.settings.motd, version: row.version, whitelistEnabled: row.whitelistEnabled, whitelisted: new Set([...names('WHITELIST'), ...names('OPS')]), banned: names('BANNED') };
   }
 
   /** Why `username` may not wake the game, in the gateway's words; null when they may. */
