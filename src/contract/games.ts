@@ -118,6 +118,7 @@ export const ResolvedSettings = Type.Object({
   viewDistance: Type.Optional(Type.Integer()),
   spawnProtection: Type.Optional(Type.Integer()),
   allowFlight: Type.Optional(Type.Boolean()),
+  sleepAfterMinutes: Type.Optional(Type.Integer()),
 });
 export type ResolvedSettings = Static<typeof ResolvedSettings>;
 

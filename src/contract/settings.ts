@@ -5,13 +5,13 @@ import { Difficulty, GameMode } from './games.ts';
  * A game's settings after its creation (docs/architecture.md, "Settings and versions"). Some reach
  * a running server at once over RCON; the others are read by the server at its start.
  */
-export const settingKeys = ['motd', 'gameMode', 'difficulty', 'pvp', 'maxPlayers', 'viewDistance', 'spawnProtection', 'whitelistEnabled', 'allowFlight'] as const;
+export const settingKeys = ['motd', 'gameMode', 'difficulty', 'pvp', 'maxPlayers', 'viewDistance', 'spawnProtection', 'whitelistEnabled', 'allowFlight', 'sleepAfterMinutes'] as const;
 export type SettingKey = (typeof settingKeys)[number];
 /**
  * What a running server takes at once (our admin plugin's `motd`, vanilla's `difficulty`,
  * `defaultgamemode`, which with force-gamemode switches every player online, and `whitelist on|off`).
  */
-export const liveSettingKeys: readonly SettingKey[] = ['motd', 'gameMode', 'difficulty', 'whitelistEnabled'];
+export const liveSettingKeys: readonly SettingKey[] = ['motd', 'gameMode', 'difficulty', 'whitelistEnabled', 'sleepAfterMinutes'];
 
 const SettingKeyType = Type.Enum(settingKeys);
 
@@ -25,6 +25,9 @@ const fields = {
   spawnProtection: Type.Integer({ minimum: 0, maximum: 64, description: 'Blocks around the spawn only operators may change' }),
   whitelistEnabled: Type.Boolean(),
   allowFlight: Type.Boolean(),
+  sleepAfterMinutes: Type.Union([Type.Literal(0), Type.Integer({ minimum: 5, maximum: 120 })], {
+    description: 'Minutes without a player before the server sleeps (saved and stopped, woken by the next player joining); 0 never',
+  }),
 };
 
 export const SettingValues = Type.Object(fields);
@@ -55,6 +58,7 @@ export const GameSettingsUpdate = Type.Object(
     spawnProtection: Type.Optional(fields.spawnProtection),
     whitelistEnabled: Type.Optional(fields.whitelistEnabled),
     allowFlight: Type.Optional(fields.allowFlight),
+    sleepAfterMinutes: Type.Optional(fields.sleepAfterMinutes),
     restart: Type.Optional(Type.Boolean({ description: 'Restart a running server now so the settings that need it apply' })),
   },
   { additionalProperties: false },

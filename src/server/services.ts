@@ -15,6 +15,7 @@ import { DefinitionImages } from './modules/catalogue/images.ts';
 import { GamesService } from './modules/games/service.ts';
 import { GamePlayersService } from './modules/games/players.ts';
 import { Reconciler } from './modules/games/reconciler.ts';
+import { Sleepers } from './modules/games/sleep.ts';
 import { RenewalsService } from './modules/money/renewals/service.ts';
 import { FirstPeriod } from './modules/money/renewals/first-period.ts';
 import { StaffGamesService } from './modules/games/staff.ts';
@@ -162,7 +163,10 @@ export function createServices(config: Config, database: Database, given: { runt
     pendingRenewals: (rows): Promise<Map<string, GamePayment>> => renewals.pending(rows),
   });
   const addressNames = new AddressNames(db, { notifications, clock: game.clock });
-  const gameGateway = config.gateway.port === null ? null : new GameGateway(database, game, { port: config.gateway.port, domain: config.gateway.domain });
+  const gameGateway =
+    config.gateway.port === null
+      ? null
+      : new GameGateway(database, game, new Sleepers(database, { runtime: game, games, notifications }), { port: config.gateway.port, domain: config.gateway.domain });
   const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit, events, log: game.log });
   const backupStore = createStore(config.backupStore);

@@ -31,10 +31,21 @@ describe('game settings', () => {
     const res = await settingsOf(t.current, gameId);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
-      values: { motd: 'My world', gameMode: 'survival', difficulty: 'hard', pvp: true, maxPlayers: 10, viewDistance: 6, spawnProtection: 16, whitelistEnabled: false, allowFlight: false },
+      values: {
+        motd: 'My world',
+        gameMode: 'survival',
+        difficulty: 'hard',
+        pvp: true,
+        maxPlayers: 10,
+        viewDistance: 6,
+        spawnProtection: 16,
+        whitelistEnabled: false,
+        allowFlight: false,
+        sleepAfterMinutes: 10,
+      },
       icon: null,
       packageMaxPlayers: 10,
-      live: ['motd', 'gameMode', 'difficulty', 'whitelistEnabled'],
+      live: ['motd', 'gameMode', 'difficulty', 'whitelistEnabled', 'sleepAfterMinutes'],
       version: '1.21.4',
       versions: ['1.20.4', '1.21.1', '1.21.4'],
       running: false,

@@ -180,3 +180,27 @@ test('a player changes the MOTD and the game mode live and PvP with a restart, a
     );
   }
 });
+
+test('an owner chooses when an empty server sleeps, or that it never does', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const { page } = await buyServerInStore(browser, `sleeper_${run}`, 'Monde qui dort');
+  await openTab(page, 'Réglages');
+  const form = page.getByTestId('settings-form');
+  const sleep = form.getByRole('combobox', { name: 'Mise en veille sans joueur' });
+  // On by default, after ten minutes.
+  await expect(sleep).toHaveText('Après 10 minutes');
+  await sleep.click();
+  await page.getByRole('option', { name: 'Après 30 minutes' }).click();
+  await form.getByRole('button', { name: 'Appliquer', exact: true }).click();
+  // The platform's own setting: applied at once, running or not, no restart.
+  await expect(form.getByTestId('settings-outcome')).toHaveText('Appliqué maintenant : Mise en veille sans joueur.');
+  await page.reload();
+  await expect(page.getByTestId('settings-form').getByRole('combobox', { name: 'Mise en veille sans joueur' })).toHaveText('Après 30 minutes');
+
+  await page.getByTestId('settings-form').getByRole('combobox', { name: 'Mise en veille sans joueur' }).click();
+  await page.getByRole('option', { name: 'Jamais' }).click();
+  await page.getByTestId('settings-form').getByRole('button', { name: 'Appliquer', exact: true }).click();
+  await expect(page.getByTestId('settings-outcome')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('settings-form').getByRole('combobox', { name: 'Mise en veille sans joueur' })).toHaveText('Jamais');
+});

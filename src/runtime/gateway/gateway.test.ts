@@ -102,6 +102,32 @@ describe('the game gateway', () => {
     expect((await ping('gone.localhost')).motd).toContain('is not answering');
   });
 
+  it('holds a login until a slow route answers, telling it who logs in, and answers with a route’s own words', async () => {
+    let release = (_: Target) => {};
+    const answered = new Promise<Target>((resolve) => (release = resolve));
+    const asked: Array<{ host: string; username: string | undefined }> = [];
+    gateway = createGateway({
+      route: ({ host, intent, username }) => {
+        if (host === 'said.localhost') return { answer: { motd: 'Its own words', reason: 'Not you', version: '1.21.4' } };
+        if (host !== 'slow.localhost') return null;
+        if (intent === 'login') asked.push({ host, username });
+        return answered;
+      },
+    });
+    port = await gateway.listen(0, '127.0.0.1');
+    expect(await ping('said.localhost')).toEqual({ motd: 'Its own words', version: '1.21.4' });
+    const refused = await join(port, 'Someone', VERSION, 60_000, 'said.localhost');
+    expect(refused).toEqual({ joined: false, reason: 'Not you' });
+
+    const joining = join(port, 'Patient_1', VERSION, 60_000, 'slow.localhost');
+    await expect.poll(() => asked, { timeout: 20_000 }).toEqual([{ host: 'slow.localhost', username: 'Patient_1' }]);
+    release(routes.get('alpha.localhost')!);
+    const result = await joining;
+    if (!result.joined) throw new Error(`refused: ${result.reason}`);
+    bots.push(result.bot);
+    expect(await driver.rcon(alpha, 'list')).toContain('Patient_1');
+  });
+
   it('answers a legacy ping with a line asking for a newer client', async () => {
     await openGateway();
     const socket = net.connect(port, '127.0.0.1');

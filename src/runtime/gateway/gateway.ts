@@ -1,7 +1,7 @@
 import net, { type Socket } from 'node:net';
-import { MAX_HANDSHAKE_BYTES, legacyPingAnswer, newSplitter, readFirst, type Intent } from './packets.ts';
+import { MAX_HANDSHAKE_BYTES, legacyPingAnswer, newSplitter, readFirst, readLoginName, type Intent } from './packets.ts';
 import { answerLocally } from './local-answer.ts';
-import { words } from './words.ts';
+import { words, type GatewayText } from './words.ts';
 
 /**
  * The game gateway: one TCP port for every game. It reads a connection's handshake, asks `route`
@@ -22,6 +22,8 @@ interface RouteRequest {
   intent: Intent;
   protocolVersion: number;
   remoteAddress: string | undefined;
+  /** The name the player logs in with, from its login start (a login only). */
+  username?: string;
   /**
    * Aborted when the client goes away. A router may take its time (a later wake holds a login
    * until the game runs): the client's bytes are kept meanwhile and replayed once it answers.
@@ -31,9 +33,10 @@ interface RouteRequest {
 
 /**
  * A target; null for a name that leads nowhere (answered "does not exist"); 'stopped' for a game
- * whose server does not run (answered so; a later wake goes here).
+ * whose server does not run (answered so); or the router's own words for the gateway to answer
+ * with (a sleeping game's list entry, a wake refused).
  */
-type Route = Target | null | 'stopped';
+type Route = Target | null | 'stopped' | { answer: GatewayText };
 type Router = (request: RouteRequest) => Route | Promise<Route>;
 
 export interface GatewayOptions {
@@ -96,7 +99,17 @@ export function createGateway(options: GatewayOptions): Gateway {
         clearTimeout(handshakeTimer);
         if (!first) return void client.destroy();
         if (first.kind === 'legacy-ping') return void client.end(legacyPingAnswer(words.oldClient));
-        void dispatch(first.host, first.intent, first.protocolVersion);
+        const { host, intent, protocolVersion } = first;
+        if (intent === 'status') return void dispatch(host, intent, protocolVersion);
+        // A login is routed once its login start says who logs in (a sleeping game wakes only for
+        // a player allowed on it); the frame stays held with the others and is replayed.
+        const loginTimer = setTimeout(() => client.destroy(), handshakeTimeoutMs);
+        loginTimer.unref();
+        onFrame = (frame) => {
+          clearTimeout(loginTimer);
+          onFrame = null;
+          void dispatch(host, intent, protocolVersion, readLoginName(frame) ?? undefined);
+        };
         return;
       }
       if (onFrame) onFrame(frame);
@@ -117,15 +130,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     };
     client.on('data', onData);
 
-    const answer = (intent: Intent, protocolVersion: number, text: { motd: string; reason: string }) => {
+    const answer = (intent: Intent, protocolVersion: number, text: GatewayText) => {
       onFrame = answerLocally(client, intent, protocolVersion, text, handshakeTimeoutMs);
       for (const frame of queued.splice(0)) onFrame(frame);
     };
 
-    async function dispatch(host: string, intent: Intent, protocolVersion: number): Promise<void> {
+    async function dispatch(host: string, intent: Intent, protocolVersion: number, username?: string): Promise<void> {
       let target: Route;
       try {
-        target = await options.route({ host, intent, protocolVersion, remoteAddress: client.remoteAddress, signal: aborter.signal });
+        target = await options.route({ host, intent, protocolVersion, remoteAddress: client.remoteAddress, signal: aborter.signal, ...(username ? { username } : {}) });
       } catch (error) {
         log(`gateway: no route for ${host}`, error);
         return answer(intent, protocolVersion, words.unreachable(host));
@@ -133,6 +146,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (client.destroyed) return;
       if (!target) return answer(intent, protocolVersion, words.unknown(host));
       if (target === 'stopped') return answer(intent, protocolVersion, words.stopped(host));
+      if ('answer' in target) return answer(intent, protocolVersion, target.answer);
       connect(target, host, intent, protocolVersion);
     }
 

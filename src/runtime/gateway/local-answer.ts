@@ -30,7 +30,7 @@ export function answerLocally(client: Socket, intent: Intent, protocolVersion: n
       answered = true;
       const status = {
         // The client's own protocol, so the list does not call the entry outdated.
-        version: { name: 'BlockHost', protocol: protocolVersion },
+        version: { name: text.version ?? 'BlockHost', protocol: protocolVersion },
         players: { max: 0, online: 0 },
         description: { text: text.motd },
       };

@@ -98,6 +98,20 @@ export function readFirst(frame: Buffer): FirstPacket | null {
   return { kind: 'handshake', intent, protocolVersion, host: hostName(serverHost) };
 }
 
+/**
+ * The player's name in a login start. Its fields after the name changed across versions (a key,
+ * a UUID), but it always opens with the packet id 0 and the name, a string of at most 16
+ * characters: that prefix is read here by hand, so every version's login start is understood.
+ */
+export function readLoginName(frame: Buffer): string | null {
+  if (frame[0] !== 0x00) return null;
+  const length = frame[1];
+  // At most 16 characters of [A-Za-z0-9_], so one byte of length and one byte each.
+  if (length === undefined || length < 1 || length > 16 || frame.length < 2 + length) return null;
+  const name = frame.subarray(2, 2 + length).toString('utf8');
+  return /^[A-Za-z0-9_]{1,16}$/.test(name) ? name : null;
+}
+
 /** A packet of the status state (a request for the status, a ping), or null. */
 export function readStatus(frame: Buffer): { name: 'ping_start' } | { name: 'ping'; time: unknown } | null {
   const packet = parse(STATUS, frame);

@@ -9,6 +9,8 @@ export interface GatewayText {
   motd: string;
   /** One line for a refused login. */
   reason: string;
+  /** The version a server list entry names (BlockHost when absent). */
+  version?: string;
 }
 
 /** A host name as it may be echoed back: no formatting codes, no control characters, bounded. */
@@ -25,6 +27,16 @@ export const words = {
   unknown: (host: string) => both(`Le serveur « ${shown(host)} » n'existe pas.`, `Server "${shown(host)}" does not exist.`),
   stopped: (host: string) => both(`Le serveur « ${shown(host)} » est arrêté : son propriétaire peut le démarrer.`, `Server "${shown(host)}" is stopped: its owner can start it.`),
   unreachable: (host: string) => both(`Le serveur « ${shown(host)} » ne répond pas, réessayez dans un instant.`, `Server "${shown(host)}" is not answering, try again shortly.`),
+  /** A sleeping game's list entry: its own MOTD (formatting kept, one line), then ours. */
+  sleeping: (motd: string, version: string): GatewayText => ({
+    motd: `${motd.split('\n')[0] ?? ''}\n§eEn veille, se réveille quand vous rejoignez / §7Asleep, wakes when you join`,
+    reason: '',
+    version,
+  }),
+  notWhitelisted: (host: string) => both(`Vous n'êtes pas sur la liste blanche de « ${shown(host)} ».`, `You are not whitelisted on "${shown(host)}".`),
+  banned: (host: string) => both(`Vous êtes banni de « ${shown(host)} ».`, `You are banned from "${shown(host)}".`),
+  wakeLimited: (host: string) => both(`Trop de réveils de « ${shown(host)} », réessayez dans quelques minutes.`, `Too many wakes of "${shown(host)}", try again in a few minutes.`),
+  wakeFailed: (host: string) => both(`Le serveur « ${shown(host)} » n'a pas pu se réveiller, réessayez plus tard.`, `Server "${shown(host)}" could not wake up, try again later.`),
   /** The one line a pre-1.7 client's list shows. */
   oldClient: 'Client trop ancien : utilisez Minecraft 1.7 ou plus récent / Please use Minecraft 1.7 or newer',
 };

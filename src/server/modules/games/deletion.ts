@@ -61,6 +61,8 @@ export class GameDeletion {
           autoRenew: false,
           nextAttemptAt: null,
           ...(stopping ? { status: 'STOPPING' as const, statusReason: null, statusChangedAt: now, launchedAt: null } : {}),
+          // A sleeping server is stopped already, its world saved.
+          ...(before.status === 'SLEEPING' ? { status: 'STOPPED' as const, statusChangedAt: now } : {}),
           stateVersion: sql`${games.stateVersion} + 1`,
           updatedAt: now,
         })

@@ -3,6 +3,9 @@ import type { Database } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
 import { createGateway, type Gateway } from '../../../runtime/gateway/gateway.ts';
 import type { GameRuntime } from './runtime.ts';
+import type { Sleepers } from './sleep.ts';
+import { words } from '../../../runtime/gateway/words.ts';
+import type { Intent } from '../../../runtime/gateway/packets.ts';
 
 /** The channel migration 0030's trigger NOTIFYs when a game's name is given, changed or freed. */
 const CHANNEL = 'game_addresses_changed';
@@ -20,6 +23,7 @@ export class GameGateway {
   private readonly runtime: GameRuntime;
   private readonly port: number;
   private readonly domain: string;
+  private readonly sleepers: Sleepers;
   private ids = new Map<string, string>();
   private names = new Map<string, string>();
   private gateway: Gateway | undefined;
@@ -29,9 +33,10 @@ export class GameGateway {
   private reloading: Promise<void> | null = null;
   private again = false;
 
-  constructor(database: Database, runtime: GameRuntime, options: { port: number; domain: string }) {
+  constructor(database: Database, runtime: GameRuntime, sleepers: Sleepers, options: { port: number; domain: string }) {
     this.database = database;
     this.runtime = runtime;
+    this.sleepers = sleepers;
     this.port = options.port;
     this.domain = options.domain;
   }
@@ -40,8 +45,9 @@ export class GameGateway {
   async start(): Promise<void> {
     this.unlisten = await this.database.listen(CHANNEL, () => void this.reload(), { onReconnect: () => void this.reload() });
     await this.reload();
+    await this.sleepers.start();
     this.gateway = createGateway({
-      route: ({ host }) => this.route(host),
+      route: (request) => this.route(request),
       log: (message, err) => this.runtime.log.warn({ err }, message),
     });
     this.listening = await this.gateway.listen(this.port);
@@ -49,6 +55,7 @@ export class GameGateway {
 
   async stop(): Promise<void> {
     await this.unlisten?.();
+    await this.sleepers.stop();
     await this.gateway?.close();
   }
 
@@ -59,12 +66,24 @@ export class GameGateway {
     return this.listening === MINECRAFT_PORT ? `${name}.${this.domain}` : `${name}.${this.domain}:${this.listening}`;
   }
 
-  private async route(host: string) {
+  /**
+   * A running game's server; a sleeping game's list entry from memory, or its wake for a player
+   * allowed on it, the login held meanwhile (sleep.ts); 'stopped' otherwise.
+   */
+  private async route(request: { host: string; intent: Intent; username?: string; remoteAddress: string | undefined; signal: AbortSignal }) {
+    const { host, intent } = request;
     const suffix = `.${this.domain}`;
     const name = host.endsWith(suffix) ? host.slice(0, -suffix.length) : null;
     const id = name ? this.ids.get(name) : undefined;
     if (!id) return null;
-    return (await this.runtime.driver.gatewayTarget?.({ id })) ?? 'stopped';
+    const target = await this.runtime.driver.gatewayTarget?.({ id });
+    if (target) return target;
+    const asleep = await this.sleepers.asleep(id);
+    if (!asleep) return 'stopped';
+    if (intent === 'status') return { answer: words.sleeping(asleep.motd, asleep.version) };
+    const refusal = this.sleepers.refusal(asleep, host, request.username);
+    if (refusal) return { answer: refusal };
+    return this.sleepers.wake(id, host, request.remoteAddress, request.signal);
   }
 
   private reload(): Promise<void> {

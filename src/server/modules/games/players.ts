@@ -8,6 +8,9 @@ import { playerListLevels, playerListTypes, type PlayerAction, type PlayerList, 
 import { listCommands, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 import type { GamesService } from './service.ts';
 
+/** The channel on which every replica hears that a game's player lists or whitelist changed (its id): the gateway's sleeping games (sleep.ts). */
+export const PLAYERS_CHANNEL = 'blockhost_game_players';
+
 const MC_NAME = /^[A-Za-z0-9_]{3,16}$/;
 /** Bounds a list so one game cannot grow the table without end. */
 const MAX_LIST_NAMES = 500;
@@ -89,6 +92,7 @@ export class GamePlayersService {
             .delete(gamePlayers)
             .where(and(sameList, inArray(sql`lower(${gamePlayers.name})`, lower)))
             .returning({ name: gamePlayers.name });
+          await tx.execute(sql`select pg_notify(${PLAYERS_CHANNEL}, ${gameId})`);
           return removed.map((r) => r.name);
         }
         const added = await tx
@@ -98,6 +102,7 @@ export class GamePlayersService {
           .returning({ name: gamePlayers.name });
         const [size] = await tx.select({ n: count() }).from(gamePlayers).where(sameList);
         if ((size?.n ?? 0) > MAX_LIST_NAMES) throw conflict('games.listFull', { max: MAX_LIST_NAMES });
+        await tx.execute(sql`select pg_notify(${PLAYERS_CHANNEL}, ${gameId})`);
         return added.map((r) => r.name);
       });
     }
@@ -121,6 +126,7 @@ export class GamePlayersService {
   async setWhitelist(id: string, enabled: boolean, live = true): Promise<{ enabled: boolean }> {
     const [row] = await this.db.update(games).set({ whitelistEnabled: enabled, updatedAt: this.runtime.clock() }).where(eq(games.id, id)).returning();
     if (!row) throw notFound('game');
+    await this.db.execute(sql`select pg_notify(${PLAYERS_CHANNEL}, ${id})`);
     await this.notifications.changed(row.ownerId, { resource: 'games', ids: [id], type: 'updated' });
     if (live && row.status === 'RUNNING') await this.rconQuietly(row, [`whitelist ${enabled ? 'on' : 'off'}`]);
     return { enabled };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
 import type { NotificationsService } from '../notifications/service.ts';
@@ -9,6 +9,7 @@ import { NoCapacityError, type GameSpec } from '../../../runtime/driver.ts';
 import { leaseGames, listChanges, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 import type { EventBus } from '../../events.ts';
 import { GameLock } from './lock.ts';
+import { settingDefaults } from '../../../contract/values.ts';
 
 export interface ReconcilerOptions {
   /** A start not RUNNING after this long ends CRASHED. */
@@ -56,6 +57,8 @@ export class Reconciler {
   private readonly mine = new Set<string>();
   /** Running games seen not answering, and since when (clock ms). */
   private readonly silentSince = new Map<string, number>();
+  /** Running games seen with nobody on them, and since when (clock ms): past the game's setting, they sleep. */
+  private readonly emptySince = new Map<string, number>();
   /** Who was online at the last look at each running game, so their owners hear when it changes. */
   private readonly online = new Map<string, string>();
   /** What each game this process launched was launched with, until it is seen running. */
@@ -142,7 +145,8 @@ export class Reconciler {
       .where(
         and(
           or(eq(games.desiredState, 'running'), inArray(games.status, ['STARTING', 'STOPPING'])),
-          ne(games.status, 'EXPIRED'),
+          // A sleeping game is left alone: a player joining wakes it (sleep.ts), or its owner's action.
+          notInArray(games.status, ['EXPIRED', 'SLEEPING']),
           // A crashed game waits for its restart time; without one it was given up.
           or(ne(games.status, 'CRASHED'), and(isNotNull(games.nextAttemptAt), lte(games.nextAttemptAt, now))),
           or(isNull(games.leaseUntil), lt(games.leaseUntil, now)),
@@ -206,6 +210,8 @@ export class Reconciler {
   private async stopServer(game: GameRow): Promise<GameRow | undefined> {
     this.mine.delete(game.id);
     this.online.delete(game.id);
+    // Its time without a player counts again from its next start.
+    this.emptySince.delete(game.id);
     try {
       await this.runtime.driver.stop(await specOf(this.db, game));
     } catch (err) {
@@ -220,6 +226,7 @@ export class Reconciler {
   }
 
   private async launch(game: GameRow): Promise<void> {
+    this.emptySince.delete(game.id);
     try {
       const spec = await specOf(this.db, game);
       await this.runtime.driver.provision(spec);
@@ -277,7 +284,7 @@ export class Reconciler {
           // Written RUNNING first: from now on the API applies list changes live, and this sends
           // those it could not send while the server started.
           await this.applyListChanges(game);
-        }
+        } else await this.sleepIfEmpty(game, observed.players, now);
         return;
       }
       case 'STARTING': {
@@ -301,6 +308,30 @@ export class Reconciler {
         return;
       }
     }
+  }
+
+  /**
+   * A running server with nobody on it for its `sleepAfterMinutes` (counted from this process's
+   * first look at it empty) is saved and stopped through the driver, and written SLEEPING: no crash,
+   * no notice, and the owner still wants it running, so the next player joining wakes it (sleep.ts).
+   */
+  private async sleepIfEmpty(game: GameRow, players: string[], now: Date): Promise<void> {
+    const minutes = game.settings.sleepAfterMinutes ?? settingDefaults.sleepAfterMinutes;
+    if (players.length > 0 || minutes === 0) return void this.emptySince.delete(game.id);
+    const since = this.emptySince.get(game.id);
+    if (since === undefined) return void this.emptySince.set(game.id, now.getTime());
+    if (now.getTime() - since < minutes * 60_000) return;
+    this.emptySince.delete(game.id);
+    try {
+      await this.runtime.driver.stop(await specOf(this.db, game));
+    } catch (err) {
+      // Still running, or not: the next round looks again and decides as usual.
+      this.runtime.log.warn({ err, gameId: game.id }, 'stop to sleep failed');
+      return;
+    }
+    this.mine.delete(game.id);
+    this.online.delete(game.id);
+    await this.write(game, { status: 'SLEEPING', statusReason: null, statusChangedAt: now, launchedAt: null });
   }
 
   /**

@@ -27,8 +27,8 @@ const NO_CAPACITY_RETRY_SECONDS = 30;
 
 /** The owner's lifecycle actions: the statuses each may start from, and the state it asks for. */
 const actions = {
-  start: { refusal: 'games.cannotStart', from: ['CREATED', 'STOPPED', 'CRASHED'], desiredState: 'running', status: 'STARTING' },
-  stop: { refusal: 'games.cannotStop', from: ['STARTING', 'RUNNING', 'CRASHED'], desiredState: 'stopped', status: 'STOPPING' },
+  start: { refusal: 'games.cannotStart', from: ['CREATED', 'STOPPED', 'CRASHED', 'SLEEPING'], desiredState: 'running', status: 'STARTING' },
+  stop: { refusal: 'games.cannotStop', from: ['STARTING', 'RUNNING', 'CRASHED', 'SLEEPING'], desiredState: 'stopped', status: 'STOPPING' },
   // A restart stops first; the reconciler then starts it again because the owner still wants it running.
   restart: { refusal: 'games.cannotRestart', from: ['RUNNING', 'CRASHED'], desiredState: 'running', status: 'STOPPING' },
 } as const;
@@ -336,12 +336,15 @@ export class GamesService {
     const [row] = await this.db.select().from(games).where(eq(games.id, id));
     if (!row) throw notFound('game');
     const stopping = (['STARTING', 'RUNNING', 'CRASHED'] as GameStatus[]).includes(row.status);
+    // A sleeping server is stopped already (its world saved): it only stays so.
+    const asleep = row.status === 'SLEEPING';
     await this.db
       .update(games)
       .set({
         desiredState: 'stopped',
         nextAttemptAt: null,
         ...(stopping ? { status: 'STOPPING' as const, statusReason: null, statusChangedAt: now, launchedAt: null } : {}),
+        ...(asleep ? { status: 'STOPPED' as const, statusChangedAt: now } : {}),
         stateVersion: sql`${games.stateVersion} + 1`,
         updatedAt: now,
       })

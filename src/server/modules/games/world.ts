@@ -28,7 +28,7 @@ export interface GameWorld {
 }
 
 /** The channel on which every replica hears that a game's status changed (its id), to wait for a stop without polling. */
-const STATUS_CHANNEL = 'blockhost_game_status';
+export const STATUS_CHANNEL = 'blockhost_game_status';
 
 /**
  * Work on a game's world files: what the backups need from the games module. A restore swaps the

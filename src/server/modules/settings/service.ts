@@ -88,7 +88,7 @@ export class GameSettingsService {
       live: [...liveSettingKeys],
       version: row.version,
       versions: minecraftVersions.filter((v) => offered.has(v)),
-      running: row.desiredState === 'running' || row.status === 'RUNNING',
+      running: (row.desiredState === 'running' && row.status !== 'SLEEPING') || row.status === 'RUNNING',
     };
   }
 
@@ -151,6 +151,7 @@ export class GameSettingsService {
       const values = valuesOf(row);
       for (const key of changed) {
         const command = liveCommand[key];
+        if (key === 'sleepAfterMinutes') continue;
         if (!command) continue;
         try {
           await this.runtime.driver.rcon(spec, command(values));
@@ -160,6 +161,8 @@ export class GameSettingsService {
         }
       }
     }
+    // The platform's own setting: the reconciler reads it from the row at its next look, running or not.
+    if (changed.includes('sleepAfterMinutes')) applied.push('sleepAfterMinutes');
     const pendingRestart = changed.filter((k) => !applied.includes(k));
     let restarting = false;
     if (restart && (row.status === 'RUNNING' || row.status === 'CRASHED') && (pendingRestart.length > 0 || iconChanged)) {
@@ -210,5 +213,6 @@ function valuesOf(row: GameRow): SettingValues {
     spawnProtection: s.spawnProtection ?? settingDefaults.spawnProtection,
     whitelistEnabled: row.whitelistEnabled,
     allowFlight: s.allowFlight ?? settingDefaults.allowFlight,
+    sleepAfterMinutes: s.sleepAfterMinutes ?? settingDefaults.sleepAfterMinutes,
   };
 }

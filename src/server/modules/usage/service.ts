@@ -52,7 +52,14 @@ export class UsageService {
    * stop of a restart), crashed or failed to start (crash). Others (starting, stopping) are steps.
    */
   private async recordTransition(row: GameRow, from: GameRow['status'], executor: Executor): Promise<void> {
-    const kind = row.status === 'RUNNING' ? 'start' : row.status === 'CRASHED' ? 'crash' : row.status === 'STOPPED' || row.status === 'EXPIRED' || from === 'STOPPING' ? 'stop' : null;
+    const kind =
+      row.status === 'RUNNING'
+        ? 'start'
+        : row.status === 'CRASHED'
+          ? 'crash'
+          : row.status === 'STOPPED' || row.status === 'EXPIRED' || row.status === 'SLEEPING' || from === 'STOPPING'
+            ? 'stop'
+            : null;
     if (!kind) return;
     await executor.insert(gameEvents).values({ gameId: row.id, at: row.statusChangedAt, kind, reason: kind === 'crash' ? row.statusReason : null });
   }

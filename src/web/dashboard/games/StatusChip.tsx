@@ -10,6 +10,7 @@ const statusColors: Record<GameStatus, ChipProps['color']> = {
   STOPPED: 'default',
   CRASHED: 'error',
   EXPIRED: 'error',
+  SLEEPING: 'secondary',
 };
 
 /** A game's status as a coloured chip; `data-status` gives tests the status whatever the language. */

@@ -10,6 +10,7 @@ const colors: Record<GameStatus, ChipProps['color']> = {
   STOPPED: 'default',
   CRASHED: 'error',
   EXPIRED: 'warning',
+  SLEEPING: 'secondary',
 };
 
 /** A server's observed status, coloured as a glance needs it (running green, crashed red). */

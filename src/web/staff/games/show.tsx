@@ -15,7 +15,7 @@ import { GameBackups } from './GameBackups.tsx';
 import { GameStatusChip } from './GameStatusChip.tsx';
 
 /** The statuses a stop applies to, as for the owner's own stop button. */
-const STOPPABLE: readonly GameStatus[] = ['STARTING', 'RUNNING', 'CRASHED'];
+const STOPPABLE: readonly GameStatus[] = ['STARTING', 'RUNNING', 'CRASHED', 'SLEEPING'];
 
 /** One player's server: what it runs, its owner and paid period, its backups; staff stop it, give it free days or restore a backup. */
 export function GameShow() {

@@ -9,12 +9,13 @@ import { useAppConfig } from '../../../app/config.ts';
 import { useLocalePath } from '../../../app/locale.tsx';
 import { ActionAlert, useConfirmedAction } from '../../../ui/useConfirmedAction.tsx';
 import { MinecraftText } from '../console/MinecraftText.tsx';
+import { formatDate } from '../../../ui/format.ts';
 import { useGameWrite } from '../useGameCall.ts';
 
 type Action = 'start' | 'stop' | 'restart';
 
 const busy: GameStatus[] = ['STARTING', 'STOPPING'];
-const canDo: Record<Action, GameStatus[]> = { start: ['CREATED', 'STOPPED', 'CRASHED'], stop: ['STARTING', 'RUNNING', 'CRASHED'], restart: ['RUNNING', 'CRASHED'] };
+const canDo: Record<Action, GameStatus[]> = { start: ['CREATED', 'STOPPED', 'CRASHED', 'SLEEPING'], stop: ['STARTING', 'RUNNING', 'CRASHED', 'SLEEPING'], restart: ['RUNNING', 'CRASHED'] };
 const icons = { start: <PlayArrowIcon />, stop: <StopIcon />, restart: <RestartAltIcon /> };
 
 /**
@@ -37,7 +38,7 @@ export function ControlsCard({
   /** Whether the caller may start, stop and restart it (its owner or a co-admin): else no buttons. */
   canPower?: boolean;
 }) {
-  const { t } = useTranslation('games');
+  const { t, i18n } = useTranslation('games');
   const to = useLocalePath();
   const send = useGameWrite<Game>(game.id);
   const { run, busy: acting, result, dialog } = useConfirmedAction();
@@ -109,6 +110,11 @@ export function ControlsCard({
             <Alert severity="error">{t('game.crashed')}</Alert>
           )}
           {status === 'EXPIRED' && <Alert severity="warning">{t('game.expired')}</Alert>}
+          {status === 'SLEEPING' && (
+            <Alert severity="info" data-testid="game-sleeping">
+              {t('game.sleeping', { date: formatDate(game.statusChangedAt, i18n.language) })}
+            </Alert>
+          )}
           {result?.severity === 'error' && <ActionAlert result={result} />}
           {copyFailed && (
             <Alert severity="error" onClose={() => setCopyFailed(false)}>

@@ -18,6 +18,8 @@ const numbers = [
   { name: 'viewDistance', min: 2, max: 32 },
   { name: 'spawnProtection', min: 0, max: 64 },
 ] as const;
+/** The sleep choices offered (the API takes 0, never, or any minute from 5 to 120). */
+const sleepChoices = [0, 5, 10, 15, 30, 60, 120];
 
 /** The Settings tab: the server's settings, its icon and its version. */
 export function SettingsCard({ gameId }: { gameId: string }) {
@@ -141,6 +143,30 @@ function SettingsForm({ gameId, view }: { gameId: string; view: GameSettingsView
               )}
             />
           ))}
+          <Controller
+            control={control}
+            name="sleepAfterMinutes"
+            render={({ field, fieldState }) => (
+              <TextField
+                {...field}
+                select
+                onChange={(e) => field.onChange(Number(e.target.value))}
+                label={t('fields.sleepAfterMinutes')}
+                error={!!fieldState.error}
+                helperText={fieldState.error?.message ?? t('sleepHelp')}
+                slotProps={{ htmlInput: { 'data-testid': 'sleep-after' } }}
+                fullWidth
+              >
+                {[...new Set([...sleepChoices, field.value])]
+                  .sort((a, b) => a - b)
+                  .map((m) => (
+                    <MenuItem key={m} value={m}>
+                      {m === 0 ? t('sleepOff') : t('sleepMinutes', { count: m })}
+                    </MenuItem>
+                  ))}
+              </TextField>
+            )}
+          />
         </Box>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3, mt: 1 }}>
           {switches.map((name) => (

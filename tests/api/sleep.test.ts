@@ -1,0 +1,180 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { games } from '../../src/server/db/schema/games.ts';
+import { Sleepers } from '../../src/server/modules/games/sleep.ts';
+import { useTestApp } from '../fixtures/app.ts';
+import { buyGame, runGame } from '../fixtures/games.ts';
+
+const MINUTE = 60_000;
+
+describe('sleeping when empty', () => {
+  const t = useTestApp();
+  const tick = () => t.current.app.services.reconciler.tick();
+  const game = async (id: string) => (await t.current.as('alice', { method: 'GET', url: `/v1/game/${id}` })).json();
+  const notices = async () => (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications?size=100' })).json().data;
+  const settings = (id: string, payload: Record<string, unknown>) => t.current.as('alice', { method: 'PUT', url: `/v1/game/${id}/settings`, payload, headers: { cookie: 'locale=en' } });
+
+  it('sleeps after ten minutes with nobody on it, without a crash or a notice, and stays asleep', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    await tick(); // first look at it empty
+    const before = (await notices()).length;
+    t.current.clock.advance(10 * MINUTE - 1000);
+    await tick();
+    expect((await game(gameId)).status).toBe('RUNNING');
+    t.current.clock.advance(1000);
+    await tick();
+    const asleep = await game(gameId);
+    expect(asleep).toMatchObject({ status: 'SLEEPING', desiredState: 'running', statusReason: null, nextAttemptAt: null });
+    expect(asleep.statusChangedAt).toBe(t.current.clock.now.toISOString());
+    // Saved and stopped through the driver.
+    expect(t.current.driver.calls.filter((c) => c === `stop ${gameId}`)).toHaveLength(1);
+    expect((await notices()).length).toBe(before);
+
+    // Rounds later, nothing restarts it: no crash restart, no notice.
+    t.current.clock.advance(30 * MINUTE);
+    await tick();
+    await tick();
+    expect((await game(gameId)).status).toBe('SLEEPING');
+    expect(t.current.driver.calls.filter((c) => c === `start ${gameId}`)).toHaveLength(1);
+    expect((await notices()).length).toBe(before);
+  });
+
+  it('stays up while a player is on it, and sleeps after the time its owner chose', async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    t.current.driver.join(gameId, 'Steve');
+    await tick();
+    t.current.clock.advance(60 * MINUTE);
+    await tick();
+    expect((await game(gameId)).status).toBe('RUNNING');
+
+    const saved = await settings(gameId, { sleepAfterMinutes: 30 });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ applied: ['sleepAfterMinutes'], pendingRestart: [], restarting: false });
+    expect(saved.json().settings.values.sleepAfterMinutes).toBe(30);
+    t.current.driver.crash(gameId, null); // the server is emptied; restarted after its back-off
+    await tick();
+    t.current.clock.advance(MINUTE);
+    await tick();
+    await tick();
+    expect((await game(gameId)).status).toBe('RUNNING');
+    await tick();
+    t.current.clock.advance(29 * MINUTE);
+    await tick();
+    expect((await game(gameId)).status).toBe('RUNNING');
+    t.current.clock.advance(MINUTE);
+    await tick();
+    expect((await game(gameId)).status).toBe('SLEEPING');
+  });
+
+  it('never sleeps when its owner turned it off, and refuses a time out of bounds', async () => {
+    const { gameId } = await buyGame(t.current);
+    expect((await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/settings` })).json().values.sleepAfterMinutes).toBe(10);
+    for (const bad of [3, 121, -1, 7.5]) {
+      const res = await settings(gameId, { sleepAfterMinutes: bad });
+      expect(res.statusCode, `${bad}`).toBe(400);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+    }
+    expect((await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/settings` })).json().values.sleepAfterMinutes).toBe(10);
+    expect((await settings(gameId, { sleepAfterMinutes: 0 })).statusCode).toBe(200);
+    await runGame(t.current, gameId);
+    await tick();
+    t.current.clock.advance(200 * MINUTE);
+    await tick();
+    expect((await game(gameId)).status).toBe('RUNNING');
+  });
+
+  const sleeping = async () => {
+    const { gameId } = await buyGame(t.current);
+    await runGame(t.current, gameId);
+    await tick();
+    t.current.clock.advance(10 * MINUTE);
+    await tick();
+    expect((await game(gameId)).status).toBe('SLEEPING');
+    return gameId;
+  };
+
+  it('starts again with its owner’s start, and stops for good with their stop', async () => {
+    const gameId = await sleeping();
+    const started = await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/start` });
+    expect(started.statusCode, started.body).toBe(200);
+    await tick();
+    await tick();
+    expect((await game(gameId)).status).toBe('RUNNING');
+
+    t.current.clock.advance(10 * MINUTE);
+    await tick();
+    t.current.clock.advance(10 * MINUTE);
+    await tick();
+    expect((await game(gameId)).status).toBe('SLEEPING');
+    expect((await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/stop` })).statusCode).toBe(200);
+    await tick();
+    expect(await game(gameId)).toMatchObject({ status: 'STOPPED', desiredState: 'stopped' });
+  });
+
+  it('is a stopped game to schedules and backups', async () => {
+    const gameId = await sleeping();
+    const schedules = `/v1/game/${gameId}/schedules`;
+    const create = async (payload: Record<string, unknown>) => {
+      const res = await t.current.as('alice', { method: 'POST', url: schedules, payload: { repeat: 'hours', everyHours: 1, timeZone: 'Europe/Paris', ...payload } });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as string;
+    };
+    const run = async (id: string) => (await t.current.as('alice', { method: 'POST', url: `${schedules}/${id}/run` })).json();
+    expect(await run(await create({ task: 'restart' }))).toMatchObject({ status: 'SKIPPED', reason: 'notRunning' });
+    expect(await run(await create({ task: 'command', command: 'say hi', onlyWhenRunning: true }))).toMatchObject({ status: 'SKIPPED', reason: 'notRunning' });
+    expect(t.current.driver.commands(gameId)).not.toContain('say hi');
+
+    const calls = t.current.driver.calls.length;
+    const backup = await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/backups`, payload: {} });
+    expect(backup.statusCode, backup.body).toBe(202);
+    await t.current.app.services.backups.idle();
+    const [made] = (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/backups` })).json().data;
+    expect(made.status).toBe('READY');
+    // The stopped path: the world as the sleep saved it, no stop, no start, and it sleeps on.
+    expect(t.current.driver.calls.slice(calls)).toEqual([`backup ${gameId}`]);
+    await tick();
+    expect((await game(gameId)).status).toBe('SLEEPING');
+  });
+
+  it('wakes for an allowed player only, through the game’s lock: a wake during a backup waits for it', async () => {
+    const gameId = await sleeping();
+    const s = t.current.app.services;
+    const sleepers = new Sleepers(t.current.database, { runtime: s.runtime, games: s.games, notifications: s.notifications });
+    await sleepers.start();
+    try {
+      const patch = (name: string, type: string) => t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/minecraft/player`, payload: { name, type, action: 'ADD' } });
+      expect((await patch('Griefer', 'BANNED')).statusCode).toBe(200);
+      expect((await patch('Friend', 'WHITELIST')).statusCode).toBe(200);
+      expect((await t.current.as('alice', { method: 'PUT', url: `/v1/game/${gameId}/minecraft/whitelist/status?enabled=true` })).statusCode).toBe(200);
+      const asleep = await sleepers.asleep(gameId);
+      expect(asleep).toMatchObject({ motd: 'My world', whitelistEnabled: true });
+      expect(sleepers.refusal(asleep!, 'w.example', 'GRIEFER')?.reason).toContain('banni');
+      expect(sleepers.refusal(asleep!, 'w.example', 'Stranger')?.reason).toContain('liste blanche');
+      expect(sleepers.refusal(asleep!, 'w.example', 'friend')).toBeNull();
+
+      // A backup holds the lock: the wake waits, the game sleeps on.
+      await t.current.database.db
+        .update(games)
+        .set({ lockedFor: 'BACKUP', lockedUntil: new Date(t.current.clock.now.getTime() + 60 * MINUTE) })
+        .where(eq(games.id, gameId));
+      let woken: unknown;
+      const wake = sleepers.wake(gameId, 'w.example', '192.0.2.1', new AbortController().signal).then((r) => (woken = r));
+      await tick();
+      expect((await game(gameId)).status).toBe('SLEEPING');
+      expect(woken).toBeUndefined();
+
+      // The backup ends: the wake starts it, and answers once it runs.
+      await t.current.database.db.update(games).set({ lockedFor: null, lockedUntil: null }).where(eq(games.id, gameId));
+      await expect.poll(async () => (await game(gameId)).status, { timeout: 30_000 }).toBe('STARTING');
+      await tick();
+      await tick();
+      await wake;
+      expect(woken).toEqual({ host: '127.0.0.1', port: expect.any(Number) });
+      expect(await game(gameId)).toMatchObject({ status: 'RUNNING', desiredState: 'running' });
+    } finally {
+      await sleepers.stop();
+    }
+  });
+});

@@ -1,0 +1,157 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import minecraftProtocol from 'minecraft-protocol';
+import type { Bot } from 'mineflayer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig, type Config } from '../../src/server/config.ts';
+import type { Database } from '../../src/server/db/client.ts';
+import { loadOrCreateKeys, type IdentityKeys } from '../../src/server/identity/keys.ts';
+import { signAccessToken } from '../../src/server/identity/tokens.ts';
+import { LocalDriver, localConsoles } from '../../src/runtime/local-driver.ts';
+import { freshDatabase } from '../fixtures/db.ts';
+import { join, quit, randomPortRange, reasonText } from '../fixtures/minecraft.ts';
+
+const VERSION = '1.21.4';
+const MINUTE = 60_000;
+
+/**
+ * A real server that sleeps when empty and wakes when a player joins through the game gateway
+ * (docs/architecture.md, "Sleeping and waking"). The games' clock runs ahead on demand, so the
+ * minutes without a player pass without waiting for them; everything else is real.
+ */
+describe('a game sleeping when empty and woken by a player, with a real server', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-sleep-real-'));
+  const bots: Bot[] = [];
+  let ahead = 0;
+  let config: Config;
+  let keys: IdentityKeys;
+  let database: Database;
+  let dispose: () => Promise<void>;
+  let app: FastifyInstance;
+  let driver: LocalDriver;
+
+  beforeAll(async () => {
+    config = loadConfig({
+      DATA_DIR: dataDir,
+      OIDC_KEYS_FILE: path.join(dataDir, 'keys.json'),
+      WEB_DIR: path.join(dataDir, 'no-web'),
+      LOG_LEVEL: 'silent',
+      GAME_HOST: '127.0.0.1',
+      GAME_RECONCILE_INTERVAL_MS: '300',
+      GAME_GATEWAY_PORT: '0',
+    });
+    keys = await loadOrCreateKeys(config.oidc.keysFile);
+    ({ database, dispose } = await freshDatabase());
+    const consoles = localConsoles(config.game.dataDir);
+    driver = new LocalDriver({ dataDir: config.game.dataDir, host: '127.0.0.1', portRange: randomPortRange(), consoles });
+    app = await buildApp({ config, database, logger: false, runtime: { driver, consoles }, clock: () => new Date(Date.now() + ahead) });
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await Promise.all(bots.splice(0).map((b) => quit(b).catch(() => {})));
+    await app?.close();
+    await driver?.close();
+    await dispose?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function as(username: string, options: InjectOptions & { roles?: string[] }) {
+    const { roles, ...rest } = options;
+    const bearer = await signAccessToken(config, keys, { username, roles: roles ?? [] });
+    return app.inject({ ...rest, headers: { ...rest.headers, authorization: `Bearer ${bearer}` } });
+  }
+  const alice = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => as('alice', { method, url, ...(payload ? { payload } : {}) });
+
+  async function ping(port: number, host: string): Promise<{ motd: string; version: string }> {
+    const connect = (client: minecraftProtocol.Client) => client.setSocket(net.connect(port, '127.0.0.1'));
+    const answer = await minecraftProtocol.ping({ host, port, version: VERSION, connect } as minecraftProtocol.PingOptions);
+    return 'description' in answer ? { motd: reasonText(answer.description), version: answer.version.name } : { motd: '', version: '' };
+  }
+
+  it('sleeps with nobody on it, answers the list itself, stays asleep for a banned player and wakes for a whitelisted one', { timeout: 400_000 }, async () => {
+    const staff = { roles: ['staff'] };
+    const def = await as('boss', {
+      ...staff,
+      method: 'POST',
+      url: '/v1/definition/game',
+      payload: { name: { fr: 'Créatif', en: 'Creative' }, description: { fr: 'Bâtir', en: 'Build' }, version: VERSION, published: true },
+    });
+    const pack = await as('boss', {
+      ...staff,
+      method: 'POST',
+      url: '/v1/definition/game/package',
+      payload: { definitionId: def.json().id, name: { fr: 'Petit', en: 'Small' }, ramMb: 512, maxPlayers: 5, periodDays: 30, priceCredits: 100 },
+    });
+    const aliceId = (await alice('GET', '/v1/user')).json().id as string;
+    await app.services.credits.apply(app.services.db, { userId: aliceId, amount: 100, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Test credits' } } });
+    const created = await alice('POST', '/v1/game/create', {
+      definitionId: def.json().id,
+      packageId: pack.json().id,
+      name: 'Sleepy world',
+      addressName: 'sleepy',
+      settings: { motd: 'Sleepy by name' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const gameId = created.json().id as string;
+    const status = async () => (await alice('GET', `/v1/game/${gameId}`)).json().status as string;
+    expect((await alice('PUT', `/v1/game/${gameId}/settings`, { sleepAfterMinutes: 5 })).statusCode).toBe(200);
+    for (const [name, type] of [
+      ['Friend_1', 'WHITELIST'],
+      ['Banned_1', 'BANNED'],
+    ]) {
+      const added = await alice('POST', `/v1/game/${gameId}/minecraft/player`, { name, type, action: 'ADD' });
+      expect(added.statusCode, added.body).toBe(200);
+    }
+    expect((await alice('PUT', `/v1/game/${gameId}/minecraft/whitelist/status?enabled=true`)).statusCode).toBe(200);
+    await expect.poll(() => app.services.gameGateway!.addressOf(gameId), { timeout: 10_000 }).toMatch(/^sleepy\.localhost:\d+$/);
+    const gatewayPort = Number(app.services.gameGateway!.addressOf(gameId)!.split(':')[1]);
+
+    expect((await alice('POST', `/v1/game/${gameId}/start`)).statusCode).toBe(200);
+    await expect.poll(status, { timeout: 180_000, interval: 250 }).toBe('RUNNING');
+
+    // Nobody joins: each look moves the games' clock a minute on, until the reconciler puts it to sleep.
+    await expect
+      .poll(
+        async () => {
+          const now = await status();
+          if (now === 'RUNNING') ahead += MINUTE;
+          return now;
+        },
+        { timeout: 180_000, interval: 500 },
+      )
+      .toBe('SLEEPING');
+    const asleep = (await alice('GET', `/v1/game/${gameId}`)).json();
+    expect(asleep).toMatchObject({ status: 'SLEEPING', desiredState: 'running', statusReason: null });
+    const notices = (await alice('GET', '/v1/user/notifications?size=100')).json().data as Array<{ data: { key: string } }>;
+    expect(notices.map((n) => n.data.key)).not.toContain('game.crashed');
+    expect(notices.map((n) => n.data.key)).not.toContain('game.crashedStopped');
+
+    // The list entry, from the gateway's memory: the game's own MOTD and version, and the sleeping line.
+    const entry = await ping(gatewayPort, 'sleepy.localhost');
+    expect(entry.motd).toContain('Sleepy by name');
+    expect(entry.motd).toContain('En veille, se réveille quand vous rejoignez');
+    expect(entry.motd).toContain('Asleep, wakes when you join');
+    expect(entry.version).toBe(VERSION);
+
+    // A banned player, and one not on the enforced whitelist, are refused without waking it.
+    const banned = await join(gatewayPort, 'Banned_1', VERSION, 60_000, 'sleepy.localhost');
+    expect(banned.joined).toBe(false);
+    if (!banned.joined) expect(banned.reason).toContain('banni');
+    const stranger = await join(gatewayPort, 'Stranger_1', VERSION, 60_000, 'sleepy.localhost');
+    expect(stranger.joined).toBe(false);
+    if (!stranger.joined) expect(stranger.reason).toContain('liste blanche');
+    expect(await status()).toBe('SLEEPING');
+
+    // A whitelisted player's login wakes it, held until the server runs: they spawn without reconnecting.
+    const woken = await join(gatewayPort, 'Friend_1', VERSION, 240_000, 'sleepy.localhost');
+    if (!woken.joined) throw new Error(`refused: ${woken.reason}`);
+    bots.push(woken.bot);
+    expect(await status()).toBe('RUNNING');
+    expect((await alice('GET', `/v1/game/${gameId}/minecraft/players/connected`)).json()).toMatchObject({ playersOnline: 1, players: [{ name: 'Friend_1' }] });
+  });
+});
