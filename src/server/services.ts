@@ -263,7 +263,7 @@ export function createServices(config: Config, database: Database, given: { runt
     competitions: new CompetitionsService(db, { users, minecraft, notifications }, { clock: game.clock }),
     matchmaking: new MatchmakingRunner(db, { blocklist, minecraft, notifications, events }, { clock: game.clock, log: game.log }),
     matchResults,
-    matchSupervision: new MatchSupervision(db, { runtime: game, minecraft, notifications, results: matchResults, platformGames }),
+    matchSupervision: new MatchSupervision(db, { runtime: game, minecraft, notifications, results: matchResults, platformGames, namedAddress: (id) => gameGateway?.addressOf(id) ?? null }),
     runtime: game,
     events,
     mailer,

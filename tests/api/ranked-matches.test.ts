@@ -56,7 +56,7 @@ describe('ranked match servers', () => {
   it('starts a whitelisted PvP server owned by the platform when a match is made, in nobody’s list and billed to nobody', async () => {
     const { match, gameId, alice, bob } = await matched(t.current);
     const game = await gameOf(t.current, gameId);
-    expect(game).toMatchObject({ desiredState: 'running', whitelistEnabled: true, settings: expect.objectContaining({ pvp: true }) });
+    expect(game).toMatchObject({ desiredState: 'running', whitelistEnabled: true, settings: expect.objectContaining({ pvp: true, sleepAfterMinutes: 0 }) });
     expect([alice, bob]).not.toContain(game.ownerId);
     const whitelist = await t.current.app.services.db.select().from(gamePlayers).where(eq(gamePlayers.gameId, gameId));
     expect(whitelist.map((p) => [p.type, p.name]).sort()).toEqual([
@@ -84,6 +84,23 @@ describe('ranked match servers', () => {
     expect(card).toMatchObject({ status: 'LIVE', address: now.address, joinBy: new Date(now.startedAt!.getTime() + JOIN_MS).toISOString() });
     const en = (await t.current.as('bob', { method: 'GET', url: '/v1/user/notifications', headers: { cookie: 'locale=en' } })).json().data[0];
     expect(en.data.description).toContain(`Join ${now.address} within 120 seconds`);
+  });
+
+  it('gives the players the match server’s address by name when the game gateway runs', async () => {
+    const { match, gameId } = await matched(t.current);
+    // The gateway's answer for this game, as it gives it once its names are loaded.
+    const deps = (t.current.app.services.matchSupervision as unknown as { deps: { namedAddress: (id: string) => string | null } }).deps;
+    const named = deps.namedAddress;
+    deps.namedAddress = (id) => (id === gameId ? 'match-duel.localhost' : null);
+    try {
+      await t.current.app.services.reconciler.tick();
+      await t.current.app.services.reconciler.tick();
+      await t.current.app.services.matchSupervision.tick();
+    } finally {
+      deps.namedAddress = named;
+    }
+    expect(await matchOf(t.current, match.id)).toMatchObject({ status: 'LIVE', address: 'match-duel.localhost' });
+    expect(await notices(t.current, 'alice')).toContainEqual(expect.objectContaining({ key: 'ranked.ready', params: expect.objectContaining({ address: 'match-duel.localhost' }) }));
   });
 
   it('counts the kills between the two players once, whatever is read twice, and ends at the first to 3', async () => {

@@ -33,6 +33,8 @@ interface Deps {
   notifications: NotificationsService;
   results: MatchResults;
   platformGames: PlatformGames;
+  /** The game's address by name when the game gateway runs, as players' own servers show it. */
+  namedAddress: (gameId: string) => string | null;
 }
 
 type MatchRow = typeof rankedMatches.$inferSelect;
@@ -117,7 +119,8 @@ export class MatchSupervision {
         if (match.status === 'PENDING') {
           if (game.status !== 'RUNNING') continue;
           // The driver's look, not the games service's (it reads outside this transaction).
-          const address = (await this.deps.platformGames.observe(tx, game))?.address ?? null;
+          const observed = (await this.deps.platformGames.observe(tx, game))?.address ?? null;
+          const address = observed && (this.deps.namedAddress(game.id) ?? observed);
           await tx.update(rankedMatches).set({ status: 'LIVE', startedAt: now, address }).where(eq(rankedMatches.id, match.id));
           live.push({ matchId: match.id, address });
           continue;

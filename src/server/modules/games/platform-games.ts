@@ -55,6 +55,8 @@ export class PlatformGames {
           seed: definition.settings.seed ?? null,
           pvp: true,
           levelType: 'flat',
+          // A match ends by its own rules (no-show, time limit) and its server is removed then: it never sleeps.
+          sleepAfterMinutes: 0,
         },
         whitelistEnabled: true,
         periodEnd: NEVER,
