@@ -162,12 +162,13 @@ export async function buyServerInStore(browser: Browser, player: string, name: s
 
 /**
  * The port of a running game's own server, as its page shows it: beside the address by name (the
- * game gateway's), which a test's client would reach only by sending the name.
+ * game gateway's, on in every browser test's server), which a test's client would reach only by
+ * sending the name. Waits for it: the address by name alone would lead to the gateway.
  */
 export async function serverPort(page: Page): Promise<number> {
   const direct = page.getByTestId('game-direct-address');
-  const text = (await direct.count()) ? await direct.textContent() : await page.getByTestId('game-address').textContent();
-  return Number(text!.split(':').pop());
+  await expect(direct).toHaveText(/:\d+$/);
+  return Number((await direct.textContent())!.split(':').pop());
 }
 
 /** The process of a game's server on the test server's machine (the local driver runs it in the game's folder). */

@@ -1,5 +1,5 @@
 import { join, kicked, quit } from '../fixtures/minecraft.ts';
-import { accessToken, apiAs, buyServerInStore, expect, openTab, picturesInEachLook, shoot, signUp, test, transitionsEnded } from './fixtures.ts';
+import { accessToken, apiAs, buyServerInStore, expect, openTab, picturesInEachLook, serverPort, shoot, signUp, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/sharing';
@@ -119,7 +119,7 @@ test('a player shares a server with a friend group as moderators, then co-admins
   await alice.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
   await expect(alice.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
   await expect(alice.getByTestId('game-address')).toHaveText(/^[\w.-]+:\d+$/);
-  const port = Number((await alice.getByTestId('game-address').textContent())!.split(':').pop());
+  const port = await serverPort(alice);
   const player = `Steve_${run}`;
   const joined = await join(port, player, '1.21.4');
   if (!joined.joined) throw new Error(`${player} could not join: ${joined.reason}`);

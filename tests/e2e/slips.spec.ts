@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { join, kicked, quit } from '../fixtures/minecraft.ts';
-import { accessToken, accounts, buyServerInStore, expect, openTab, signedIn, signUp, staffApi, test } from './fixtures.ts';
+import { accessToken, accounts, buyServerInStore, expect, openTab, serverPort, signedIn, signUp, staffApi, test } from './fixtures.ts';
 
 /** Small things a person saw wrong (issue 32), each checked as they would see it. */
 
@@ -111,7 +111,7 @@ test('a kick asks for a reason the player is shown, and "was kicked" goes once t
   await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
   await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
-  const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  const port = await serverPort(page);
   const player = `Kicked_${run}`;
   const first = await join(port, player, '1.21.4');
   if (!first.joined) throw new Error(`${player} could not join: ${first.reason}`);

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { accessToken, expect, shoot, signUp, staffApi, test } from './fixtures.ts';
+import { accessToken, expect, serverPort, shoot, signUp, staffApi, test } from './fixtures.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
@@ -85,7 +85,7 @@ test('a friend group goes on the whitelist from the control panel, its member jo
   await alice.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
   await expect(alice.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
   await expect(alice.getByTestId('game-address')).toHaveText(/^[\w.-]+:\d+$/);
-  const port = Number((await alice.getByTestId('game-address').textContent())!.split(':').pop());
+  const port = await serverPort(alice);
 
   // Whitelist on, then the group on the whitelist from the control panel.
   await alice.getByRole('checkbox', { name: 'Tout le monde peut entrer' }).click();

@@ -1,5 +1,5 @@
 import { join, quit } from '../fixtures/minecraft.ts';
-import { apiAs, buyServerInStore, expect, openTab, picturesInEachLook, shoot, test } from './fixtures.ts';
+import { apiAs, buyServerInStore, expect, openTab, picturesInEachLook, serverPort, shoot, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/usage';
@@ -21,7 +21,7 @@ test('the Usage tab draws a running server’s players, CPU and memory, with its
   await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
   await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
-  const port = Number((await page.getByTestId('game-address').textContent())!.split(':').pop());
+  const port = await serverPort(page);
   const joined = await join(port, 'Gauge_e2e', '1.21.4');
   if (!joined.joined) throw new Error(`the player could not join: ${joined.reason}`);
   const bot = joined.bot;
