@@ -1,19 +1,8 @@
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
 import minecraftProtocol from 'minecraft-protocol';
-import type { Bot } from 'mineflayer';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app.ts';
-import { loadConfig, type Config } from '../../src/server/config.ts';
-import type { Database } from '../../src/server/db/client.ts';
-import { loadOrCreateKeys, type IdentityKeys } from '../../src/server/identity/keys.ts';
-import { signAccessToken } from '../../src/server/identity/tokens.ts';
-import { LocalDriver, localConsoles } from '../../src/runtime/local-driver.ts';
-import { freshDatabase } from '../fixtures/db.ts';
-import { join, quit, randomPortRange, reasonText } from '../fixtures/minecraft.ts';
+import { describe, expect, it } from 'vitest';
+import { useRealApp } from '../fixtures/real-app.ts';
+import { join, reasonText } from '../fixtures/minecraft.ts';
 
 const VERSION = '1.21.4';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -24,46 +13,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * direct one beside it, and a rename is followed at once, from the database's notice.
  */
 describe('the game gateway in the API, with a real server', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-gateway-real-'));
-  const bots: Bot[] = [];
-  let config: Config;
-  let keys: IdentityKeys;
-  let database: Database;
-  let dispose: () => Promise<void>;
-  let app: FastifyInstance;
-  let driver: LocalDriver;
+  const real = useRealApp('gateway-real', { env: { GAME_GATEWAY_PORT: '0' } });
+  const { as, bots } = real;
 
-  beforeAll(async () => {
-    config = loadConfig({
-      DATA_DIR: dataDir,
-      OIDC_KEYS_FILE: path.join(dataDir, 'keys.json'),
-      WEB_DIR: path.join(dataDir, 'no-web'),
-      LOG_LEVEL: 'silent',
-      GAME_HOST: '127.0.0.1',
-      GAME_RECONCILE_INTERVAL_MS: '300',
-      GAME_GATEWAY_PORT: '0',
-    });
-    keys = await loadOrCreateKeys(config.oidc.keysFile);
-    ({ database, dispose } = await freshDatabase());
-    const consoles = localConsoles(config.game.dataDir);
-    driver = new LocalDriver({ dataDir: config.game.dataDir, host: '127.0.0.1', portRange: randomPortRange(), consoles });
-    app = await buildApp({ config, database, logger: false, runtime: { driver, consoles } });
-    await app.ready();
-  });
-
-  afterAll(async () => {
-    await Promise.all(bots.splice(0).map((b) => quit(b).catch(() => {})));
-    await app?.close();
-    await driver?.close();
-    await dispose?.();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  async function as(username: string, options: InjectOptions & { roles?: string[] }) {
-    const { roles, ...rest } = options;
-    const bearer = await signAccessToken(config, keys, { username, roles: roles ?? [] });
-    return app.inject({ ...rest, headers: { ...rest.headers, authorization: `Bearer ${bearer}` } });
-  }
   const alice = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => as('alice', { method, url, ...(payload ? { payload } : {}) });
 
   async function ping(port: number, host: string): Promise<string> {
@@ -87,7 +39,7 @@ describe('the game gateway in the API, with a real server', () => {
       payload: { definitionId: def.json().id, name: { fr: 'Petit', en: 'Small' }, ramMb: 512, maxPlayers: 5, periodDays: 30, priceCredits: 100 },
     });
     const aliceId = (await alice('GET', '/v1/user')).json().id as string;
-    await app.services.credits.apply(app.services.db, { userId: aliceId, amount: 100, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Test credits' } } });
+    await real.app.services.credits.apply(real.app.services.db, { userId: aliceId, amount: 100, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Test credits' } } });
     const created = await alice('POST', '/v1/game/create', {
       definitionId: def.json().id,
       packageId: pack.json().id,
@@ -98,8 +50,8 @@ describe('the game gateway in the API, with a real server', () => {
     expect(created.statusCode, created.body).toBe(201);
     const gameId = created.json().id as string;
     // Known to the gateway once the database's notice of the new name is heard.
-    await expect.poll(() => app.services.gameGateway!.addressOf(gameId), { timeout: 10_000 }).toMatch(/^alice-world\.localhost:\d+$/);
-    const gatewayPort = Number(app.services.gameGateway!.addressOf(gameId)!.split(':')[1]);
+    await expect.poll(() => real.app.services.gameGateway!.addressOf(gameId), { timeout: 10_000 }).toMatch(/^alice-world\.localhost:\d+$/);
+    const gatewayPort = Number(real.app.services.gameGateway!.addressOf(gameId)!.split(':')[1]);
 
     // Stopped: the name is known, and the list says the server is stopped.
     await expect.poll(() => ping(gatewayPort, 'alice-world.localhost'), { timeout: 10_000 }).toContain('est arrêté');

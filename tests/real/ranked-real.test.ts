@@ -1,19 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import type { Bot } from 'mineflayer';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app.ts';
-import { loadConfig, type Config } from '../../src/server/config.ts';
-import type { Database } from '../../src/server/db/client.ts';
+import { describe, expect, it } from 'vitest';
 import { rankedMatches } from '../../src/server/db/schema/competitions.ts';
-import { loadOrCreateKeys, type IdentityKeys } from '../../src/server/identity/keys.ts';
-import { signAccessToken } from '../../src/server/identity/tokens.ts';
-import { LocalDriver, localConsoles } from '../../src/runtime/local-driver.ts';
-import { freshDatabase } from '../fixtures/db.ts';
-import { join, quit, randomPortRange } from '../fixtures/minecraft.ts';
+import { useRealApp } from '../fixtures/real-app.ts';
+import { join } from '../fixtures/minecraft.ts';
 
 const VERSION = '1.8.8';
 
@@ -32,20 +22,9 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
  * told, and the server is removed.
  */
 describe('a ranked duel for real', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-ranked-real-'));
-  const bots: Bot[] = [];
-  let config: Config;
-  let keys: IdentityKeys;
-  let database: Database;
-  let dispose: () => Promise<void>;
-  let app: FastifyInstance;
-  let driver: LocalDriver;
+  const real = useRealApp('ranked-real');
+  const { as, bots } = real;
 
-  async function as(username: string, options: InjectOptions & { roles?: string[] }) {
-    const { roles, ...rest } = options;
-    const bearer = await signAccessToken(config, keys, { username, roles: roles ?? [] });
-    return app.inject({ ...rest, headers: { ...rest.headers, authorization: `Bearer ${bearer}` } });
-  }
   const me = async (name: string) => (await as(name, { method: 'GET', url: '/v1/ranked/me' })).json();
 
   /** Polls `read` until `done` accepts its answer, within `ms` (the loops work on their own). */
@@ -59,31 +38,6 @@ describe('a ranked duel for real', () => {
     }
     throw new Error(`${what} not within ${ms} ms; last ${JSON.stringify(last)}`);
   }
-
-  beforeAll(async () => {
-    config = loadConfig({
-      DATA_DIR: dataDir,
-      OIDC_KEYS_FILE: path.join(dataDir, 'keys.json'),
-      WEB_DIR: path.join(dataDir, 'no-web'),
-      LOG_LEVEL: 'silent',
-      GAME_HOST: '127.0.0.1',
-      GAME_RECONCILE_INTERVAL_MS: '300',
-    });
-    keys = await loadOrCreateKeys(config.oidc.keysFile);
-    ({ database, dispose } = await freshDatabase());
-    const consoles = localConsoles(config.game.dataDir);
-    driver = new LocalDriver({ dataDir: config.game.dataDir, host: '127.0.0.1', portRange: randomPortRange(), consoles });
-    app = await buildApp({ config, database, logger: false, runtime: { driver, consoles } });
-    await app.ready();
-  });
-
-  afterAll(async () => {
-    await Promise.all(bots.splice(0).map((b) => quit(b).catch(() => {})));
-    await app?.close();
-    await driver?.close();
-    await dispose?.();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('two players queue, are matched, fight to three kills on the match server, and the result is recorded once', { timeout: 600_000 }, async () => {
     const staff = { roles: ['staff'] };
@@ -101,8 +55,8 @@ describe('a ranked duel for real', () => {
       payload: { definitionId: def.json().id, name: { fr: 'Match', en: 'Match' }, ramMb: 512, maxPlayers: 4, periodDays: 30, priceCredits: 100 },
     });
     expect(pack.statusCode).toBe(201);
-    await app.services.competitions.seedModes(new Map([[VERSION, def.json().id as string]]));
-    const modeId = (await app.inject({ url: '/v1/ranked/modes' })).json().data[0].id as string;
+    await real.app.services.competitions.seedModes(new Map([[VERSION, def.json().id as string]]));
+    const modeId = (await real.app.inject({ url: '/v1/ranked/modes' })).json().data[0].id as string;
 
     for (const [user, mcName] of [
       ['fighter', 'Fighter'],
@@ -187,11 +141,11 @@ describe('a ranked duel for real', () => {
 
     // The server is stopped and removed, its world gone.
     const removed = await until(
-      async () => (await app.services.db.select().from(rankedMatches).where(eq(rankedMatches.id, matchId)))[0]!,
+      async () => (await real.app.services.db.select().from(rankedMatches).where(eq(rankedMatches.id, matchId)))[0]!,
       (m) => m.serverRemovedAt !== null,
       120_000,
       'the server removed',
     );
-    expect(fs.existsSync(driver.dir({ id: removed.gameId! } as never))).toBe(false);
+    expect(fs.existsSync(real.driver.dir({ id: removed.gameId! } as never))).toBe(false);
   });
 });
