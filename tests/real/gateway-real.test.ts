@@ -25,30 +25,8 @@ describe('the game gateway in the API, with a real server', () => {
   }
 
   it('leads a player by the game’s name to its server, shows the address, and follows a rename', { timeout: 180_000 }, async () => {
-    const staff = { roles: ['staff'] };
-    const def = await as('boss', {
-      ...staff,
-      method: 'POST',
-      url: '/v1/definition/game',
-      payload: { name: { fr: 'Créatif', en: 'Creative' }, description: { fr: 'Bâtir', en: 'Build' }, version: VERSION, published: true },
-    });
-    const pack = await as('boss', {
-      ...staff,
-      method: 'POST',
-      url: '/v1/definition/game/package',
-      payload: { definitionId: def.json().id, name: { fr: 'Petit', en: 'Small' }, ramMb: 512, maxPlayers: 5, periodDays: 30, priceCredits: 100 },
-    });
-    const aliceId = (await alice('GET', '/v1/user')).json().id as string;
-    await real.app.services.credits.apply(real.app.services.db, { userId: aliceId, amount: 100, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Test credits' } } });
-    const created = await alice('POST', '/v1/game/create', {
-      definitionId: def.json().id,
-      packageId: pack.json().id,
-      name: 'Gateway world',
-      addressName: 'alice-world',
-      settings: { motd: 'Alice by name' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const gameId = created.json().id as string;
+    const offer = await real.definition(VERSION);
+    const gameId = await real.buy('alice', { ...offer, name: 'Gateway world', addressName: 'alice-world', settings: { motd: 'Alice by name' } });
     // Known to the gateway once the database's notice of the new name is heard.
     await expect.poll(() => real.app.services.gameGateway!.addressOf(gameId), { timeout: 10_000 }).toMatch(/^alice-world\.localhost:\d+$/);
     const gatewayPort = Number(real.app.services.gameGateway!.addressOf(gameId)!.split(':')[1]);

@@ -26,30 +26,8 @@ describe('a game sleeping when empty and woken by a player, with a real server',
   }
 
   it('sleeps with nobody on it, answers the list itself, stays asleep for a banned player and wakes for a whitelisted one', { timeout: 400_000 }, async () => {
-    const staff = { roles: ['staff'] };
-    const def = await as('boss', {
-      ...staff,
-      method: 'POST',
-      url: '/v1/definition/game',
-      payload: { name: { fr: 'Créatif', en: 'Creative' }, description: { fr: 'Bâtir', en: 'Build' }, version: VERSION, published: true },
-    });
-    const pack = await as('boss', {
-      ...staff,
-      method: 'POST',
-      url: '/v1/definition/game/package',
-      payload: { definitionId: def.json().id, name: { fr: 'Petit', en: 'Small' }, ramMb: 512, maxPlayers: 5, periodDays: 30, priceCredits: 100 },
-    });
-    const aliceId = (await alice('GET', '/v1/user')).json().id as string;
-    await real.app.services.credits.apply(real.app.services.db, { userId: aliceId, amount: 100, kind: 'ADMIN_ADJUSTMENT', reason: { key: 'text', params: { text: 'Test credits' } } });
-    const created = await alice('POST', '/v1/game/create', {
-      definitionId: def.json().id,
-      packageId: pack.json().id,
-      name: 'Sleepy world',
-      addressName: 'sleepy',
-      settings: { motd: 'Sleepy by name' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const gameId = created.json().id as string;
+    const offer = await real.definition(VERSION);
+    const gameId = await real.buy('alice', { ...offer, name: 'Sleepy world', addressName: 'sleepy', settings: { motd: 'Sleepy by name' } });
     const status = async () => (await alice('GET', `/v1/game/${gameId}`)).json().status as string;
     expect((await alice('PUT', `/v1/game/${gameId}/settings`, { sleepAfterMinutes: 5 })).statusCode).toBe(200);
     for (const [name, type] of [
