@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Bot } from 'mineflayer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gameSpec, join, kicked, quit, randomPortRange, waitFor } from '../../tests/fixtures/minecraft.ts';
+import { gameSpec, join, kicked, landHit, quit, randomPortRange, waitFor, within } from '../../tests/fixtures/minecraft.ts';
 import type { ConsoleLine } from './console-log.ts';
 import type { GameConsoles } from './consoles.ts';
 import { parseDeath } from './deaths.ts';
@@ -60,13 +60,6 @@ describe('parseDeath', () => {
     expect(parseDeath({ text: '[INFO]: Bob was slain by Alice', command: true })).toBeUndefined();
   });
 });
-
-/** Settles with `promise`, or fails after `ms` saying what did not happen. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 /** A duel on a real flying-squid server: its console tells each kill once, in vanilla's words. */
 describe('deaths on a flying-squid server', () => {
@@ -128,33 +121,11 @@ describe('deaths on a flying-squid server', () => {
       'the chat line',
     );
 
-    /**
-     * One hit that lands: Fighter swings until Target's health goes down, at most six times, five
-     * seconds apart. On 1.8.8, on a loaded machine, a swing of a bot standing still was seen held
-     * back (somewhere between the two protocol stacks) until its next packet reached the server,
-     * which then dealt both at once; a player who moves sends a packet each tick.
-     */
+    /** One hit that lands, and takes health. */
     const hit = async (what: string) => {
       const health = target.health;
-      for (let swing = 1; swing <= 6; swing++) {
-        const hurt = new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => {
-            target.off('health', landed);
-            resolve(false);
-          }, 5000);
-          const landed = () => {
-            clearTimeout(timer);
-            resolve(true);
-          };
-          target.once('health', landed);
-        });
-        fighter.attack(fighter.players.Target!.entity);
-        if (await hurt) {
-          expect(target.health).toBeLessThan(health);
-          return;
-        }
-      }
-      throw new Error(`no hit landed at health ${health} (${what}) in six swings`);
+      await landHit(fighter, target, what);
+      expect(target.health).toBeLessThan(health);
     };
 
     for (let death = 1; death <= 3; death++) {

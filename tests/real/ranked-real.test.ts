@@ -3,16 +3,9 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rankedMatches } from '../../src/server/db/schema/competitions.ts';
 import { useRealApp } from '../fixtures/real-app.ts';
-import { join } from '../fixtures/minecraft.ts';
+import { join, landHit, within } from '../fixtures/minecraft.ts';
 
 const VERSION = '1.8.8';
-
-/** Settles with `promise`, or fails after `ms` saying what did not happen. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Issue 35's headline, for real: the API with its loops (matchmaking, reconciler, supervision) on
@@ -93,25 +86,7 @@ describe('a ranked duel for real', () => {
     await seesTarget();
     await expect.poll(() => target.health, { timeout: 10_000 }).toBe(20);
 
-    /** One hit that lands: swings until Target's health goes down, at most six, five seconds apart (src/runtime/deaths.test.ts). */
-    const hit = async (what: string) => {
-      for (let swing = 1; swing <= 6; swing++) {
-        const hurt = new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => {
-            target.off('health', landed);
-            resolve(false);
-          }, 5000);
-          const landed = () => {
-            clearTimeout(timer);
-            resolve(true);
-          };
-          target.once('health', landed);
-        });
-        fighter.attack(fighter.players.Target!.entity);
-        if (await hurt) return;
-      }
-      throw new Error(`no hit landed (${what}) in six swings`);
-    };
+    const hit = (what: string) => landHit(fighter, target, what);
 
     for (let death = 1; death <= 3; death++) {
       const died = new Promise<void>((resolve) => target.once('death', resolve));
