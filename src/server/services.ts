@@ -162,7 +162,7 @@ export function createServices(config: Config, database: Database, given: { runt
     events,
     pendingRenewals: (rows): Promise<Map<string, GamePayment>> => renewals.pending(rows),
   });
-  const addressNames = new AddressNames(db, { notifications, clock: game.clock });
+  const addressNames = new AddressNames(db, { notifications, audit, clock: game.clock });
   const gameGateway =
     config.gateway.port === null
       ? null

@@ -83,8 +83,10 @@ describe('a game’s address name', () => {
     expect(early.statusCode).toBe(409);
     expect(early.json()).toMatchObject({ code: 'games.addressNameChangedRecently', params: { next } });
     expect(early.json().detail).toContain('une fois par jour');
-    // The same name again changes nothing and is no change.
-    expect((await rename('alice', 'castle-world')).statusCode).toBe(200);
+    // The same name again changes nothing and is no change: answered as it stands, even within the day.
+    const same = await rename('alice', 'castle-world');
+    expect(same.statusCode).toBe(200);
+    expect(same.json()).toEqual({ addressName: 'castle-world', addressNameChangedAt: changedAt, addressNameNextChange: next });
 
     await befriend(t.current, 'alice', 'bob');
     const grant = await t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/access`, payload: { friendId: await userId(t.current, 'bob'), role: 'COADMIN' } });
@@ -96,10 +98,15 @@ describe('a game’s address name', () => {
     const later = await rename('alice', 'castle-again');
     expect(later.statusCode, later.body).toBe(200);
     expect(later.json().addressName).toBe('castle-again');
+    // A day on, the same name again is still no change: it does not spend the day's change.
+    t.current.clock.advance(DAY_MS);
+    const again = await rename('alice', 'castle-again');
+    expect(again.json()).toMatchObject({ addressName: 'castle-again', addressNameChangedAt: later.json().addressNameChangedAt });
+    expect((await rename('alice', 'castle-third')).statusCode).toBe(200);
     // The old name is free for anyone.
     expect((await buy('dave', 'Mine', 'castle-world')).statusCode).toBe(201);
     const activity = (await t.current.as('alice', { method: 'GET', url: `/v1/game/${gameId}/activity` })).json();
     const renames = activity.data.filter((e: { action: string }) => e.action === 'game.rename');
-    expect(renames.map((e: { detail: { addressName: string } }) => e.detail.addressName)).toEqual(['castle-again', 'castle-world', 'castle-world']);
+    expect(renames.map((e: { detail: { addressName: string } }) => e.detail.addressName)).toEqual(['castle-third', 'castle-again', 'castle-world']);
   });
 });

@@ -36,7 +36,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     player.put(
       '/v1/game/:id/address-name',
       {
-        config: { gameRole: 'OWNER', activity: 'game.rename' },
+        // Audited by the service, and only when the name changes.
+        config: { gameRole: 'OWNER', activity: 'game.rename', auditsItself: true },
         schema: {
           tags,
           summary: 'Change the address name players type (the owner only, once a day: 409 with when it may be; 400 bad form or reserved; 409 taken)',
@@ -45,7 +46,10 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
           response: { 200: Type.Object({ addressName: Type.String(), ...AddressNameTimes }) },
         },
       },
-      async (request) => names.rename(gameOf(request).gameId, request.user.id, request.body.addressName),
+      async (request) => {
+        const { gameId, level } = gameOf(request);
+        return names.rename(gameId, { id: request.user.id, as: level }, request.body.addressName);
+      },
     );
   });
 };

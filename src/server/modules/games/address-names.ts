@@ -6,6 +6,7 @@ import { HttpProblem, invalidField, notFound, type ErrorKey } from '../../lib/pr
 import { ADDRESS_NAME_PATTERN, reservedAddressNames } from '../../../contract/address-names.ts';
 import type { Game } from '../../../contract/games.ts';
 import type { NotificationsService } from '../notifications/service.ts';
+import type { AuditService } from '../audit/service.ts';
 import type { GameRow } from './runtime.ts';
 
 /** An owner may change a game's address name once in this time. */
@@ -49,11 +50,13 @@ const taken = () => new HttpProblem(409, 'games.addressNameTaken', {}, { errors:
 export class AddressNames {
   private readonly db: Db;
   private readonly notifications: NotificationsService;
+  private readonly audit: AuditService;
   private readonly clock: () => Date;
 
-  constructor(db: Db, deps: { notifications: NotificationsService; clock: () => Date }) {
+  constructor(db: Db, deps: { notifications: NotificationsService; audit: AuditService; clock: () => Date }) {
     this.db = db;
     this.notifications = deps.notifications;
+    this.audit = deps.audit;
     this.clock = deps.clock;
   }
 
@@ -99,8 +102,12 @@ export class AddressNames {
     return asked;
   }
 
-  /** The owner's new name for a game: 400 bad form or reserved, 409 taken or changed within the day (with when it may be). */
-  async rename(gameId: string, ownerId: string, name: string): Promise<Pick<Game, 'addressName' | 'addressNameChangedAt' | 'addressNameNextChange'>> {
+  /**
+   * The owner's new name for a game: 400 bad form or reserved, 409 taken or changed within the day
+   * (with when it may be). The name it has already is no change: answered as it stands, whenever
+   * asked, neither counted as the day's change nor audited. A change is audited in its transaction.
+   */
+  async rename(gameId: string, owner: { id: string; as: string }, name: string): Promise<Pick<Game, 'addressName' | 'addressNameChangedAt' | 'addressNameNextChange'>> {
     const fault = addressNameFault(name);
     if (fault) throw invalidField('addressName', fault);
     const now = this.clock();
@@ -118,7 +125,15 @@ export class AddressNames {
           throw new HttpProblem(409, 'games.addressNameChangedRecently', { next: view.addressNameNextChange });
         }
         const [renamed] = await tx.update(games).set({ addressName: name, addressNameChangedAt: now, updatedAt: now }).where(eq(games.id, gameId)).returning();
-        await this.notifications.changed(ownerId, { resource: 'games', ids: [gameId], type: 'updated' }, tx);
+        await this.notifications.changed(owner.id, { resource: 'games', ids: [gameId], type: 'updated' }, tx);
+        await this.audit.record(tx, {
+          actorId: owner.id,
+          action: 'game.rename',
+          entity: 'game',
+          entityId: gameId,
+          before: { addressName: current.addressName },
+          after: { as: owner.as, addressName: name },
+        });
         return renamed!;
       })
       .catch((err: unknown) => {
