@@ -252,5 +252,24 @@ export const AnnounceResult = Type.Object({ notified: Type.Integer(), address: T
 
 export const InternalHeaders = Type.Object({ 'x-internal-token': Type.Optional(Type.String({ maxLength: 200 })) });
 
+/** POST /v1/internal/game/wake/{id}: a game gateway process asks for a sleeping game's wake, for a login. */
+export const InternalWake = Type.Object(
+  {
+    /** The client's address, whose wakes are limited. */
+    address: Type.Optional(Type.String({ maxLength: 64 })),
+    /** The login's first ask (counted against the limits); false when asking again while a lock held it. */
+    first: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const wakeAnswers = ['started', 'locked', 'limited', 'gone'] as const;
+export const InternalWakeResult = Type.Object({
+  result: Type.Enum(wakeAnswers, {
+    description:
+      'started: asked (or already starting or running), wait for RUNNING; locked: a backup or a restore holds the game, ask again once it is free; limited: too many wakes; gone: it will not wake (deleted, stopped)',
+  }),
+});
+
 /** PATCH /v1/game/{id}: what the owner may change after buying. */
 export const gameUpdate = Type.Object({ autoRenew: Type.Boolean() }, { additionalProperties: false });

@@ -54,9 +54,11 @@ export interface Config {
   accountDeletion: { leaseMs: number };
   /**
    * The game gateway (src/runtime/gateway): the one port players reach every game on, by name, or
-   * null when it is off; `domain` is what names go in front of (`<name>.<domain>`).
+   * null when it is off; `domain` is what names go in front of (`<name>.<domain>`). `process`: a
+   * gateway process (`npm run gateway`) serves the port, which the API then leaves closed, and
+   * asks the API for wakes at `apiUrl`. Connections at once are bounded per process and per address.
    */
-  gateway: { port: number | null; domain: string };
+  gateway: { port: number | null; domain: string; process: boolean; apiUrl: string; maxConnections: number; connectionsPerAddress: number };
   stripe: { secretKey: string | undefined; webhookSecret: string | undefined; publishableKey: string | undefined; apiUrl: string | undefined };
   /**
    * Who issues the invoices, and the VAT rate they carry (percent). `sellerPlaceholder`: no
@@ -244,16 +246,27 @@ function gameConfig(env: Env, cwd: string, publicUrl: string, dataDir: string): 
 }
 
 /**
- * GAME_GATEWAY_PORT (a port, 0 for any free one, or `off`; unset is off, and `npm start` sets 25565)
- * and GAME_DOMAIN (a host name, `localhost` by default).
+ * GAME_GATEWAY_PORT (a port, 0 for any free one, or `off`; unset is off, and `npm start` sets 25565;
+ * 25565 when GAME_GATEWAY_PROCESS is on), GAME_DOMAIN (a host name, `localhost` by default), and a
+ * gateway process's settings.
  */
-function gatewayConfig(env: Env): Config['gateway'] {
+function gatewayConfig(env: Env, apiPort: number): Config['gateway'] {
+  const separate = bool(env, 'GAME_GATEWAY_PROCESS', false);
   const raw = read(env, 'GAME_GATEWAY_PORT');
-  const port = raw === undefined || raw === 'off' ? null : Number(raw);
+  let port = raw === undefined || raw === 'off' ? null : Number(raw);
   if (port !== null && (!/^\d{1,5}$/.test(raw!) || port > 65535)) throw new ConfigError(`GAME_GATEWAY_PORT="${raw}" is invalid: expected a port from 0 to 65535, or off`);
+  if (separate && raw === 'off') throw new ConfigError('GAME_GATEWAY_PORT=off and GAME_GATEWAY_PROCESS=true: a gateway process serves the port players reach, give it one');
+  if (separate) port ??= 25565;
   const domain =
     text(env, 'GAME_DOMAIN', /^(?=.{1,200}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, 'a lowercase host name such as play.example.com') ?? 'localhost';
-  return { port, domain };
+  return {
+    port,
+    domain,
+    process: separate,
+    apiUrl: url(env, 'GAME_GATEWAY_API_URL', `http://127.0.0.1:${apiPort}`, ['http', 'https'])!.replace(/\/+$/, ''),
+    maxConnections: int(env, 'GAME_GATEWAY_MAX_CONNECTIONS', 5000, 1, 1_000_000),
+    connectionsPerAddress: int(env, 'GAME_GATEWAY_CONNECTIONS_PER_ADDRESS', 50, 1, 1_000_000),
+  };
 }
 
 /** MUMBLE_HOST and MUMBLE_PORT: a voice server, or none; a port without a host is a mistake, not a default. */
@@ -296,7 +309,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const socialDefault = (name: string, def: string) => url(env, name, def, ['https', 'http'])!;
   const backupStore = backupStoreConfig(env, dataDir);
   const game = gameConfig(env, cwd, publicUrl, dataDir);
-  const gateway = gatewayConfig(env);
+  const gateway = gatewayConfig(env, port);
   if (gateway.port !== null && gateway.port >= game.portRange.from && gateway.port <= game.portRange.to) {
     throw new ConfigError(`GAME_GATEWAY_PORT=${gateway.port} is inside GAME_PORT_RANGE (${game.portRange.from}-${game.portRange.to}), whose ports the local driver gives its servers`);
   }

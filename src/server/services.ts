@@ -15,7 +15,7 @@ import { DefinitionImages } from './modules/catalogue/images.ts';
 import { GamesService } from './modules/games/service.ts';
 import { GamePlayersService } from './modules/games/players.ts';
 import { Reconciler } from './modules/games/reconciler.ts';
-import { Sleepers } from './modules/games/sleep.ts';
+import { Wakes } from './modules/games/wakes.ts';
 import { RenewalsService } from './modules/money/renewals/service.ts';
 import { FirstPeriod } from './modules/money/renewals/first-period.ts';
 import { StaffGamesService } from './modules/games/staff.ts';
@@ -46,7 +46,7 @@ import { GameDeletion } from './modules/games/deletion.ts';
 import { GameWorlds } from './modules/games/world.ts';
 import { GameLock } from './modules/games/lock.ts';
 import { AddressNames } from './modules/games/address-names.ts';
-import { GameGateway } from './modules/games/gateway.ts';
+import { GameGateway, inApiSource } from './modules/games/gateway.ts';
 import { createStore } from './storage/index.ts';
 import { UsageService } from './modules/usage/service.ts';
 import { SchedulesService } from './modules/schedules/service.ts';
@@ -86,8 +86,10 @@ export interface Services {
   catalogue: CatalogueService;
   games: GamesService;
   addressNames: AddressNames;
-  /** The game gateway, when GAME_GATEWAY_PORT is set. */
+  /** The game gateway, when GAME_GATEWAY_PORT is set (with GAME_GATEWAY_PROCESS, only its names: a gateway process serves the port). */
   gameGateway: GameGateway | null;
+  /** Sleeping games' wakes, asked by a gateway. */
+  wakes: Wakes;
   gamePlayers: GamePlayersService;
   gameDeletion: GameDeletion;
   sharing: SharingService;
@@ -163,10 +165,9 @@ export function createServices(config: Config, database: Database, given: { runt
     pendingRenewals: (rows): Promise<Map<string, GamePayment>> => renewals.pending(rows),
   });
   const addressNames = new AddressNames(db, { notifications, audit, clock: game.clock });
+  const wakes = new Wakes(db, { runtime: game, games, notifications });
   const gameGateway =
-    config.gateway.port === null
-      ? null
-      : new GameGateway(database, game, new Sleepers(database, { runtime: game, games, notifications }), { port: config.gateway.port, domain: config.gateway.domain });
+    config.gateway.port === null ? null : new GameGateway(database, inApiSource(game, wakes), game.log, { ...config.gateway, port: config.gateway.port, open: !config.gateway.process });
   const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });
   const sharing = new SharingService(db, { database, games, friends, friendGroups, minecraft, notifications, audit, events, log: game.log });
   const backupStore = createStore(config.backupStore);
@@ -231,6 +232,7 @@ export function createServices(config: Config, database: Database, given: { runt
     games,
     addressNames,
     gameGateway,
+    wakes,
     gamePlayers,
     gameDeletion: new GameDeletion(db, { notifications, audit, events, runtime: game }),
     sharing,

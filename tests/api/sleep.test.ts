@@ -2,13 +2,15 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { games } from '../../src/server/db/schema/games.ts';
 import { Sleepers } from '../../src/server/modules/games/sleep.ts';
+import { GameGateway, inApiSource } from '../../src/server/modules/games/gateway.ts';
+import { Wakes } from '../../src/server/modules/games/wakes.ts';
 import { useTestApp } from '../fixtures/app.ts';
 import { buyGame, runGame } from '../fixtures/games.ts';
 
 const MINUTE = 60_000;
 
 describe('sleeping when empty', () => {
-  const t = useTestApp();
+  const t = useTestApp({ INTERNAL_TOKEN: 'a-secret-of-16-chars' });
   const tick = () => t.current.app.services.reconciler.tick();
   const game = async (id: string) => (await t.current.as('alice', { method: 'GET', url: `/v1/game/${id}` })).json();
   const notices = async () => (await t.current.as('alice', { method: 'GET', url: '/v1/user/notifications?size=100' })).json().data;
@@ -141,8 +143,10 @@ describe('sleeping when empty', () => {
   it('wakes for an allowed player only, through the game’s lock: a wake during a backup waits for it', async () => {
     const gameId = await sleeping();
     const s = t.current.app.services;
-    const sleepers = new Sleepers(t.current.database, { runtime: s.runtime, games: s.games, notifications: s.notifications });
+    const sleepers = new Sleepers(t.current.database);
     await sleepers.start();
+    // The gateway's wiring without its port: the wake as a login through it asks for it.
+    const gateway = new GameGateway(t.current.database, inApiSource(s.runtime, s.wakes), s.runtime.log, { port: 0, domain: 'example', open: false, maxConnections: 10, connectionsPerAddress: 10 });
     try {
       const patch = (name: string, type: string) => t.current.as('alice', { method: 'POST', url: `/v1/game/${gameId}/minecraft/player`, payload: { name, type, action: 'ADD' } });
       expect((await patch('Griefer', 'BANNED')).statusCode).toBe(200);
@@ -160,7 +164,7 @@ describe('sleeping when empty', () => {
         .set({ lockedFor: 'BACKUP', lockedUntil: new Date(t.current.clock.now.getTime() + 60 * MINUTE) })
         .where(eq(games.id, gameId));
       let woken: unknown;
-      const wake = sleepers.wake(gameId, 'w.example', '192.0.2.1', new AbortController().signal).then((r) => (woken = r));
+      const wake = gateway.wake(gameId, 'w.example', '192.0.2.1', new AbortController().signal).then((r) => (woken = r));
       await tick();
       expect((await game(gameId)).status).toBe('SLEEPING');
       expect(woken).toBeUndefined();
@@ -176,5 +180,36 @@ describe('sleeping when empty', () => {
     } finally {
       await sleepers.stop();
     }
+  });
+
+  it('limits the wakes of one client address, counted in the database for every replica together', async () => {
+    const gameId = await sleeping();
+    const s = t.current.app.services;
+    // A second replica's wakes, on the same database.
+    const other = new Wakes(s.db, { runtime: s.runtime, games: s.games, notifications: s.notifications });
+    expect(await s.wakes.ask(gameId, '192.0.2.7', true)).toBe('started');
+    expect((await game(gameId)).status).toBe('STARTING');
+    // Logins meanwhile find it starting: nothing more to start.
+    for (let i = 0; i < 4; i++) expect(await s.wakes.ask(gameId, '192.0.2.7', true)).toBe('started');
+    for (let i = 0; i < 5; i++) expect(await other.ask(gameId, '192.0.2.7', true)).toBe('started');
+    // The eleventh ask from that address, on either replica, is one too many; another address is not counted with it.
+    expect(await other.ask(gameId, '192.0.2.7', true)).toBe('limited');
+    expect(await s.wakes.ask(gameId, '192.0.2.7', true)).toBe('limited');
+    expect(await s.wakes.ask(gameId, '192.0.2.8', true)).toBe('started');
+    // Asking again while a lock held the start is not counted.
+    expect(await s.wakes.ask(gameId, '192.0.2.8', false)).toBe('started');
+    expect(await s.wakes.ask(crypto.randomUUID(), '192.0.2.9', true)).toBe('gone');
+  });
+
+  it('lets a gateway process ask for a wake over the internal call, with the internal token only', async () => {
+    const gameId = await sleeping();
+    const call = (headers: Record<string, string>) => t.current.app.inject({ method: 'POST', url: `/v1/internal/game/wake/${gameId}`, headers, payload: { address: '192.0.2.1', first: true } });
+    expect((await call({})).statusCode).toBe(403);
+    expect((await call({ 'x-internal-token': 'wrong-secret-of-16-c' })).statusCode).toBe(403);
+    expect((await game(gameId)).status).toBe('SLEEPING');
+    const asked = await call({ 'x-internal-token': 'a-secret-of-16-chars' });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json()).toEqual({ result: 'started' });
+    expect((await game(gameId)).status).toBe('STARTING');
   });
 });

@@ -70,13 +70,44 @@ describe('the Kubernetes deployment', () => {
     expect(ingress!.spec.rules[0]!.http.paths[0]!.backend.service.name).toBe('blockhost-api');
   });
 
+  it('runs two game gateway replicas or more, from the API image with the gateway command, behind a LoadBalancer on 25565 that keeps client addresses', () => {
+    const [gateway] = find<Deployment>('Deployment', 'blockhost-gateway');
+    const [api] = find<Deployment>('Deployment', 'blockhost-api');
+    expect(gateway!.spec.replicas).toBeGreaterThanOrEqual(2);
+    const [container] = gateway!.spec.template.spec.containers as unknown as Array<{
+      image: string;
+      command: string[];
+      ports: Array<{ name: string; containerPort: number }>;
+      readinessProbe: { tcpSocket: { port: string } };
+      envFrom: Container['envFrom'];
+    }>;
+    expect(container!.image).toBe(api!.spec.template.spec.containers[0]!.image);
+    // The command `npm run gateway` runs, on a file the image copies (src).
+    const scripts = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.gateway).toBe(container!.command.join(' '));
+    expect(fs.existsSync(container!.command[1]!)).toBe(true);
+    expect(container!.ports).toEqual([{ name: 'minecraft', containerPort: 25565 }]);
+    expect(container!.readinessProbe.tcpSocket.port).toBe('minecraft');
+    expect(container!.envFrom).toEqual(api!.spec.template.spec.containers[0]!.envFrom);
+    const [service] = find<{ spec: { type: string; externalTrafficPolicy: string; selector: Record<string, string>; ports: Array<{ port: number; targetPort: string; protocol: string }> } }>(
+      'Service',
+      'blockhost-gateway',
+    );
+    expect(service!.spec).toMatchObject({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ port: 25565, targetPort: 'minecraft', protocol: 'TCP' }] });
+    expect(service!.spec.selector).toEqual((gateway as unknown as { spec: { selector: { matchLabels: Record<string, string> } } }).spec.selector.matchLabels);
+    // The API leaves the port to the gateway, shows addresses on it, and is where the gateway asks for wakes.
+    const [config] = find<{ data: Record<string, string> }>('ConfigMap', 'blockhost-config');
+    expect(config!.data).toMatchObject({ GAME_GATEWAY_PROCESS: 'true', GAME_GATEWAY_PORT: '25565', GAME_GATEWAY_API_URL: 'http://blockhost-api.blockhost.svc' });
+    const [secrets] = find<{ stringData: Record<string, string> }>('Secret', 'blockhost-secrets');
+    expect(Object.keys(secrets!.stringData)).toEqual(expect.arrayContaining(['DATABASE_URL', 'INTERNAL_TOKEN']));
+  });
+
   it('sets only environment variables the server reads', () => {
     expect(readByServer.has('DATABASE_URL')).toBe(true);
-    const [api] = find<Deployment>('Deployment', 'blockhost-api');
     const set = [
       ...find<{ data: Record<string, string> }>('ConfigMap').flatMap((c) => Object.keys(c.data)),
       ...find<{ stringData: Record<string, string> }>('Secret').flatMap((s) => Object.keys(s.stringData)),
-      ...api!.spec.template.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name)),
+      ...find<Deployment>('Deployment').flatMap((d) => d.spec.template.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name))),
     ];
     expect(set.filter((name) => !readByServer.has(name))).toEqual([]);
     // Two replicas or more count their limits together.

@@ -61,10 +61,10 @@ describe('the game gateway', () => {
     return result.bot;
   }
 
-  /** A status ping through the gateway, as the server list sends it for `host`. */
-  async function ping(host: string): Promise<{ motd: string; version: string }> {
+  /** A status ping through the gateway, as the server list sends it for `host` (from `localAddress`, a loopback one). */
+  async function ping(host: string, localAddress = '127.0.0.1'): Promise<{ motd: string; version: string }> {
     // Connected by hand, as no DNS knows these names (the library's `stream` option would say connected twice).
-    const connect = (client: minecraftProtocol.Client) => client.setSocket(net.connect(port, '127.0.0.1'));
+    const connect = (client: minecraftProtocol.Client) => client.setSocket(net.connect({ port, host: '127.0.0.1', localAddress }));
     const answer = await minecraftProtocol.ping({ host, port, version: VERSION, connect } as minecraftProtocol.PingOptions);
     if (!('description' in answer)) throw new Error('a pre-1.7 answer');
     return { motd: reasonText(answer.description), version: answer.version.name };
@@ -126,6 +126,36 @@ describe('the game gateway', () => {
     if (!result.joined) throw new Error(`refused: ${result.reason}`);
     bots.push(result.bot);
     expect(await driver.rcon(alpha, 'list')).toContain('Patient_1');
+  });
+
+  it('answers "full" past its connections at once, per address and in all, and routes again once they close', async () => {
+    // Held connections say nothing: a long handshake time keeps them open while the others are tried.
+    gateway = createGateway({ route: ({ host }) => routes.get(host) ?? null, maxConnections: 4, connectionsPerAddress: 2, handshakeTimeoutMs: 30_000 });
+    port = await gateway.listen(0, '127.0.0.1');
+    const held: net.Socket[] = [];
+    const hold = async (localAddress: string) => {
+      const socket = net.connect({ port, host: '127.0.0.1', localAddress });
+      socket.on('error', () => {});
+      held.push(socket);
+      await new Promise((resolve) => socket.once('connect', resolve));
+    };
+    try {
+      await hold('127.0.0.1');
+      await hold('127.0.0.1');
+      // A third from that address: a list entry and a login refused saying so; another address passes.
+      expect((await ping('alpha.localhost')).motd).toContain('Too many connections from your address');
+      const refused = await join(port, 'Crowded', VERSION, 30_000, 'alpha.localhost');
+      expect(!refused.joined && refused.reason).toContain('Trop de connexions depuis votre adresse');
+      expect((await ping('alpha.localhost', '127.0.0.2')).motd).toBe('Alpha world');
+      // Four held in all: anyone else hears the gateway is full.
+      await hold('127.0.0.2');
+      await hold('127.0.0.3');
+      expect((await ping('alpha.localhost', '127.0.0.4')).motd).toContain('Too many players are connecting right now');
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+    await expect.poll(() => gateway.openSockets(), { timeout: 10_000 }).toBe(0);
+    expect((await ping('alpha.localhost')).motd).toBe('Alpha world');
   });
 
   it('answers a legacy ping with a line asking for a newer client', async () => {

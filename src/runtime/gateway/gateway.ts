@@ -47,6 +47,13 @@ export interface GatewayOptions {
   connectTimeoutMs?: number;
   /** Where a router's failure is told (nothing by default). */
   log?: (message: string, error?: unknown) => void;
+  /**
+   * Clients connected at once (5 000), and from one address (50): past either, a new client's
+   * handshake is answered "full" (a list entry, or a login refused) and nothing is routed; far past
+   * them (a tenth more, or twice as many from one address) it is closed unanswered.
+   */
+  maxConnections?: number;
+  connectionsPerAddress?: number;
 }
 
 /** Bytes a client may send while its route is decided (a login start is well under 1 kB). */
@@ -64,7 +71,29 @@ export function createGateway(options: GatewayOptions): Gateway {
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? 5000;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
   const log = options.log ?? (() => {});
+  const maxConnections = options.maxConnections ?? 5000;
+  const perAddress = options.connectionsPerAddress ?? 50;
   const sockets = new Set<Socket>();
+  let clients = 0;
+  const byAddress = new Map<string, number>();
+
+  /** Counts the client in; what to answer it when it is one too many, or 'drop' when far too many. */
+  function admit(client: Socket): GatewayText | 'drop' | null {
+    const address = client.remoteAddress ?? '';
+    const fromAddress = (byAddress.get(address) ?? 0) + 1;
+    byAddress.set(address, fromAddress);
+    clients += 1;
+    client.once('close', () => {
+      clients -= 1;
+      const left = (byAddress.get(address) ?? 1) - 1;
+      if (left > 0) byAddress.set(address, left);
+      else byAddress.delete(address);
+    });
+    if (clients > maxConnections + Math.max(100, maxConnections / 10) || fromAddress > 2 * perAddress) return 'drop';
+    if (clients > maxConnections) return words.full;
+    if (fromAddress > perAddress) return words.tooManyFromAddress;
+    return null;
+  }
 
   function track(socket: Socket): void {
     sockets.add(socket);
@@ -75,6 +104,8 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   function handle(client: Socket): void {
     track(client);
+    const full = admit(client);
+    if (full === 'drop') return void client.destroy();
     client.setNoDelay(true);
     const held: Buffer[] = [];
     let heldBytes = 0;
@@ -100,6 +131,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (!first) return void client.destroy();
         if (first.kind === 'legacy-ping') return void client.end(legacyPingAnswer(words.oldClient));
         const { host, intent, protocolVersion } = first;
+        if (full) return answer(intent, protocolVersion, full);
         if (intent === 'status') return void dispatch(host, intent, protocolVersion);
         // A login is routed once its login start says who logs in (a sleeping game wakes only for
         // a player allowed on it); the frame stays held with the others and is replayed.

@@ -37,6 +37,9 @@ export const words = {
   banned: (host: string) => both(`Vous êtes banni de « ${shown(host)} ».`, `You are banned from "${shown(host)}".`),
   wakeLimited: (host: string) => both(`Trop de réveils de « ${shown(host)} », réessayez dans quelques minutes.`, `Too many wakes of "${shown(host)}", try again in a few minutes.`),
   wakeFailed: (host: string) => both(`Le serveur « ${shown(host)} » n'a pas pu se réveiller, réessayez plus tard.`, `Server "${shown(host)}" could not wake up, try again later.`),
+  /** The gateway holds as many connections as it may: its own words, no server named. */
+  full: both('Trop de joueurs se connectent en ce moment, réessayez dans un instant.', 'Too many players are connecting right now, try again shortly.'),
+  tooManyFromAddress: both('Trop de connexions depuis votre adresse, fermez-en avant de réessayer.', 'Too many connections from your address, close some and try again.'),
   /** The one line a pre-1.7 client's list shows. */
   oldClient: 'Client trop ancien : utilisez Minecraft 1.7 ou plus récent / Please use Minecraft 1.7 or newer',
 };

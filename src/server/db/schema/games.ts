@@ -41,6 +41,12 @@ export const games = pgTable(
     status: text('status', { enum: gameStatuses }).notNull().default('CREATED'),
     statusReason: text('status_reason'),
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Where the game gateway sends players while the game is RUNNING (`host:port`, the driver's
+     * `gatewayTarget` when RUNNING was written): what a gateway process reads, the driver's memory
+     * being the API's. Left as it was when the game stops, and read only with RUNNING.
+     */
+    gatewayTarget: text('gateway_target'),
     /** When the driver was asked to start in the current STARTING phase; null until it is. */
     launchedAt: timestamp('launched_at', { withTimezone: true }),
     /**
@@ -124,3 +130,14 @@ export const gamePlayers = pgTable(
   // Minecraft names are case-insensitive: "Steve" and "steve" are one player.
   (t) => [uniqueIndex('game_players_unique_idx').on(t.gameId, t.type, sql`lower(${t.name})`)],
 );
+
+/**
+ * Wakes of sleeping games counted in fixed windows, by client address (`address:<ip>`) and by game
+ * (`game:<id>`), where every API replica counts them together (modules/games/wakes.ts); rows of
+ * windows past are deleted as wakes come.
+ */
+export const gameWakeCounts = pgTable('game_wake_counts', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});

@@ -280,7 +280,10 @@ export class Reconciler {
         if (online) this.online.set(game.id, online);
         else this.online.delete(game.id);
         if (game.status === 'STARTING') {
-          await this.write(game, { status: 'RUNNING', statusReason: null, statusChangedAt: now });
+          // Where the gateway sends its players, on the row for a gateway process (gateway-targets.ts).
+          const target = await this.runtime.driver.gatewayTarget?.({ id: game.id }).catch(() => null);
+          const gatewayTarget = target ? `${target.host}:${target.port}` : null;
+          await this.write(game, { status: 'RUNNING', statusReason: null, statusChangedAt: now, gatewayTarget });
           // Written RUNNING first: from now on the API applies list changes live, and this sends
           // those it could not send while the server started.
           await this.applyListChanges(game);

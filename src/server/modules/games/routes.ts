@@ -10,6 +10,8 @@ import {
   GameDelete,
   GameStatusView,
   InternalHeaders,
+  InternalWake,
+  InternalWakeResult,
   PlayerList,
   PlayerListQuery,
   RconAnswer,
@@ -50,6 +52,26 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       checkInternalToken(request, services.config.internalToken, request.headers['x-internal-token']);
       await games.stopInternal(request.params.id);
       return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/v1/internal/game/wake/:id',
+    {
+      schema: {
+        tags: ['internal'],
+        summary: "A game gateway process asks for a sleeping game's wake, for a login (X-Internal-Token; off unless INTERNAL_TOKEN is set); it then waits for RUNNING itself",
+        security: [{ internalToken: [] }],
+        params: IdParams,
+        headers: InternalHeaders,
+        body: InternalWake,
+        response: { 200: InternalWakeResult },
+        problems: [403],
+      },
+    },
+    async (request) => {
+      checkInternalToken(request, services.config.internalToken, request.headers['x-internal-token']);
+      return { result: await services.wakes.ask(request.params.id, request.body.address, request.body.first) };
     },
   );
 

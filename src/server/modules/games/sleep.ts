@@ -2,11 +2,6 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { gamePlayers, games } from '../../db/schema/games.ts';
 import { words, type GatewayText } from '../../../runtime/gateway/words.ts';
-import type { Target } from '../../../runtime/gateway/gateway.ts';
-import type { GameRuntime } from './runtime.ts';
-import type { NotificationsService } from '../notifications/service.ts';
-import { actionWrite, type GamesService } from './service.ts';
-import { GameLock } from './lock.ts';
 import { STATUS_CHANNEL } from './world.ts';
 import { PLAYERS_CHANNEL } from './players.ts';
 
@@ -21,39 +16,18 @@ interface Asleep {
 }
 
 /**
- * The wakes' limits, per window: one client address may wake at most `PER_ADDRESS` servers, and
- * one game be woken at most `PER_GAME` times (logins arriving while it wakes share that wake).
- */
-const WINDOW_MS = 10 * 60_000;
-const PER_ADDRESS = 10;
-const PER_GAME = 20;
-/** A wake reads the game again at least this often: a lock freed on another replica says nothing here. */
-const RECHECK_MS = 2_000;
-
-type Wake = Target | { answer: GatewayText };
-
-/**
- * Sleeping games as the gateway sees them (docs/architecture.md, "Sleeping and waking"): each one's
- * list entry and player lists read once and kept until its status or its lists change (heard on
- * every replica), and the wake of a sleeping game by a player allowed on it, the login held until
- * the server runs. The wake is the owner's start (GamesService.act): through the game's lock, so
- * a wake during a backup waits for the backup to end.
+ * Sleeping games as a gateway sees them (docs/architecture.md, "Sleeping and waking"): each one's
+ * list entry and player lists read once and kept until its status or its lists change (heard from
+ * the database, whichever replica wrote them), and who may wake it. Read by the gateway in the API
+ * and by a gateway process alike: it needs the database only.
  */
 export class Sleepers {
   private readonly database: Database;
-  private readonly runtime: GameRuntime;
-  private readonly games: GamesService;
-  private readonly notifications: NotificationsService;
   private readonly cache = new Map<string, Promise<Asleep | null>>();
-  private readonly waking = new Map<string, Promise<boolean>>();
-  private readonly counts = new Map<string, { since: number; count: number }>();
   private unlisten: Array<() => Promise<void>> = [];
 
-  constructor(database: Database, deps: { runtime: GameRuntime; games: GamesService; notifications: NotificationsService }) {
+  constructor(database: Database) {
     this.database = database;
-    this.runtime = deps.runtime;
-    this.games = deps.games;
-    this.notifications = deps.notifications;
   }
 
   async start(): Promise<void> {
@@ -97,81 +71,5 @@ export class Sleepers {
     if (asleep.banned.has(name)) return words.banned(host);
     if (asleep.whitelistEnabled && !asleep.whitelisted.has(name)) return words.notWhitelisted(host);
     return null;
-  }
-
-  /**
-   * Wakes the game for a login from `address` and resolves once its server runs, with where the
-   * login goes; or with the words to refuse it (too many wakes, or the wake failed).
-   */
-  async wake(gameId: string, host: string, address: string | undefined, signal: AbortSignal): Promise<Wake> {
-    if (!this.allow(`address:${address ?? ''}`, PER_ADDRESS)) return { answer: words.wakeLimited(host) };
-    let waking = this.waking.get(gameId);
-    if (!waking) {
-      if (!this.allow(`game:${gameId}`, PER_GAME)) return { answer: words.wakeLimited(host) };
-      waking = this.startAndWait(gameId).finally(() => this.waking.delete(gameId));
-      this.waking.set(gameId, waking);
-    }
-    const aborted = new Promise<false>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
-    const running = await Promise.race([waking, aborted]).catch((err: unknown) => {
-      this.runtime.log.warn({ err, gameId }, 'wake failed');
-      return false;
-    });
-    const target = running ? await this.runtime.driver.gatewayTarget?.({ id: gameId }) : null;
-    return target ?? { answer: words.wakeFailed(host) };
-  }
-
-  /** Starts the sleeping game as its owner's start does, and waits until it runs (true) or will not (false). */
-  private async startAndWait(gameId: string): Promise<boolean> {
-    let changed = () => {};
-    const unlisten = await this.database.listen(STATUS_CHANNEL, (id) => id === gameId && changed(), { onReconnect: () => changed() });
-    try {
-      for (;;) {
-        const next = new Promise<void>((resolve) => {
-          changed = resolve;
-          setTimeout(resolve, RECHECK_MS).unref();
-        });
-        const [row] = await this.database.db.select({ status: games.status, deletedAt: games.deletedAt }).from(games).where(eq(games.id, gameId));
-        if (!row || row.deletedAt) return false;
-        if (row.status === 'RUNNING') return true;
-        if (row.status === 'SLEEPING') {
-          if (await this.startSleeping(gameId)) continue;
-          // Under a backup's or a restore's lock: the start waits for it to be freed.
-        } else if (row.status !== 'STARTING' && row.status !== 'STOPPING') return false;
-        await next;
-      }
-    } finally {
-      await unlisten();
-    }
-  }
-
-  /**
-   * The owner's start, from SLEEPING only (an owner's stop in between wins) and only while the
-   * game's lock is free; the reconciler then launches it. False when it did not apply.
-   */
-  private async startSleeping(gameId: string): Promise<boolean> {
-    const now = this.runtime.clock();
-    const [row] = await this.database.db
-      .update(games)
-      .set(actionWrite('start', now))
-      .where(and(eq(games.id, gameId), isNull(games.deletedAt), eq(games.status, 'SLEEPING'), GameLock.free(now)))
-      .returning();
-    if (!row) return false;
-    await this.notifications.changed(row.ownerId, { resource: 'games', ids: [gameId], type: 'updated' });
-    this.games.actionAsked(gameId);
-    return true;
-  }
-
-  /** One more wake under `key`'s limit in the current window, or false past it. */
-  private allow(key: string, limit: number): boolean {
-    const now = Date.now();
-    if (this.counts.size > 10_000) for (const [k, c] of this.counts) if (now - c.since >= WINDOW_MS) this.counts.delete(k);
-    const entry = this.counts.get(key);
-    if (!entry || now - entry.since >= WINDOW_MS) {
-      this.counts.set(key, { since: now, count: 1 });
-      return true;
-    }
-    if (entry.count >= limit) return false;
-    entry.count += 1;
-    return true;
   }
 }
