@@ -138,6 +138,49 @@ describe('AgonesDriver', () => {
     await expect(driver.rcon(game, 'list')).rejects.toThrow('game g1 is not running');
   }, 120_000);
 
+  it('puts a game to sleep as the reconciler does (its GameServer gone, its world kept) and wakes it with a start on the same world', async () => {
+    const game = gameSpec('g1');
+    await local.start(game);
+    const config = readServerConfig(local.dir(game));
+    const driver = driverFor(config.rconPort);
+    await driver.start(game);
+    (kube.objects.get(`${ns}/secrets/blockhost-g1-rcon`) as { data: object }).data = { password: Buffer.from(config.rconPassword).toString('base64') };
+    markReady(config.port);
+    await waitFor(driver, game, 'RUNNING');
+    // Where the gateway sends players: the GameServer's address, from the watch.
+    expect(await driver.gatewayTarget(game)).toEqual({ host: '127.0.0.1', port: config.port });
+    const claim = kube.objects.get(`${ns}/persistentvolumeclaims/blockhost-g1-world`);
+    expect(claim).toBeDefined();
+
+    // Asleep: the server saves and stops over RCON, its GameServer is deleted; the world's volume, its secret and lists stay.
+    const sleeping = driver.stop(game);
+    await waitFor(local, game, 'STOPPED', 20_000);
+    kube.modify(gsPath, (gs) => (gs.status = { state: 'Shutdown' }));
+    await sleeping;
+    expect(kube.objects.has(gsPath)).toBe(false);
+    expect(kube.objects.get(`${ns}/persistentvolumeclaims/blockhost-g1-world`)).toEqual(claim);
+    expect(kube.objects.has(`${ns}/secrets/blockhost-g1-rcon`)).toBe(true);
+    expect(await driver.observe(game)).toMatchObject({ status: 'STOPPED' });
+    await expect.poll(() => driver.gatewayTarget(game), { timeout: 10_000 }).toBeNull();
+
+    // Woken: a start makes a GameServer again on the same claim, and it runs with the world it saved.
+    await driver.start(game);
+    const woken = kube.objects.get(gsPath) as { spec: { template: { spec: { volumes: Array<{ persistentVolumeClaim?: { claimName: string } }> } } } };
+    expect(woken.spec.template.spec.volumes.map((v) => v.persistentVolumeClaim?.claimName).filter(Boolean)).toEqual(['blockhost-g1-world']);
+    // The claim is the one the world was saved on, not made anew (a second create finds it there).
+    expect(kube.objects.get(`${ns}/persistentvolumeclaims/blockhost-g1-world`)).toEqual(claim);
+    await local.start(game);
+    const again = readServerConfig(local.dir(game));
+    (kube.objects.get(`${ns}/secrets/blockhost-g1-rcon`) as { data: object }).data = { password: Buffer.from(again.rconPassword).toString('base64') };
+    markReady(again.port);
+    await waitFor(driver, game, 'RUNNING');
+    expect(await driver.gatewayTarget(game)).toEqual({ host: '127.0.0.1', port: again.port });
+    const stopping = driver.stop(game);
+    await waitFor(local, game, 'STOPPED', 20_000);
+    kube.modify(gsPath, (gs) => (gs.status = { state: 'Shutdown' }));
+    await stopping;
+  }, 120_000);
+
   it('reaches an HTTPS API with the cluster CA given, and names the untrusted certificate without it', async () => {
     const tlsKube = await startFakeKubernetes({ tls: true });
     try {

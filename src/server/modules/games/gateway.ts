@@ -116,11 +116,6 @@ export class GameGateway {
     return this.listening;
   }
 
-  /** Sockets open now, clients' and servers'. */
-  openSockets(): number {
-    return this.gateway?.openSockets() ?? 0;
-  }
-
   /** The address players type for a game: `name.domain`, with the port unless it is Minecraft's own. */
   addressOf(gameId: string): string | null {
     const name = this.names.get(gameId);
