@@ -40,9 +40,23 @@ describe('loadConfig', () => {
   });
 
   it('runs the game gateway only when asked (npm start asks for 25565), in front of names under GAME_DOMAIN', () => {
-    expect(loadConfig({}).gateway).toEqual({ port: null, domain: 'localhost' });
+    const defaults = { process: false, apiUrl: 'http://127.0.0.1:8080', maxConnections: 5000, connectionsPerAddress: 50 };
+    expect(loadConfig({}).gateway).toEqual({ port: null, domain: 'localhost', ...defaults });
     expect(loadConfig({ GAME_GATEWAY_PORT: 'off' }).gateway.port).toBeNull();
-    expect(loadConfig({ GAME_GATEWAY_PORT: '25565', GAME_DOMAIN: 'play.example.com' }).gateway).toEqual({ port: 25565, domain: 'play.example.com' });
+    expect(loadConfig({ GAME_GATEWAY_PORT: '25565', GAME_DOMAIN: 'play.example.com' }).gateway).toEqual({ port: 25565, domain: 'play.example.com', ...defaults });
+  });
+
+  it('leaves the port to a gateway process when told so, 25565 unless another is given, and bounds its connections', () => {
+    expect(loadConfig({ GAME_GATEWAY_PROCESS: 'true', PORT: '3000' }).gateway).toMatchObject({ port: 25565, process: true, apiUrl: 'http://127.0.0.1:3000' });
+    expect(
+      loadConfig({
+        GAME_GATEWAY_PROCESS: 'true',
+        GAME_GATEWAY_PORT: '25000',
+        GAME_GATEWAY_API_URL: 'http://api.blockhost.svc/',
+        GAME_GATEWAY_MAX_CONNECTIONS: '200',
+        GAME_GATEWAY_CONNECTIONS_PER_ADDRESS: '4',
+      }).gateway,
+    ).toMatchObject({ port: 25000, apiUrl: 'http://api.blockhost.svc', maxConnections: 200, connectionsPerAddress: 4 });
   });
 
   it('hosts games locally by default, on Kubernetes by configuration', () => {
@@ -168,6 +182,9 @@ describe('loadConfig', () => {
     [{ GAME_GATEWAY_PORT: '70000' }, 'GAME_GATEWAY_PORT="70000" is invalid'],
     [{ GAME_GATEWAY_PORT: '25600' }, 'GAME_GATEWAY_PORT=25600 is inside GAME_PORT_RANGE (25566-25665)'],
     [{ GAME_DOMAIN: 'Play.Example.com' }, 'GAME_DOMAIN is invalid: expected a lowercase host name'],
+    [{ GAME_GATEWAY_PROCESS: 'true', GAME_GATEWAY_PORT: 'off' }, 'GAME_GATEWAY_PORT=off and GAME_GATEWAY_PROCESS=true'],
+    [{ GAME_GATEWAY_MAX_CONNECTIONS: '0' }, 'GAME_GATEWAY_MAX_CONNECTIONS'],
+    [{ GAME_GATEWAY_API_URL: 'ftp://api' }, 'GAME_GATEWAY_API_URL'],
     [{ MC_SERVER_JAR: '/nowhere/server.jar' }, 'MC_SERVER_JAR="/nowhere/server.jar" is invalid: expected the path of an existing .jar file'],
     [{ GAME_DRIVER: 'agones', KUBERNETES_TOKEN_FILE: '/nowhere/token' }, 'KUBERNETES_TOKEN is required when GAME_DRIVER=agones and no token file is at /nowhere/token'],
     [{ KUBERNETES_NAMESPACE: 'Games!' }, 'KUBERNETES_NAMESPACE is invalid: expected a Kubernetes namespace name'],
