@@ -182,6 +182,25 @@ describe('sleeping when empty', () => {
     }
   });
 
+  it('keeps where a running server is on its row for gateway processes, told with the status notice', async () => {
+    const { gameId } = await buyGame(t.current);
+    const target = async () => (await t.current.database.db.select({ target: games.gatewayTarget }).from(games).where(eq(games.id, gameId)))[0]!.target;
+    await runGame(t.current, gameId);
+    const written = await target();
+    expect(written).toMatch(/^127\.0\.0\.1:\d+$/);
+    // A game running since before rows kept it: the next look writes it, and says so to whoever listens.
+    await t.current.database.db.update(games).set({ gatewayTarget: null }).where(eq(games.id, gameId));
+    const heard: string[] = [];
+    const unlisten = await t.current.database.listen('blockhost_game_status', (id) => heard.push(id));
+    try {
+      await tick();
+      expect(await target()).toBe(written);
+      await expect.poll(() => heard, { timeout: 5_000 }).toContain(gameId);
+    } finally {
+      await unlisten();
+    }
+  });
+
   it('limits the wakes of one client address, counted in the database for every replica together', async () => {
     const gameId = await sleeping();
     const s = t.current.app.services;

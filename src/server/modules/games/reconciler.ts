@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
 import type { NotificationsService } from '../notifications/service.ts';
@@ -9,6 +9,7 @@ import { NoCapacityError, type GameSpec } from '../../../runtime/driver.ts';
 import { leaseGames, listChanges, reasonOf, specOf, type GameRow, type GameRuntime } from './runtime.ts';
 import type { EventBus } from '../../events.ts';
 import { GameLock } from './lock.ts';
+import { STATUS_CHANNEL } from './world.ts';
 import { settingDefaults } from '../../../contract/values.ts';
 
 export interface ReconcilerOptions {
@@ -281,13 +282,14 @@ export class Reconciler {
         else this.online.delete(game.id);
         if (game.status === 'STARTING') {
           // Where the gateway sends its players, on the row for a gateway process (gateway-targets.ts).
-          const target = await this.runtime.driver.gatewayTarget?.({ id: game.id }).catch(() => null);
-          const gatewayTarget = target ? `${target.host}:${target.port}` : null;
-          await this.write(game, { status: 'RUNNING', statusReason: null, statusChangedAt: now, gatewayTarget });
+          await this.write(game, { status: 'RUNNING', statusReason: null, statusChangedAt: now, gatewayTarget: await this.gatewayTarget(game) });
           // Written RUNNING first: from now on the API applies list changes live, and this sends
           // those it could not send while the server started.
           await this.applyListChanges(game);
-        } else await this.sleepIfEmpty(game, observed.players, now);
+        } else {
+          await this.followTarget(game);
+          await this.sleepIfEmpty(game, observed.players, now);
+        }
         return;
       }
       case 'STARTING': {
@@ -318,6 +320,23 @@ export class Reconciler {
    * first look at it empty) is saved and stopped through the driver, and written SLEEPING: no crash,
    * no notice, and the owner still wants it running, so the next player joining wakes it (sleep.ts).
    */
+  /** The driver's `gatewayTarget` as the row keeps it (`host:port`), or null. */
+  private async gatewayTarget(game: GameRow): Promise<string | null> {
+    const target = await this.runtime.driver.gatewayTarget?.({ id: game.id }).catch(() => null);
+    return target ? `${target.host}:${target.port}` : null;
+  }
+
+  /**
+   * A running game's row says where its server is as the driver does (a game running since before
+   * the row kept it), told to gateway processes with the status channel's notice: no state changes.
+   */
+  private async followTarget(game: GameRow): Promise<void> {
+    const target = await this.gatewayTarget(game);
+    if (!target || target === game.gatewayTarget) return;
+    await this.db.update(games).set({ gatewayTarget: target }).where(eq(games.id, game.id));
+    await this.db.execute(sql`select pg_notify(${STATUS_CHANNEL}, ${game.id})`);
+  }
+
   private async sleepIfEmpty(game: GameRow, players: string[], now: Date): Promise<void> {
     const minutes = game.settings.sleepAfterMinutes ?? settingDefaults.sleepAfterMinutes;
     if (players.length > 0 || minutes === 0) return void this.emptySince.delete(game.id);
