@@ -47,6 +47,8 @@ export default defineConfig({
         test: {
           name: 'real',
           include: [...realServerUnits, 'tests/real/**/*.test.ts'],
+          // The gateway as a process of its own reads the database beside the API: PostgreSQL only.
+          exclude: process.env.TEST_DATABASE_URL ? [] : ['tests/real/gateway-process-real.test.ts'],
           environment: 'node',
           env: { TEST_DB_ENGINE: 'pglite' },
           setupFiles: ['tests/fixtures/setup-databases.ts'],

@@ -24,11 +24,12 @@ async function freePort(): Promise<number> {
  * gateway` runs), beside the API on PostgreSQL: it learns names, statuses and servers from the
  * database's notices and asks the API for wakes over the internal call. PostgreSQL only: the
  * embedded PGlite belongs to one process, and the gateway process is a second one (it refuses to
- * start without DATABASE_URL).
+ * start without DATABASE_URL), so the `real` project leaves it out without TEST_DATABASE_URL
+ * (vitest.config.ts).
  */
 const gatewayPort = await freePort();
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)('the game gateway as a process of its own, with a real server', () => {
+describe('the game gateway as a process of its own, with a real server', () => {
   let ahead = 0;
   const real = useRealApp('gateway-process', {
     engine: 'postgres',
