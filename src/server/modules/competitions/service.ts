@@ -108,7 +108,15 @@ export class CompetitionsService {
     const limit = Math.max(0, Math.min(window.limit, LEADERBOARD_SIZE - window.offset));
     const [rows, [total], mine] = await Promise.all([
       limit > 0 ? this.db.select().from(rankedRatings).where(board).orderBy(desc(rankedRatings.rating), asc(rankedRatings.userId)).limit(limit).offset(window.offset) : Promise.resolve([]),
-      this.db.select({ n: count() }).from(rankedRatings).where(board),
+      // The board shows LEADERBOARD_SIZE at most: counted no further.
+      this.db.select({ n: count() }).from(
+        this.db
+          .select({ one: sql`1` })
+          .from(rankedRatings)
+          .where(board)
+          .limit(LEADERBOARD_SIZE)
+          .as('board'),
+      ),
       userId
         ? this.db
             .select()
@@ -124,11 +132,19 @@ export class CompetitionsService {
     };
     let ownEntry: LeaderboardEntry | null = null;
     if (own) {
-      // Those ahead: a higher rating, or the same one and a smaller id (the list's order).
-      const [ahead] = await this.db
-        .select({ n: count() })
-        .from(rankedRatings)
-        .where(and(board, or(gt(rankedRatings.rating, own.rating), and(eq(rankedRatings.rating, own.rating), lt(rankedRatings.userId, own.userId)))));
+      // Those ahead: a higher rating, or the same one and a smaller id (the list's order). Two
+      // ranges of the board's index, counted from it alone; an OR of both would read the table.
+      const [[higher], [tied]] = await Promise.all([
+        this.db
+          .select({ n: count() })
+          .from(rankedRatings)
+          .where(and(board, gt(rankedRatings.rating, own.rating))),
+        this.db
+          .select({ n: count() })
+          .from(rankedRatings)
+          .where(and(board, eq(rankedRatings.rating, own.rating), lt(rankedRatings.userId, own.userId))),
+      ]);
+      const ahead = { n: (higher?.n ?? 0) + (tied?.n ?? 0) };
       ownEntry = entry(own, (ahead?.n ?? 0) + 1);
     }
     return {
