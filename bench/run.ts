@@ -15,6 +15,7 @@ import { liveBench } from './live.ts';
 import { backupsBench } from './backups.ts';
 import { consoleBench, consoleFloodBench } from './console.ts';
 import { gatewayBench } from './gateway.ts';
+import { RANKED_TARGETS_MS, rankedBench } from './ranked.ts';
 import { startCluster } from '../tests/replicas/cluster.ts';
 
 /**
@@ -41,9 +42,12 @@ import { startCluster } from '../tests/replicas/cluster.ts';
  *   same run, and the same reads by staff, which are not kept in memory (drafts, archived packs).
  * - gateway: bytes copied by the game gateway against a direct connection in the same run, and the
  *   latency it adds to a small packet.
- * Without a section name, all of them but the soak and staff, which are asked by name. Figures are written to bench/results/latest.json.
+ * - ranked: from "matched" to both players in the match server (real servers on the local driver,
+ *   mineflayer clients), and a leaderboard page over 100 000 rated players, both on PostgreSQL
+ *   (RANKED_BENCH_DATABASE_URL, default the local `test` database's server);
+ * Without a section name, all of them but the soak, staff and ranked, which are asked by name. Figures are written to bench/results/latest.json.
  */
-const sections = ['spine', 'catalogue', 'games', 'social', 'web', 'payments', 'live', 'backups', 'console', 'gateway', 'soak', 'staff'] as const;
+const sections = ['spine', 'catalogue', 'games', 'social', 'web', 'payments', 'live', 'backups', 'console', 'gateway', 'soak', 'staff', 'ranked'] as const;
 type Section = (typeof sections)[number];
 const asked = process.argv.slice(2).filter((a) => a !== '--');
 const unknown = asked.filter((a) => !(sections as readonly string[]).includes(a));
@@ -51,7 +55,7 @@ if (unknown.length) {
   console.error(`unknown bench section ${unknown.join(', ')}: expected ${sections.join(', ')}`);
   process.exit(2);
 }
-const chosen = new Set<Section>(asked.length ? (asked as Section[]) : sections.filter((s) => s !== 'soak' && s !== 'staff'));
+const chosen = new Set<Section>(asked.length ? (asked as Section[]) : sections.filter((s) => s !== 'soak' && s !== 'staff' && s !== 'ranked'));
 
 const results: Record<string, unknown> = {};
 const rows: Array<[string, string, string, boolean | null]> = [];
@@ -330,7 +334,43 @@ async function staff() {
   }
 }
 
-const run: Record<Section, () => Promise<void>> = { spine, catalogue: catalogueSection, games, social, web, payments, live, backups, console: consoleSection, gateway: gatewaySection, soak, staff };
+async function ranked() {
+  console.log('bench ranked: servers on PostgreSQL databases of their own; match servers on the local driver, mineflayer players');
+  const f = await rankedBench();
+  Object.assign(results, { ranked: f });
+  if (f.matches > 0)
+    row(
+      `matched → both players in the match server (${f.matches} matches)`,
+      `p50 ${ms(f.joinP50Ms)}, p95 ${ms(f.joinP95Ms)}`,
+      `p50 ≤ ${RANKED_TARGETS_MS.joinP50} ms`,
+      f.joinP50Ms <= RANKED_TARGETS_MS.joinP50,
+    );
+  if (f.matches > 0) row('  matched → LIVE (the address given), p50', ms(f.liveP50Ms), '', null);
+  const boards = { firstPage: `leaderboard, first page (${f.leaderboardPlayers.toLocaleString('en')} rated players)`, lastPage: '  ranks 81–100', signedIn: '  signed in, with the own rank' } as const;
+  for (const [key, label] of Object.entries(boards)) {
+    const b = f.boards[key]!;
+    row(label, `p50 ${ms(b.p50Ms)}, p95 ${ms(b.p95Ms)}`, `p95 ≤ ${RANKED_TARGETS_MS.leaderboardP95} ms`, b.p95Ms <= RANKED_TARGETS_MS.leaderboardP95);
+  }
+  for (const [key, p] of Object.entries(f.plans)) row(`  plan of the board's ${key} read`, `${ms(p.executionMs)}${p.index ? ` (${p.index})` : ' (no index)'}`, '', null);
+  // Tournaments (issue 35): the final kill to the result on an open bracket page, and a 16-player
+  // tournament's first round of 8 match servers at once, are added here with the tournaments.
+}
+
+const run: Record<Section, () => Promise<void>> = {
+  spine,
+  catalogue: catalogueSection,
+  games,
+  social,
+  web,
+  payments,
+  live,
+  backups,
+  console: consoleSection,
+  gateway: gatewaySection,
+  soak,
+  staff,
+  ranked,
+};
 for (const section of sections) if (chosen.has(section)) await run[section]();
 console.log('');
 

@@ -122,7 +122,16 @@ export const RankedMe = Type.Object({
 export type RankedMe = Static<typeof RankedMe>;
 
 export const HistoryParams = Type.Object({ userId: Id }, { additionalProperties: false });
-export const HistoryQuery = Type.Object({ ...PageQuery.properties, modeId: Type.Optional(Id) }, { additionalProperties: false });
+export const HistoryQuery = Type.Object(
+  {
+    ...PageQuery.properties,
+    modeId: Type.Optional(Id),
+    season: Type.Optional(
+      Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'One season, `2026-11`: its ratings, rating changes, matches and totals; every season when unset (ratings: the current one)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const RatingPoint = Type.Object({ matchId: Id, modeId: Id, season: Type.String(), at: DateTime, ratingBefore: Type.Integer(), ratingAfter: Type.Integer() });
 
@@ -134,5 +143,7 @@ export const PlayerHistory = Type.Object({
   points: Type.Array(RatingPoint),
   /** Finished matches, newest first. */
   matches: Page(RankedMatch),
+  /** Over every finished match of the mode and season asked (all when unset): the record, kills made and kills taken. */
+  totals: Type.Object({ matches: Type.Integer(), wins: Type.Integer(), losses: Type.Integer(), draws: Type.Integer(), kills: Type.Integer(), deaths: Type.Integer() }),
 });
 export type PlayerHistory = Static<typeof PlayerHistory>;

@@ -1,5 +1,9 @@
 import type { Page } from '@playwright/test';
-import { accessToken, apiAs, expect, seriousViolations, signUp, switchTheme, test } from './fixtures.ts';
+import type { Bot } from 'mineflayer';
+import { join, killTimes, quit } from '../fixtures/minecraft.ts';
+import { accessToken, apiAs, expect, seriousViolations, shotsInEachLook, signUp, switchTheme, takingLooks, test } from './fixtures.ts';
+
+const SHOTS = 'test-results/ranked';
 
 /** Links a Minecraft account through the API (the profile page's own form has its tests in social.spec.ts). */
 async function link(page: Page, mcName: string) {
@@ -7,7 +11,8 @@ async function link(page: Page, mcName: string) {
   expect(res.ok()).toBe(true);
 }
 
-test('two players queue for Duel 1.8.8, are paired by a matchmaking round, and both see the match on their page live', async ({ browser }) => {
+test('two players queue for Duel 1.8.8, are paired by a matchmaking round, see the match live, play it, and see their rating chart and the match after', async ({ browser }) => {
+  test.setTimeout(360_000);
   const first = await signUp(browser, 'duelista', '/dashboard/ranked');
   const second = await signUp(browser, 'duelistb', '/dashboard/ranked');
 
@@ -54,14 +59,74 @@ test('two players queue for Duel 1.8.8, are paired by a matchmaking round, and b
   await expect(countdown).not.toHaveText(shown!, { timeout: 5_000 });
   await expect(first.getByRole('button', { name: 'Notifications, 2 non lues' })).toBeVisible();
 
-  // Readable in both themes and on a phone, the match, ratings and leaderboard shown.
-  await expect(first.getByText('Personne n’a encore joué cette saison.')).toBeVisible();
+  // Not played yet: the season's history is empty.
+  await expect(first.getByTestId('ranked-history')).toContainText('Aucun match cette saison pour l’instant.');
+
+  // Both join at the address shown (by its name through the game gateway) and DuelistA wins 3–0.
+  const [host, port] = (await first.getByTestId('ranked-match-address').textContent())!.split(':');
+  const bots: Bot[] = [];
+  try {
+    for (const name of ['DuelistB', 'DuelistA']) {
+      const joined = await join(Number(port), name, '1.8.8', 60_000, host);
+      if (!joined.joined) throw new Error(`${name} could not join: ${joined.reason}`);
+      bots.push(joined.bot);
+    }
+    const [target, fighter] = bots as [Bot, Bot];
+    await expect.poll(() => target.health, { timeout: 10_000 }).toBe(20);
+    await killTimes(fighter, target, 3);
+  } finally {
+    await Promise.all(bots.map((b) => quit(b).catch(() => {})));
+  }
+
+  // The result reaches both pages without a reload: the queue is back, and the season's card has
+  // the rating chart (one match), the totals and the match with its rating change.
+  for (const [page, outcome, sign] of [
+    [first, 'Victoire', '+'],
+    [second, 'Défaite', '−'],
+  ] as const) {
+    await expect(page.getByTestId('ranked-queue')).toBeVisible({ timeout: 60_000 });
+    const history = page.getByTestId('ranked-history');
+    await expect(history.getByTestId('ranked-history-match')).toHaveCount(1);
+    await expect(history.getByTestId('ranked-history-match')).toContainText(outcome);
+    await expect(history.getByTestId('ranked-history-change')).toHaveText(new RegExp(`^\\${sign}\\d+$`));
+    await expect(history.getByTestId('ranked-history-chart')).toHaveAttribute('data-points', '1');
+    // One match against a new player: the deviation is still high.
+    await expect(history.getByTestId('ranked-history-provisional')).toHaveText('provisoire');
+  }
+  await expect(first.getByTestId('ranked-history-match')).toContainText('contre DuelistB');
+  await expect(first.getByTestId('ranked-history-match')).toContainText('3 – 0');
+  await expect(first.getByTestId('ranked-history-kills')).toContainText('3');
+
+  // In the queue again, the two now on the leaderboard: readable in both themes and on a phone.
+  await first.getByRole('button', { name: 'Rejoindre la file' }).click();
+  await expect(first.getByTestId('ranked-waiting')).toBeVisible();
+  // The leaderboard is read when the page opens.
+  await first.reload();
+  await expect(first.getByTestId('leaderboard-row').filter({ hasText: 'DuelistB' })).toBeVisible();
   expect(await seriousViolations(first)).toEqual([]);
   await switchTheme(first, 'dark');
   expect(await seriousViolations(first, { theme: 'dark' })).toEqual([]);
   await first.setViewportSize({ width: 375, height: 800 });
-  await expect(first.getByTestId('ranked-match')).toBeVisible();
+  await expect(first.getByTestId('ranked-history-chart')).toBeVisible();
   expect(await first.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await switchTheme(first, 'light');
+
+  const ready = (page: Page) => expect(page.getByTestId('ranked-history-chart').locator('svg path').first()).toBeVisible();
+  await shotsInEachLook(first, SHOTS, 'dashboard-ranked-fr', () => ready(first));
+  if (takingLooks) {
+    await first.goto('/en/dashboard/ranked');
+    await shotsInEachLook(first, SHOTS, 'dashboard-ranked-en', () =>
+      expect(first.getByText('Looking for an opponent in Duel 1.8.8…'))
+        .toBeVisible()
+        .then(() => ready(first)),
+    );
+    // The public page, as a visitor sees it (a signed-in player is taken to the dashboard's).
+    const visitor = await browser.newPage();
+    for (const lang of ['fr', 'en'] as const) {
+      await visitor.goto(lang === 'fr' ? '/ranked' : '/en/ranked');
+      await shotsInEachLook(visitor, SHOTS, `ranked-${lang}`, () => expect(visitor.getByTestId('leaderboard-row').filter({ hasText: 'DuelistA' })).toBeVisible());
+    }
+  }
 });
 
 test('a visitor reads the leaderboards under the competitions on /ranked, on a phone too', async ({ page }) => {
@@ -70,9 +135,10 @@ test('a visitor reads the leaderboards under the competitions on /ranked, on a p
   await expect(page.getByRole('heading', { level: 1, name: 'Compétitions' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Classements' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Duel 1.8.8' })).toBeVisible();
-  await expect(page.getByText('Personne n’a encore joué cette saison.')).toBeVisible();
+  // Empty, or with the players of a duel another test played.
+  await expect(page.getByText('Personne n’a encore joué cette saison.').or(page.getByTestId('leaderboard-row').first())).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await page.goto('/en/ranked');
   await expect(page.getByRole('heading', { name: 'Leaderboards' })).toBeVisible();
-  await expect(page.getByText('Nobody has played this season yet.')).toBeVisible();
+  await expect(page.getByText('Nobody has played this season yet.').or(page.getByTestId('leaderboard-row').first())).toBeVisible();
 });

@@ -36,7 +36,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
     {
       schema: {
         tags,
-        summary: 'A player’s public record: current ratings, last rating changes oldest first (the chart) and finished matches newest first, of one mode or all',
+        summary:
+          'A player’s public record, of one mode or all and one season or all: ratings, last rating changes oldest first (the chart), finished matches newest first and their totals (record, kills)',
         params: HistoryParams,
         querystring: HistoryQuery,
         response: { 200: PlayerHistory },
@@ -44,8 +45,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
       },
     },
     async (request) => {
-      const { modeId, ...paging } = request.query;
-      return competitions.history(request.params.userId, modeId, pageWindow(paging));
+      const { modeId, season, ...paging } = request.query;
+      return competitions.history(request.params.userId, { modeId, season }, pageWindow(paging));
     },
   );
 

@@ -17,8 +17,12 @@ function monthOf(at: Date): { key: string; startsAt: Date; endsAt: Date } {
 /** The season of `at`, made by the first one who needs it (any replica: the key is unique). */
 export async function seasonOf(executor: Executor, at: Date): Promise<SeasonRow> {
   const month = monthOf(at);
+  const read = () => executor.select().from(rankedSeasons).where(eq(rankedSeasons.key, month.key));
+  // Read first: every leaderboard read asks, and a write for each would be wasted.
+  const [existing] = await read();
+  if (existing) return existing;
   await executor.insert(rankedSeasons).values(month).onConflictDoNothing();
-  const [row] = await executor.select().from(rankedSeasons).where(eq(rankedSeasons.key, month.key));
+  const [row] = await read();
   return row!;
 }
 

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gt, inArray, lt, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from '../../db/client.ts';
 import { rankedMatches, rankedModes, rankedQueue, rankedRatings, rankedSeasons, ratingHistory } from '../../db/schema/competitions.ts';
 import { conflict, notFound } from '../../lib/problems.ts';
@@ -107,7 +108,15 @@ export class CompetitionsService {
     const limit = Math.max(0, Math.min(window.limit, LEADERBOARD_SIZE - window.offset));
     const [rows, [total], mine] = await Promise.all([
       limit > 0 ? this.db.select().from(rankedRatings).where(board).orderBy(desc(rankedRatings.rating), asc(rankedRatings.userId)).limit(limit).offset(window.offset) : Promise.resolve([]),
-      this.db.select({ n: count() }).from(rankedRatings).where(board),
+      // The board shows LEADERBOARD_SIZE at most: counted no further.
+      this.db.select({ n: count() }).from(
+        this.db
+          .select({ one: sql`1` })
+          .from(rankedRatings)
+          .where(board)
+          .limit(LEADERBOARD_SIZE)
+          .as('board'),
+      ),
       userId
         ? this.db
             .select()
@@ -123,11 +132,19 @@ export class CompetitionsService {
     };
     let ownEntry: LeaderboardEntry | null = null;
     if (own) {
-      // Those ahead: a higher rating, or the same one and a smaller id (the list's order).
-      const [ahead] = await this.db
-        .select({ n: count() })
-        .from(rankedRatings)
-        .where(and(board, or(gt(rankedRatings.rating, own.rating), and(eq(rankedRatings.rating, own.rating), lt(rankedRatings.userId, own.userId)))));
+      // Those ahead: a higher rating, or the same one and a smaller id (the list's order). Two
+      // ranges of the board's index, counted from it alone; an OR of both would read the table.
+      const [[higher], [tied]] = await Promise.all([
+        this.db
+          .select({ n: count() })
+          .from(rankedRatings)
+          .where(and(board, gt(rankedRatings.rating, own.rating))),
+        this.db
+          .select({ n: count() })
+          .from(rankedRatings)
+          .where(and(board, eq(rankedRatings.rating, own.rating), lt(rankedRatings.userId, own.userId))),
+      ]);
+      const ahead = { n: (higher?.n ?? 0) + (tied?.n ?? 0) };
       ownEntry = entry(own, (ahead?.n ?? 0) + 1);
     }
     return {
@@ -217,30 +234,48 @@ export class CompetitionsService {
   }
 
   /** A player's public record: current ratings, last rating changes (the chart) and finished matches, newest first. */
-  async history(userId: string, modeId: string | undefined, window: Window): Promise<PlayerHistory> {
+  async history(userId: string, filter: { modeId?: string | undefined; season?: string | undefined }, window: Window): Promise<PlayerHistory> {
     const player = (await this.minecraft.players([userId])).get(userId);
     if (!player) throw notFound('user');
-    const season = await seasonOf(this.db, this.clock());
-    const ofMode = <T extends typeof rankedMatches.modeId | typeof ratingHistory.modeId>(column: T) => (modeId ? eq(column, modeId) : undefined);
-    const finished = and(playerIn(userId), eq(rankedMatches.status, 'FINISHED'), ofMode(rankedMatches.modeId));
-    const [ratings, points, matches, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(rankedRatings)
-        .where(and(eq(rankedRatings.userId, userId), eq(rankedRatings.seasonId, season.id), gt(rankedRatings.matches, 0))),
+    const current = await seasonOf(this.db, this.clock());
+    // A season asked that never was has nothing in it: no ratings, no changes, no matches.
+    const season = filter.season === undefined || filter.season === current.key ? current : (await this.db.select().from(rankedSeasons).where(eq(rankedSeasons.key, filter.season)))[0];
+    const seasonId = season?.id ?? null;
+    const only = <T extends AnyPgColumn>(column: T, value: string | null | undefined) => (value === undefined ? undefined : value === null ? sql`false` : eq(column, value));
+    const seasonFilter = filter.season === undefined ? undefined : seasonId;
+    const finished = and(playerIn(userId), eq(rankedMatches.status, 'FINISHED'), only(rankedMatches.modeId, filter.modeId), only(rankedMatches.seasonId, seasonFilter));
+    const mine = (a: AnyPgColumn, b: AnyPgColumn) => sql<number>`coalesce(sum(case when ${rankedMatches.playerA} = ${userId} then ${a} else ${b} end), 0)::int`;
+    const won = sql`(${rankedMatches.result} = 'PLAYER_A' and ${rankedMatches.playerA} = ${userId}) or (${rankedMatches.result} = 'PLAYER_B' and ${rankedMatches.playerB} = ${userId})`;
+    const [ratings, points, matches, [totals]] = await Promise.all([
+      seasonId
+        ? this.db
+            .select()
+            .from(rankedRatings)
+            .where(and(eq(rankedRatings.userId, userId), eq(rankedRatings.seasonId, seasonId), gt(rankedRatings.matches, 0), only(rankedRatings.modeId, filter.modeId)))
+        : Promise.resolve([]),
       this.db
         .select({ h: ratingHistory, season: rankedSeasons.key })
         .from(ratingHistory)
         .innerJoin(rankedSeasons, eq(rankedSeasons.id, ratingHistory.seasonId))
-        .where(and(eq(ratingHistory.userId, userId), ofMode(ratingHistory.modeId)))
+        .where(and(eq(ratingHistory.userId, userId), only(ratingHistory.modeId, filter.modeId), only(ratingHistory.seasonId, seasonFilter)))
         .orderBy(desc(ratingHistory.createdAt), desc(ratingHistory.id))
         .limit(HISTORY_POINTS),
       this.db.select().from(rankedMatches).where(finished).orderBy(desc(rankedMatches.endedAt), desc(rankedMatches.id)).limit(window.limit).offset(window.offset),
-      this.db.select({ n: count() }).from(rankedMatches).where(finished),
+      this.db
+        .select({
+          matches: count(),
+          wins: sql<number>`count(*) filter (where ${won})::int`,
+          draws: sql<number>`count(*) filter (where ${rankedMatches.result} = 'DRAW')::int`,
+          kills: mine(rankedMatches.killsA, rankedMatches.killsB),
+          deaths: mine(rankedMatches.killsB, rankedMatches.killsA),
+        })
+        .from(rankedMatches)
+        .where(finished),
     ]);
+    const total = { matches: Number(totals?.matches ?? 0), wins: Number(totals?.wins ?? 0), draws: Number(totals?.draws ?? 0), kills: Number(totals?.kills ?? 0), deaths: Number(totals?.deaths ?? 0) };
     return {
       player: { id: player.id, name: player.name, mcName: player.mcName },
-      ratings: ratings.map((r) => ratingView(r, season.key)),
+      ratings: ratings.map((r) => ratingView(r, season!.key)),
       points: points.reverse().map(({ h, season: key }) => ({
         matchId: h.matchId,
         modeId: h.modeId,
@@ -249,7 +284,8 @@ export class CompetitionsService {
         ratingBefore: Math.round(h.ratingBefore),
         ratingAfter: Math.round(h.ratingAfter),
       })),
-      matches: pageOf(await matchViews(this.db, this.minecraft, matches), total?.n ?? 0, window),
+      matches: pageOf(await matchViews(this.db, this.minecraft, matches), total.matches, window),
+      totals: { ...total, losses: total.matches - total.wins - total.draws },
     };
   }
 

@@ -50,7 +50,9 @@ export class PlatformGames {
         maxPlayers: Math.max(2, pkg.maxPlayers),
         settings: {
           motd: input.name,
-          gameMode: definition.settings.gameMode ?? 'survival',
+          // A duel is fought in survival whatever the definition says: nobody is hurt in creative or
+          // spectator, and flying-squid spares adventure players too (vanilla does not).
+          gameMode: 'survival',
           difficulty: definition.settings.difficulty ?? 'normal',
           seed: definition.settings.seed ?? null,
           pvp: true,

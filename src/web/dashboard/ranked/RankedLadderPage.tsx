@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, FormControl, InputLabel, MenuItem, Select, Skeleton, Stack, Typography } from '@mui/material';
 import { useCustom, useCustomMutation, useSubscription, type BaseRecord } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,9 @@ import { formatNumber, useLocalized } from '../../ui/format.ts';
 import { LoadError } from '../../ui/states.tsx';
 import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
 import { LinkMinecraftCallout } from '../profile/LinkMinecraftCallout.tsx';
+
+// Its chart's library is heavy: loaded once the page shows.
+const RankedHistoryCard = lazy(() => import('./RankedHistoryCard.tsx'));
 
 const ME = '/v1/ranked/me';
 const QUEUE = '/v1/ranked/queue';
@@ -122,6 +125,7 @@ export function RankedLadderPage() {
   const [chosen, setChosen] = useState<string>('');
   const state = me.query.data?.data as RankedMe | undefined;
   const list = (modes.query.data?.data as RankedModeList | undefined)?.data ?? [];
+  const season = (modes.query.data?.data as RankedModeList | undefined)?.season.key ?? '';
   const modeId = chosen || state?.queue?.modeId || list[0]?.id || '';
   const waited = useSecondsSince(state?.queue?.joinedAt ?? null);
   const userId = (user.query.data?.data as { id: string } | undefined)?.id ?? '';
@@ -246,6 +250,11 @@ export function RankedLadderPage() {
               )}
             </CardContent>
           </Card>
+          {userId && modeId && season ? (
+            <Suspense fallback={<Skeleton variant="rounded" height={260} />}>
+              <RankedHistoryCard userId={userId} modeId={modeId} season={season} />
+            </Suspense>
+          ) : null}
         </Stack>
       )}
       <Leaderboards />

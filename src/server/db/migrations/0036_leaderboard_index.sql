@@ -1,0 +1,2 @@
+DROP INDEX "ranked_ratings_board_idx";--> statement-breakpoint
+CREATE INDEX "ranked_ratings_board_idx" ON "ranked_ratings" USING btree ("mode_id","season_id","rating" DESC NULLS FIRST,"user_id") WHERE "ranked_ratings"."matches" > 0;
