@@ -14,7 +14,7 @@ import { STAFF_TARGETS_MS, staffListsBench } from './staff.ts';
 import { liveBench } from './live.ts';
 import { backupsBench } from './backups.ts';
 import { consoleBench, consoleFloodBench } from './console.ts';
-import { gatewayBench } from './gateway.ts';
+import { HELD_CONNECTIONS, gatewayBench } from './gateway.ts';
 import { startCluster } from '../tests/replicas/cluster.ts';
 
 /**
@@ -253,16 +253,41 @@ async function consoleSection() {
 }
 
 async function gatewaySection() {
-  console.log('bench gateway: a client and a target, the game gateway in a thread of its own, over loopback');
+  console.log(
+    `bench gateway: a client, a target, a plain Node proxy and the game gateway, each in a process of its own, over loopback (load ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`,
+  );
   const f = await gatewayBench();
   Object.assign(results, { gateway: f });
   const ratio = f.gatewayMBps / f.directMBps;
+  const toPlain = f.gatewayMBps / f.plainProxyMBps;
   row('bytes to a client, direct', `${f.directMBps.toFixed(0)} MB/s`, 'baseline', null);
-  row('  through the gateway', `${f.gatewayMBps.toFixed(0)} MB/s (${(ratio * 100).toFixed(1)} % of direct)`, '≥ 90 %', ratio >= 0.9);
+  row(
+    '  through a plain Node proxy (pipe)',
+    `${f.plainProxyMBps.toFixed(0)} MB/s (${((100 * f.plainProxyMBps) / f.directMBps).toFixed(1)} % of direct), CPU ${f.plainProxyCpuMsPerMB.toFixed(2)} ms/MB`,
+    'baseline',
+    null,
+  );
+  row('  through the gateway', `${f.gatewayMBps.toFixed(0)} MB/s (${(ratio * 100).toFixed(1)} % of direct), CPU ${f.gatewayCpuMsPerMB.toFixed(2)} ms/MB`, '≥ 90 %', ratio >= 0.9);
+  row(
+    '  gateway against the plain proxy',
+    `${(toPlain * 100).toFixed(1)} % of its bytes/s, ${((100 * f.gatewayCpuMsPerMB) / f.plainProxyCpuMsPerMB).toFixed(0)} % of its CPU per MB`,
+    '≥ 90 %',
+    toPlain >= 0.9,
+  );
   const us = (v: number) => `${(v * 1000).toFixed(0)} µs`;
   row('64-byte round trip, direct', `p50 ${us(f.directRttP50Ms)}, p99 ${us(f.directRttP99Ms)}`, 'baseline', null);
+  row('  through the plain proxy', `p99 ${us(f.plainProxyRttP99Ms)}`, '', null);
   row('  through the gateway', `p50 ${us(f.gatewayRttP50Ms)}, p99 ${us(f.gatewayRttP99Ms)}`, '', null);
   row('  added per packet, one way, p99', us(f.addedPerPacketP99Ms), '≤ 1 ms', f.addedPerPacketP99Ms <= 1);
+  const h = f.held;
+  row(
+    `logins held at once through one gateway process`,
+    `${h.connections}: RSS ${h.idleRssMb.toFixed(0)} → ${h.heldRssMb.toFixed(0)} MB (${h.perConnectionKb.toFixed(1)} kB each), fds ${h.idleFds} → ${h.heldFds}`,
+    '2 000',
+    h.connections >= HELD_CONNECTIONS,
+  );
+  const p = f.concurrentPings;
+  row('  status pings at once, answered from memory', `${p.answered} of ${p.pings} in ${p.seconds.toFixed(1)} s`, 'all', p.answered === p.pings);
 }
 
 async function soak() {
