@@ -15,6 +15,7 @@ import { liveBench } from './live.ts';
 import { backupsBench } from './backups.ts';
 import { consoleBench, consoleFloodBench } from './console.ts';
 import { HELD_CONNECTIONS, gatewayBench } from './gateway.ts';
+import { sleepBench } from './gateway-sleep.ts';
 import { startCluster } from '../tests/replicas/cluster.ts';
 
 /**
@@ -39,8 +40,10 @@ import { startCluster } from '../tests/replicas/cluster.ts';
  *   second, against the same seconds quiet;
  * - catalogue: the public catalogue and credit packs read by 32 clients, against /healthz in the
  *   same run, and the same reads by staff, which are not kept in memory (drafts, archived packs).
- * - gateway: bytes copied by the game gateway against a direct connection in the same run, and the
- *   latency it adds to a small packet.
+ * - gateway: bytes copied by the game gateway against a direct connection and a plain Node proxy in
+ *   the same run, the latency it adds to a small packet, 2 000 logins held and 2 000 pings at once;
+ *   then in the real API: a sleeping server joined by name until the player spawns, status pings per
+ *   second (sleeping and running games), and 1 000 games hosted with 50 awake, with the memory used.
  * Without a section name, all of them but the soak and staff, which are asked by name. Figures are written to bench/results/latest.json.
  */
 const sections = ['spine', 'catalogue', 'games', 'social', 'web', 'payments', 'live', 'backups', 'console', 'gateway', 'soak', 'staff'] as const;
@@ -254,7 +257,7 @@ async function consoleSection() {
 
 async function gatewaySection() {
   console.log(
-    `bench gateway: a client, a target, a plain Node proxy and the game gateway, each in a process of its own, over loopback (load ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores)`,
+    `bench gateway: a client, a target, a plain Node proxy and the game gateway, each in a process of its own, over loopback (load ${os.loadavg()[0]!.toFixed(1)} on ${os.availableParallelism()} cores)`,
   );
   const f = await gatewayBench();
   Object.assign(results, { gateway: f });
@@ -288,6 +291,33 @@ async function gatewaySection() {
   );
   const p = f.concurrentPings;
   row('  status pings at once, answered from memory', `${p.answered} of ${p.pings} in ${p.seconds.toFixed(1)} s`, 'all', p.answered === p.pings);
+
+  const s = await sleepBench();
+  Object.assign(results, { gatewaySleep: s });
+  row(
+    `sleeping server joined by name → player spawned (${s.wakeJoins} joins)`,
+    `p50 ${ms(s.wakeToSpawnP50Ms)}, p95 ${ms(s.wakeToSpawnP95Ms)}, max ${ms(s.wakeToSpawnMs.at(-1)!)}`,
+    'p50 ≤ 2 s',
+    s.wakeToSpawnP50Ms <= 2000,
+  );
+  row(
+    '  stages, p50: wake asked (STARTING) / server start (→ RUNNING) / login and world (→ spawn)',
+    `${ms(s.toStartingP50Ms)} / ${ms(s.startingToRunningP50Ms)} / ${ms(s.runningToSpawnP50Ms)}`,
+    '',
+    null,
+  );
+  row("status pings/s through the API's gateway, sleeping game (from memory)", `${s.pings.sleepingPerSecond.toFixed(0)}/s`, '', s.pings.failed === 0);
+  row('  running game, through the gateway', `${s.pings.runningPerSecond.toFixed(0)}/s`, '', s.pings.failed === 0);
+  row('  running game, its own port', `${s.pings.directPerSecond.toFixed(0)}/s (failed pings in all: ${s.pings.failed})`, 'baseline', s.pings.failed === 0);
+  const c = s.cost;
+  row(`${c.games} games hosted, ${c.sleeping} sleeping: the API's RSS`, `${c.apiRssBeforeMb.toFixed(0)} → ${c.apiRssMb.toFixed(0)} MB, ${c.apiFds} fds`, '', null);
+  row(
+    `  awake servers (asked ${c.awakeAsked}), each visited once`,
+    `${c.awake} started (${c.startTimesMs.filter((_, i) => i % 10 === 0).join(', ')}… ms): RSS ${c.serversRssMb.toFixed(0)} MB, PSS ${c.serversPssMb.toFixed(0)} MB (${c.perServerPssMb.toFixed(0)} MB each)`,
+    '',
+    null,
+  );
+  row(`  API + ${c.awakeAsked} awake servers${c.extrapolated ? `, extrapolated from ${c.awake}` : ''}`, `${(c.totalMb / 1024).toFixed(2)} GB (PSS of the servers, RSS of the API)`, '', null);
 }
 
 async function soak() {

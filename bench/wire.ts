@@ -26,7 +26,7 @@ function varint(value: number): Buffer {
 
 const frame = (body: Buffer) => Buffer.concat([varint(body.length), body]);
 
-export function handshake(host: string, port: number, intent: 'status' | 'login'): Buffer {
+function handshake(host: string, port: number, intent: 'status' | 'login'): Buffer {
   const body = serializer(minecraftProtocol.states.HANDSHAKING).createPacketBuffer({
     name: 'set_protocol',
     params: { protocolVersion: PROTOCOL, serverHost: host, serverPort: port, nextState: intent === 'status' ? 1 : 2 },
@@ -45,7 +45,7 @@ const pingPacket = frame(serializer(minecraftProtocol.states.STATUS).createPacke
 
 /** Reads whole frames out of a stream of chunks, calling `onFrame` with each frame's packet id. */
 function frames(onFrame: (id: number) => void): (chunk: Buffer) => void {
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   return (chunk) => {
     pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
     for (;;) {
