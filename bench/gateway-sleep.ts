@@ -205,8 +205,8 @@ async function cost(server: BenchServer, offer: { definitionId: string; packageI
   await server.ask({ asleep: sleepingIds });
 
   // Each sleeping game's list entry read once through the gateway, so its memory holds all of them.
-  for (let i = 0; i < sleepingIds.length; i += 50) {
-    await Promise.all(sleepingIds.slice(i, i + 50).map((id) => statusPing(gatewayPort, `${names.get(id)}.localhost`)));
+  for (let i = 0; i < sleepingIds.length; i += 25) {
+    await Promise.all(sleepingIds.slice(i, i + 25).map((id) => statusPing(gatewayPort, `${names.get(id)}.localhost`)));
   }
 
   // As many of the awake ones as the machine starts in reasonable time, each visited once by a player through the gateway.
