@@ -1,48 +1,55 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import minecraftProtocol from 'minecraft-protocol';
+import { fileURLToPath } from 'node:url';
 import { createGateway } from '../src/runtime/gateway/gateway.ts';
+import { words } from '../src/runtime/gateway/words.ts';
 import { percentile } from './load.ts';
+import { loginHello, statusPing } from './wire.ts';
 
 /**
  * The game gateway's cost against a direct connection, in the same run, on this machine: a client
- * that sends a Minecraft handshake and then either takes a stream of bytes (a world's chunks, as a
- * joining player gets them) or plays ping-pong with small packets (movement, chat), once straight to
- * the target and once through the gateway. The gateway runs in a thread of its own, as it runs
- * beside the API's work (or in its own process) rather than in the client's or the game's.
+ * that sends a Minecraft handshake and login start and then either takes a stream of bytes (a
+ * world's chunks, as a joining player gets them) or plays ping-pong with small packets (movement,
+ * chat), straight to the target, through a plain Node proxy (`net` and `pipe`, ten lines: what any
+ * proxy written in Node can do here) and through the gateway. Target, plain proxy and gateway each
+ * run in a process of their own, as the gateway runs beside the game servers (in the API, or as
+ * `npm run gateway`); the client is this process. Then the gateway alone: 2 000 logins held at once
+ * (its memory and file descriptors) and 2 000 status pings at once, answered from its memory as a
+ * sleeping game's are.
  */
 export interface GatewayFigures {
   directMBps: number;
+  plainProxyMBps: number;
   gatewayMBps: number;
-  /** Round trips of a 64-byte packet: the gateway is crossed twice per round trip. */
+  /** CPU time the proxy's process spent per MB copied (user + system). */
+  plainProxyCpuMsPerMB: number;
+  gatewayCpuMsPerMB: number;
+  /** Round trips of a 64-byte packet: a proxy is crossed twice per round trip. */
   directRttP50Ms: number;
   directRttP99Ms: number;
+  plainProxyRttP99Ms: number;
   gatewayRttP50Ms: number;
   gatewayRttP99Ms: number;
   /** Half the difference of the p99 round trips: what one packet's way gains, one direction. */
   addedPerPacketP99Ms: number;
+  held: { connections: number; idleRssMb: number; heldRssMb: number; perConnectionKb: number; idleFds: number; heldFds: number };
+  concurrentPings: { pings: number; answered: number; seconds: number };
 }
 
 const STREAM_BYTES = 512 * 1024 * 1024;
 const ROUND_TRIPS = 20_000;
 const PACKET = Buffer.alloc(64, 7);
+export const HELD_CONNECTIONS = 2000;
+const ROLE = 'GATEWAY_BENCH_ROLE';
 
-function handshake(port: number): Buffer {
-  const serializer = minecraftProtocol.createSerializer({ state: minecraftProtocol.states.HANDSHAKING, isServer: false, version: '1.21.4', customPackets: {} }) as {
-    createPacketBuffer(p: object): Buffer;
-  };
-  const body = serializer.createPacketBuffer({ name: 'set_protocol', params: { protocolVersion: 769, serverHost: 'bench.localhost', serverPort: port, nextState: 2 } });
-  return Buffer.concat([Buffer.from([body.length]), body]);
-}
-
-/** The game's side: after the handshake, streams STREAM_BYTES and ends (`stream`), or echoes (`echo`). */
-async function target(): Promise<{ port: number; close(): void }> {
+/** The game's side: after the first bytes, streams STREAM_BYTES and ends (a login as `stream`), or echoes everything. */
+function target(): net.Server {
   const chunk = Buffer.alloc(64 * 1024, 1);
-  const server = net.createServer({ noDelay: true }, (socket) => {
+  return net.createServer({ noDelay: true }, (socket) => {
     socket.on('error', () => {});
     socket.once('data', (first: Buffer) => {
-      const mode = first.includes(Buffer.from('stream')) ? 'stream' : 'echo';
-      if (mode === 'echo') {
+      if (!first.includes(Buffer.from('stream'))) {
         socket.write(first);
         socket.on('data', (data: Buffer) => socket.write(data));
         return;
@@ -58,15 +65,78 @@ async function target(): Promise<{ port: number; close(): void }> {
       pump();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as net.AddressInfo).port, close: () => server.close() };
+}
+
+/** The baseline: a TCP proxy as Node's documentation would write it. */
+function plainProxy(targetPort: number): net.Server {
+  return net.createServer((client) => {
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+}
+
+/** The gateway: bench.localhost leads to the target, asleep.localhost is answered from memory as a sleeping game's entry. */
+function gateway(targetPort: number) {
+  const entry = words.sleeping('Bench', '1.21.4');
+  return createGateway({ route: ({ host }) => (host === 'bench.localhost' ? { host: '127.0.0.1', port: targetPort } : host === 'asleep.localhost' ? { answer: entry } : null) });
+}
+
+if (process.env[ROLE]) {
+  const targetPort = Number(process.env.GATEWAY_BENCH_TARGET);
+  const role = process.env[ROLE];
+  const port =
+    role === 'gateway'
+      ? await gateway(targetPort).listen(0, '127.0.0.1')
+      : await new Promise<number>((resolve) => {
+          const server = role === 'target' ? target() : plainProxy(targetPort);
+          server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => resolve((server.address() as net.AddressInfo).port));
+        });
+  process.send!(port);
+}
+
+interface Child {
+  port: number;
+  pid: number;
+  process: ChildProcess;
+}
+
+async function spawnRole(role: string, targetPort = 0): Promise<Child> {
+  const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, [ROLE]: role, GATEWAY_BENCH_TARGET: String(targetPort) } });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as number));
+    child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
+  });
+  return { port, pid: child.pid!, process: child };
+}
+
+/** User + system CPU time of a process, in ms. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+export function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+export const fdCount = (pid: number) => fs.readdirSync(`/proc/${pid}/fd`).length;
+
+async function connected(port: number, localAddress?: string): Promise<net.Socket> {
+  const socket = net.connect({ port, host: '127.0.0.1', noDelay: true, ...(localAddress ? { localAddress } : {}) });
+  socket.on('error', () => {});
+  await new Promise((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return socket;
 }
 
 async function stream(port: number): Promise<number> {
-  const socket = net.connect({ port, host: '127.0.0.1', noDelay: true });
-  await new Promise((resolve) => socket.once('connect', resolve));
+  const socket = await connected(port);
   const started = performance.now();
-  socket.write(Buffer.concat([handshake(port), Buffer.from('stream')]));
+  socket.write(loginHello('bench.localhost', port, 'stream'));
   let received = 0;
   socket.on('data', (data: Buffer) => (received += data.length));
   await new Promise((resolve) => socket.once('close', resolve));
@@ -74,23 +144,29 @@ async function stream(port: number): Promise<number> {
   return received / 1024 / 1024 / ((performance.now() - started) / 1000);
 }
 
-async function pingPong(port: number): Promise<number[]> {
-  const socket = net.connect({ port, host: '127.0.0.1', noDelay: true });
-  await new Promise((resolve) => socket.once('connect', resolve));
-  const hello = Buffer.concat([handshake(port), Buffer.from('echo')]);
+/** A connection whose first bytes (a login) came back from the echoing target: it is piped end to end. */
+async function echoing(port: number, localAddress?: string): Promise<{ socket: net.Socket; roundTrip(bytes: Buffer): Promise<void> }> {
+  const socket = await connected(port, localAddress);
   let pending = 0;
   let wake: (() => void) | null = null;
   socket.on('data', (data: Buffer) => {
     pending -= data.length;
     if (pending <= 0 && wake) wake();
   });
+  socket.once('close', () => wake?.());
   const roundTrip = (bytes: Buffer) =>
-    new Promise<void>((resolve) => {
+    new Promise<void>((resolve, reject) => {
+      if (socket.destroyed) return reject(new Error('closed'));
       pending += bytes.length;
-      wake = resolve;
+      wake = () => (pending <= 0 ? resolve() : reject(new Error('closed before its echo')));
       socket.write(bytes);
     });
-  await roundTrip(hello);
+  await roundTrip(loginHello('bench.localhost', port, 'echo'));
+  return { socket, roundTrip };
+}
+
+async function pingPong(port: number): Promise<number[]> {
+  const { socket, roundTrip } = await echoing(port);
   const times: number[] = [];
   for (let i = 0; i < ROUND_TRIPS; i++) {
     const started = performance.now();
@@ -101,50 +177,89 @@ async function pingPong(port: number): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-/** The gateway's thread: routes bench.localhost to the target's port, says its own port, closes when told. */
-if (!isMainThread && (workerData as { gatewayBench?: number } | null)?.gatewayBench) {
-  const targetPort = (workerData as { gatewayBench: number }).gatewayBench;
-  const gateway = createGateway({ route: ({ host }) => (host === 'bench.localhost' ? { host: '127.0.0.1', port: targetPort } : null) });
-  parentPort!.postMessage(await gateway.listen(0, '127.0.0.1'));
-  parentPort!.once('message', () => void gateway.close().then(() => process.exit(0)));
+/** `count` at a time in batches of `batch` (a listen backlog is finite; a SYN dropped costs a second's retry). */
+async function inBatches<T>(count: number, batch: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < count; i += batch) out.push(...(await Promise.all(Array.from({ length: Math.min(batch, count - i) }, (_, j) => make(i + j)))));
+  return out;
 }
 
+/** The loopback address of the i-th of many players, 40 to an address: as many players come from many addresses, under the gateway's limit per address. */
+const player = (i: number) => `127.0.2.${1 + (i % 50)}`;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const settle = () => new Promise((r) => setTimeout(r, 1000));
+
 export async function gatewayBench(): Promise<GatewayFigures> {
-  const game = await target();
-  const worker = new Worker(new URL(import.meta.url), { workerData: { gatewayBench: game.port } });
-  const gatewayPort = await new Promise<number>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
+  const game = await spawnRole('target');
+  const plain = await spawnRole('plain', game.port);
+  const gate = await spawnRole('gateway', game.port);
   try {
-    // Warm both ways first, then alternate, so neither side has the JIT or the page cache alone.
-    await stream(game.port);
-    await stream(gatewayPort);
-    const direct: number[] = [];
-    const through: number[] = [];
+    // Warm each way first, then take turns, so none has the JIT, the page cache or a quiet moment alone.
+    for (const port of [game.port, plain.port, gate.port]) await stream(port);
+    const mbps: Record<'direct' | 'plain' | 'gateway', number[]> = { direct: [], plain: [], gateway: [] };
+    const cpu = { plain: 0, gateway: 0 };
     for (let i = 0; i < 3; i++) {
-      direct.push(await stream(game.port));
-      through.push(await stream(gatewayPort));
+      mbps.direct.push(await stream(game.port));
+      for (const [name, child] of [
+        ['plain', plain],
+        ['gateway', gate],
+      ] as const) {
+        const before = cpuMs(child.pid);
+        mbps[name].push(await stream(child.port));
+        cpu[name] += cpuMs(child.pid) - before;
+      }
     }
-    await pingPong(game.port);
-    await pingPong(gatewayPort);
+    const copiedMB = (3 * STREAM_BYTES) / 1024 / 1024;
+
+    for (const port of [game.port, plain.port, gate.port]) await pingPong(port);
     const directRtt = await pingPong(game.port);
-    const gatewayRtt = await pingPong(gatewayPort);
-    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    const figures = {
-      directMBps: median(direct),
-      gatewayMBps: median(through),
+    const plainRtt = await pingPong(plain.port);
+    const gatewayRtt = await pingPong(gate.port);
+
+    // 2 000 logins held at once through a gateway of its own (the streams' buffers would blur its
+    // memory), warmed by a few, each one's bytes echoed back by the target; then 2 000 status pings
+    // at once, every one answered from its memory.
+    const fresh = await spawnRole('gateway', game.port);
+    let heldFigures: GatewayFigures['held'];
+    let concurrentPings: GatewayFigures['concurrentPings'];
+    try {
+      for (const h of await inBatches(20, 20, (i) => echoing(fresh.port, player(i)))) h.socket.destroy();
+      await settle();
+      const idleRssMb = rssMb(fresh.pid);
+      const idleFds = fdCount(fresh.pid);
+      const held = await inBatches(HELD_CONNECTIONS, 200, (i) => echoing(fresh.port, player(i)));
+      await Promise.all(held.map((h) => h.roundTrip(PACKET)));
+      await settle();
+      const heldRssMb = rssMb(fresh.pid);
+      heldFigures = { connections: held.length, idleRssMb, heldRssMb, perConnectionKb: ((heldRssMb - idleRssMb) * 1024) / held.length, idleFds, heldFds: fdCount(fresh.pid) };
+      for (const h of held) h.socket.destroy();
+      await settle();
+      const started = performance.now();
+      const outcomes = await Promise.allSettled(Array.from({ length: HELD_CONNECTIONS }, (_, i) => statusPing(fresh.port, 'asleep.localhost', { localAddress: player(i), timeoutMs: 30_000 })));
+      concurrentPings = { pings: HELD_CONNECTIONS, answered: outcomes.filter((o) => o.status === 'fulfilled').length, seconds: (performance.now() - started) / 1000 };
+    } finally {
+      fresh.process.kill();
+    }
+
+    const figures: GatewayFigures = {
+      directMBps: median(mbps.direct),
+      plainProxyMBps: median(mbps.plain),
+      gatewayMBps: median(mbps.gateway),
+      plainProxyCpuMsPerMB: cpu.plain / copiedMB,
+      gatewayCpuMsPerMB: cpu.gateway / copiedMB,
       directRttP50Ms: percentile(directRtt, 50),
       directRttP99Ms: percentile(directRtt, 99),
+      plainProxyRttP99Ms: percentile(plainRtt, 99),
       gatewayRttP50Ms: percentile(gatewayRtt, 50),
       gatewayRttP99Ms: percentile(gatewayRtt, 99),
       addedPerPacketP99Ms: 0,
+      held: heldFigures,
+      concurrentPings,
     };
     figures.addedPerPacketP99Ms = Math.max(0, (figures.gatewayRttP99Ms - figures.directRttP99Ms) / 2);
     return figures;
   } finally {
-    worker.postMessage('close');
-    await new Promise((resolve) => worker.once('exit', resolve));
-    game.close();
+    for (const child of [game, plain, gate]) child.process.kill();
   }
 }

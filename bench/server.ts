@@ -17,6 +17,8 @@ export interface BenchServer {
   /** A full garbage collection in the server, so RSS shows what is held, not garbage not yet swept. */
   collectGarbage(): Promise<void>;
   stop(): Promise<void>;
+  /** A message to the server's process and its answer (a server started with `entry: 'bench/clock-server.ts'`). */
+  ask(message: object): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -35,8 +37,11 @@ function profileFlags(): string[] {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }
 
-/** Starts the real server (`src/server/main.ts`) on a free port with a fresh data folder. */
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+/**
+ * Starts the real server (`src/server/main.ts`, or `entry`, a bench's variant of it that answers
+ * messages) on a free port with a fresh data folder.
+ */
+export async function startServer(extraEnv: Record<string, string> = {}, { entry = 'src/server/main.ts' } = {}): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-bench-'));
   const origin = `http://127.0.0.1:${port}`;
@@ -55,7 +60,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     ...extraEnv,
   };
   const inspectorPort = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [`--inspect=127.0.0.1:${inspectorPort}`, ...profileFlags(), 'src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [`--inspect=127.0.0.1:${inspectorPort}`, ...profileFlags(), entry], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  let asked = 0;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
@@ -100,6 +106,18 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
         };
       });
       ws.close();
+    },
+    ask(message) {
+      const id = ++asked;
+      return new Promise((resolve) => {
+        const answered = (m: { done?: number }) => {
+          if (m.done !== id) return;
+          child.off('message', answered);
+          resolve();
+        };
+        child.on('message', answered);
+        child.send({ ...message, id });
+      });
     },
     rssKb() {
       const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');

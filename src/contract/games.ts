@@ -221,7 +221,7 @@ export const GameStatusView = Type.Object({
   maxPlayers: Type.Integer(),
   version: Type.String(),
   motd: Type.String(),
-  /** host:port players connect to (`name.GAME_DOMAIN` through the game gateway when it runs); null unless RUNNING. */
+  /** host:port players connect to (`name.GAME_DOMAIN` through the game gateway when it runs); null unless RUNNING, or SLEEPING behind the gateway (joining by name wakes it). */
   address: Nullable(Type.String()),
   /** The server's own host:port, beside a gateway address, for clients where `*.GAME_DOMAIN` does not resolve. */
   directAddress: Type.Optional(Type.String()),

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { pingServer } from '../../src/runtime/minecraft/probe.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { accounts, buyServerInStore, desktopChecks, expect, inEachLook, openTab, seriousViolations, serverPort, shoot, signIn, test, transitionsEnded } from './fixtures.ts';
+import { accounts, buyServerInStore, desktopChecks, expect, inEachLook, openTab, seriousViolations, serverPort, shoot, shotsInEachLook, signIn, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/settings';
@@ -203,4 +203,45 @@ test('an owner chooses when an empty server sleeps, or that it never does', asyn
   await expect(page.getByTestId('settings-outcome')).toBeVisible();
   await page.reload();
   await expect(page.getByTestId('settings-form').getByRole('combobox', { name: 'Mise en veille sans joueur' })).toHaveText('Jamais');
+});
+
+test('a sleeping server’s page says so, since when, that a player joining wakes it and at which address, in French and in English', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const { page, gamePath } = await buyServerInStore(browser, `dozer_${run}`, 'Monde endormi');
+  await page.getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Démarrer', exact: true }).click();
+  await expect(page.getByTestId('game-status').first()).toHaveAttribute('data-status', 'RUNNING', { timeout: 90_000 });
+  const named = (await page.getByTestId('game-address').textContent())!;
+
+  // A server falls asleep after 5 minutes at least with nobody on it (tests/real/sleep-real.test.ts
+  // sees it happen): here the page reads its game and the game's status as the API answers them
+  // for a sleeping game, its address by name (joining it wakes it) and no port of its own.
+  const since = '2025-03-14T09:30:00.000Z';
+  const gameId = gamePath.split('/').pop()!;
+  for (const url of [`**/v1/game/${gameId}`, `**/v1/game/${gameId}/status`]) {
+    await page.route(url, async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      const response = await route.fetch();
+      const { directAddress: _, ...read } = (await response.json()) as Record<string, unknown>;
+      const asleep = 'desiredState' in read ? { desiredState: 'running', statusReason: null, statusChangedAt: since } : { playersOnline: 0 };
+      return route.fulfill({ response, json: { ...read, ...asleep, status: 'SLEEPING' } });
+    });
+  }
+  await page.reload();
+  const chip = page.getByTestId('game-status').first();
+  await expect(chip).toHaveAttribute('data-status', 'SLEEPING');
+  await expect(chip).toHaveText('En veille');
+  await expect(page.getByTestId('game-sleeping')).toHaveText(/^En veille depuis le .*2025.*, sans joueur : il se réveille quand un joueur le rejoint\.$/);
+  await expect(page.getByTestId('game-address')).toHaveText(named);
+  await expect(page.getByTestId('game-direct-address')).toHaveCount(0);
+  // The owner may still start it by hand.
+  await expect(page.getByRole('button', { name: 'Démarrer', exact: true })).toBeEnabled();
+  await shotsInEachLook(page, SHOTS, 'sleeping-fr', () => expect(page.getByTestId('game-sleeping')).toBeVisible());
+
+  await page.goto(`/en${gamePath}`);
+  await expect(chip).toHaveText('Sleeping');
+  await expect(page.getByTestId('game-sleeping')).toHaveText(/^Sleeping since .*2025.*, with nobody on it: it wakes when a player joins\.$/);
+  await expect(page.getByTestId('game-address')).toHaveText(named);
+  await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
+  await shotsInEachLook(page, SHOTS, 'sleeping-en', () => expect(page.getByTestId('game-sleeping')).toBeVisible());
 });

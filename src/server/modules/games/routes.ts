@@ -146,7 +146,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         config: { gameRole: 'VIEWER' },
         schema: {
           tags,
-          summary: 'Live status: players, version, MOTD and the address to connect to (by name through the game gateway when it runs, with the direct one beside it)',
+          summary:
+            'Live status: players, version, MOTD and the address to connect to (by name through the game gateway when it runs, with the direct one beside it; by name alone while the game sleeps)',
           params: IdParams,
           response: { 200: GameStatusView },
         },
@@ -156,6 +157,8 @@ const routes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { 
         const view = await games.status(gameId);
         // With the gateway on, players type the game's name; the server's own port stays the direct way in.
         const named = services.gameGateway?.addressOf(gameId);
+        // A sleeping game is reached by its name too (a player joining wakes it); it has no port of its own then.
+        if (named && view.status === 'SLEEPING') return { ...view, address: named };
         return named && view.address ? { ...view, address: named, directAddress: view.address } : view;
       },
     );
