@@ -18,6 +18,7 @@ const publicRoutes = [
   '/lsg',
   '/products/:id',
   '/ranked',
+  '/ranked/:slug',
   '/store',
   '/auth/callback',
 ] as const;
@@ -37,6 +38,7 @@ const dashboardRoutes = [
   '/dashboard/products/:id',
   '/dashboard/profil',
   '/dashboard/ranked',
+  '/dashboard/ranked/:slug',
   '/dashboard/social',
   '/dashboard/store',
   '/dashboard/staff',

@@ -7,17 +7,16 @@ export const tournamentFormats = ['SINGLE_ELIMINATION', 'DOUBLE_ELIMINATION', 'R
 export type TournamentFormat = (typeof tournamentFormats)[number];
 /** SCHEDULED until its start (registration, check-in), LIVE while its bracket is played, then FINISHED or CANCELLED. */
 export const tournamentStatuses = ['SCHEDULED', 'LIVE', 'FINISHED', 'CANCELLED'] as const;
-export type TournamentStatus = (typeof tournamentStatuses)[number];
 /** REGISTERED, then CHECKED_IN during the check-in window; WITHDRAWN by the player (fee refunded), MISSED when not checked in at the start (fee refunded). */
 export const entrantStatuses = ['REGISTERED', 'CHECKED_IN', 'WITHDRAWN', 'MISSED'] as const;
 export type EntrantStatus = (typeof entrantStatuses)[number];
 /** A bracket match as the page shows it: not yet playable, playable (its match server on its way or running), or played. */
-export const bracketMatchStatuses = ['LOCKED', 'WAITING', 'READY', 'RUNNING', 'COMPLETED'] as const;
+const bracketMatchStatuses = ['LOCKED', 'WAITING', 'READY', 'RUNNING', 'COMPLETED'] as const;
 /** Which part of the bracket a match is in. */
-export const bracketParts = ['WINNERS', 'LOSERS', 'FINAL', 'THIRD_PLACE', 'GROUP'] as const;
+const bracketParts = ['WINNERS', 'LOSERS', 'FINAL', 'THIRD_PLACE', 'GROUP'] as const;
 
 /** What the three lists of /ranked show: not started yet, being played, over (finished or cancelled). */
-export const tournamentWhen = ['upcoming', 'live', 'past'] as const;
+const tournamentWhen = ['upcoming', 'live', 'past'] as const;
 
 const Slug = Type.String({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', minLength: 3, maxLength: 80, description: 'The address of its page, `/ranked/{slug}`' });
 

@@ -12,7 +12,7 @@ const COMPLETED = 4;
 const roundRobinPoints = (item: { wins: number; draws: number }) => 3 * item.wins + item.draws;
 
 /** A side of a bracket match: brackets-manager's participant id (null: a bye, or not known yet) and what it got. */
-export interface Side {
+interface Side {
   participant: number | null;
   score: number | null;
   result: 'win' | 'loss' | 'draw' | null;

@@ -216,7 +216,7 @@ export class TournamentPlay {
 }
 
 /** The side with the better seed (brackets-manager numbers participants in seeding order, best first). */
-export function betterSeed(match: Match): number {
+function betterSeed(match: Match): number {
   const [a, b] = [match.sides[0].participant!, match.sides[1].participant!];
   return Math.min(a, b);
 }
