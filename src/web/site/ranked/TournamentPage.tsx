@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Box, Button, Card, CardContent, Chip, Container, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,19 +11,27 @@ import { LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
 import { BracketView } from './BracketView.tsx';
 
-/** Reads the tournament again at each change its public stream announces (a result, an entrant), and when the stream comes back after a cut. */
+/**
+ * Reads the tournament again at each change its public stream announces (a result, an entrant), and
+ * when the stream comes back after a cut. One stream for the page's life: `refetch` is read from a
+ * ref, so a render never closes it (a change sent meanwhile would be lost).
+ */
 function useLiveTournament(slug: string, refetch: () => void) {
+  const latest = useRef(refetch);
+  useEffect(() => {
+    latest.current = refetch;
+  });
   useEffect(() => {
     const source = new EventSource(`/v1/tournaments/${encodeURIComponent(slug)}/stream`);
     let opened = false;
-    source.addEventListener(TOURNAMENT_CHANGE_EVENT, () => refetch());
+    source.addEventListener(TOURNAMENT_CHANGE_EVENT, () => latest.current());
     source.addEventListener('open', () => {
       // A reopened stream may have missed changes meanwhile.
-      if (opened) refetch();
+      if (opened) latest.current();
       opened = true;
     });
     return () => source.close();
-  }, [slug, refetch]);
+  }, [slug]);
 }
 
 /** The time on the page, moved on every 15 s: the windows open and close on screen without a read. */
