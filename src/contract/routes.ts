@@ -18,7 +18,6 @@ const publicRoutes = [
   '/lsg',
   '/products/:id',
   '/ranked',
-  '/ranked/:slug',
   '/store',
   '/auth/callback',
 ] as const;
@@ -38,7 +37,6 @@ const dashboardRoutes = [
   '/dashboard/products/:id',
   '/dashboard/profil',
   '/dashboard/ranked',
-  '/dashboard/ranked/:slug',
   '/dashboard/social',
   '/dashboard/store',
   '/dashboard/staff',

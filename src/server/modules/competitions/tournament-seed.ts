@@ -86,7 +86,7 @@ export async function seedTournaments(db: Db, modeSlug: string, players: string[
         .values({ ...seed, modeId: mode.id, createdAt: seed.registrationOpensAt, updatedAt: seed.registrationOpensAt })
         .onConflictDoNothing()
         .returning();
-      if (!row || !past) return Boolean(row);
+      if (!row || !past || players.length < 2) return Boolean(row);
       const bracket = await Bracket.create(row.format, players, { thirdPlace: false });
       for (let match = await bracket.playable(); match.length > 0; match = await bracket.playable()) {
         const m = match[0]!;

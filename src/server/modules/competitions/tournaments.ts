@@ -211,6 +211,12 @@ export class TournamentsService {
     return this.view(row, null);
   }
 
+  /** Whether a tournament has this slug: its page is a page (200) rather than 'Page not found'. */
+  async exists(slug: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: tournaments.id }).from(tournaments).where(eq(tournaments.slug, slug));
+    return row !== undefined;
+  }
+
   /** The tournament's id by its slug (404 when none). */
   async idOf(slug: string): Promise<string> {
     const [row] = await this.db.select({ id: tournaments.id }).from(tournaments).where(eq(tournaments.slug, slug));
