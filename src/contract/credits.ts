@@ -3,7 +3,20 @@ import { Id } from './common.ts';
 import { MessageParams } from './notifications.ts';
 
 /** What moved a balance: one ledger row each. */
-export const ledgerKinds = ['ADMIN_ADJUSTMENT', 'PURCHASE', 'SUBSCRIPTION', 'PROMO_BONUS', 'GAME_CHARGE', 'GAME_RENEWAL', 'GAME_OFFER_CHANGE', 'REFUND', 'FORFEIT'] as const;
+export const ledgerKinds = [
+  'ADMIN_ADJUSTMENT',
+  'PURCHASE',
+  'SUBSCRIPTION',
+  'PROMO_BONUS',
+  'GAME_CHARGE',
+  'GAME_RENEWAL',
+  'GAME_OFFER_CHANGE',
+  'REFUND',
+  'FORFEIT',
+  'TOURNAMENT_FEE',
+  'TOURNAMENT_REFUND',
+  'TOURNAMENT_PRIZE',
+] as const;
 
 export type LedgerKind = (typeof ledgerKinds)[number];
 

@@ -93,7 +93,10 @@ export async function buildApp({ config, database, logger, runtime, clock, loops
   const failures = redis ? redisCounters(redis, config.redis.keyPrefix, app.log) : memoryCounters();
   if (keys) await app.register(identity, { config, database, keys, failures, services });
   for (const module of modules) await app.register(module, { services, loops, redis });
-  await app.register(web, { config, isContentPage: (path: string) => services.content.has(path) });
+  // A page of the content, or a tournament's (`/ranked/{slug}` of a tournament that exists).
+  const tournamentSlug = /^\/ranked\/([a-z0-9-]{3,80})$/;
+  const isPage = async (path: string) => services.content.has(path) || (tournamentSlug.test(path) && (await services.tournaments.exists(tournamentSlug.exec(path)![1]!)));
+  await app.register(web, { config, isContentPage: isPage });
 
   // Graceful close: the modules end their streams first (preClose), which never finish on their own;
   // requests still in flight finish, and their connections close after them instead of idling on

@@ -57,6 +57,11 @@ import { MatchResults } from './modules/competitions/results.ts';
 import { makeMatchServers } from './modules/competitions/match-servers.ts';
 import { PlatformGames } from './modules/games/platform-games.ts';
 import { MatchSupervision } from './modules/competitions/supervision.ts';
+import { TournamentPlay } from './modules/competitions/tournament-play.ts';
+import { TournamentsService } from './modules/competitions/tournaments.ts';
+import { Registration } from './modules/competitions/registration.ts';
+import { TournamentRounds } from './modules/competitions/tournament-rounds.ts';
+import { TournamentStreams } from './modules/competitions/tournament-stream.ts';
 import { EventBus } from './events.ts';
 import { PersonalData } from './lib/personal-data.ts';
 import { DataExportsService } from './modules/data-exports/service.ts';
@@ -124,6 +129,10 @@ export interface Services {
   matchmaking: MatchmakingRunner;
   matchResults: MatchResults;
   matchSupervision: MatchSupervision;
+  tournaments: TournamentsService;
+  registration: Registration;
+  tournamentRounds: TournamentRounds;
+  tournamentStreams: TournamentStreams;
   runtime: GameRuntime;
   events: EventBus;
   mailer: Mailer;
@@ -216,6 +225,8 @@ export function createServices(config: Config, database: Database, given: { runt
   const platformGames = new PlatformGames(db, { catalogue, users, runtime: game, events });
   makeMatchServers(events, platformGames);
   const matchResults = new MatchResults(db, { minecraft, notifications, events }, { clock: game.clock });
+  const playDeps = { credits, notifications, events, clock: game.clock };
+  const tournamentPlay = new TournamentPlay(playDeps);
   return {
     config,
     database,
@@ -266,6 +277,10 @@ export function createServices(config: Config, database: Database, given: { runt
     matchmaking: new MatchmakingRunner(db, { blocklist, minecraft, notifications, events }, { clock: game.clock, log: game.log }),
     matchResults,
     matchSupervision: new MatchSupervision(db, { runtime: game, minecraft, notifications, results: matchResults, platformGames, namedAddress: (id) => gameGateway?.addressOf(id) ?? null }),
+    tournaments: new TournamentsService(db, { ...playDeps, minecraft, audit, play: tournamentPlay }),
+    registration: new Registration(db, { ...playDeps, minecraft }),
+    tournamentRounds: new TournamentRounds(db, { ...playDeps, play: tournamentPlay, log: game.log }),
+    tournamentStreams: new TournamentStreams(database),
     runtime: game,
     events,
     mailer,

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../fixtures/app.ts';
+import { seedTournaments } from '../../src/server/modules/competitions/tournament-seed.ts';
 
 describe('errors', () => {
   it('answers a 5xx as problem+json without saying what failed inside', async () => {
@@ -110,8 +111,11 @@ describe('web app', () => {
         expect(page.statusCode, url).toBe(200);
         expect(page.body).toContain('<div id="root">');
       }
-      // Content pages are pages too; anything else is the app's 'Page not found', with a 404.
-      for (const url of ['/ranked/coupe-hiver-2026', '/en/mentions-legales']) expect((await t.app.inject({ url })).statusCode, url).toBe(200);
+      // Content pages and the tournaments' are pages too; anything else is the app's 'Page not found', with a 404.
+      await t.app.services.competitions.seedModes(new Map());
+      await seedTournaments(t.app.services.db, 'duel-1-8-8', []);
+      for (const url of ['/ranked/coupe-hiver-2026', '/dashboard/ranked/coupe-hiver-2026', '/en/mentions-legales']) expect((await t.app.inject({ url })).statusCode, url).toBe(200);
+      expect((await t.app.inject({ url: '/ranked/no-such-cup' })).statusCode).toBe(404);
       const missing = await t.app.inject({ url: '/fr/no/such-page' });
       expect(missing.statusCode).toBe(404);
       expect((await t.app.inject({ url: '/dashboard/game/42/no-such-tab' })).statusCode).toBe(404);

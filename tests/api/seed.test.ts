@@ -14,7 +14,7 @@ describe('seed', () => {
 
   it('creates the staff and support accounts README names, two players with credits and the catalogue, once', async () => {
     expect(await isEmpty(t.database)).toBe(true);
-    expect(await seed(t.config, t.database)).toEqual(['staff', 'alice', 'bob', 'support', ...SEED_DEFINITIONS.map((d) => d.definition.name.en), 'ranked modes', 'credit packs', 'subscription plans']);
+    expect(await seed(t.config, t.database)).toEqual(['staff', 'alice', 'bob', 'support', ...SEED_DEFINITIONS.map((d) => d.definition.name.en), 'ranked modes', 'tournaments', 'credit packs', 'subscription plans']);
     expect(await seed(t.config, t.database)).toEqual([]);
     expect(await isEmpty(t.database)).toBe(false);
 
@@ -38,6 +38,14 @@ describe('seed', () => {
     const packs = await (await fetch(`${t.origin}/v1/pricing`)).json();
     expect(packs.data.map((p: { credits: number; priceCents: number }) => [p.credits, p.priceCents])).toEqual(SEED_PACKS.map((p) => [p.credits, p.priceCents]));
     expect((await (await fetch(`${t.origin}/v1/subscription`)).json()).totalElements).toBe(1);
+    // The competitions once written as pages: the past one won by the same player on every page, the others open.
+    const past = await (await fetch(`${t.origin}/v1/tournaments?when=past`)).json();
+    expect(past.data.map((x: { slug: string; winner: { mcName: string } }) => [x.slug, x.winner.mcName])).toEqual([['skywars-automne-2026', 'Notch_Fan_88']]);
+    const skywars = await (await fetch(`${t.origin}/v1/tournaments/skywars-automne-2026`)).json();
+    expect(skywars).toMatchObject({ status: 'FINISHED', results: [{ place: 1, player: { mcName: 'Notch_Fan_88' } }, { place: 2 }, { place: 3 }] });
+    expect(skywars.bracket.every((m: { status: string }) => m.status === 'COMPLETED')).toBe(true);
+    const upcoming = await (await fetch(`${t.origin}/v1/tournaments?when=upcoming`)).json();
+    expect(upcoming.data.map((x: { slug: string }) => x.slug)).toEqual(['coupe-hiver-2026', 'build-battle-printemps-2027']);
     // The web build copies public/ to the site root, where these paths are served.
     for (const d of store.data) expect(fs.existsSync(`public${d.image}`), d.image).toBe(true);
   });

@@ -20,14 +20,15 @@ test('a content page with a redirect sends the visitor on', async ({ page }) => 
   await expect(page).toHaveURL(/\/en\/legal$/);
 });
 
-test('a folder page lists its pages, and a competition shows its facts', async ({ page }) => {
+test('the competitions page lists the tournaments, and one leads to its page at its old address', async ({ page }) => {
   await page.goto('/en/ranked');
-  const children = page.getByTestId('child-pages');
-  await expect(children.getByRole('link')).toHaveCount(3);
-  await children.getByRole('link', { name: /Winter Cup 2026/ }).click();
+  await page
+    .getByTestId('tournaments-upcoming')
+    .getByRole('link', { name: /Winter Cup 2026/ })
+    .click();
   await expect(page).toHaveURL(/\/en\/ranked\/coupe-hiver-2026$/);
-  await expect(page.getByTestId('page-facts')).toContainText('December 12, 2026');
-  await expect(page.getByTestId('page-facts')).toContainText('Upcoming');
+  await expect(page.getByTestId('tournament-status')).toHaveText('Upcoming');
+  await expect(page.getByText('Registration open until 10 December')).toBeVisible();
 });
 
 test('the style guide, the Mumble redirect and the token page', async ({ page }) => {

@@ -27,7 +27,7 @@ test('signed in, /store and /ranked move under /dashboard, keeping the locale', 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Compétitions');
   await page.goto('/ranked/coupe-hiver-2026');
   await expect(page).toHaveURL(/\/dashboard\/ranked\/coupe-hiver-2026$/);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText("Coupe d'hiver 2026 — Bed Wars");
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Coupe d’hiver 2026');
   expect((await page.goto('/dashboard/ranked/coupe-hiver-2026'))?.status()).toBe(200);
   expect((await page.goto('/dashboard/ranked/no-such-cup'))?.status()).toBe(404);
   await page.goto('/en/store');

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Database } from './client.ts';
 import { identityAccounts } from './schema/identity.ts';
 import { AccountsService } from '../identity/accounts.ts';
+import { SEED_PLAYERS, seedTournaments } from '../modules/competitions/tournament-seed.ts';
 import { createServices } from '../services.ts';
 import type { PricingRequest } from '../../contract/credit-packs.ts';
 import type { SubscriptionCreateRequest } from '../../contract/subscriptions.ts';
@@ -174,6 +175,14 @@ export async function seed(config: Config, database: Database): Promise<string[]
   const byVersion = new Map<string, string>();
   for (const d of (await services.catalogue.list({ limit: 100, offset: 0, page: 0, size: 100 }, true)).data) if (!byVersion.has(d.version)) byVersion.set(d.version, d.id);
   if ((await services.competitions.seedModes(byVersion)) > 0) done.push('ranked modes');
+  // The past tournament's players: the platform's own accounts, their Minecraft names linked.
+  const seedPlayers: string[] = [];
+  for (const name of SEED_PLAYERS) {
+    const user = await services.users.resolve({ subject: `blockhost:seed|${name.toLowerCase()}`, name, email: null, roles: [] });
+    if (!(await services.minecraft.players([user.id])).get(user.id)?.mcName) await services.minecraft.link(user.id, name);
+    seedPlayers.push(user.id);
+  }
+  if ((await seedTournaments(database.db, 'duel-1-8-8', seedPlayers)) > 0) done.push('tournaments');
   if ((await services.creditPacks.list({ limit: 1, offset: 0, page: 0, size: 1 }, true)).totalElements === 0) {
     for (const p of SEED_PACKS) await services.creditPacks.create(null, p);
     done.push('credit packs');

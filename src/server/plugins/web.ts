@@ -34,7 +34,7 @@ const API_PREFIXES = ['/v1/', '/oidc/', '/_content/', '/docs', '/healthz', '/rea
 
 /** Serves the built web app: its files, its runtime settings, and index.html for app routes. */
 export default fp(
-  async function web(app: FastifyInstance, { config, isContentPage }: { config: Config; isContentPage: (path: string) => boolean }) {
+  async function web(app: FastifyInstance, { config, isContentPage }: { config: Config; isContentPage: (path: string) => boolean | Promise<boolean> }) {
     const settings = appConfig(config);
 
     // docs/product.md, Guards: an address starting with www. moves, for good, to the same address without it.
@@ -65,14 +65,14 @@ export default fp(
       });
     }
 
-    app.setNotFoundHandler((request, reply) => {
+    app.setNotFoundHandler(async (request, reply) => {
       const wantsPage = request.method === 'GET' && !API_PREFIXES.some((p) => request.url.startsWith(p));
       if (wantsPage && hasWeb) {
         // The app shows 'Page not found' itself; the status tells crawlers and tools the same.
         const pathname = decodePath(request.url.split('?')[0]!);
         // Signed-in players read the competitions (content pages under /ranked) inside the dashboard.
         const page = splitLocale(pathname).path.replace(/^\/dashboard(?=\/ranked(\/|$))/, '');
-        const known = isAppRoute(pathname) || isContentPage(page);
+        const known = isAppRoute(pathname) || (await isContentPage(page));
         return reply
           .code(known ? 200 : 404)
           .header('cache-control', 'no-cache')

@@ -74,6 +74,7 @@ export const resources = [
   staff('plans', 'sales', 'plans', { path: '/v1/subscription' }, { create: true, edit: true }),
   // Who used a promo code: shown on the code's page, no menu entry of its own.
   { name: 'promoCodeUses', meta: { path: '/v1/promocode/:code/uses', staff: true } },
+  staff('tournaments', 'players', 'tournaments', { path: '/v1/staff/tournaments' }, { show: true, create: true, edit: true }),
   staff('users', 'players', 'users', { path: '/v1/staff/users' }, { show: true }),
   staff('staffGames', 'players', 'games', { path: '/v1/staff/games' }, { show: true }),
   // A game's backups: shown on the game's page, no menu entry of their own; one is restored by a custom call.

@@ -23,6 +23,8 @@ const ProductPage = lazy(() => import('../site/store/ProductPage.tsx').then((m) 
 const CreditsPage = lazy(() => import('../money/credits/CreditsPage.tsx').then((m) => ({ default: m.CreditsPage })));
 // The competitions' page with the ladders' leaderboards.
 const RankedSitePage = lazy(() => import('../site/ranked/RankedSitePage.tsx').then((m) => ({ default: m.RankedSitePage })));
+// A tournament's page, with its live bracket.
+const TournamentPage = lazy(() => import('../site/ranked/TournamentPage.tsx').then((m) => ({ default: m.TournamentPage })));
 const StripeResultPage = lazy(() => import('../money/credits/StripeResultPage.tsx').then((m) => ({ default: m.StripeResultPage })));
 
 const suspended = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
@@ -34,6 +36,7 @@ const sitePages: RouteObject[] = [
   { path: 'store', element: suspended(<StorePage />) },
   { path: 'products/:id', element: suspended(<ProductPage />) },
   { path: 'ranked', element: suspended(<RankedSitePage />) },
+  { path: 'ranked/:slug', element: suspended(<TournamentPage />) },
   { path: 'credits', element: suspended(<CreditsPage />) },
   { path: 'stripe_result', element: suspended(<StripeResultPage />) },
   { path: 'jwt', element: suspended(<JwtPage />) },

@@ -26,7 +26,7 @@ const NotificationList = lazy(() => import('./notifications/list.tsx').then((m) 
 const GameCreate = lazy(() => import('./games/create.tsx').then((m) => ({ default: m.GameCreate })));
 const GameShow = lazy(() => import('./games/show.tsx').then((m) => ({ default: m.GameShow })));
 const ProfilePage = lazy(() => import('./profile/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
-const RankedPage = lazy(() => import('./RankedPage.tsx').then((m) => ({ default: m.RankedPage })));
+const TournamentPage = lazy(() => import('../site/ranked/TournamentPage.tsx').then((m) => ({ default: m.TournamentPage })));
 const RankedLadderPage = lazy(() => import('./ranked/RankedLadderPage.tsx').then((m) => ({ default: m.RankedLadderPage })));
 const SocialPage = lazy(() => import('./social/SocialPage.tsx').then((m) => ({ default: m.SocialPage })));
 const ProductShow = lazy(() => import('./store/show.tsx').then((m) => ({ default: m.ProductShow })));
@@ -100,7 +100,7 @@ export default function DashboardRoutes() {
           <Route path="products/:id" element={<ProductShow />} />
           <Route path="profil" element={<ProfilePage />} />
           <Route path="ranked" element={<RankedLadderPage />} />
-          <Route path="ranked/*" element={<RankedPage />} />
+          <Route path="ranked/:slug" element={<TournamentPage />} />
           <Route path="social" element={<SocialPage />} />
           <Route path="store" element={<StoreList />} />
           <Route path="staff/*" element={<StaffGate />} />

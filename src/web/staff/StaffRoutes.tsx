@@ -15,6 +15,7 @@ import { routes as payments } from './payments/routes.tsx';
 import { routes as invoices } from './invoices/routes.tsx';
 import { routes as reviews } from './reviews/routes.tsx';
 import { routes as audit } from './audit/routes.tsx';
+import { routes as tournaments } from './tournaments/routes.tsx';
 
 /**
  * /dashboard/staff/* for staff and support (the dashboard's gate sent anyone else a 403): a folder
@@ -35,6 +36,7 @@ export default function StaffRoutes() {
           {plans}
           {users}
           {games}
+          {tournaments}
           {transactions}
           {payments}
           {invoices}

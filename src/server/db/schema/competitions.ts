@@ -4,6 +4,7 @@ import { gameDefinitions } from './catalogue.ts';
 import { games } from './games.ts';
 import { users } from './users.ts';
 import { matchResults, matchStatuses } from '../../../contract/competitions.ts';
+import { entrantStatuses, tournamentFormats, tournamentStatuses } from '../../../contract/tournaments.ts';
 
 /**
  * A ranked ladder (docs/architecture.md, "Competitions"): what a match of it is (kills to win, time
@@ -111,6 +112,9 @@ export const rankedMatches = pgTable(
     reason: text('reason'),
     /** The match server (competitions/match-servers.ts): a game owned by the platform, made when the match is. */
     gameId: uuid('game_id').references(() => games.id, { onDelete: 'set null' }),
+    /** A tournament's match (competitions/tournaments.ts): its tournament and its match in the bracket (brackets-manager's id); null for a ladder's. */
+    tournamentId: uuid('tournament_id').references(() => tournaments.id, { onDelete: 'cascade' }),
+    bracketMatchId: integer('bracket_match_id'),
     /** Where the players join, once the server runs. */
     address: text('address'),
     /** The last console line the supervision counted (competitions/supervision.ts): a line is read once. */
@@ -124,7 +128,12 @@ export const rankedMatches = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },
-  (t) => [index('ranked_matches_a_idx').on(t.playerA, t.createdAt), index('ranked_matches_b_idx').on(t.playerB, t.createdAt), index('ranked_matches_status_idx').on(t.status)],
+  (t) => [
+    index('ranked_matches_a_idx').on(t.playerA, t.createdAt),
+    index('ranked_matches_b_idx').on(t.playerB, t.createdAt),
+    index('ranked_matches_status_idx').on(t.status),
+    index('ranked_matches_tournament_idx').on(t.tournamentId, t.bracketMatchId),
+  ],
 );
 
 /** Each rating change: one row per match and player (the chart of a player's page). */
@@ -152,4 +161,93 @@ export const ratingHistory = pgTable(
   },
   // One row per match and player, whatever calls the result twice.
   (t) => [uniqueIndex('rating_history_match_user_key').on(t.matchId, t.userId), index('rating_history_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * A tournament (docs/architecture.md, "Competitions", tournaments). `bracket` is brackets-manager's
+ * storage (brackets-memory-db's tables as JSON), read and written only in a transaction holding
+ * this row `FOR UPDATE` (docs/decisions.md).
+ */
+export const tournaments = pgTable(
+  'tournaments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug').notNull().unique(),
+    name: jsonb('name').$type<{ fr: string; en: string }>().notNull(),
+    rules: jsonb('rules').$type<{ fr: string; en: string }>().notNull(),
+    modeId: uuid('mode_id')
+      .notNull()
+      .references(() => rankedModes.id),
+    format: text('format', { enum: tournamentFormats }).notNull(),
+    maxEntrants: integer('max_entrants').notNull(),
+    registrationOpensAt: timestamp('registration_opens_at', { withTimezone: true }).notNull(),
+    registrationClosesAt: timestamp('registration_closes_at', { withTimezone: true }).notNull(),
+    checkInOpensAt: timestamp('check_in_opens_at', { withTimezone: true }).notNull(),
+    checkInClosesAt: timestamp('check_in_closes_at', { withTimezone: true }).notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    entryFee: integer('entry_fee').notNull().default(0),
+    prizeFirst: integer('prize_first').notNull().default(0),
+    prizeSecond: integer('prize_second').notNull().default(0),
+    prizeThird: integer('prize_third').notNull().default(0),
+    status: text('status', { enum: tournamentStatuses }).notNull().default('SCHEDULED'),
+    bracket: jsonb('bracket'),
+    /** Staff's results set by hand: the reason by bracket match id. */
+    overrides: jsonb('overrides').$type<Record<string, string>>().notNull().default({}),
+    /** When the check-in notices went out (once). */
+    checkInNoticeAt: timestamp('check_in_notice_at', { withTimezone: true }),
+    winnerId: uuid('winner_id').references(() => users.id, { onDelete: 'set null' }),
+    cancelReason: text('cancel_reason'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('tournaments_status_starts_idx').on(t.status, t.startsAt)],
+);
+
+/** A player's entry in a tournament: one row per player, its fee and its seed and place once known. */
+export const tournamentEntrants = pgTable(
+  'tournament_entrants',
+  {
+    tournamentId: uuid('tournament_id')
+      .notNull()
+      .references(() => tournaments.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: entrantStatuses }).notNull(),
+    /** The linked Minecraft name at registration: the match servers' whitelist. */
+    mcName: text('mc_name').notNull(),
+    /** The fee this registration paid: what a withdrawal gives back. */
+    feePaid: integer('fee_paid').notNull().default(0),
+    /** Registrations so far (a withdrawn player may register again): each one's ledger lines are told apart by it. */
+    registrations: integer('registrations').notNull().default(1),
+    seed: integer('seed'),
+    /** brackets-manager's participant id, from the start. */
+    participantId: integer('participant_id'),
+    placement: integer('placement'),
+    registeredAt: timestamp('registered_at', { withTimezone: true }).notNull(),
+    checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.tournamentId, t.userId] }), index('tournament_entrants_user_idx').on(t.userId)],
+);
+
+/** The prizes paid: one row per tournament and place, in the transaction of its ledger line, so a place is paid once. */
+export const tournamentPayouts = pgTable(
+  'tournament_payouts',
+  {
+    tournamentId: uuid('tournament_id')
+      .notNull()
+      .references(() => tournaments.id, { onDelete: 'cascade' }),
+    place: integer('place').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    /** The ledger line that paid it, written in the same transaction. */
+    ledgerEntryId: uuid('ledger_entry_id'),
+    paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tournamentId, t.place] })],
 );

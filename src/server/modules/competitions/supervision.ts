@@ -1,13 +1,13 @@
 import { and, eq, inArray, isNotNull, isNull, notInArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { rankedMatches, rankedModes } from '../../db/schema/competitions.ts';
+import { rankedMatches, rankedModes, tournaments } from '../../db/schema/competitions.ts';
 import { RoundLoop } from '../../lib/round-loop.ts';
 import { liveMatchStatuses, MATCH_JOIN_SECONDS } from '../../../contract/competitions.ts';
 import { parseDeath } from '../../../runtime/deaths.ts';
 import type { GameRuntime } from '../games/runtime.ts';
 import type { PlatformGames } from '../games/platform-games.ts';
 import type { MinecraftService } from '../minecraft/service.ts';
-import type { NotificationsService } from '../notifications/service.ts';
+import type { Notice, NotificationsService } from '../notifications/service.ts';
 import type { MatchResults, MatchOutcome } from './results.ts';
 
 /** A supervision round every this long (when loops run). */
@@ -169,9 +169,12 @@ export class MatchSupervision {
     if (!match) return;
     const [mode] = await this.db.select({ name: rankedModes.name }).from(rankedModes).where(eq(rankedModes.id, match.modeId));
     const joinBy = new Date(now.getTime() + JOIN_MS).toISOString();
-    for (const userId of [match.playerA, match.playerB]) {
-      await this.deps.notifications.notify(userId, { key: 'ranked.ready', params: { mode: mode!.name, address: address ?? '', seconds: JOIN_MS / 1000, joinBy }, link: '/dashboard/ranked' });
-    }
+    // A tournament's match says which tournament, and leads to its bracket.
+    const [tournament] = match.tournamentId ? await this.db.select({ name: tournaments.name, slug: tournaments.slug }).from(tournaments).where(eq(tournaments.id, match.tournamentId)) : [];
+    const notice: Notice = tournament
+      ? { key: 'tournament.ready', params: { tournament: tournament.name, address: address ?? '', seconds: JOIN_MS / 1000, joinBy }, link: `/ranked/${tournament.slug}` }
+      : { key: 'ranked.ready', params: { mode: mode!.name, address: address ?? '', seconds: JOIN_MS / 1000, joinBy }, link: '/dashboard/ranked' };
+    for (const userId of [match.playerA, match.playerB]) await this.deps.notifications.notify(userId, notice);
     await this.deps.notifications.changed([match.playerA, match.playerB], { resource: 'ranked', ids: [matchId], type: 'updated' });
   }
 

@@ -10,7 +10,7 @@ import type { RatingRow } from './seasons.ts';
 export type MatchRow = typeof rankedMatches.$inferSelect;
 
 /** Why the platform voided or cancelled a match: keys of `notices.ranked.reasons` in messages.json. */
-export type MatchEndReason = 'serverCrashed' | 'serverFailed' | 'noShow' | 'accountDeleted';
+export type MatchEndReason = 'serverCrashed' | 'serverFailed' | 'noShow' | 'accountDeleted' | 'overridden' | 'tournamentCancelled';
 
 export const rankedPlayer = (id: string, players: Map<string, Player>) => {
   const p = players.get(id);

@@ -6,6 +6,7 @@ import type { RankedMatch, RankedMe, RankedModeList } from '../../../contract/co
 import { errorText, type ApiError } from '../../app/api.ts';
 import { ContentPage } from '../../content/ContentPage.tsx';
 import { Leaderboards } from '../../site/ranked/Leaderboards.tsx';
+import { TournamentLists } from '../../site/ranked/TournamentLists.tsx';
 import { formatNumber, useLocalized } from '../../ui/format.ts';
 import { LoadError } from '../../ui/states.tsx';
 import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
@@ -257,6 +258,7 @@ export function RankedLadderPage() {
           ) : null}
         </Stack>
       )}
+      <TournamentLists />
       <Leaderboards />
       {dialog}
       <Box sx={{ mx: { xs: -2, sm: -3 } }}>

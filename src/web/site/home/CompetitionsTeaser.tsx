@@ -1,18 +1,20 @@
+import { Suspense } from 'react';
 import { Box, Button, Container, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import type { ContentDoc } from '../../../contract/content.ts';
+import type { TournamentList } from '../../../contract/tournaments.ts';
 import { useLocalePath } from '../../app/locale.tsx';
 import { apiQuery } from '../../app/queries.ts';
-import { ContentCard } from '../../content/ContentCard.tsx';
+import { TournamentCard } from '../ranked/TournamentLists.tsx';
 
-/** The next competitions, from the content pages under ranked/. */
+/** The next tournaments (those being played first), each leading to its page. */
 export function CompetitionsTeaser() {
-  const { t, i18n } = useTranslation('site');
+  const { t } = useTranslation('site');
   const to = useLocalePath();
-  const list = useQuery(apiQuery<ContentDoc[]>(`/_content/list/${i18n.language}/ranked`));
-  const docs = list.isSuccess ? list.data.filter((d) => d.path !== '/ranked').slice(0, 3) : [];
+  const live = useQuery(apiQuery<TournamentList>('/v1/tournaments?when=live&size=3'));
+  const upcoming = useQuery(apiQuery<TournamentList>('/v1/tournaments?when=upcoming&size=3'));
+  const docs = [...(live.data?.data ?? []), ...(upcoming.data?.data ?? [])].slice(0, 3);
   return (
     <Container component="section" maxWidth="lg" aria-labelledby="ranked-title" sx={{ py: { xs: 6, md: 10 } }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', justifyContent: 'space-between', gap: 2, mb: 3 }}>
@@ -27,9 +29,12 @@ export function CompetitionsTeaser() {
         {t('home.ranked.body')}
       </Typography>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' }, minHeight: 120 }}>
-        {docs.map((d) => (
-          <ContentCard key={d.path} doc={d} />
-        ))}
+        {/* The cards' strings (the ranked namespace) load with them, without holding the home page back. */}
+        <Suspense fallback={null}>
+          {docs.map((d) => (
+            <TournamentCard key={d.id} tournament={d} />
+          ))}
+        </Suspense>
       </Box>
     </Container>
   );

@@ -1,0 +1,156 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { accessToken, accounts, apiAs, expect, mintToken, signedIn, signUp, staffApi, test } from './fixtures.ts';
+
+const SLUG = 'coupe-e2e';
+const FEE = 20;
+const PRIZE = 500;
+
+/** `datetime-local`'s value, in the browser's (the machine's) time zone, `minutes` from now. */
+const local = (minutes: number) => {
+  const d = new Date(Date.now() + minutes * 60_000);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+
+/** A player of the API only: linked to a Minecraft name and given credits by staff; their token and id. */
+async function apiPlayer(request: APIRequestContext, name: string) {
+  const token = await mintToken(name);
+  const api = apiAs(request, token);
+  const id = (await (await api.get('/v1/user')).json()).id as string;
+  expect((await api.post('/v1/user/mcuuid', { mcName: `${name}MC` })).ok()).toBe(true);
+  expect((await (await staffApi(request)).post('/v1/user/credit', { userId: id, amount: 100, reason: 'Tournoi e2e' })).ok()).toBe(true);
+  return { token, id, api };
+}
+
+const balance = async (request: APIRequestContext, token: string) => (await (await apiAs(request, token).get('/v1/user')).json()).balance as number;
+
+async function bracket(request: APIRequestContext) {
+  return (await (await request.get(`/v1/tournaments/${SLUG}`)).json()) as {
+    id: string;
+    status: string;
+    bracket: Array<{ id: number; round: number; status: string; sides: Array<{ player: { id: string } | null }> }>;
+  };
+}
+
+/** Staff decide a playable match of `round` for its first side, as the back office's dialog does. */
+async function decide(request: APIRequestContext, round: number): Promise<string> {
+  const t = await bracket(request);
+  const match = t.bracket.find((m) => m.round === round && (m.status === 'READY' || m.status === 'RUNNING') && m.sides.every((s) => s.player));
+  expect(match, `a playable match of round ${round}`).toBeDefined();
+  const winnerId = match!.sides[0]!.player!.id;
+  const res = await (await staffApi(request)).post(`/v1/staff/tournaments/${t.id}/matches/${match!.id}/result`, { winnerId, reason: 'Forfait constaté par l’équipe' });
+  expect(res.ok(), await res.text()).toBe(true);
+  return winnerId;
+}
+
+test('staff make a 4-player tournament with a fee and a prize; players register and check in; the bracket moves on an open page; the winner is paid once', async ({ browser, request }) => {
+  test.setTimeout(180_000);
+  // Staff make it in the back office: registration and check-in open now, the start in an hour.
+  const staff = await signedIn(browser, accounts.staff, '/dashboard/staff/tournaments/create');
+  await staff.getByLabel('Nom (français)').fill('Coupe e2e');
+  await staff.getByLabel('Nom (anglais)').fill('E2E cup');
+  await staff.getByLabel('Règlement (français)').fill('Premier à 3 éliminations.');
+  await staff.getByLabel('Règlement (anglais)').fill('First to 3 kills.');
+  await staff.getByLabel('Adresse').fill(SLUG);
+  await staff.getByRole('combobox', { name: 'Mode classé' }).click();
+  await staff.getByRole('option', { name: 'Duel 1.8.8' }).click();
+  await staff.getByLabel('Joueurs au plus').fill('4');
+  for (const [label, minutes] of [
+    ['Ouverture des inscriptions', -10],
+    ['Clôture des inscriptions', 60],
+    ['Ouverture du check-in', -10],
+    ['Clôture du check-in', 60],
+    ['Début', 60],
+  ] as const) {
+    await staff.getByLabel(label, { exact: true }).fill(local(minutes));
+  }
+  await staff.getByLabel('Prix d’inscription').fill(String(FEE));
+  await staff.getByLabel('Prix du 1er').fill(String(PRIZE));
+  await staff.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(staff.getByRole('heading', { name: 'Coupe e2e' })).toBeVisible();
+  await staff.close();
+
+  // One player in the browser: registers (the fee asked first), withdraws (refunded), registers again, checks in.
+  const player = await signUp(browser, 'tournoia', `/dashboard/ranked/${SLUG}`);
+  const token = await accessToken(player);
+  const me = apiAs(request, token);
+  const myId = (await (await me.get('/v1/user')).json()).id as string;
+  expect((await me.post('/v1/user/mcuuid', { mcName: 'TournoiA' })).ok()).toBe(true);
+  expect((await (await staffApi(request)).post('/v1/user/credit', { userId: myId, amount: 100, reason: 'Tournoi e2e' })).ok()).toBe(true);
+  await player.reload();
+  await player.getByRole('button', { name: `S’inscrire (${FEE} crédits)` }).click();
+  await player.getByRole('dialog').getByRole('button', { name: 'S’inscrire' }).click();
+  await expect(player.getByTestId('tournament-my-status')).toHaveText('Vous êtes inscrit : faites votre check-in dès son ouverture.');
+  expect(await balance(request, token)).toBe(100 - FEE);
+  await player.getByRole('button', { name: 'Se désinscrire' }).click();
+  await player.getByRole('dialog').getByRole('button', { name: 'Se désinscrire' }).click();
+  await expect(player.getByTestId('tournament-my-status')).toHaveText('Vous n’êtes pas inscrit.');
+  expect(await balance(request, token)).toBe(100);
+  await player.getByRole('button', { name: `S’inscrire (${FEE} crédits)` }).click();
+  await player.getByRole('dialog').getByRole('button', { name: 'S’inscrire' }).click();
+  await player.getByRole('button', { name: 'Confirmer ma présence' }).click();
+  await expect(player.getByTestId('tournament-my-status')).toHaveText('Votre présence est confirmée : votre premier match arrive au début du tournoi.');
+
+  // A fifth registers and withdraws through the API, and gets the fee back; three others register and check in.
+  const fifth = await apiPlayer(request, 'tournoie');
+  expect((await fifth.api.post(`/v1/tournaments/${SLUG}/registration`, {})).status()).toBe(201);
+  expect(await balance(request, fifth.token)).toBe(100 - FEE);
+  expect((await request.delete(`/v1/tournaments/${SLUG}/registration`, { headers: { authorization: `Bearer ${fifth.token}` } })).status()).toBe(204);
+  expect(await balance(request, fifth.token)).toBe(100);
+  const others = [await apiPlayer(request, 'tournoib'), await apiPlayer(request, 'tournoic'), await apiPlayer(request, 'tournoid')];
+  for (const o of others) {
+    expect((await o.api.post(`/v1/tournaments/${SLUG}/registration`, {})).status()).toBe(201);
+    expect((await o.api.post(`/v1/tournaments/${SLUG}/check-in`, {})).status()).toBe(200);
+  }
+  // The open page heard each of them on its stream, without a reload.
+  await expect(player.getByTestId('tournament-entrants').getByRole('row')).toHaveCount(5);
+
+  // Staff move the start to now: the next round seeds the bracket, which appears on the open page.
+  const { id } = await bracket(request);
+  const soon = new Date(Date.now() + 1_000).toISOString();
+  const moved = await request.put(`/v1/staff/tournaments/${id}`, {
+    headers: { authorization: `Bearer ${await mintToken('staff', ['staff', 'support'])}` },
+    data: { registrationClosesAt: soon, checkInClosesAt: soon, startsAt: soon },
+  });
+  expect(moved.ok(), await moved.text()).toBe(true);
+  const matches = player.getByTestId('bracket-match');
+  await expect(matches).toHaveCount(3, { timeout: 20_000 });
+  await expect(player.getByTestId('tournament-status')).toHaveText('En cours');
+  await expect(player.locator('[data-testid="bracket-match"][data-status="RUNNING"]')).toHaveCount(2);
+
+  // Results (staff's, as for forfeits) move the bracket on the open page.
+  const balances = new Map<string, number>();
+  for (const p of [{ id: myId, token }, ...others]) balances.set(p.id, await balance(request, p.token));
+  await decide(request, 1);
+  await expect(player.locator('[data-testid="bracket-match"][data-status="COMPLETED"]')).toHaveCount(1);
+  await decide(request, 1);
+  await expect(player.locator('[data-testid="bracket-match"][data-status="RUNNING"]')).toHaveCount(1);
+  const winner = await decide(request, 2);
+  await expect(player.getByTestId('tournament-status')).toHaveText('Terminé');
+  await expect(player.getByTestId('tournament-results')).toContainText(`1. `);
+  await expect(player.getByText('Décidé par l’équipe : Forfait constaté par l’équipe')).toHaveCount(3);
+
+  // The winner got the prize, once: later rounds pay nothing more.
+  const paid = [{ id: myId, token }, ...others].find((p) => p.id === winner)!;
+  await expect.poll(() => balance(request, paid.token), { timeout: 10_000 }).toBe(balances.get(winner)! + PRIZE);
+  const lines = (await (await apiAs(request, paid.token).get('/v1/purchase/transactions?size=50')).json()).data as Array<{ kind: string }>;
+  expect(lines.filter((l) => l.kind === 'TOURNAMENT_PRIZE')).toHaveLength(1);
+  await checkOnPhone(player);
+});
+
+/** The finished tournament's page fits a phone. */
+async function checkOnPhone(page: Page) {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(page.getByTestId('bracket')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+}
+
+test('a visitor reads the tournaments on /ranked and the past one’s winner on its page, at its old address', async ({ page }) => {
+  await page.goto('/ranked');
+  await expect(page.getByTestId('tournaments-upcoming').getByTestId('tournament-card').first()).toBeVisible();
+  await expect(page.getByTestId('tournaments-past')).toContainText('Vainqueur : Notch_Fan_88');
+  await page.goto('/ranked/skywars-automne-2026');
+  await expect(page.getByTestId('tournament-results')).toContainText('1. Notch_Fan_88');
+  await expect(page.getByTestId('bracket-match')).toHaveCount(3);
+  await page.goto('/en/ranked/coupe-hiver-2026');
+  await expect(page.getByRole('heading', { level: 1, name: 'Winter Cup 2026' })).toBeVisible();
+});
