@@ -14,7 +14,17 @@ describe('seed', () => {
 
   it('creates the staff and support accounts README names, two players with credits and the catalogue, once', async () => {
     expect(await isEmpty(t.database)).toBe(true);
-    expect(await seed(t.config, t.database)).toEqual(['staff', 'alice', 'bob', 'support', ...SEED_DEFINITIONS.map((d) => d.definition.name.en), 'ranked modes', 'tournaments', 'credit packs', 'subscription plans']);
+    expect(await seed(t.config, t.database)).toEqual([
+      'staff',
+      'alice',
+      'bob',
+      'support',
+      ...SEED_DEFINITIONS.map((d) => d.definition.name.en),
+      'ranked modes',
+      'tournaments',
+      'credit packs',
+      'subscription plans',
+    ]);
     expect(await seed(t.config, t.database)).toEqual([]);
     expect(await isEmpty(t.database)).toBe(false);
 
