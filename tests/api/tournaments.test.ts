@@ -342,6 +342,96 @@ describe('tournament brackets', () => {
   });
 });
 
+describe('a deleted account’s tournaments', () => {
+  const t = useTestApp();
+  /** The test tokens' users have no password of the built-in provider: its side (tested in account-deletion.test.ts) confirms and forgets nothing here. */
+  const deleteAccount = async (name: string) => {
+    const { accountDeletion } = t.current.app.services;
+    accountDeletion.useIdentity({ confirm: async () => {}, forget: async () => {} });
+    const deleted = await accountDeletion.request(await userId(t.current, name), {});
+    expect(await accountDeletion.tick()).toBe(1);
+    return deleted;
+  };
+
+  it('withdraws a registration before the start with its fee forfeited with the credits, not refunded', async () => {
+    const modeId = await ready(t.current, ['alice', 'bob']);
+    const s = t.current.app.services;
+    await create(t.current, modeId);
+    for (const name of ['alice', 'bob']) expect((await register(t.current, name)).statusCode).toBe(201);
+    const aliceId = await userId(t.current, 'alice');
+    const exported = (await s.personalData.collect({ id: aliceId, locale: 'en' })).tournaments;
+    expect(exported).toEqual([expect.objectContaining({ tournament: expect.objectContaining({ slug: 'coupe-test' }), status: 'REGISTERED', feePaid: 10, mcName: 'AliceMC' })]);
+
+    expect(await deleteAccount('alice')).toEqual({ creditsForfeited: 90 });
+    const page = await view(t.current);
+    expect(page.entrants).toBe(1);
+    expect(page.entrantList.map((e: { player: { id: string } }) => e.player.id)).not.toContain(aliceId);
+    const refunds = await s.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.userId, aliceId), eq(ledgerEntries.kind, 'TOURNAMENT_REFUND')));
+    expect(refunds).toEqual([]);
+    expect(await s.credits.balance(aliceId)).toBe(0);
+    expect((await s.personalData.collect({ id: aliceId, locale: 'en' })).tournaments).toEqual([expect.objectContaining({ status: 'WITHDRAWN', mcName: '' })]);
+    // Staff cancelling later gives back bob's fee alone.
+    const cancel = await t.current.as('boss', { ...staff, method: 'POST', url: `/v1/staff/tournaments/${page.id}/cancel`, payload: { reason: 'Plus assez de joueurs' } });
+    expect(cancel.statusCode).toBe(200);
+    expect(await s.credits.balance(aliceId)).toBe(0);
+    expect(await balance(t.current, 'bob')).toBe(100);
+  });
+
+  it('forfeits the current and next bracket matches after the start, once: the opponent goes on, nothing is played again with the deleted player', async () => {
+    const players = ['alice', 'bob', 'carol', 'dave'];
+    const modeId = await ready(t.current, players);
+    const s = t.current.app.services;
+    const tournament = await started(t.current, modeId, players);
+    const aliceId = await userId(t.current, 'alice');
+    const semis = live(await openMatches(t.current, tournament.id));
+    const hers = semis.find((m) => m.playerA === aliceId || m.playerB === aliceId)!;
+    const other = semis.find((m) => m !== hers)!;
+    const opponent = hers.playerA === aliceId ? hers.playerB : hers.playerA;
+    expect((await s.personalData.collect({ id: aliceId, locale: 'en' })).tournaments).toEqual([expect.objectContaining({ status: 'CHECKED_IN', seed: expect.any(Number) })]);
+
+    await deleteAccount('alice');
+    const [voided] = await s.db.select().from(rankedMatches).where(eq(rankedMatches.id, hers.id));
+    expect(voided).toMatchObject({ status: 'VOID', reason: 'accountDeleted' });
+    const page = await view(t.current);
+    const decided = page.bracket.find((m: { id: number }) => m.id === hers.bracketMatchId);
+    expect(decided).toMatchObject({ status: 'COMPLETED', winnerId: opponent });
+    expect(decided.sides.find((side: { player: { id: string } }) => side.player.id === aliceId)).toMatchObject({ forfeit: true });
+    // Nothing played again with her, even when the erasure runs twice and the rounds pass.
+    await s.personalData.erase(aliceId);
+    await s.tournamentRounds.tick();
+    const open = live(await openMatches(t.current, tournament.id));
+    expect(open.map((m) => m.id)).toEqual([other.id]);
+    expect((await s.db.select().from(rankedMatches).where(eq(rankedMatches.tournamentId, tournament.id))).filter((m) => m.playerA === aliceId || m.playerB === aliceId)).toHaveLength(1);
+
+    // The other semi ends: the final is between its winner and her opponent.
+    expect(await win(t.current, other.id, other.playerA)).toBe(true);
+    const [final] = live(await openMatches(t.current, tournament.id));
+    expect([final!.playerA, final!.playerB].sort()).toEqual([other.playerA, opponent].sort());
+  });
+
+  it('forfeits each of a round robin’s matches left to play, as they come', async () => {
+    const players = ['alice', 'bob', 'carol'];
+    const modeId = await ready(t.current, players);
+    const s = t.current.app.services;
+    const tournament = await started(t.current, modeId, players, { format: 'ROUND_ROBIN' });
+    const aliceId = await userId(t.current, 'alice');
+    await deleteAccount('alice');
+    for (let m = live(await openMatches(t.current, tournament.id))[0]; m; m = live(await openMatches(t.current, tournament.id))[0]) {
+      expect([m.playerA, m.playerB]).not.toContain(aliceId);
+      expect(await win(t.current, m.id, m.playerA)).toBe(true);
+      await s.tournamentRounds.tick();
+    }
+    const page = await view(t.current);
+    expect(page.status).toBe('FINISHED');
+    const hers = page.bracket.filter((m: { sides: Array<{ player: { id: string } | null }> }) => m.sides.some((side) => side.player?.id === aliceId));
+    expect(hers).toHaveLength(2);
+    for (const m of hers) expect(m.winnerId).not.toBe(aliceId);
+  });
+});
+
 describe('a tournament’s page stream', () => {
   let t: (TestApp & { origin: string }) | undefined;
   afterEach(async () => {

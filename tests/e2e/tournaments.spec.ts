@@ -1,5 +1,8 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { accessToken, accounts, apiAs, expect, mintToken, signedIn, signUp, staffApi, test } from './fixtures.ts';
+import { accessToken, accounts, apiAs, expect, mintToken, shotsInEachLook, signedIn, signUp, staffApi, takingLooks, test } from './fixtures.ts';
+
+/** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
+const SHOTS = 'test-results/tournaments';
 
 const SLUG = 'coupe-e2e';
 const FEE = 20;
@@ -116,6 +119,22 @@ test('staff make a 4-player tournament with a fee and a prize; players register 
   await expect(matches).toHaveCount(3, { timeout: 20_000 });
   await expect(player.getByTestId('tournament-status')).toHaveText('En cours');
   await expect(player.locator('[data-testid="bracket-match"][data-status="RUNNING"]')).toHaveCount(2);
+  // The public page with its live bracket, in each look and both languages: pictures, only with LOOKS=1.
+  if (takingLooks) {
+    const visitor = await browser.newPage();
+    // The looks set the theme in the site's storage: the page on the site first.
+    await visitor.goto('/ranked');
+    for (const [name, path] of [
+      ['live', `/ranked/${SLUG}`],
+      ['live-en', `/en/ranked/${SLUG}`],
+    ] as const) {
+      await shotsInEachLook(visitor, SHOTS, name, async () => {
+        await visitor.goto(path);
+        await expect(visitor.locator('[data-testid="bracket-match"][data-status="RUNNING"]')).toHaveCount(2);
+      });
+    }
+    await visitor.close();
+  }
 
   // Results (staff's, as for forfeits) move the bracket on the open page.
   const balances = new Map<string, number>();

@@ -10,6 +10,9 @@ export default defineModule(
     await app.register(tournamentRoutes, { services });
     // Before serving: the tournaments' pages hear the changes of every replica.
     await services.tournamentStreams.start();
+    // Before the ladders' erasure voids its open matches: a tournament match is forfeited, not played again.
+    services.personalData.register('tournaments', ({ id }) => services.tournaments.personalData(id));
+    services.personalData.erasure('tournaments', (id) => services.tournaments.forget(id));
     services.personalData.register('ranked', ({ id }) => services.competitions.personalData(id));
     services.personalData.erasure('ranked', async (id) => {
       for (const matchId of await services.competitions.openMatchesOf(id)) await services.matchResults.voidMatch(matchId, 'accountDeleted');

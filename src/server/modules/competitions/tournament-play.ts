@@ -63,11 +63,48 @@ export class TournamentPlay {
     const bracket = Bracket.load(tournament.format, tournament.bracket);
     const entrants = await this.entrantsByParticipant(tx, tournament.id);
     await change(bracket, entrants);
+    await this.forfeitWithdrawn(bracket, entrants);
     await this.launch(tx, tournament, bracket, entrants);
     const values: Partial<TournamentRow> = { bracket: await bracket.save(), updatedAt: this.deps.clock() };
     await tx.update(tournaments).set(values).where(eq(tournaments.id, tournament.id));
     if (await bracket.over()) await this.finish(tx, { ...tournament, ...values }, bracket, entrants);
     await tournamentChanged(tx, tournament.id);
+  }
+
+  /**
+   * The playable matches of a player who left the bracket (their account deleted) are decided as
+   * a no-show's: the other side goes on by forfeit (both gone, the better seed). Again until none
+   * is left, as a result may make their next match playable (a double elimination's losers'
+   * bracket, a round robin).
+   */
+  private async forfeitWithdrawn(bracket: Bracket, entrants: Map<number, EntrantRow>): Promise<void> {
+    const gone = (participant: number | null) => participant !== null && entrants.get(participant)?.status === 'WITHDRAWN';
+    for (;;) {
+      const match = (await bracket.playable()).find((m) => m.sides.some((s) => gone(s.participant)));
+      if (!match) return;
+      const [a, b] = [match.sides[0].participant!, match.sides[1].participant!];
+      const winner = gone(a) && gone(b) ? betterSeed(match) : gone(a) ? b : a;
+      await bracket.result(match.id, { winner, forfeit: true });
+    }
+  }
+
+  /**
+   * A deleted account's entries (its erasure, docs/architecture.md, "Deleting an account"), in the
+   * transaction holding `tournament`: before the start its registration is withdrawn, the fee kept
+   * (the account's credits are forfeited); after, its current and next bracket matches are
+   * forfeited. The entry leaves by a conditional update, so a second run finds nothing to do.
+   */
+  async leave(tx: Tx, tournament: TournamentRow, userId: string): Promise<boolean> {
+    if (tournament.status !== 'SCHEDULED' && tournament.status !== 'LIVE') return false;
+    const [left] = await tx
+      .update(tournamentEntrants)
+      .set({ status: 'WITHDRAWN', withdrawnAt: this.deps.clock() })
+      .where(and(eq(tournamentEntrants.tournamentId, tournament.id), eq(tournamentEntrants.userId, userId), inArray(tournamentEntrants.status, ['REGISTERED', 'CHECKED_IN'])))
+      .returning();
+    if (!left) return false;
+    if (tournament.status === 'LIVE') await this.advance(tx, tournament, async () => {});
+    else await tournamentChanged(tx, tournament.id);
+    return true;
   }
 
   async entrantsByParticipant(tx: Tx, tournamentId: string): Promise<Map<number, EntrantRow>> {
@@ -97,7 +134,7 @@ export class TournamentPlay {
     for (const m of playable) {
       const a = entrants.get(m.sides[0].participant!);
       const b = entrants.get(m.sides[1].participant!);
-      if (!a || !b || started.has(m.id) || busy.has(a.userId) || busy.has(b.userId)) continue;
+      if (!a || !b || a.status === 'WITHDRAWN' || b.status === 'WITHDRAWN' || started.has(m.id) || busy.has(a.userId) || busy.has(b.userId)) continue;
       busy.add(a.userId).add(b.userId);
       const [match] = await tx
         .insert(rankedMatches)

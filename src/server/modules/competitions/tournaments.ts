@@ -237,6 +237,49 @@ export class TournamentsService {
     return tournamentView(row, mode?.name ?? { fr: '', en: '' }, entrants, players, { running: new Set(open.map((o) => o.bracketMatchId!)), me });
   }
 
+  /**
+   * A deleted account's erasure: it leaves each tournament not yet over that it is entered in
+   * (TournamentPlay.leave), and its entries forget the Minecraft name they were registered with.
+   * The entries stay, as its ranked matches do: the brackets show it under its replaced name.
+   * Run again after a failure, what is done is done once.
+   */
+  async forget(userId: string): Promise<void> {
+    const open = await this.db
+      .select({ id: tournamentEntrants.tournamentId })
+      .from(tournamentEntrants)
+      .innerJoin(tournaments, eq(tournaments.id, tournamentEntrants.tournamentId))
+      .where(and(eq(tournamentEntrants.userId, userId), inArray(tournamentEntrants.status, ['REGISTERED', 'CHECKED_IN']), inArray(tournaments.status, ['SCHEDULED', 'LIVE'])));
+    for (const { id } of open) {
+      await this.db.transaction(async (tx) => {
+        const t = await lockTournament(tx, id);
+        if (t) await this.deps.play.leave(tx, t, userId);
+      });
+    }
+    await this.db.update(tournamentEntrants).set({ mcName: '' }).where(eq(tournamentEntrants.userId, userId));
+  }
+
+  /** What an export of a person's data holds of the tournaments: each entry, newest first. */
+  async personalData(userId: string) {
+    const rows = await this.db
+      .select({ e: tournamentEntrants, slug: tournaments.slug, name: tournaments.name, status: tournaments.status })
+      .from(tournamentEntrants)
+      .innerJoin(tournaments, eq(tournaments.id, tournamentEntrants.tournamentId))
+      .where(eq(tournamentEntrants.userId, userId))
+      .orderBy(desc(tournamentEntrants.registeredAt));
+    return rows.map(({ e, slug, name, status }) => ({
+      tournament: { slug, name, status },
+      status: e.status,
+      mcName: e.mcName,
+      feePaid: e.feePaid,
+      registrations: e.registrations,
+      seed: e.seed,
+      placement: e.placement,
+      registeredAt: e.registeredAt.toISOString(),
+      checkedInAt: e.checkedInAt?.toISOString() ?? null,
+      withdrawnAt: e.withdrawnAt?.toISOString() ?? null,
+    }));
+  }
+
   /** A transaction helper for the rounds and registration: the row locked, or 404. */
   static async locked(tx: Tx, id: string): Promise<TournamentRow> {
     const row = await lockTournament(tx, id);

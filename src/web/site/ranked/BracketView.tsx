@@ -30,7 +30,7 @@ function MatchBox({ match }: { match: BracketMatch }) {
   // A side without a player in a match past LOCKED is a bye; in a LOCKED one, not known yet.
   const known = match.status !== 'LOCKED';
   return (
-    <Paper variant="outlined" sx={{ width: { xs: 220, sm: 240 }, flexShrink: 0 }} data-testid="bracket-match" data-status={match.status}>
+    <Paper variant="outlined" sx={{ width: { xs: '100%', sm: 240 }, flexShrink: 0 }} data-testid="bracket-match" data-status={match.status}>
       <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', px: 1, pt: 0.5 }}>
         <Typography variant="caption" color="text.secondary">
           {t('tournaments.bracket.match', { number: match.number })}
@@ -53,8 +53,8 @@ const parts = ['WINNERS', 'GROUP', 'LOSERS', 'FINAL', 'THIRD_PLACE'] as const;
 
 /**
  * A bracket drawn from the API's matches: each part (winners, losers, final, third place, or the
- * round robin's group) a row of rounds, each round a column of matches; wider than a phone, it
- * scrolls sideways.
+ * round robin's group) a row of rounds, each round a column of matches, scrolling sideways when
+ * wider than the page; on a phone the rounds come one under the other, each match the page's width.
  */
 export function BracketView({ matches }: { matches: BracketMatch[] }) {
   const { t } = useTranslation('ranked');
@@ -72,7 +72,7 @@ export function BracketView({ matches }: { matches: BracketMatch[] }) {
                   {t(`tournaments.bracket.parts.${part}`)}
                 </Typography>
               )}
-              <Box sx={{ display: 'flex', gap: 2, overflowX: 'auto', pb: 1 }} tabIndex={0} aria-label={t(`tournaments.bracket.parts.${part}`)}>
+              <Box sx={{ display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, gap: 2, overflowX: 'auto', pb: 1 }} tabIndex={0} aria-label={t(`tournaments.bracket.parts.${part}`)}>
                 {rounds.map((round) => (
                   <Box key={round} sx={{ display: 'flex', flexDirection: 'column', justifyContent: 'space-around', gap: 1.5 }}>
                     <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 700 }}>
