@@ -60,7 +60,8 @@ export default defineConfig({
   // a page can take seconds to render; a missing element still fails, only later.
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  reporter: [['list']],
+  // CI (.ci/run) also asks for the results as JSON, to print the slowest tests at the end of its run.
+  reporter: [['list'], ...(process.env.TEST_TIMES_FILE ? [['json', { outputFile: process.env.TEST_TIMES_FILE }] as const] : [])],
   use: {
     baseURL,
     // A French browser: the site's default language, the one most tests read.
