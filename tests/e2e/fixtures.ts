@@ -93,8 +93,12 @@ async function providerSession(page: Page, action: 'login' | 'signup', form: Rec
   await page.goto(from);
 }
 
-/** The page's address ends with `path`. */
-const endsWith = (path: string) => new RegExp(`${path.replace(/[/?.]/g, '\\$&')}$`);
+/**
+ * The page's address ends with `path`, or with `path` and a query string when `path` has none: a
+ * back-office list writes its paging and filters into the address once it renders (Refine's
+ * `syncWithLocation`), so a check that comes after the render sees them there.
+ */
+const endsWith = (path: string) => new RegExp(`${path.replace(/[/?.]/g, '\\$&')}${path.includes('?') ? '' : '(\\?.*)?'}$`);
 
 /** Signs `account` in (see providerSession) and opens `from`, a dashboard page, signed in. */
 export async function signIn(page: Page, account: { login: string; password: string } = accounts.alice, from = '/dashboard') {
