@@ -41,12 +41,13 @@ export class Wakes {
    * the limits; again (not counted) while a backup or a restore holds the game's lock.
    */
   async ask(gameId: string, address: string | undefined, first: boolean): Promise<WakeAnswer> {
-    if (first && !(await this.allow(`address:${address ?? ''}`, PER_ADDRESS))) return 'limited';
     const [row] = await this.db.select({ status: games.status, deletedAt: games.deletedAt }).from(games).where(eq(games.id, gameId));
-    if (!row || row.deletedAt) return 'gone';
     // Woken already (another login, another gateway), or on its way back to SLEEPING's stopped state.
-    if (row.status === 'STARTING' || row.status === 'RUNNING' || row.status === 'STOPPING') return 'started';
-    if (row.status !== 'SLEEPING') return 'gone';
+    const awake = row?.status === 'STARTING' || row?.status === 'RUNNING' || row?.status === 'STOPPING';
+    // A game that neither sleeps nor wakes (unknown, deleted, stopped) is answered before counting: no write.
+    if (!row || row.deletedAt || (!awake && row.status !== 'SLEEPING')) return 'gone';
+    if (first && !(await this.allow(`address:${address ?? ''}`, PER_ADDRESS))) return 'limited';
+    if (awake) return 'started';
     if (first && !(await this.allow(`game:${gameId}`, PER_GAME))) return 'limited';
     return (await this.startSleeping(gameId)) ? 'started' : 'locked';
   }
