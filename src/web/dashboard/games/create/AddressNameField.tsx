@@ -43,17 +43,16 @@ export function AddressNameField({ control }: { control: Control<CreateValues> }
   });
   const answer = query.data?.data as Suggestion | undefined;
   const { onChange } = field;
-  // Until the player writes their own, the field shows the suggestion.
-  useEffect(() => {
-    if (!own && answer?.suggestion) onChange(answer.suggestion);
-  }, [own, answer?.suggestion, onChange]);
-
+  // Until the player writes their own, the field shows the suggestion but the form keeps none: the
+  // API makes the same suggestion from the name at the purchase, so a suggestion arriving late does
+  // not change the purchase (and its Idempotency-Key) under a retry.
+  const shown = own ? value : (answer?.suggestion ?? '');
   const refused = own && answer?.available === false && typed === value.trim() ? answer.reason : undefined;
-  const address = `${value.trim() || answer?.suggestion || '…'}.${answer?.domain ?? ''}`;
+  const address = `${shown.trim() || '…'}.${answer?.domain ?? ''}`;
   return (
     <TextField
       {...field}
-      value={value}
+      value={shown}
       onChange={(e) => {
         setOwn(true);
         onChange(e.target.value.toLowerCase());
