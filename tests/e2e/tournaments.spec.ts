@@ -183,6 +183,8 @@ test('staff make a 4-player tournament with a fee and a prize; players register 
   await expect(page.getByTestId('tournament-status')).toHaveText('Terminé', { timeout: 30_000 });
   await expect(withStatus('COMPLETED')).toHaveCount(3);
   await expect(page.getByTestId('tournament-results')).toContainText(`1. ${winner!.mcName}`);
+  // Every match was played: the bracket marks no forfeit.
+  await expect(page.getByTestId('bracket').getByText('Forfait')).toHaveCount(0);
 
   // The winner got the prize, once; nobody else was paid (no prize for the others' places).
   await expect.poll(() => balance(request, winner!.token), { timeout: 10_000 }).toBe(balances.get(winner!.id)! + PRIZE);
