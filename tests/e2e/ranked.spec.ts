@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { Bot } from 'mineflayer';
-import { join, killTimes, quit } from '../fixtures/minecraft.ts';
+import { playDuel } from '../fixtures/minecraft.ts';
 import { accessToken, apiAs, expect, seriousViolations, shotsInEachLook, signUp, switchTheme, takingLooks, test } from './fixtures.ts';
 
 const SHOTS = 'test-results/ranked';
@@ -63,20 +62,7 @@ test('two players queue for Duel 1.8.8, are paired by a matchmaking round, see t
   await expect(first.getByTestId('ranked-history')).toContainText('Aucun match cette saison pour l’instant.');
 
   // Both join at the address shown (by its name through the game gateway) and DuelistA wins 3–0.
-  const [host, port] = (await first.getByTestId('ranked-match-address').textContent())!.split(':');
-  const bots: Bot[] = [];
-  try {
-    for (const name of ['DuelistB', 'DuelistA']) {
-      const joined = await join(Number(port), name, '1.8.8', 60_000, host);
-      if (!joined.joined) throw new Error(`${name} could not join: ${joined.reason}`);
-      bots.push(joined.bot);
-    }
-    const [target, fighter] = bots as [Bot, Bot];
-    await expect.poll(() => target.health, { timeout: 10_000 }).toBe(20);
-    await killTimes(fighter, target, 3);
-  } finally {
-    await Promise.all(bots.map((b) => quit(b).catch(() => {})));
-  }
+  await playDuel((await first.getByTestId('ranked-match-address').textContent())!, 'DuelistA', 'DuelistB', 3);
 
   // The result reaches both pages without a reload: the queue is back, and the season's card has
   // the rating chart (one match), the totals and the match with its rating change.

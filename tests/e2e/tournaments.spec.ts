@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { playDuel } from '../fixtures/minecraft.ts';
 import { accessToken, accounts, apiAs, expect, mintToken, shotsInEachLook, signedIn, signUp, staffApi, takingLooks, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
@@ -14,14 +15,14 @@ const local = (minutes: number) => {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
 
-/** A player of the API only: linked to a Minecraft name and given credits by staff; their token and id. */
+/** A player of the API only: linked to a Minecraft name and given credits by staff; their token, id and Minecraft name. */
 async function apiPlayer(request: APIRequestContext, name: string) {
   const token = await mintToken(name);
   const api = apiAs(request, token);
   const id = (await (await api.get('/v1/user')).json()).id as string;
   expect((await api.post('/v1/user/mcuuid', { mcName: `${name}MC` })).ok()).toBe(true);
   expect((await (await staffApi(request)).post('/v1/user/credit', { userId: id, amount: 100, reason: 'Tournoi e2e' })).ok()).toBe(true);
-  return { token, id, api };
+  return { token, id, api, mcName: `${name}MC` };
 }
 
 const balance = async (request: APIRequestContext, token: string) => (await (await apiAs(request, token).get('/v1/user')).json()).balance as number;
@@ -34,19 +35,46 @@ async function bracket(request: APIRequestContext) {
   };
 }
 
-/** Staff decide a playable match of `round` for its first side, as the back office's dialog does. */
-async function decide(request: APIRequestContext, round: number): Promise<string> {
-  const t = await bracket(request);
-  const match = t.bracket.find((m) => m.round === round && (m.status === 'READY' || m.status === 'RUNNING') && m.sides.every((s) => s.player));
-  expect(match, `a playable match of round ${round}`).toBeDefined();
-  const winnerId = match!.sides[0]!.player!.id;
-  const res = await (await staffApi(request)).post(`/v1/staff/tournaments/${t.id}/matches/${match!.id}/result`, { winnerId, reason: 'Forfait constaté par l’équipe' });
-  expect(res.ok(), await res.text()).toBe(true);
-  return winnerId;
+type Player = { id: string; token: string; mcName: string };
+
+/** Where `player`'s tournament match is played, once its server runs (the match LIVE), as the API tells them. */
+async function matchAddress(request: APIRequestContext, player: Player): Promise<string> {
+  let address: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        const { match } = (await (await apiAs(request, player.token).get('/v1/ranked/me')).json()) as { match: { status: string; address: string | null } | null };
+        address = match?.status === 'LIVE' ? match.address : null;
+        return address;
+      },
+      { timeout: 120_000, message: `${player.mcName}'s match server running` },
+    )
+    .toMatch(/:\d+$/);
+  return address!;
 }
 
-test('staff make a 4-player tournament with a fee and a prize; players register and check in; the bracket moves on an open page; the winner is paid once', async ({ browser, request }) => {
-  test.setTimeout(180_000);
+/**
+ * Plays the bracket's running matches of `round` with bots, all at once: each joins the match
+ * server the API gives its players, and the first side kills the other 3 times. Answers the winners.
+ */
+async function playRound(request: APIRequestContext, players: Player[], round: number): Promise<Player[]> {
+  const byId = new Map(players.map((p) => [p.id, p]));
+  const matches = (await bracket(request)).bracket.filter((m) => m.round === round && m.sides.every((s) => s.player));
+  expect(matches.length, `the matches of round ${round}`).toBeGreaterThan(0);
+  return Promise.all(
+    matches.map(async (m) => {
+      const [winner, loser] = m.sides.map((s) => byId.get(s.player!.id)!) as [Player, Player];
+      await playDuel(await matchAddress(request, winner), winner.mcName, loser.mcName, 3);
+      return winner;
+    }),
+  );
+}
+
+test('staff make a 4-player tournament with a fee and a prize; players register and check in; bots play its matches on their servers and the bracket moves on an open page; the winner is paid once', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(300_000);
   // Staff make it in the back office: registration and check-in open now, the start in an hour.
   const staff = await signedIn(browser, accounts.staff, '/dashboard/staff/tournaments/create');
   await staff.getByLabel('Nom (français)').fill('Coupe e2e');
@@ -106,6 +134,11 @@ test('staff make a 4-player tournament with a fee and a prize; players register 
   }
   // The open page heard each of them on its stream, without a reload.
   await expect(player.getByTestId('tournament-entrants').getByRole('row')).toHaveCount(5);
+  // From here the public page follows the tournament, as a visitor's open tab.
+  await player.context().close();
+  const page = await browser.newPage();
+  await page.goto(`/ranked/${SLUG}`);
+  await expect(page.getByTestId('tournament-status')).toHaveText('À venir');
 
   // Staff move the start to now: the next round seeds the bracket, which appears on the open page.
   const { id } = await bracket(request);
@@ -115,10 +148,11 @@ test('staff make a 4-player tournament with a fee and a prize; players register 
     data: { registrationClosesAt: soon, checkInClosesAt: soon, startsAt: soon },
   });
   expect(moved.ok(), await moved.text()).toBe(true);
-  const matches = player.getByTestId('bracket-match');
+  const matches = page.getByTestId('bracket-match');
+  const withStatus = (status: string) => page.locator(`[data-testid="bracket-match"][data-status="${status}"]`);
   await expect(matches).toHaveCount(3, { timeout: 20_000 });
-  await expect(player.getByTestId('tournament-status')).toHaveText('En cours');
-  await expect(player.locator('[data-testid="bracket-match"][data-status="RUNNING"]')).toHaveCount(2);
+  await expect(page.getByTestId('tournament-status')).toHaveText('En cours');
+  await expect(withStatus('RUNNING')).toHaveCount(2);
   // The public page with its live bracket, in each look and both languages: pictures, only with LOOKS=1.
   if (takingLooks) {
     const visitor = await browser.newPage();
@@ -136,24 +170,28 @@ test('staff make a 4-player tournament with a fee and a prize; players register 
     await visitor.close();
   }
 
-  // Results (staff's, as for forfeits) move the bracket on the open page.
+  // Bots play both semifinals at once on their match servers, first to 3 kills; the servers'
+  // console lines decide them, and the open page shows each result and then the final.
+  const players: Player[] = [{ id: myId, token, mcName: 'TournoiA' }, ...others];
   const balances = new Map<string, number>();
-  for (const p of [{ id: myId, token }, ...others]) balances.set(p.id, await balance(request, p.token));
-  await decide(request, 1);
-  await expect(player.locator('[data-testid="bracket-match"][data-status="COMPLETED"]')).toHaveCount(1);
-  await decide(request, 1);
-  await expect(player.locator('[data-testid="bracket-match"][data-status="RUNNING"]')).toHaveCount(1);
-  const winner = await decide(request, 2);
-  await expect(player.getByTestId('tournament-status')).toHaveText('Terminé');
-  await expect(player.getByTestId('tournament-results')).toContainText(`1. `);
-  await expect(player.getByText('Décidé par l’équipe : Forfait constaté par l’équipe')).toHaveCount(3);
+  for (const p of players) balances.set(p.id, await balance(request, p.token));
+  const finalists = await playRound(request, players, 1);
+  await expect(withStatus('COMPLETED')).toHaveCount(2, { timeout: 30_000 });
+  await expect(withStatus('RUNNING')).toHaveCount(1);
+  for (const finalist of finalists) await expect(withStatus('COMPLETED').locator('[data-result="win"]').filter({ hasText: finalist.mcName })).toContainText('3');
+  const [winner] = await playRound(request, players, 2);
+  await expect(page.getByTestId('tournament-status')).toHaveText('Terminé', { timeout: 30_000 });
+  await expect(withStatus('COMPLETED')).toHaveCount(3);
+  await expect(page.getByTestId('tournament-results')).toContainText(`1. ${winner!.mcName}`);
+  // Every match was played: the bracket marks no forfeit.
+  await expect(page.getByTestId('bracket').getByText('Forfait')).toHaveCount(0);
 
-  // The winner got the prize, once: later rounds pay nothing more.
-  const paid = [{ id: myId, token }, ...others].find((p) => p.id === winner)!;
-  await expect.poll(() => balance(request, paid.token), { timeout: 10_000 }).toBe(balances.get(winner)! + PRIZE);
-  const lines = (await (await apiAs(request, paid.token).get('/v1/purchase/transactions?size=50')).json()).data as Array<{ kind: string }>;
+  // The winner got the prize, once; nobody else was paid (no prize for the others' places).
+  await expect.poll(() => balance(request, winner!.token), { timeout: 10_000 }).toBe(balances.get(winner!.id)! + PRIZE);
+  for (const p of players.filter((p) => p !== winner)) expect(await balance(request, p.token)).toBe(balances.get(p.id));
+  const lines = (await (await apiAs(request, winner!.token).get('/v1/purchase/transactions?size=50')).json()).data as Array<{ kind: string }>;
   expect(lines.filter((l) => l.kind === 'TOURNAMENT_PRIZE')).toHaveLength(1);
-  await checkOnPhone(player);
+  await checkOnPhone(page);
 });
 
 /** The finished tournament's page fits a phone. */
