@@ -1,8 +1,4 @@
-import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openConfiguredDatabase } from './db/open.ts';
-import { isEmpty, seed } from './db/seed.ts';
-import { createRuntime } from '../runtime/index.ts';
 
 let config: Config;
 try {
@@ -12,6 +8,15 @@ try {
   console.error(`Configuration error: ${err.message}`);
   process.exit(78);
 }
+
+// The product's modules once the settings are known good: a bad one is told in a fraction of a
+// second, not after loading the whole server.
+const [{ buildApp }, { openConfiguredDatabase }, { isEmpty, seed }, { createRuntime }] = await Promise.all([
+  import('./app.ts'),
+  import('./db/open.ts'),
+  import('./db/seed.ts'),
+  import('../runtime/index.ts'),
+]);
 
 const database = await openConfiguredDatabase(config);
 // Replicas starting together on a new database migrate and seed it once, one after the other.

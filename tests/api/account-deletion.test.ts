@@ -7,7 +7,7 @@ import { identityAccounts, oidcPayloads } from '../../src/server/db/schema/ident
 import { invoices } from '../../src/server/db/schema/invoices.ts';
 import { users } from '../../src/server/db/schema/users.ts';
 import { deletedAccountName } from '../../src/contract/account.ts';
-import { accountIdFor } from '../../src/server/identity/accounts.ts';
+import { accountIdFor } from '../../src/server/identity/account-id.ts';
 import { startListeningApp, startTestApp, type TestApp } from '../fixtures/app.ts';
 import { buyGame, userId } from '../fixtures/games.ts';
 import { OidcClient } from '../fixtures/oidc-client.ts';

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { freePort, startTestApp } from '../fixtures/app.ts';
+import { ensurePgliteSnapshot } from '../fixtures/db.ts';
 import { writeBigWorld } from '../fixtures/big-worlds.ts';
 import { randomPortRange } from '../fixtures/minecraft.ts';
 import { openStream } from '../fixtures/sse.ts';
@@ -17,9 +18,21 @@ const baseEnv = () => {
   delete env.DATABASE_URL;
   return env;
 };
-/** The server runs on the engine of this suite: PostgreSQL in its own schema, or PGlite in its data folder. */
-async function serverDbEnv(): Promise<{ env: Record<string, string>; dispose: () => Promise<void> }> {
-  if (process.env.TEST_DB_ENGINE !== 'postgres') return { env: {}, dispose: async () => {} };
+/**
+ * The server runs on the engine of this suite: PostgreSQL in its own schema, or PGlite in its data
+ * folder. With `migratedIn`, PGlite's folder there starts as the suites' migrated database
+ * (tests/fixtures/db.ts): a new folder costs PGlite's initdb and the migrations, some 10 s of CPU,
+ * which the first test pays as `npm start` on a new machine does, and the others need not.
+ */
+async function serverDbEnv(migratedIn?: string): Promise<{ env: Record<string, string>; dispose: () => Promise<void> }> {
+  if (process.env.TEST_DB_ENGINE !== 'postgres') {
+    if (migratedIn) {
+      const { openDatabase } = await import('../../src/server/db/client.ts');
+      const snapshot = new Blob([fs.readFileSync(await ensurePgliteSnapshot())]);
+      await (await openDatabase({ dataDir: path.join(migratedIn, 'db'), snapshot })).close();
+    }
+    return { env: {}, dispose: async () => {} };
+  }
   const schema = `p_${Math.random().toString(16).slice(2, 10)}`;
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.searchParams.set('options', `-c search_path=${schema}`);
@@ -126,7 +139,7 @@ describe('the server process', () => {
   it('resumes a restore the API was killed in the middle of: the backup put back, the server running again, the owner told', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-restore-kill-'));
     const port = await freePort();
-    const db = await serverDbEnv();
+    const db = await serverDbEnv(dataDir);
     const { from, to } = randomPortRange();
     const env = {
       ...baseEnv(),
@@ -230,14 +243,14 @@ describe('the server process', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await db.dispose();
     }
-    // Two cold starts, two server starts, four archives of a 64 MB world, and the time the dead process's lock holds.
+    // Two starts of the whole product, two server starts, four archives of a 64 MB world, and the time the dead process's lock holds.
   }, 600_000);
 
   it('finishes an account deletion the API was killed in the middle of, once: the account never signs in again', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-deletion-kill-'));
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    const db = await serverDbEnv();
+    const db = await serverDbEnv(dataDir);
     // The dead process's lease on the deletion lapses in 5 s rather than 5 minutes.
     const env = { ...baseEnv(), ...db.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'none'), ACCOUNT_DELETION_LEASE_SECONDS: '5' };
     const servers: Array<ReturnType<typeof startApi>> = [];

@@ -330,8 +330,13 @@ export async function unpackWorld(zipFile: string, stagingDir: string, limits: P
   }
 }
 
-// prismarine-nbt is CommonJS; its typings declare the module by name.
-const nbt = createRequire(import.meta.url)('prismarine-nbt') as typeof Nbt;
+/**
+ * prismarine-nbt is CommonJS; its typings declare the module by name. Loaded when a world is first
+ * checked (a restore): with protodef and its validator, it is most of what the world tool loads,
+ * and a snapshot, the tool's most frequent run, never reads NBT.
+ */
+let nbtModule: typeof Nbt | undefined;
+const nbt = () => (nbtModule ??= createRequire(import.meta.url)('prismarine-nbt') as typeof Nbt);
 
 const sector = 4096;
 
@@ -372,7 +377,7 @@ export async function checkWorld(dir: string): Promise<void> {
   if (raw[0] !== 0x1f || raw[1] !== 0x8b) corrupt('level.dat is not gzipped');
   try {
     // A level.dat is a few KiB: a bound keeps a gzip bomb from filling the memory.
-    const parsed = nbt.parseUncompressed(zlib.gunzipSync(raw, { maxOutputLength: 64 * 1024 * 1024 }), 'big');
+    const parsed = nbt().parseUncompressed(zlib.gunzipSync(raw, { maxOutputLength: 64 * 1024 * 1024 }), 'big');
     if (parsed.value.Data?.type !== 'compound') corrupt('level.dat has no Data');
   } catch (err) {
     if (err instanceof WorldArchiveError) throw err;

@@ -1,8 +1,9 @@
-import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { identityAccounts } from '../db/schema/identity.ts';
+import { accountIdFor, USERNAME } from './account-id.ts';
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
 
@@ -11,21 +12,8 @@ export type Account = typeof identityAccounts.$inferSelect;
 /** Why a sign-up was refused, as a key the pages translate. */
 export type SignUpError = 'usernameInvalid' | 'usernameTaken' | 'emailInvalid' | 'emailTaken' | 'passwordWeak';
 
-export const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
 export const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
-
-/**
- * A UUID (v5-style, SHA-1 of a fixed namespace and the lower-cased username) that is the token
- * subject: tools that only know a username, like `npm run token`, name the same user as sign-in.
- */
-export function accountIdFor(username: string): string {
-  const hash = createHash('sha1').update('blockhost-identity:').update(username.toLowerCase()).digest();
-  hash[6] = (hash[6]! & 0x0f) | 0x50;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /** At least 10 characters mixing letters with digits or symbols, and not the username. */
 export function isWeakPassword(password: string, username: string): boolean {

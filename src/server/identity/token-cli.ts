@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { USERNAME } from './accounts.ts';
+import { USERNAME } from './account-id.ts';
 import { loadOrCreateKeys } from './keys.ts';
 import { signAccessToken } from './tokens.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { importJWK, SignJWT } from 'jose';
 import type { Config } from '../config.ts';
-import { accountIdFor } from './accounts.ts';
+import { accountIdFor } from './account-id.ts';
 import type { IdentityKeys } from './keys.ts';
 
 export interface TokenSubject {
