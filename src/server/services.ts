@@ -225,7 +225,7 @@ export function createServices(config: Config, database: Database, given: { runt
   const platformGames = new PlatformGames(db, { catalogue, users, runtime: game, events });
   makeMatchServers(events, platformGames);
   const matchResults = new MatchResults(db, { minecraft, notifications, events }, { clock: game.clock });
-  const playDeps = { credits, notifications, events, clock: game.clock };
+  const playDeps = { credits, notifications, events, users, clock: game.clock };
   const tournamentPlay = new TournamentPlay(playDeps);
   return {
     config,

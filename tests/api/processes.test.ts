@@ -51,10 +51,14 @@ async function serverDbEnv(migratedIn?: string): Promise<{ env: Record<string, s
 /**
  * Starts the API as `npm start` does. `ready` resolves once it answers, and rejects at once, with
  * what it said, if it exits first. With `group`, it leads a process group of its own, so the test
- * can kill it together with every process it started, as a container's end does.
+ * can kill it together with every process it started, as a container's end does. With
+ * `crashAfter`, it kills itself with SIGKILL once a statement matching it has run
+ * (tests/fixtures/crash-point.ts).
  */
-function startApi(env: Record<string, string>, port: number, options: { group?: boolean } = {}) {
-  const child = spawn(node, ['src/server/main.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'], detached: options.group ?? false });
+function startApi(env: Record<string, string>, port: number, options: { group?: boolean; crashAfter?: RegExp } = {}) {
+  const args = options.crashAfter ? ['--import', './tests/fixtures/crash-point.ts', 'src/server/main.ts'] : ['src/server/main.ts'];
+  const childEnv = options.crashAfter ? { ...env, CRASH_AFTER_QUERY: options.crashAfter.source } : env;
+  const child = spawn(node, args, { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: options.group ?? false });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const ready = new Promise<void>((resolve, reject) => {
@@ -310,6 +314,122 @@ describe('the server process', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await db.dispose();
     }
+  }, 600_000);
+});
+
+describe('a tournament’s payments under SIGKILL', () => {
+  it('gives a refund and a prize once when the API is killed after their ledger line, before the commit, and the rounds run again', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-tournament-kill-'));
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const db = await serverDbEnv();
+    const env = { ...baseEnv(), ...db.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'none') };
+    const servers: Array<ReturnType<typeof startApi>> = [];
+    const tokenOf = (user: string, ...roles: string[]) =>
+      spawnSync(node, ['src/server/identity/token-cli.ts', '--user', user, ...roles.flatMap((r) => ['--role', r])], { env, encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n')
+        .at(-1)!;
+    const api = async (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: object) => {
+      const res = await fetch(`${origin}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await res.text();
+      return { status: res.status, json: text ? JSON.parse(text) : undefined };
+    };
+    /** The process dies by its own SIGKILL at the statement named, having said so. */
+    const killedAt = async (server: ReturnType<typeof startApi>) => {
+      await server.exited;
+      expect(server.child.signalCode).toBe('SIGKILL');
+      expect(server.stderr()).toContain('crash point reached');
+    };
+    // The ledger line of this tournament's refund, then of its prize (its name is in the line's reason).
+    const ledgerLine = (kind: string) => new RegExp(`insert into "ledger_entries"[^]*"${kind}"[^]*Crash cup`);
+    try {
+      const first = startApi(env, port, { group: true, crashAfter: ledgerLine('TOURNAMENT_REFUND') });
+      servers.push(first);
+      await first.ready;
+      const staff = tokenOf('boss', 'staff');
+      const players = Object.fromEntries(['alice', 'bob', 'carol'].map((name) => [name, tokenOf(name)]));
+      const ids: Record<string, string> = {};
+      const balance = async (name: string): Promise<number> => (await api(players[name]!, 'GET', '/v1/user')).json.balance;
+      const before: Record<string, number> = {};
+      for (const [name, token] of Object.entries(players)) {
+        ids[name] = (await api(token, 'GET', '/v1/user')).json.id;
+        expect((await api(token, 'POST', '/v1/user/mcuuid', { mcName: `${name}_mc` })).status).toBeLessThan(300);
+        expect((await api(staff, 'POST', '/v1/user/credit', { userId: ids[name], amount: 50, reason: 'entry fee' })).status).toBe(200);
+        before[name] = await balance(name);
+      }
+      // The mode's definition has no package left: its matches get no server, and the supervision
+      // voids each at its next round; the third void sends the better seed on, which ends the final.
+      for (const d of (await api(staff, 'GET', '/v1/definition/game/list?size=100')).json.data as Array<{ version: string; packages: Array<{ id: string }> }>) {
+        if (d.version !== '1.8.8') continue;
+        for (const p of d.packages) expect((await api(staff, 'DELETE', `/v1/definition/game/package?id=${p.id}`)).status).toBe(204);
+      }
+      const modeId: string = (await api(staff, 'GET', '/v1/ranked/modes')).json.data[0].id;
+      const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+      const made = await api(staff, 'POST', '/v1/staff/tournaments', {
+        slug: 'crash-cup',
+        name: { fr: 'Coupe du crash', en: 'Crash cup' },
+        rules: { fr: 'Premier à 3.', en: 'First to 3.' },
+        modeId,
+        format: 'SINGLE_ELIMINATION',
+        maxEntrants: 8,
+        registrationOpensAt: at(-3600_000),
+        registrationClosesAt: at(3600_000),
+        checkInOpensAt: at(-60_000),
+        checkInClosesAt: at(3600_000),
+        startsAt: at(3600_000),
+        entryFee: 10,
+        prizeFirst: 100,
+        prizeSecond: 0,
+        prizeThird: 0,
+      });
+      expect(made.status).toBe(201);
+      for (const token of Object.values(players)) expect((await api(token, 'POST', '/v1/tournaments/crash-cup/registration')).status).toBe(201);
+      for (const name of ['alice', 'bob']) expect((await api(players[name]!, 'POST', '/v1/tournaments/crash-cup/check-in')).status).toBe(200);
+      // Staff bring the start forward to now: the next round starts it, refunding Carol, who did not
+      // check in. The API dies once her refund's ledger line is written, her entry marked MISSED in
+      // the same transaction, before its commit.
+      const now = at(0);
+      expect((await api(staff, 'PUT', `/v1/staff/tournaments/${made.json.id}`, { registrationClosesAt: now, checkInClosesAt: now, startsAt: now })).status).toBe(200);
+      await killedAt(first);
+
+      // The next API's start round refunds her again, now once, and starts the final; it dies once
+      // the prize's ledger line is written, before its payout row is marked with it and the commit.
+      const second = startApi(env, port, { group: true, crashAfter: ledgerLine('TOURNAMENT_PRIZE') });
+      servers.push(second);
+      await second.ready;
+      await killedAt(second);
+
+      // The third's supervision ends the final again, and pays the prize, once.
+      const third = startApi(env, port, { group: true });
+      servers.push(third);
+      await third.ready;
+      const over = await until('the tournament finished', async () => {
+        const page = (await api(staff, 'GET', '/v1/tournaments/crash-cup')).json;
+        return page.status === 'FINISHED' && page;
+      });
+      const ledger = async (name: string, kind: string) =>
+        ((await api(staff, 'GET', `/v1/staff/transactions?userId=${ids[name]}&size=100`)).json.data as Array<{ kind: string; amount: number }>).filter((e) => e.kind === kind).map((e) => e.amount);
+      const winner = Object.keys(ids).find((name) => ids[name] === over.winner.id)!;
+      expect(['alice', 'bob']).toContain(winner);
+      expect(await ledger(winner, 'TOURNAMENT_PRIZE')).toEqual([100]);
+      expect(await ledger(winner === 'alice' ? 'bob' : 'alice', 'TOURNAMENT_PRIZE')).toEqual([]);
+      expect(await ledger('carol', 'TOURNAMENT_REFUND')).toEqual([10]);
+      expect(await balance('carol')).toBe(before.carol);
+      expect(await balance(winner)).toBe(before[winner]! - 10 + 100);
+
+      third.child.kill('SIGTERM');
+      expect(await third.exited).toBe(0);
+    } finally {
+      for (const server of servers) if (server.child.exitCode === null && server.child.signalCode === null) process.kill(-server.child.pid!, 'SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await db.dispose();
+    }
+    // Three starts (the first cold: migrations, seed) and the rounds between.
   }, 600_000);
 });
 

@@ -432,6 +432,90 @@ describe('a deleted account’s tournaments', () => {
   });
 });
 
+describe('an account deleted less than a round before a payment', () => {
+  const t = useTestApp();
+  /** The deletion committed (the account refused, its credits forfeited); its erasure, the next round's, not run yet. */
+  const deleteNow = async (name: string) => {
+    const { accountDeletion } = t.current.app.services;
+    accountDeletion.useIdentity({ confirm: async () => {}, forget: async () => {} });
+    const id = await userId(t.current, name);
+    await accountDeletion.request(id, {});
+    return id;
+  };
+  const paid = async (id: string, kind: 'TOURNAMENT_REFUND' | 'TOURNAMENT_PRIZE') =>
+    (
+      await t.current.app.services.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.userId, id), eq(ledgerEntries.kind, kind)))
+    ).map((l) => l.amount);
+
+  it('refunds it nothing at the start, leaves its check-in out of the bracket, and the tournament starts with the others', async () => {
+    const players = ['alice', 'bob', 'carol', 'dave'];
+    const modeId = await ready(t.current, players);
+    const s = t.current.app.services;
+    const tournament = await create(t.current, modeId);
+    for (const name of players) expect((await register(t.current, name)).statusCode).toBe(201);
+    t.current.clock.advance(HOUR);
+    for (const name of ['bob', 'carol', 'dave']) expect((await checkIn(t.current, name)).statusCode).toBe(200);
+    const alice = await deleteNow('alice');
+    const dave = await deleteNow('dave');
+    t.current.clock.advance(HOUR);
+    expect(await s.tournamentRounds.tick()).toBe(1);
+
+    expect(await paid(alice, 'TOURNAMENT_REFUND')).toEqual([]);
+    expect(await s.credits.balance(alice)).toBe(0);
+    expect(await s.credits.balance(dave)).toBe(0);
+    const page = await view(t.current);
+    expect(page.status).toBe('LIVE');
+    const seeds = Object.fromEntries(page.entrantList.map((e: { player: { id: string }; seed: number | null; status: string }) => [e.player.id, [e.status, e.seed]]));
+    expect(seeds[alice]).toEqual(['MISSED', null]);
+    // Withdrawn, as its erasure would: off the list and the bracket.
+    expect(seeds[dave]).toBeUndefined();
+    expect(Object.values(seeds).filter(([, seed]) => seed !== null)).toHaveLength(2);
+    const [match] = live(await openMatches(t.current, tournament.id));
+    expect([match!.playerA, match!.playerB].sort()).toEqual([await userId(t.current, 'bob'), await userId(t.current, 'carol')].sort());
+    // Their erasures then find nothing left to do in the tournament.
+    expect(await s.accountDeletion.tick()).toBe(2);
+    expect(await paid(alice, 'TOURNAMENT_REFUND')).toEqual([]);
+    expect(live(await openMatches(t.current, tournament.id)).map((m) => m.id)).toEqual([match!.id]);
+  });
+
+  it('refunds it nothing for a withdrawal already under way nor for a cancellation; the others are refunded', async () => {
+    const modeId = await ready(t.current, ['alice', 'bob', 'carol']);
+    const s = t.current.app.services;
+    const tournament = await create(t.current, modeId);
+    for (const name of ['alice', 'bob', 'carol']) expect((await register(t.current, name)).statusCode).toBe(201);
+    const alice = await deleteNow('alice');
+    const carol = await deleteNow('carol');
+    // A withdrawal whose request was let in just before the deletion committed.
+    await s.registration.withdraw(alice, 'coupe-test');
+    const cancel = await t.current.as('boss', { ...staff, method: 'POST', url: `/v1/staff/tournaments/${tournament.id}/cancel`, payload: { reason: 'Serveurs en maintenance' } });
+    expect(cancel.json()).toMatchObject({ status: 'CANCELLED' });
+    for (const id of [alice, carol]) {
+      expect(await paid(id, 'TOURNAMENT_REFUND')).toEqual([]);
+      expect(await s.credits.balance(id)).toBe(0);
+    }
+    expect(await balance(t.current, 'bob')).toBe(100);
+  });
+
+  it('pays it no prize for a final it won: the tournament finishes with its places', async () => {
+    const modeId = await ready(t.current, ['alice', 'bob']);
+    const s = t.current.app.services;
+    const tournament = await started(t.current, modeId, ['alice', 'bob']);
+    const [final] = live(await openMatches(t.current, tournament.id));
+    const winner = final!.playerA;
+    s.accountDeletion.useIdentity({ confirm: async () => {}, forget: async () => {} });
+    await s.accountDeletion.request(winner, {});
+    expect(await win(t.current, final!.id, winner)).toBe(true);
+    await s.tournamentRounds.tick();
+    expect(await paid(winner, 'TOURNAMENT_PRIZE')).toEqual([]);
+    expect(await s.credits.balance(winner)).toBe(0);
+    expect(await s.db.select().from(tournamentPayouts)).toEqual([]);
+    expect(await view(t.current)).toMatchObject({ status: 'FINISHED', results: [{ place: 1, player: { id: winner } }, { place: 2 }] });
+  });
+});
+
 describe('a tournament’s page stream', () => {
   let t: (TestApp & { origin: string }) | undefined;
   afterEach(async () => {

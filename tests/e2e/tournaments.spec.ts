@@ -98,6 +98,8 @@ test('staff make a 4-player tournament with a fee and a prize; players register 
   await staff.getByLabel('Prix du 1er').fill(String(PRIZE));
   await staff.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(staff.getByRole('heading', { name: 'Coupe e2e' })).toBeVisible();
+  // The back office shows the entrants as the public page does: nobody yet, said in words.
+  await expect(staff.getByText('Personne ne s’est encore inscrit.')).toBeVisible();
   await staff.close();
 
   // One player in the browser: registers (the fee asked first), withdraws (refunded), registers again, checks in.
@@ -202,6 +204,13 @@ async function checkOnPhone(page: Page) {
 }
 
 test('a visitor reads the tournaments on /ranked and the past one’s winner on its page, at its old address', async ({ page }) => {
+  // The home page's teaser leads to the next tournaments, in the page's language.
+  await page.goto('/en');
+  const teaser = page.getByTestId('teaser-tournament').filter({ hasText: 'Winter Cup 2026' });
+  await expect(teaser).toContainText('Upcoming');
+  await expect(teaser).toContainText('Single elimination');
+  await teaser.click();
+  await expect(page).toHaveURL(/\/en\/ranked\/coupe-hiver-2026$/);
   await page.goto('/ranked');
   await expect(page.getByTestId('tournaments-upcoming').getByTestId('tournament-card').first()).toBeVisible();
   await expect(page.getByTestId('tournaments-past')).toContainText('Vainqueur : Notch_Fan_88');

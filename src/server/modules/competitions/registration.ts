@@ -12,23 +12,28 @@ const active = ['REGISTERED', 'CHECKED_IN'] as const satisfies readonly EntrantS
 /**
  * Gives back the fees of the tournament's entrants in `from`, each one once: the entrant leaves
  * `from` for `to` by a conditional update, and only the rows it moved get their ledger line, in the
- * same transaction. Answers the users it moved.
+ * same transaction. A deleted account's entry (its erasure not run yet) moves unpaid and untold:
+ * its credits went with it. Answers how many entries it moved, and the users to tell (the others).
  */
 export async function refundEntrants(
   tx: Tx,
-  deps: Pick<PlayDeps, 'credits' | 'clock'>,
+  deps: Pick<PlayDeps, 'credits' | 'clock' | 'users'>,
   tournament: TournamentRow,
   from: readonly EntrantStatus[],
   to: 'WITHDRAWN' | 'MISSED',
   userId?: string,
-): Promise<string[]> {
+): Promise<{ moved: number; told: string[] }> {
   const moved = await tx
     .update(tournamentEntrants)
     .set({ status: to, withdrawnAt: deps.clock() })
     .where(and(eq(tournamentEntrants.tournamentId, tournament.id), inArray(tournamentEntrants.status, [...from]), userId ? eq(tournamentEntrants.userId, userId) : undefined))
     .returning();
+  const living = await deps.users.living(
+    tx,
+    moved.map((e) => e.userId),
+  );
   for (const e of moved) {
-    if (e.feePaid <= 0) continue;
+    if (e.feePaid <= 0 || !living.has(e.userId)) continue;
     await deps.credits.apply(tx, {
       userId: e.userId,
       amount: e.feePaid,
@@ -38,7 +43,7 @@ export async function refundEntrants(
       refId: tournament.id,
     });
   }
-  return moved.map((e) => e.userId);
+  return { moved: moved.length, told: moved.filter((e) => living.has(e.userId)).map((e) => e.userId) };
 }
 
 /**
@@ -121,8 +126,8 @@ export class Registration {
     await this.db.transaction(async (tx) => {
       const t = (await lockTournament(tx, id))!;
       if (t.status !== 'SCHEDULED') throw conflict('tournaments.started');
-      const moved = await refundEntrants(tx, this.deps, t, active, 'WITHDRAWN', userId);
-      if (moved.length === 0) throw notFound('tournamentEntry');
+      const { moved } = await refundEntrants(tx, this.deps, t, active, 'WITHDRAWN', userId);
+      if (moved === 0) throw notFound('tournamentEntry');
       await tournamentChanged(tx, id);
     });
   }

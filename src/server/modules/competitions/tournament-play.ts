@@ -6,6 +6,7 @@ import type { Clock } from '../games/runtime.ts';
 import type { EventBus } from '../../events.ts';
 import type { CreditsService } from '../money/credits/service.ts';
 import type { NotificationsService } from '../notifications/service.ts';
+import type { UsersService } from '../users/service.ts';
 import { Bracket, type Match } from './brackets.ts';
 import { seasonOf } from './seasons.ts';
 
@@ -33,6 +34,8 @@ export async function tournamentChanged(tx: Tx, id: string): Promise<void> {
 
 export interface PlayDeps {
   credits: CreditsService;
+  /** Whether an account is deleted: refunds and prizes skip it. */
+  users: Pick<UsersService, 'living'>;
   notifications: NotificationsService;
   events: EventBus;
   clock: Clock;
@@ -232,8 +235,12 @@ export class TournamentPlay {
     }
   }
 
-  /** A place's prize: its payout row first (its key refuses a second), then the ledger line, in one transaction. */
+  /**
+   * A place's prize: its payout row first (its key refuses a second), then the ledger line, in one
+   * transaction. A deleted account (its erasure not run yet) keeps its place, unpaid.
+   */
   private async pay(tx: Tx, tournament: TournamentRow, userId: string, place: number, amount: number, now: Date): Promise<void> {
+    if (!(await this.deps.users.living(tx, [userId])).has(userId)) return;
     const [claimed] = await tx.insert(tournamentPayouts).values({ tournamentId: tournament.id, place, userId, amount, paidAt: now }).onConflictDoNothing().returning();
     if (!claimed) return;
     const { entryId } = await this.deps.credits.apply(tx, {

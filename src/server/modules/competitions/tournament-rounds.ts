@@ -92,16 +92,23 @@ export class TournamentRounds {
       const done = await this.db.transaction(async (tx) => {
         const t = await lockTournament(tx, id, { skipLocked: true });
         if (t?.status !== 'SCHEDULED') return false;
-        for (const userId of await refundEntrants(tx, this.deps, t, ['REGISTERED'], 'MISSED')) {
+        for (const userId of (await refundEntrants(tx, this.deps, t, ['REGISTERED'], 'MISSED')).told) {
           await this.deps.notifications.notify(userId, { key: 'tournament.missed', params: { tournament: t.name }, link: tournamentLink(t.slug) }, tx);
         }
-        const checked = await tx
+        const present = await tx
           .select()
           .from(tournamentEntrants)
           .where(and(eq(tournamentEntrants.tournamentId, id), eq(tournamentEntrants.status, 'CHECKED_IN')));
+        // A deleted account whose erasure has not run yet leaves now as it would then (withdrawn, the fee kept), unseeded.
+        const living = await this.deps.users.living(
+          tx,
+          present.map((e) => e.userId),
+        );
+        for (const e of present) if (!living.has(e.userId)) await this.deps.play.leave(tx, t, e.userId);
+        const checked = present.filter((e) => living.has(e.userId));
         if (checked.length < 2) {
           await tx.update(tournaments).set({ status: 'CANCELLED', cancelReason: 'notEnoughEntrants', endedAt: now, updatedAt: now }).where(eq(tournaments.id, id));
-          for (const userId of await refundEntrants(tx, this.deps, t, ['CHECKED_IN'], 'WITHDRAWN')) {
+          for (const userId of (await refundEntrants(tx, this.deps, t, ['CHECKED_IN'], 'WITHDRAWN')).told) {
             await this.deps.notifications.notify(userId, { key: 'tournament.notEnough', params: { tournament: t.name }, link: tournamentLink(t.slug) }, tx);
           }
           await tournamentChanged(tx, id);

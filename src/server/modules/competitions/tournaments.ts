@@ -113,7 +113,7 @@ export class TournamentsService {
         .update(rankedMatches)
         .set({ status: 'VOID', reason: 'tournamentCancelled', endedAt: now })
         .where(and(eq(rankedMatches.tournamentId, id), inArray(rankedMatches.status, [...liveMatchStatuses])));
-      const told = await refundEntrants(tx, this.deps, before, ['REGISTERED', 'CHECKED_IN'], 'WITHDRAWN');
+      const { told } = await refundEntrants(tx, this.deps, before, ['REGISTERED', 'CHECKED_IN'], 'WITHDRAWN');
       for (const userId of told) {
         await this.deps.notifications.notify(userId, { key: 'tournament.cancelled', params: { tournament: before.name, reason }, link: tournamentLink(before.slug) }, tx);
       }

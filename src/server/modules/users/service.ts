@@ -111,6 +111,23 @@ export class UsersService {
       .where(eq(users.id, userId));
   }
 
+  /**
+   * The accounts of `ids` not deleted, their rows held `FOR SHARE` until `tx` ends, for a payment
+   * into them in `tx` (a refund, a prize): a deletion, which takes the row `FOR UPDATE`, either
+   * went first and is seen here, or waits for the commit and forfeits the credits paid with the
+   * rest. Nothing is paid into a deleted account, whether or not its erasure has run.
+   */
+  async living(tx: Executor, ids: string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await tx
+      .select({ id: users.id, deletedAt: users.deletedAt })
+      .from(users)
+      .where(inArray(users.id, [...new Set(ids)]))
+      .orderBy(users.id)
+      .for('share');
+    return new Set(rows.filter((r) => !r.deletedAt).map((r) => r.id));
+  }
+
   /** Whether the row is a deleted account's: reviews name their author "Former player". */
   async deletedIds(ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();

@@ -9,7 +9,7 @@ import { formatDate, formatNumber, useLocalized } from '../../ui/format.ts';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';
 
 /** One tournament as a card leading to its page: when, format, entrants, prize, and its winner once over. */
-export function TournamentCard({ tournament: x }: { tournament: TournamentSummary }) {
+function TournamentCard({ tournament: x }: { tournament: TournamentSummary }) {
   const { t, i18n } = useTranslation('ranked');
   const localized = useLocalized();
   const to = useLocalePath();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Box, Button, Card, CardContent, Chip, Container, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Chip, Container, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -10,6 +10,7 @@ import { formatDate, formatNumber, useLocalized } from '../../ui/format.ts';
 import { LoadError, useErrorMessage } from '../../ui/states.tsx';
 import { ActionAlert, useConfirmedAction } from '../../ui/useConfirmedAction.tsx';
 import { BracketView } from './BracketView.tsx';
+import { EntrantsTable } from './EntrantsTable.tsx';
 
 /**
  * Reads the tournament again at each change its public stream announces (a result, an entrant), and
@@ -221,28 +222,7 @@ export function TournamentPage() {
             <Typography id="tournament-entrants" variant="h2" sx={{ fontSize: { xs: '1.4rem', md: '1.7rem' }, mb: 1 }}>
               {t('tournaments.entrants')}
             </Typography>
-            {x.entrantList.length === 0 ? (
-              <Typography color="text.secondary">{t('tournaments.noEntrants')}</Typography>
-            ) : (
-              <Table size="small" aria-labelledby="tournament-entrants" data-testid="tournament-entrants">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t('tournaments.seed')}</TableCell>
-                    <TableCell>{t('leaderboard.player')}</TableCell>
-                    <TableCell>{t('tournaments.entryStatus')}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {x.entrantList.map((e) => (
-                    <TableRow key={e.player.id}>
-                      <TableCell sx={{ width: 64 }}>{e.seed ?? '—'}</TableCell>
-                      <TableCell sx={{ overflowWrap: 'anywhere' }}>{e.player.mcName ?? e.player.name}</TableCell>
-                      <TableCell>{t(`tournaments.entrantStatus.${e.status}`)}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            )}
+            <EntrantsTable entrants={x.entrantList} labelledBy="tournament-entrants" />
           </Box>
         </Stack>
       )}

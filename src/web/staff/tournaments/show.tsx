@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Box, Button, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Stack, Typography } from '@mui/material';
 import { useInvalidate, useShow } from '@refinedev/core';
 import { Show } from '@refinedev/mui';
 import { useTranslation } from 'react-i18next';
 import type { BracketMatch, Tournament } from '../../../contract/tournaments.ts';
 import type { ApiError } from '../../app/api.ts';
 import { BracketView } from '../../site/ranked/BracketView.tsx';
+import { EntrantsTable } from '../../site/ranked/EntrantsTable.tsx';
 import { formatDate, formatNumber, useLocalized } from '../../ui/format.ts';
 import { ActionDialog, ReasonInput } from '../ActionDialog.tsx';
 import { BackButton, ErrorAlert, Fact, Facts, useReadOnly, ViewTitle } from '../common.tsx';
@@ -82,27 +83,10 @@ export function TournamentShow() {
             {x.bracket.length === 0 ? <Typography color="text.secondary">{t('tournaments.noBracket')}</Typography> : <BracketView matches={x.bracket} />}
           </Box>
           <Box>
-            <Typography variant="h4" component="h2" sx={{ mb: 1 }}>
+            <Typography id="staff-tournament-entrants" variant="h4" component="h2" sx={{ mb: 1 }}>
               {t('tournaments.fields.entrants')}
             </Typography>
-            <Table size="small" data-testid="staff-entrants">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('tournaments.fields.seed')}</TableCell>
-                  <TableCell>{t('tournaments.fields.player')}</TableCell>
-                  <TableCell>{t('tournaments.fields.entryStatus')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {x.entrantList.map((e) => (
-                  <TableRow key={e.player.id}>
-                    <TableCell>{e.seed ?? '—'}</TableCell>
-                    <TableCell>{playerName(e.player)}</TableCell>
-                    <TableCell>{t(`tournaments.entrantStatus.${e.status}`)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <EntrantsTable entrants={x.entrantList} labelledBy="staff-tournament-entrants" />
           </Box>
         </Stack>
       )}
