@@ -322,7 +322,7 @@ describe('a tournament’s payments under SIGKILL', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'blockhost-tournament-kill-'));
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    const db = await serverDbEnv();
+    const db = await serverDbEnv(dataDir);
     const env = { ...baseEnv(), ...db.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'none') };
     const servers: Array<ReturnType<typeof startApi>> = [];
     const tokenOf = (user: string, ...roles: string[]) =>
