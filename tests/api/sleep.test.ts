@@ -169,11 +169,10 @@ describe('sleeping when empty', () => {
       expect((await game(gameId)).status).toBe('SLEEPING');
       expect(woken).toBeUndefined();
 
-      // The backup ends: the wake starts it, and answers once it runs.
+      // The backup ends: the wake starts it (its next look at the game), and answers once it runs.
       await t.current.database.db.update(games).set({ lockedFor: null, lockedUntil: null }).where(eq(games.id, gameId));
-      await expect.poll(async () => (await game(gameId)).status, { timeout: 30_000 }).toBe('STARTING');
-      await tick();
-      await tick();
+      await t.current.driver.launched(gameId);
+      t.current.driver.ready(gameId);
       await wake;
       expect(woken).toEqual({ host: '127.0.0.1', port: expect.any(Number) });
       expect(await game(gameId)).toMatchObject({ status: 'RUNNING', desiredState: 'running' });
