@@ -17,6 +17,8 @@ import { pingRate, statusPing } from './wire.ts';
  *   sleep between joins (the games' clock moved past its 5 minutes without a player);
  * - status pings per second through the gateway, answered from memory for the sleeping game and
  *   passed on to the server for a running one, against the running server's own port;
+ * - what a player notices of the copying: a running server's world downloaded by real joins,
+ *   straight and through the gateway in turns (to the spawn, and to every chunk around it loaded);
  * - the cost side: 1 000 games hosted, all but the awake ones SLEEPING (their rows exist, nothing
  *   runs), the awake ones real servers each visited once by a player; the API's memory and the
  *   servers' (RSS, and PSS, which shares the node binary's pages among the servers that map them).
@@ -31,7 +33,16 @@ export interface SleepFigures {
   startingToRunningP50Ms: number;
   runningToSpawnP50Ms: number;
   pings: { sleepingPerSecond: number; runningPerSecond: number; directPerSecond: number; failed: number };
+  /** What a player notices of the copying: a running server joined straight and through the gateway, in turns. */
+  worldDownload: { joins: number; direct: Download; gateway: Download };
   cost: CostFigures;
+}
+
+/** Medians of a join of a running server: from the client's first byte to its spawn, and to every chunk around it loaded; the bytes it received by then. */
+interface Download {
+  spawnP50Ms: number;
+  chunksP50Ms: number;
+  bytes: number;
 }
 
 interface CostFigures {
@@ -187,6 +198,44 @@ async function wakeJoins(server: BenchServer, gameId: string, gatewayPort: numbe
   return joins;
 }
 
+const DOWNLOADS = 5;
+
+/**
+ * A running server joined `DOWNLOADS` times straight on its own port and as many through the
+ * gateway by name, in turns (so neither has a quiet moment alone): the world as a player downloads
+ * it, chunks generated or read by the server and copied by the gateway on the way.
+ */
+async function worldDownloads(gatewayPort: number, directPort: number, host: string): Promise<SleepFigures['worldDownload']> {
+  const times: Record<'direct' | 'gateway', Array<{ spawn: number; chunks: number; bytes: number }>> = { direct: [], gateway: [] };
+  // One warm-up each, not counted: the client's code and the chunks around the spawn the first time.
+  for (let i = 0; i <= DOWNLOADS; i++) {
+    for (const way of ['direct', 'gateway'] as const) {
+      const started = performance.now();
+      const bot = await joinFrom(way === 'direct' ? directPort : gatewayPort, host, `Visit_${way.slice(0, 1)}${i}`, `127.0.3.${i + 1}`);
+      const spawn = performance.now() - started;
+      await bot.waitForChunksToLoad();
+      const chunks = performance.now() - started;
+      const bytes = (bot._client as unknown as { socket: net.Socket }).socket.bytesRead;
+      await quit(bot);
+      if (i > 0) times[way].push({ spawn, chunks, bytes });
+    }
+  }
+  const p50 = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    );
+  const of = (list: Array<{ spawn: number; chunks: number; bytes: number }>): Download => ({
+    spawnP50Ms: p50(list.map((t) => t.spawn)),
+    chunksP50Ms: p50(list.map((t) => t.chunks)),
+    bytes: p50(list.map((t) => t.bytes)),
+  });
+  const figures = { joins: DOWNLOADS, direct: of(times.direct), gateway: of(times.gateway) };
+  const at = (d: Download) => `spawned at ${(d.spawnP50Ms / 1000).toFixed(2)} s, chunks loaded at ${(d.chunksP50Ms / 1000).toFixed(2)} s`;
+  console.log(`  a running server's world, p50 of ${DOWNLOADS} joins: direct ${at(figures.direct)}; through the gateway ${at(figures.gateway)}`);
+  return figures;
+}
+
 async function cost(server: BenchServer, offer: { definitionId: string; packageId: string }, gatewayPort: number): Promise<CostFigures> {
   await server.collectGarbage();
   const apiRssBeforeMb = server.rssKb() / 1024;
@@ -293,6 +342,7 @@ export async function sleepBench(): Promise<SleepFigures> {
     const sleepingPings = await pingRate(gatewayPort, 'bench-sleepy.localhost');
     const runningPings = await pingRate(gatewayPort, 'bench-awake.localhost');
     const directPings = await pingRate(portOf(running.directAddress!), 'bench-awake.localhost');
+    const worldDownload = await worldDownloads(gatewayPort, portOf(running.directAddress!), 'bench-awake.localhost');
     await server.call(OWNER, 'POST', `/v1/game/${awake}/stop`);
     await until(server, awake, 'STOPPED');
     if ((await statusOf(server, sleepy)).status !== 'SLEEPING') throw new Error('the pinged game woke up');
@@ -319,6 +369,7 @@ export async function sleepBench(): Promise<SleepFigures> {
         directPerSecond: directPings.perSecond,
         failed: sleepingPings.failed + runningPings.failed + directPings.failed,
       },
+      worldDownload,
       cost: costFigures,
     };
   } finally {

@@ -116,6 +116,13 @@ export interface GameDriver {
   stop(game: GameSpec): Promise<void>;
   /** RUNNING only when the server answered a Server List Ping and an RCON login. */
   observe(game: GameSpec): Promise<Observed>;
+  /**
+   * Calls `listener` with a game's id as soon as its server says it takes logins (the local
+   * driver's launcher once flying-squid and RCON listen, a jar's RCON line; a GameServer turning
+   * Ready in the Agones watch): the platform observes it then rather than at its next look. A hint
+   * only: `observe` still decides, and a driver without it is seen running by the rounds alone.
+   */
+  onReady?(listener: (gameId: string) => void): void;
   /** One vanilla RCON command; rejects when the server is not reachable. */
   rcon(game: GameSpec, command: string): Promise<string>;
   /**

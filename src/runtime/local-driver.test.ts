@@ -60,7 +60,11 @@ describe('LocalDriver with flying-squid', () => {
     // MC_TEST_VERSION runs it against another version flying-squid and mineflayer both speak.
     const game = gameSpec('lifecycle', { banned: ['Intruder'], levelType: 'flat', version: process.env.MC_TEST_VERSION ?? '1.21.4' });
     const { version } = game;
+    const ready = new Promise<string>((resolve) => driver.onReady(resolve));
     await driver.start(game);
+    // The server's own word that it takes logins: the first look after it sees it running.
+    expect(await ready).toBe(game.id);
+    expect((await driver.observe(game)).status).toBe('RUNNING');
     const running = await waitFor(driver, game, 'RUNNING');
     const { port } = readServerConfig(driver.dir(game));
     expect(running).toMatchObject({ address: `play.example.test:${port}`, motd: 'BlockHost test', version, maxPlayers: 5, playersOnline: 0, players: [] });

@@ -116,6 +116,7 @@ export class LocalDriver implements GameDriver {
   /** A jar serves whatever it is; flying-squid only the catalogue's releases. */
   private readonly checksVersion: boolean;
   private readonly options: LocalDriverOptions;
+  private readonly readyListeners: Array<(gameId: string) => void> = [];
 
   constructor(options: LocalDriverOptions) {
     this.options = options;
@@ -132,6 +133,14 @@ export class LocalDriver implements GameDriver {
 
   dir(game: Pick<GameSpec, 'id'>): string {
     return gameFolder(this.options.dataDir, game);
+  }
+
+  onReady(listener: (gameId: string) => void): void {
+    this.readyListeners.push(listener);
+  }
+
+  private ready(gameId: string): void {
+    for (const listener of this.readyListeners) listener(gameId);
   }
 
   async provision(game: GameSpec): Promise<void> {
@@ -223,6 +232,9 @@ export class LocalDriver implements GameDriver {
         const { level, text } = classify(line, stream);
         // The game's folder is the host's business: its owner reads paths from the world's folder.
         output.write(level, text.replaceAll(dir, '.'));
+        // A jar's server opens RCON last, once it takes logins ("[time] [thread/INFO]: RCON running on";
+        // a player's chat line has "<name>" after the colon).
+        if (this.options.serverJar && stream === 'stdout' && /\]: RCON running on /.test(line)) this.ready(game.id);
       });
       child[stream]!.on('data', (chunk: Buffer) => {
         log.write(chunk);
@@ -239,7 +251,8 @@ export class LocalDriver implements GameDriver {
       stderrTail: '',
       backups: new Map(),
     };
-    child.on('message', (message: BackupAnswer | null) => {
+    child.on('message', (message: BackupAnswer | { type: 'ready' } | null) => {
+      if (message?.type === 'ready') return void (this.children.get(game.id) === record && this.ready(game.id));
       const pending = message && record.backups.get(message.id);
       if (!pending) return;
       if (message.type === 'backup-progress') return pending.onProgress?.(message.fraction!);

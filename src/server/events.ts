@@ -39,6 +39,8 @@ export interface DomainEvents {
   'games.deleted': { tx: Tx; gameId: string; ownerId: string };
   /** Someone asked a game for a power action (start, stop, restart…), or changed what its server runs. Committed. */
   'games.actionAsked': { gameId: string };
+  /** A player's login woke a sleeping game (its start is written): its server is launched at once, a login waiting on it. Committed. */
+  'games.wakeAsked': { gameId: string };
   /** The reconciler wrote a new status for a game, `from` the one before. */
   'games.statusChanged': { game: GameRow; from: GameRow['status']; executor: Executor };
   /** Some people may have lost a game (a grant revoked or lowered, a group left, an unfriending, a block); `levelOf` tells what each still holds. */

@@ -174,7 +174,7 @@ export function createServices(config: Config, database: Database, given: { runt
     pendingRenewals: (rows): Promise<Map<string, GamePayment>> => renewals.pending(rows),
   });
   const addressNames = new AddressNames(db, { notifications, audit, clock: game.clock });
-  const wakes = new Wakes(db, { runtime: game, games, notifications });
+  const wakes = new Wakes(db, { runtime: game, notifications, events });
   const gameGateway =
     config.gateway.port === null ? null : new GameGateway(database, inApiSource(game, wakes), game.log, { ...config.gateway, port: config.gateway.port, open: !config.gateway.process });
   const reconciler = new Reconciler(db, game, notifications, events, { startTimeoutMs: config.games.startTimeoutMs, intervalMs: config.games.reconcileIntervalMs });

@@ -169,17 +169,37 @@ describe('sleeping when empty', () => {
       expect((await game(gameId)).status).toBe('SLEEPING');
       expect(woken).toBeUndefined();
 
-      // The backup ends: the wake starts it, and answers once it runs.
+      // The backup ends: the wake starts it (its next look at the game), and answers once it runs.
       await t.current.database.db.update(games).set({ lockedFor: null, lockedUntil: null }).where(eq(games.id, gameId));
-      await expect.poll(async () => (await game(gameId)).status, { timeout: 30_000 }).toBe('STARTING');
-      await tick();
-      await tick();
+      await t.current.driver.launched(gameId);
+      t.current.driver.ready(gameId);
       await wake;
       expect(woken).toEqual({ host: '127.0.0.1', port: expect.any(Number) });
       expect(await game(gameId)).toMatchObject({ status: 'RUNNING', desiredState: 'running' });
     } finally {
       await sleepers.stop();
     }
+  });
+
+  it('lets a held login in once the woken server says it takes logins, with no round of the reconciler and the clock still', async () => {
+    const gameId = await sleeping();
+    const s = t.current.app.services;
+    const gateway = new GameGateway(t.current.database, inApiSource(s.runtime, s.wakes), s.runtime.log, { port: 0, domain: 'example', open: false, maxConnections: 10, connectionsPerAddress: 10 });
+    const frozen = t.current.clock.now.getTime();
+    // No look says it runs: only the server's own word (a launcher's once RCON listens) does.
+    t.current.driver.startupObservations = Infinity;
+    let woken: unknown;
+    const wake = gateway.wake(gameId, 'w.example', '192.0.2.30', new AbortController().signal).then((r) => (woken = r));
+    // The wake launched it by itself: the app's loop is off and no test round ran.
+    await t.current.driver.launched(gameId);
+    expect((await game(gameId)).status).toBe('STARTING');
+    expect(woken).toBeUndefined();
+    t.current.driver.ready(gameId);
+    await wake;
+    expect(woken).toEqual({ host: '127.0.0.1', port: expect.any(Number) });
+    expect(await game(gameId)).toMatchObject({ status: 'RUNNING', desiredState: 'running' });
+    expect(t.current.clock.now.getTime()).toBe(frozen);
+    expect(t.current.driver.calls.filter((c) => c === `start ${gameId}`)).toHaveLength(2);
   });
 
   it('keeps where a running server is on its row for gateway processes, told with the status notice', async () => {
@@ -205,7 +225,7 @@ describe('sleeping when empty', () => {
     const gameId = await sleeping();
     const s = t.current.app.services;
     // A second replica's wakes, on the same database.
-    const other = new Wakes(s.db, { runtime: s.runtime, games: s.games, notifications: s.notifications });
+    const other = new Wakes(s.db, { runtime: s.runtime, notifications: s.notifications, events: s.events });
     expect(await s.wakes.ask(gameId, '192.0.2.7', true)).toBe('started');
     expect((await game(gameId)).status).toBe('STARTING');
     // Logins meanwhile find it starting: nothing more to start.

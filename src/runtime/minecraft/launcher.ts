@@ -201,6 +201,9 @@ function runFlyingSquid(config: ServerConfig): Runner {
     (server) => {
       rcon = server;
       console.log(`RCON listening on 127.0.0.1:${config.rconPort}`);
+      // The world and the game port were ready before RCON: logins are taken from now on, and the
+      // driver hears it at once instead of at its next look (a held login is waiting for it).
+      if (process.connected) process.send?.({ type: 'ready' });
     },
     (err: unknown) => {
       console.error(`RCON failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -67,6 +67,12 @@ export class Reconciler {
   private round: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private looping = false;
+  /** Games this replica holds the lease of now, and those asked for at once meanwhile (`now`). */
+  private readonly leasedHere = new Set<string>();
+  private readonly nowAgain = new Set<string>();
+  /** Those turns under way, which `stop` waits for; none begins once it is called. */
+  private readonly turns = new Set<Promise<void>>();
+  private stopped = false;
   /** Woken during a round: run another as soon as it ends. */
   private again = false;
   /** When the last full round began (performance.now()), and whether a game was left starting. */
@@ -82,6 +88,10 @@ export class Reconciler {
     this.events = events;
     // An owner's action is acted on at once rather than at the next round.
     events.on('games.actionAsked', () => this.wake());
+    // A wake, and a server ready for logins, are a held login's whole wait: that game is acted on
+    // at once, loop or no loop, rather than at a round (a full one, or the quick looks at starting servers).
+    events.on('games.wakeAsked', ({ gameId }) => void this.now(gameId));
+    runtime.driver.onReady?.((gameId) => void this.now(gameId));
     this.options = { backoffMs: [5_000, 30_000, 120_000], maxRestarts: 3, restartWindowMs: 10 * 60_000, leaseMs: 5 * 60_000, ...options };
   }
 
@@ -94,8 +104,9 @@ export class Reconciler {
   /** Stops the loop and waits for the round in progress. Games keep their desired state. */
   async stop(): Promise<void> {
     this.looping = false;
+    this.stopped = true;
     clearTimeout(this.timer);
-    await this.round;
+    await Promise.all([this.round, ...this.turns]);
   }
 
   /** Asks for a round now (after an owner's action) instead of at the next interval. */
@@ -138,9 +149,9 @@ export class Reconciler {
     return this.round;
   }
 
-  private async reconcileAll(startingOnly: boolean): Promise<void> {
-    const now = this.runtime.clock();
-    const due = this.db
+  /** The games a round acts on now: those that need attention and no replica holds (`only`: one game). */
+  private due(now: Date, only: { startingOnly: boolean; gameId?: string }) {
+    return this.db
       .select({ id: games.id })
       .from(games)
       .where(
@@ -153,13 +164,41 @@ export class Reconciler {
           or(isNull(games.leaseUntil), lt(games.leaseUntil, now)),
           // A game being restored is only stopped: the restore starts it once its world is back (lock.ts).
           or(eq(games.status, 'STOPPING'), GameLock.free(now), ne(games.lockedFor, 'RESTORE')),
-          startingOnly ? and(eq(games.status, 'STARTING'), isNotNull(games.launchedAt)) : undefined,
+          only.startingOnly ? and(eq(games.status, 'STARTING'), isNotNull(games.launchedAt)) : undefined,
+          only.gameId ? eq(games.id, only.gameId) : undefined,
         ),
       )
       .orderBy(asc(games.statusChangedAt))
       .limit(BATCH)
       .for('update', { skipLocked: true });
-    const leased = await leaseGames(this.db, due, this.replica, new Date(now.getTime() + this.options.leaseMs));
+  }
+
+  /**
+   * One game's turn at once, outside the rounds and whether they loop or not: a wake's start, or a
+   * server its driver says is ready. Leased as a round leases, so one replica acts on it; held by
+   * this replica's round meanwhile, it gets another turn once that one ends; held by another
+   * replica, that replica's own turn or the next round sees it.
+   */
+  now(gameId: string): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.leasedHere.has(gameId)) {
+      this.nowAgain.add(gameId);
+      return Promise.resolve();
+    }
+    const turn = (async () => {
+      const now = this.runtime.clock();
+      const [leased] = await leaseGames(this.db, this.due(now, { startingOnly: false, gameId }), this.replica, new Date(now.getTime() + this.options.leaseMs));
+      if (leased) await this.reconcile(leased);
+    })()
+      .catch((err: unknown) => this.runtime.log.error({ err, gameId }, 'reconciling a game at once failed'))
+      .finally(() => this.turns.delete(turn));
+    this.turns.add(turn);
+    return turn;
+  }
+
+  private async reconcileAll(startingOnly: boolean): Promise<void> {
+    const now = this.runtime.clock();
+    const leased = await leaseGames(this.db, this.due(now, { startingOnly }), this.replica, new Date(now.getTime() + this.options.leaseMs));
     await Promise.all(leased.map((game) => this.reconcile(game)));
     // Launched servers only: one waiting for capacity is tried again at full rounds, not every 250 ms.
     const [stillStarting] = await this.db
@@ -171,6 +210,7 @@ export class Reconciler {
   }
 
   private async reconcile(leased: GameRow): Promise<void> {
+    this.leasedHere.add(leased.id);
     try {
       let game: GameRow | undefined = leased;
       if (game.status === 'STOPPING') game = await this.stopServer(game);
@@ -183,7 +223,10 @@ export class Reconciler {
       await this.db
         .update(games)
         .set({ leaseOwner: null, leaseUntil: null })
-        .where(and(eq(games.id, leased.id), eq(games.leaseOwner, this.replica)));
+        .where(and(eq(games.id, leased.id), eq(games.leaseOwner, this.replica)))
+        .catch((err: unknown) => this.runtime.log.warn({ err, gameId: leased.id }, 'lease not given back: it lapses'));
+      this.leasedHere.delete(leased.id);
+      if (this.nowAgain.delete(leased.id)) void this.now(leased.id);
     }
   }
 

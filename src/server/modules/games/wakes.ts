@@ -3,7 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { gameWakeCounts, games } from '../../db/schema/games.ts';
 import type { GameRuntime } from './runtime.ts';
 import type { NotificationsService } from '../notifications/service.ts';
-import { actionWrite, type GamesService } from './service.ts';
+import type { EventBus } from '../../events.ts';
+import { actionWrite } from './service.ts';
 import { GameLock } from './lock.ts';
 import type { wakeAnswers } from '../../../contract/games.ts';
 
@@ -21,19 +22,21 @@ const PER_GAME = 20;
  * The API's side of a wake (docs/architecture.md, "Sleeping and waking"), asked by the gateway in
  * this process or by a gateway process over `/v1/internal/game/wake/{id}`: the limits, counted in
  * the database so every replica counts together, then the owner's start written from SLEEPING
- * while the game's lock is free. Waiting for the server to run is the gateway's (gateway.ts).
+ * while the game's lock is free, and launched at once on this replica (the reconciler's `now`, no
+ * round awaited). Waiting for the server to run is the gateway's (gateway.ts): the driver's word
+ * that the server is ready has it written RUNNING, whose notice releases the held login.
  */
 export class Wakes {
   private readonly db: Db;
   private readonly runtime: GameRuntime;
-  private readonly games: GamesService;
   private readonly notifications: NotificationsService;
+  private readonly events: EventBus;
 
-  constructor(db: Db, deps: { runtime: GameRuntime; games: GamesService; notifications: NotificationsService }) {
+  constructor(db: Db, deps: { runtime: GameRuntime; notifications: NotificationsService; events: EventBus }) {
     this.db = db;
     this.runtime = deps.runtime;
-    this.games = deps.games;
     this.notifications = deps.notifications;
+    this.events = deps.events;
   }
 
   /**
@@ -65,7 +68,7 @@ export class Wakes {
       .returning();
     if (!row) return false;
     await this.notifications.changed(row.ownerId, { resource: 'games', ids: [gameId], type: 'updated' });
-    this.games.actionAsked(gameId);
+    void this.events.emit('games.wakeAsked', { gameId });
     return true;
   }
 
