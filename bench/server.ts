@@ -62,7 +62,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, { entry
   const inspectorPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, [`--inspect=127.0.0.1:${inspectorPort}`, ...profileFlags(), entry], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   let asked = 0;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
@@ -70,7 +70,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, { entry
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('server did not start in 60 s');
+    if (Date.now() > deadline) throw new Error('server did not start in 180 s');
     await new Promise((r) => setTimeout(r, 100));
   }
   const tokens = new Map<string, string>();
