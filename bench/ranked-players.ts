@@ -3,7 +3,7 @@ import type { BenchServer } from './server.ts';
 import { join } from '../tests/fixtures/minecraft.ts';
 
 /** The match servers' version (the seeded Duel 1.8.8). */
-export const VERSION = '1.8.8';
+const VERSION = '1.8.8';
 
 interface Me {
   match: { id: string; status: string; address: string | null; createdAt: string } | null;
