@@ -77,6 +77,14 @@ async function matchesBench(): Promise<Pick<RankedFigures, 'matches' | 'matchedT
       console.log(`  match ${i + 1}: LIVE after ${toLive.at(-1)} ms, both in after ${toJoined.at(-1)} ms`);
       await Promise.all(bots.splice(0).map((bot) => quit(bot).catch(() => {})));
     }
+    // The ladder's matches over (their 30 s) before the tournaments change the mode's rules.
+    await until(
+      () => db.query<{ n: string }>(`select count(*) as n from ranked_matches where status in ('PENDING', 'LIVE')`).then((r) => Number(r.rows[0]!.n)),
+      (n) => n === 0,
+      180_000,
+      'the ladder matches over',
+      1000,
+    );
     const tournaments = TOURNAMENT_RUNS ? await tournamentsBench(server, db, mode.id) : null;
     // Every match over (its time limit) and its server removed before the API stops.
     await until(
