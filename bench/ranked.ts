@@ -3,7 +3,9 @@ import type { Bot } from 'mineflayer';
 import { percentile } from './load.ts';
 import { startServer, type BenchServer } from './server.ts';
 import { createDatabase } from '../tests/fixtures/pg-database.ts';
-import { join, quit } from '../tests/fixtures/minecraft.ts';
+import { quit } from '../tests/fixtures/minecraft.ts';
+import { playerJoins, until } from './ranked-players.ts';
+import { tournamentsBench, TOURNAMENT_RUNS, type TournamentFigures } from './tournaments.ts';
 
 /**
  * The ranked ladders (issue 35):
@@ -15,7 +17,10 @@ import { join, quit } from '../tests/fixtures/minecraft.ts';
  * - a leaderboard page with LEADERBOARD_PLAYERS rated players in the current season, on
  *   PostgreSQL: the ratings written with generate_series, then the board's first page, a later
  *   page and a signed-in player's (their own rank counted) timed through the HTTP API, with the
- *   query plans' execution times of the board's reads.
+ *   query plans' execution times of the board's reads (a rank: the counts' table above the
+ *   player's whole point, and the board's index within it);
+ * - then, in the matches' server, the tournaments' figures (bench/tournaments.ts): a final's last
+ *   kill to the bracket on its open page, and a 16-player tournament's first round of 8 servers.
  * Both run on PostgreSQL databases made for the run and dropped after it (RANKED_BENCH_DATABASE_URL,
  * default the local `test` database's server).
  */
@@ -32,51 +37,19 @@ export interface RankedFigures {
   boards: Record<string, { p50Ms: number; p95Ms: number; requests: number }>;
   /** EXPLAIN ANALYZE's execution time of each of the board's reads, and whether it used the board's index. */
   plans: Record<string, { executionMs: number; index: string | null }>;
+  tournaments: TournamentFigures | null;
 }
 
-export const RANKED_TARGETS_MS = { joinP50: 3000, leaderboardP95: 50 } as const;
+export const RANKED_TARGETS_MS = { joinP50: 3000, leaderboardP95: 50, finalToBracketP99: 1000 } as const;
 
 const MATCHES = Number(process.env.RANKED_BENCH_MATCHES ?? 10);
 const LEADERBOARD_PLAYERS = 100_000;
 const REQUESTS = 200;
 const WARMUP = 20;
-const VERSION = '1.8.8';
 
 const adminUrl = () => process.env.RANKED_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-interface Me {
-  match: { id: string; status: string; address: string | null; createdAt: string } | null;
-}
-
-/** Polls `read` every `everyMs` until `done` takes its answer (the page is told by its stream; a client of the bench asks). */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number, what: string, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-/** A player's client: reads its match until it has an address, then joins there; answers when it spawned. */
-async function playerJoins(server: BenchServer, user: string, mcName: string, bots: Bot[]): Promise<{ live: number; joined: number; matchId: string }> {
-  const me = await until(
-    () => server.call<Me>(user, 'GET', '/v1/ranked/me'),
-    (m) => m.match?.status === 'LIVE' && !!m.match.address,
-    120_000,
-    `${user}'s match LIVE`,
-  );
-  const live = Date.now();
-  const address = me.match!.address!;
-  const port = Number(address.slice(address.lastIndexOf(':') + 1));
-  const result = await join(port, mcName, VERSION, 60_000, address.slice(0, address.lastIndexOf(':')));
-  if (!result.joined) throw new Error(`${mcName} could not join the match server: ${result.reason}`);
-  bots.push(result.bot);
-  return { live, joined: Date.now(), matchId: me.match!.id };
-}
-
-async function matchesBench(): Promise<Pick<RankedFigures, 'matches' | 'matchedToLiveMs' | 'matchedToJoinedMs'>> {
+async function matchesBench(): Promise<Pick<RankedFigures, 'matches' | 'matchedToLiveMs' | 'matchedToJoinedMs' | 'tournaments'>> {
   const database = await createDatabase(adminUrl(), 'bench_ranked');
   let server: BenchServer | undefined;
   const db = new pg.Client({ connectionString: database.url });
@@ -104,15 +77,24 @@ async function matchesBench(): Promise<Pick<RankedFigures, 'matches' | 'matchedT
       console.log(`  match ${i + 1}: LIVE after ${toLive.at(-1)} ms, both in after ${toJoined.at(-1)} ms`);
       await Promise.all(bots.splice(0).map((bot) => quit(bot).catch(() => {})));
     }
+    // The ladder's matches over (their 30 s) before the tournaments change the mode's rules.
+    await until(
+      () => db.query<{ n: string }>(`select count(*) as n from ranked_matches where status in ('PENDING', 'LIVE')`).then((r) => Number(r.rows[0]!.n)),
+      (n) => n === 0,
+      180_000,
+      'the ladder matches over',
+      1000,
+    );
+    const tournaments = TOURNAMENT_RUNS ? await tournamentsBench(server, db, mode.id) : null;
     // Every match over (its time limit) and its server removed before the API stops.
     await until(
       () => db.query<{ n: string }>('select count(*) as n from ranked_matches where server_removed_at is null').then((r) => Number(r.rows[0]!.n)),
       (n) => n === 0,
-      180_000,
+      300_000,
       'the match servers removed',
       1000,
     );
-    return { matches: MATCHES, matchedToLiveMs: toLive, matchedToJoinedMs: toJoined };
+    return { matches: MATCHES, matchedToLiveMs: toLive, matchedToJoinedMs: toJoined, tournaments };
   } finally {
     await Promise.all(bots.map((bot) => quit(bot).catch(() => {})));
     await db.end().catch(() => {});
@@ -203,7 +185,8 @@ async function leaderboardBench(): Promise<Pick<RankedFigures, 'leaderboardPlaye
     const plans = {
       page: await plan(client, `select * from ranked_ratings where ${board} order by rating desc, user_id asc limit 20`, [modeId, seasonId]),
       total: await plan(client, `select count(*) from (select 1 from ranked_ratings where ${board} limit 100) b`, [modeId, seasonId]),
-      rank: await plan(client, `select count(*) from ranked_ratings where ${board} and rating > $3`, [modeId, seasonId, middle!.rating]),
+      rankAbove: await plan(client, `select sum(players) from ranked_rating_counts where mode_id = $1 and season_id = $2 and bucket > $3`, [modeId, seasonId, Math.floor(middle!.rating)]),
+      rankInPoint: await plan(client, `select count(*) from ranked_ratings where ${board} and rating > $3 and rating < $4`, [modeId, seasonId, middle!.rating, Math.floor(middle!.rating) + 1]),
       rankTied: await plan(client, `select count(*) from ranked_ratings where ${board} and rating = $3 and user_id < $4`, [modeId, seasonId, middle!.rating, me.id]),
     };
     return { leaderboardPlayers: LEADERBOARD_PLAYERS, fillSeconds, boards, plans };
@@ -216,8 +199,8 @@ async function leaderboardBench(): Promise<Pick<RankedFigures, 'leaderboardPlaye
 
 export async function rankedBench(): Promise<RankedFigures> {
   const board = await leaderboardBench();
-  // RANKED_BENCH_MATCHES=0: the leaderboard alone.
-  const matches = MATCHES > 0 ? await matchesBench() : { matches: 0, matchedToLiveMs: [], matchedToJoinedMs: [] };
+  // RANKED_BENCH_MATCHES=0 RANKED_BENCH_FINALS=0 RANKED_BENCH_CUP_PLAYERS=0: the leaderboard alone.
+  const matches = MATCHES > 0 || TOURNAMENT_RUNS ? await matchesBench() : { matches: 0, matchedToLiveMs: [], matchedToJoinedMs: [], tournaments: null };
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
   return {
     ...matches,

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
-import { useTestApp, type TestApp } from '../fixtures/app.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startListeningApp, useTestApp, type TestApp } from '../fixtures/app.ts';
+import { openStream } from '../fixtures/sse.ts';
 import { catalogue, userId } from '../fixtures/games.ts';
 import { rankedMatches, ratingHistory } from '../../src/server/db/schema/competitions.ts';
 import { gamePayments } from '../../src/server/db/schema/renewals.ts';
@@ -209,5 +210,35 @@ describe('ranked match servers', () => {
     expect(await matchOf(t.current, match.id)).toMatchObject({ status: 'VOID', reason: 'serverFailed' });
     expect(await notices(t.current, 'alice')).toContainEqual(expect.objectContaining({ key: 'ranked.voided', description: expect.stringContaining('n’a pas pu démarrer') }));
     expect(await removed(t.current, match.id)).toBe(true);
+  });
+});
+
+describe('ranked match servers, with the loops running', () => {
+  let t: (TestApp & { origin: string }) | undefined;
+  afterEach(async () => {
+    await t?.close();
+  });
+
+  it('starts the match server when the match is made, makes it LIVE once running and ends it at the last kill, none of them waiting for a round', async () => {
+    // Rounds ten minutes apart: only what the commits and the console tell can act within the test.
+    t = await startListeningApp({ GAME_RECONCILE_INTERVAL_MS: '600000' });
+    const s = t.app.services;
+    s.reconciler.start();
+    s.matchSupervision.start(600_000);
+    const stream = await openStream(`${t.origin}/v1/user/notifications/stream`, await t.token('alice'));
+    const { match, gameId } = await matched(t);
+    const notices = () => stream.events.filter((e) => e.event === 'basic-link-event').map((e) => JSON.parse(e.data) as { title: string });
+    // The match's notice, then the server's address.
+    await stream.waitFor('basic-link-event', 2, 10_000);
+    expect(notices()[1]!.title).toBe('Votre match est prêt : Duel 1.8.8');
+    expect(t.driver.calls).toContain(`start ${gameId}`);
+    expect(await matchOf(t, match.id)).toMatchObject({ status: 'LIVE', address: expect.stringMatching(/^127\.0\.0\.1:\d+$/) });
+
+    for (let kill = 0; kill < 3; kill++) t.driver.print(gameId, log('BobMC was slain by AliceMC'));
+    await stream.waitFor('basic-link-event', 3, 10_000);
+    // The ending's round commits before the notice is heard: stopping waits for it.
+    await s.matchSupervision.stop();
+    expect(await matchOf(t, match.id)).toMatchObject({ status: 'FINISHED', result: 'PLAYER_A', killsA: 3 });
+    stream.close();
   });
 });

@@ -278,6 +278,38 @@ describe('ranked ladders', () => {
     expect((await t.current.app.inject({ url: `/v1/ranked/modes/${modeId}/leaderboard?offset=100` })).json().data).toEqual([]);
   });
 
+  it('keeps each player’s own rank right as ratings move within a point, across points, tie, join the board and leave it', async () => {
+    const modeId = await duel(t.current);
+    const rankOf = async (name: string) => (await t.current.as(name, { method: 'GET', url: `/v1/ranked/modes/${modeId}/leaderboard?size=1` })).json().mine?.rank as number | undefined;
+    await rated(t.current, 'alice', modeId, 1700.4);
+    const bob = await rated(t.current, 'bob', modeId, 1700.2);
+    const carol = await rated(t.current, 'carol', modeId, 1700.2);
+    await rated(t.current, 'dave', modeId, 1650);
+    await rated(t.current, 'erin', modeId, 1600);
+    await rated(t.current, 'frank', modeId, 1800, 350, 0);
+    // Bob and Carol tie: the smaller id first, as the list shows them.
+    const [first, second] = bob < carol ? ['bob', 'carol'] : ['carol', 'bob'];
+    expect([await rankOf('alice'), await rankOf(first), await rankOf(second), await rankOf('dave'), await rankOf('erin'), await rankOf('frank')]).toEqual([1, 2, 3, 4, 5, undefined]);
+    // Frank's first match puts him on the board, above everyone.
+    await rated(t.current, 'frank', modeId, 1800, 300, 1);
+    expect([await rankOf('frank'), await rankOf('alice'), await rankOf('erin')]).toEqual([1, 2, 6]);
+    // Bob falls below Erin (another point); Alice moves within her point, still above Carol.
+    await rated(t.current, 'bob', modeId, 1599.5);
+    await rated(t.current, 'alice', modeId, 1700.1);
+    expect([await rankOf('carol'), await rankOf('alice'), await rankOf('erin'), await rankOf('bob')]).toEqual([2, 3, 5, 6]);
+    // Carol's account is erased: she leaves the board, and those below move up.
+    await t.current.app.services.competitions.forget(carol);
+    expect([await rankOf('alice'), await rankOf('dave'), await rankOf('bob')]).toEqual([2, 3, 5]);
+    const board = (await t.current.app.inject({ url: `/v1/ranked/modes/${modeId}/leaderboard` })).json();
+    expect(board.data.map((e: { rank: number; player: { name: string } }) => [e.rank, e.player.name])).toEqual([
+      [1, 'frank'],
+      [2, 'alice'],
+      [3, 'dave'],
+      [4, 'erin'],
+      [5, 'bob'],
+    ]);
+  });
+
   it('starts a new season from a soft reset of the last one', async () => {
     const modeId = await duel(t.current);
     await linked(t.current, 'alice');

@@ -38,4 +38,41 @@ describe('RoundLoop', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(rounds).toBe(2);
   });
+
+  it('runs a round at once when woken between rounds, and right after the one in flight when woken during it', async () => {
+    vi.useFakeTimers();
+    const started: number[] = [];
+    let finish: () => void = () => {};
+    const loop = new RoundLoop(
+      () => {
+        started.push(Date.now());
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+      () => 10_000,
+      () => {},
+    );
+    const t0 = Date.now();
+    loop.start();
+    loop.wake();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started).toEqual([t0]);
+    // Woken twice during the round: one more round, as soon as it ends, not two.
+    loop.wake();
+    loop.wake();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(started).toHaveLength(1);
+    finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(started).toEqual([t0, t0 + 300]);
+    finish();
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(started).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started).toHaveLength(3);
+    finish();
+    await loop.stop();
+    loop.wake();
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(started).toHaveLength(3);
+  });
 });

@@ -66,6 +66,27 @@ export const rankedRatings = pgTable(
   ],
 );
 
+/**
+ * How many players of a mode's season board (a match played) hold a rating in each whole point
+ * (`bucket` = floor(rating)): a player's rank is the sum of the buckets above theirs plus the few
+ * rows of their own bucket ahead, rather than a count of every row ahead (bench/ranked.ts: 100 000
+ * players). Kept by a trigger on `ranked_ratings` (migration 0038), whatever writes a rating.
+ */
+export const rankedRatingCounts = pgTable(
+  'ranked_rating_counts',
+  {
+    modeId: uuid('mode_id')
+      .notNull()
+      .references(() => rankedModes.id, { onDelete: 'cascade' }),
+    seasonId: uuid('season_id')
+      .notNull()
+      .references(() => rankedSeasons.id, { onDelete: 'cascade' }),
+    bucket: integer('bucket').notNull(),
+    players: integer('players').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.modeId, t.seasonId, t.bucket] })],
+);
+
 /** The players waiting for a match: one row per player, so a player waits in one queue at most. */
 export const rankedQueue = pgTable(
   'ranked_queue',

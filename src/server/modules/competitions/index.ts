@@ -1,6 +1,8 @@
 import { defineModule } from '../module.ts';
 import routes from './routes.ts';
 import tournamentRoutes from './tournament-routes.ts';
+import { WANTED_CHANNEL } from '../games/platform-games.ts';
+import { STATUS_CHANNEL } from '../games/world.ts';
 
 /** Ranked ladders (the queue, the matchmaking runner, matches and ratings) and tournaments (docs/architecture.md, "Competitions"). */
 export default defineModule(
@@ -18,6 +20,13 @@ export default defineModule(
       for (const matchId of await services.competitions.openMatchesOf(id)) await services.matchResults.voidMatch(matchId, 'accountDeleted');
       await services.competitions.forget(id);
     });
+    // Heard on every replica at commit: a match server made, then running or crashed, is acted on
+    // by the next supervision round at once rather than at the end of its pause.
+    const supervision = services.matchSupervision;
+    const unlisten = [
+      await services.database.listen(WANTED_CHANNEL, (gameId) => supervision.serverMade(gameId)),
+      await services.database.listen(STATUS_CHANNEL, (gameId) => supervision.statusChanged(gameId), { onReconnect: () => supervision.wake() }),
+    ];
     if (loops) {
       app.addHook('onReady', async () => {
         services.matchmaking.start();
@@ -29,6 +38,7 @@ export default defineModule(
       await services.tournamentStreams.stop();
     });
     app.addHook('onClose', async () => {
+      for (const stop of unlisten) await stop();
       await services.tournamentRounds.stop();
       await services.matchmaking.stop();
       await services.matchSupervision.stop();

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, or, sql, sum } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from '../../db/client.ts';
-import { rankedMatches, rankedModes, rankedQueue, rankedRatings, rankedSeasons, ratingHistory } from '../../db/schema/competitions.ts';
+import { rankedMatches, rankedModes, rankedQueue, rankedRatingCounts, rankedRatings, rankedSeasons, ratingHistory } from '../../db/schema/competitions.ts';
 import { conflict, notFound } from '../../lib/problems.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
 import {
@@ -132,19 +132,25 @@ export class CompetitionsService {
     };
     let ownEntry: LeaderboardEntry | null = null;
     if (own) {
-      // Those ahead: a higher rating, or the same one and a smaller id (the list's order). Two
-      // ranges of the board's index, counted from it alone; an OR of both would read the table.
-      const [[higher], [tied]] = await Promise.all([
+      // Those ahead: the players of the whole points above theirs (the counts' table, a row per
+      // point), those of their own point with a higher rating, and those of the same rating with a
+      // smaller id (the list's order). The two last are short ranges of the board's index.
+      const bucket = Math.floor(own.rating);
+      const [[above], [higher], [tied]] = await Promise.all([
+        this.db
+          .select({ n: sum(rankedRatingCounts.players).mapWith(Number) })
+          .from(rankedRatingCounts)
+          .where(and(eq(rankedRatingCounts.modeId, modeId), eq(rankedRatingCounts.seasonId, season.id), gt(rankedRatingCounts.bucket, bucket))),
         this.db
           .select({ n: count() })
           .from(rankedRatings)
-          .where(and(board, gt(rankedRatings.rating, own.rating))),
+          .where(and(board, gt(rankedRatings.rating, own.rating), lt(rankedRatings.rating, bucket + 1))),
         this.db
           .select({ n: count() })
           .from(rankedRatings)
           .where(and(board, eq(rankedRatings.rating, own.rating), lt(rankedRatings.userId, own.userId))),
       ]);
-      const ahead = { n: (higher?.n ?? 0) + (tied?.n ?? 0) };
+      const ahead = { n: (above?.n ?? 0) + (higher?.n ?? 0) + (tied?.n ?? 0) };
       ownEntry = entry(own, (ahead?.n ?? 0) + 1);
     }
     return {

@@ -52,16 +52,23 @@ export class MatchSupervision {
   private readonly db: Db;
   private readonly deps: Deps;
   private loop: RoundLoop | undefined;
+  /** The servers of the open matches at the last round: a change of their status wakes a round. */
+  private watched = new Set<string>();
+  /** Servers made since (heard at their match's commit), watched until a round sees their match. */
+  private readonly fresh = new Set<string>();
+  /** The consoles followed, of the open matches' servers on this replica: a kill wakes a round. */
+  private readonly followed = new Map<string, () => void>();
 
   constructor(db: Db, deps: Deps) {
     this.db = db;
     this.deps = deps;
   }
 
-  start(): void {
+  /** Rounds every `roundMs` (tests give a long one, to see what wakes it), and at once when woken. */
+  start(roundMs = ROUND_MS): void {
     this.loop = new RoundLoop(
       () => this.tick(),
-      () => ROUND_MS,
+      () => roundMs,
       (err) => this.deps.runtime.log.error({ err }, 'match supervision round failed'),
     );
     this.loop.start();
@@ -69,6 +76,45 @@ export class MatchSupervision {
 
   async stop(): Promise<void> {
     await this.loop?.stop();
+    for (const unfollow of this.followed.values()) unfollow();
+    this.followed.clear();
+  }
+
+  /** A round now rather than at the end of the pause (nothing while the loop is off). */
+  wake(): void {
+    this.loop?.wake();
+  }
+
+  /** A match's server was made (told at its commit, on every replica): its status is watched from now. */
+  serverMade(gameId: string): void {
+    this.fresh.add(gameId);
+  }
+
+  /**
+   * A game's status changed (told at its commit, on every replica): a match server's running makes
+   * its match LIVE, its crash voids it, without waiting for the round.
+   */
+  statusChanged(gameId: string): void {
+    if (this.watched.has(gameId) || this.fresh.has(gameId)) this.wake();
+  }
+
+  /** Follows the consoles of the open matches' servers, and no others: a kill printed wakes a round. */
+  private follow(gameIds: string[]): void {
+    const open = new Set(gameIds);
+    for (const [gameId, unfollow] of this.followed) {
+      if (open.has(gameId)) continue;
+      unfollow();
+      this.followed.delete(gameId);
+    }
+    for (const gameId of open) {
+      if (this.followed.has(gameId)) continue;
+      this.followed.set(
+        gameId,
+        this.deps.runtime.consoles.follow({ id: gameId }, (line) => {
+          if (!line.command && parseDeath(line)?.killer) this.wake();
+        }),
+      );
+    }
   }
 
   /** One round: the open matches read and ended when due, then the ended matches' servers removed; answers the matches ended. */
@@ -84,10 +130,14 @@ export class MatchSupervision {
   private async read(): Promise<Array<[MatchRow, Ending]>> {
     const now = this.deps.runtime.clock();
     const open = await this.db
-      .select({ id: rankedMatches.id, playerA: rankedMatches.playerA, playerB: rankedMatches.playerB })
+      .select({ id: rankedMatches.id, playerA: rankedMatches.playerA, playerB: rankedMatches.playerB, gameId: rankedMatches.gameId })
       .from(rankedMatches)
       .where(inArray(rankedMatches.status, [...liveMatchStatuses]))
       .limit(ROUND_LIMIT);
+    const servers = open.flatMap((m) => (m.gameId ? [m.gameId] : []));
+    this.watched = new Set(servers);
+    for (const gameId of servers) this.fresh.delete(gameId);
+    this.follow(servers);
     if (open.length === 0) return [];
     // Names are read before the transaction (the Minecraft service reads outside it).
     const players = await this.deps.minecraft.players(open.flatMap((m) => [m.playerA, m.playerB]));

@@ -3,6 +3,7 @@ import routes from './routes.ts';
 import staffRoutes from './staff-routes.ts';
 import addressNameRoutes from './address-name-routes.ts';
 import { whole } from '../../lib/personal-data.ts';
+import { WANTED_CHANNEL } from './platform-games.ts';
 
 /**
  * Games: buying one, power actions, the back office's view, and the reconciler that
@@ -25,8 +26,15 @@ export default defineModule(
       app.addHook('onClose', () => gateway.stop());
     }
     app.addHook('onClose', () => services.runtime.driver.close());
+    // A match server made on any replica is started by the first reconciler to lease it, without
+    // waiting for a round (a wake is nothing while the loop is off).
+    const wake = () => services.reconciler.wake();
+    const unlisten = await services.database.listen(WANTED_CHANNEL, wake, { onReconnect: wake });
     if (loops) app.addHook('onReady', async () => services.reconciler.start());
-    app.addHook('onClose', () => services.reconciler.stop());
+    app.addHook('onClose', async () => {
+      await unlisten();
+      await services.reconciler.stop();
+    });
   },
   { needs: ['game-guard'] },
 );

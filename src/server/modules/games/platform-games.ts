@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { gamePlayers, games } from '../../db/schema/games.ts';
 import type { EventBus } from '../../events.ts';
@@ -12,6 +12,12 @@ import { actionWrite } from './service.ts';
  * ends, so they never look at it (it lives minutes, and is removed after its use).
  */
 const NEVER = new Date('9999-01-01T00:00:00Z');
+
+/**
+ * The channel on which every replica hears, once committed, that a platform game was made wanted
+ * running (its id): their reconcilers wake, and the one that leases it starts it at once.
+ */
+export const WANTED_CHANNEL = 'blockhost_platform_game_wanted';
 
 /**
  * Games the platform runs for itself (docs/architecture.md, "Competitions", match servers): an
@@ -70,8 +76,9 @@ export class PlatformGames {
       .returning({ id: games.id });
     const names = input.whitelist.filter((name) => name !== '');
     if (names.length > 0) await tx.insert(gamePlayers).values(names.map((name) => ({ gameId: game!.id, type: 'WHITELIST' as const, name })));
-    // Once committed: the reconciler starts it now rather than at its next round.
-    setImmediate(() => void this.deps.events.emit('games.actionAsked', { gameId: game!.id }));
+    // Heard at commit: a wake before it (an event of this process) would find the game not yet
+    // there, and the server would wait for the next full round.
+    await tx.execute(sql`select pg_notify(${WANTED_CHANNEL}, ${game!.id})`);
     return game!.id;
   }
 
