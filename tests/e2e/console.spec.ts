@@ -74,9 +74,10 @@ test('a player reads the console live, sees a join in colour, runs commands and 
     await expect(commandLines).toHaveText([/> time set day$/, new RegExp(`> setblock ${at.x} ${at.y} ${at.z} stone$`)]);
     await expect(lines.locator('[data-command] + [data-seq]').first()).toContainText(/Time was changed from \d+ to 1000/);
 
-    // A flood: the first lines of a burst arrive, the rest are said by one marker.
+    // A flood: the first lines of a burst arrive, the rest are said by a marker (one per second of
+    // the burst the limit cut: a loaded machine spreads the 900 lines over more than one).
     for (let i = 0; i < 900; i++) bot.chat(`flood ${i}`);
-    await expect(lines.getByText(/^\d+ lignes omises$/)).toBeVisible({ timeout: 15_000 });
+    await expect(lines.getByText(/^\d+ lignes omises$/).first()).toBeVisible({ timeout: 15_000 });
 
     // Copy puts the lines shown, as plain text, on the clipboard; the search narrows them.
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);

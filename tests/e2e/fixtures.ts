@@ -27,9 +27,13 @@ export async function mintToken(user: string, roles: string[] = []): Promise<str
   return signAccessToken(serverConfig, await loadOrCreateKeys(serverConfig.oidc.keysFile), { username: user, roles });
 }
 
-/** The API as one token's holder. */
+/**
+ * The API as one token's holder. Each call on a connection of its own (`connection: close`): a
+ * test's calls can be minutes apart, and a kept-alive connection the server closes as idle just as
+ * the next call is sent is reset (ECONNRESET), which browsers retry and this client does not.
+ */
 export function apiAs(request: APIRequestContext, token: string) {
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = { authorization: `Bearer ${token}`, connection: 'close' };
   return {
     get: (url: string) => request.get(url, { headers }),
     post: (url: string, data: object) => request.post(url, { headers, data }),
