@@ -429,7 +429,7 @@ describe('a tournament’s payments under SIGKILL', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await db.dispose();
     }
-    // Three starts (the first cold: migrations, seed) and the rounds between.
+    // Three starts of the whole product (from the migrated database on PGlite) and the rounds between.
   }, 600_000);
 });
 
