@@ -209,6 +209,9 @@ describe('reconciler', () => {
   it('lets a crash restart wait for room: one crash told, and it runs once a slot is free', async () => {
     const { gameId } = await buyGame(t.current);
     const other = (await buyGame(t.current, 'alice', 'Other')).gameId;
+    // The other game holds the slot for the ten minutes below: left empty that long it would sleep
+    // (the default sleepAfterMinutes), give the slot back, and this game would launch in that round.
+    expect((await t.current.as('alice', { method: 'PUT', url: `/v1/game/${other}/settings`, payload: { sleepAfterMinutes: 0 } })).statusCode).toBe(200);
     t.current.driver.capacity = 1;
     await runGame(t.current, gameId);
     t.current.driver.crash(gameId);

@@ -358,11 +358,6 @@ export class Reconciler {
     }
   }
 
-  /**
-   * A running server with nobody on it for its `sleepAfterMinutes` (counted from this process's
-   * first look at it empty) is saved and stopped through the driver, and written SLEEPING: no crash,
-   * no notice, and the owner still wants it running, so the next player joining wakes it (sleep.ts).
-   */
   /** The driver's `gatewayTarget` as the row keeps it (`host:port`), or null. */
   private async gatewayTarget(game: GameRow): Promise<string | null> {
     const target = await this.runtime.driver.gatewayTarget?.({ id: game.id }).catch(() => null);
@@ -380,6 +375,11 @@ export class Reconciler {
     await this.db.execute(sql`select pg_notify(${STATUS_CHANNEL}, ${game.id})`);
   }
 
+  /**
+   * A running server with nobody on it for its `sleepAfterMinutes` (counted from this process's
+   * first look at it empty) is saved and stopped through the driver, and written SLEEPING: no crash,
+   * no notice, and the owner still wants it running, so the next player joining wakes it (sleep.ts).
+   */
   private async sleepIfEmpty(game: GameRow, players: string[], now: Date): Promise<void> {
     const minutes = game.settings.sleepAfterMinutes ?? settingDefaults.sleepAfterMinutes;
     if (players.length > 0 || minutes === 0) return void this.emptySince.delete(game.id);
