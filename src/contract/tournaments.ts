@@ -108,8 +108,12 @@ export const Tournament = Type.Object({
   entrantList: Type.Array(Entrant),
   /** The bracket's matches, from the start; empty before. */
   bracket: Type.Array(BracketMatch),
-  /** The paid places (1st, 2nd, 3rd), once over. */
-  results: Type.Array(Type.Object({ place: Type.Integer({ minimum: 1, maximum: 3 }), player: TournamentPlayer, prize: Type.Integer() })),
+  /**
+   * The first three places, once over, each with its prize: `prizePaid` when the credits went into
+   * the player's account; a prize not paid (`prizePaid` false, `prize` above 0) was its player's
+   * whose account was deleted before the payment.
+   */
+  results: Type.Array(Type.Object({ place: Type.Integer({ minimum: 1, maximum: 3 }), player: TournamentPlayer, prize: Type.Integer(), prizePaid: Type.Boolean() })),
   /** The caller's entry (with a token); null otherwise. */
   mine: Nullable(Entrant),
 });

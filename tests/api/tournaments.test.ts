@@ -261,9 +261,9 @@ describe('tournament brackets', () => {
       status: 'FINISHED',
       winner: { id: winner },
       results: [
-        { place: 1, player: { id: winner }, prize: 100 },
-        { place: 2, prize: 0 },
-        { place: 3, prize: 0 },
+        { place: 1, player: { id: winner }, prize: 100, prizePaid: true },
+        { place: 2, prize: 0, prizePaid: false },
+        { place: 3, prize: 0, prizePaid: false },
       ],
     });
     expect((await t.current.app.inject({ url: '/v1/tournaments?when=past' })).json().data[0]).toMatchObject({ slug: 'coupe-test', winner: { id: winner } });
@@ -512,7 +512,8 @@ describe('an account deleted less than a round before a payment', () => {
     expect(await paid(winner, 'TOURNAMENT_PRIZE')).toEqual([]);
     expect(await s.credits.balance(winner)).toBe(0);
     expect(await s.db.select().from(tournamentPayouts)).toEqual([]);
-    expect(await view(t.current)).toMatchObject({ status: 'FINISHED', results: [{ place: 1, player: { id: winner } }, { place: 2 }] });
+    // The page says so: the place's prize shown as not paid, not as paid to it.
+    expect(await view(t.current)).toMatchObject({ status: 'FINISHED', results: [{ place: 1, player: { id: winner }, prize: 100, prizePaid: false }, { place: 2 }] });
   });
 });
 

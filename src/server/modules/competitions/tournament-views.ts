@@ -5,6 +5,13 @@ import type { EntrantRow, TournamentRow } from './tournament-play.ts';
 
 type Players = Map<string, Player>;
 
+/** A place's prize as it was paid (its `tournament_payouts` row). */
+export interface Payout {
+  place: number;
+  userId: string;
+  amount: number;
+}
+
 const playerOf = (id: string, players: Players) => {
   const p = players.get(id);
   return { id, name: p?.name ?? '', mcName: p?.mcName ?? null };
@@ -68,14 +75,24 @@ export async function tournamentView(
   modeName: { fr: string; en: string },
   entrants: EntrantRow[],
   players: Players,
-  options: { running: Set<number>; me: string | null },
+  options: { running: Set<number>; me: string | null; payouts: Payout[] },
 ): Promise<Tournament> {
   const active = entrants.filter((e) => e.status === 'REGISTERED' || e.status === 'CHECKED_IN');
   const shown = entrants.filter((e) => e.status !== 'WITHDRAWN').sort((a, b) => (a.seed ?? 1e9) - (b.seed ?? 1e9) || a.registeredAt.getTime() - b.registeredAt.getTime());
   const prizes = [row.prizeFirst, row.prizeSecond, row.prizeThird];
   const placed = row.status === 'FINISHED' ? entrants.filter((e) => e.placement !== null && e.placement <= 3).sort((a, b) => a.placement! - b.placement!) : [];
   const results: Tournament['results'] = [];
-  for (const e of placed) if (!results.some((r) => r.place === e.placement)) results.push({ place: e.placement!, player: playerOf(e.userId, players), prize: prizes[e.placement! - 1] ?? 0 });
+  // A place's payout row says who was paid and how much; a place without one was not paid (no
+  // prize, or its player's account deleted before the payment, which is skipped then).
+  for (const e of placed) {
+    if (results.some((r) => r.place === e.placement)) continue;
+    const payout = options.payouts.find((p) => p.place === e.placement);
+    results.push(
+      payout
+        ? { place: payout.place, player: playerOf(payout.userId, players), prize: payout.amount, prizePaid: true }
+        : { place: e.placement!, player: playerOf(e.userId, players), prize: prizes[e.placement! - 1] ?? 0, prizePaid: false },
+    );
+  }
   const mine = options.me ? entrants.find((e) => e.userId === options.me) : undefined;
   return {
     ...summaryView(row, modeName, active.length, players),

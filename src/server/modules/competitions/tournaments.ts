@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { rankedMatches, rankedModes, tournamentEntrants, tournaments } from '../../db/schema/competitions.ts';
+import { rankedMatches, rankedModes, tournamentEntrants, tournamentPayouts, tournaments } from '../../db/schema/competitions.ts';
 import { conflict, invalidField, notFound } from '../../lib/problems.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { pageOf, type Window } from '../../lib/paging.ts';
@@ -225,16 +225,17 @@ export class TournamentsService {
   }
 
   private async view(row: TournamentRow, me: string | null): Promise<Tournament> {
-    const [entrants, [mode], open] = await Promise.all([
+    const [entrants, [mode], open, payouts] = await Promise.all([
       this.db.select().from(tournamentEntrants).where(eq(tournamentEntrants.tournamentId, row.id)),
       this.db.select({ name: rankedModes.name }).from(rankedModes).where(eq(rankedModes.id, row.modeId)),
       this.db
         .select({ bracketMatchId: rankedMatches.bracketMatchId })
         .from(rankedMatches)
         .where(and(eq(rankedMatches.tournamentId, row.id), inArray(rankedMatches.status, [...liveMatchStatuses]))),
+      this.db.select({ place: tournamentPayouts.place, userId: tournamentPayouts.userId, amount: tournamentPayouts.amount }).from(tournamentPayouts).where(eq(tournamentPayouts.tournamentId, row.id)),
     ]);
     const players = await this.deps.minecraft.players([...entrants.map((e) => e.userId), ...(row.winnerId ? [row.winnerId] : [])]);
-    return tournamentView(row, mode?.name ?? { fr: '', en: '' }, entrants, players, { running: new Set(open.map((o) => o.bracketMatchId!)), me });
+    return tournamentView(row, mode?.name ?? { fr: '', en: '' }, entrants, players, { running: new Set(open.map((o) => o.bracketMatchId!)), me, payouts });
   }
 
   /**

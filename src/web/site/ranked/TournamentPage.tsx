@@ -200,7 +200,7 @@ export function TournamentPage() {
                 {x.results.map((r) => (
                   <Typography key={r.place} sx={{ fontWeight: r.place === 1 ? 700 : 400 }}>
                     {t('tournaments.place', { place: r.place, name: r.player.mcName ?? r.player.name })}
-                    {r.prize > 0 && ` · ${t('tournaments.credits', { credits: formatNumber(r.prize, lang) })}`}
+                    {r.prize > 0 && ` · ${t(r.prizePaid ? 'tournaments.credits' : 'tournaments.prizeNotPaid', { credits: formatNumber(r.prize, lang) })}`}
                   </Typography>
                 ))}
               </Stack>
