@@ -70,7 +70,11 @@ export async function startServer(extraEnv: Record<string, string> = {}, { entry
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('server did not start in 180 s');
+    if (Date.now() > deadline) {
+      // Not left running behind the bench that gave up on it.
+      child.kill('SIGKILL');
+      throw new Error('server did not start in 180 s');
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   const tokens = new Map<string, string>();
