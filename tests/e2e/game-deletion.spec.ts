@@ -66,13 +66,14 @@ test('an owner deletes a server by typing its name: gone from their servers, its
   await page.goto(gamePath);
   await expect(page.getByText('Ce serveur n’existe pas, ou il n’est pas à vous.')).toBeVisible();
 
-  // The backup rounds stop it, back it up one last time and free it: the account page offers that backup.
+  // The backup rounds, woken by the deletion, stop it, back it up one last time and free it: the
+  // account page offers that backup.
   await page.goto('/dashboard/account');
   const kept = page.getByTestId('kept-backups');
   await expect(async () => {
     await page.reload();
     await expect(kept).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 180_000, intervals: [5_000] });
+  }).toPass({ timeout: 180_000, intervals: [2_000] });
   await expect(kept.getByText(name)).toBeVisible();
   await picturesInEachLook(
     page,
