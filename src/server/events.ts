@@ -37,6 +37,8 @@ export interface DomainEvents {
    * it goes (shares, schedules, the renewal waiting, the nightly backup); the backup rounds finish the rest.
    */
   'games.deleted': { tx: Tx; gameId: string; ownerId: string };
+  /** A game's deletion is committed: the backup rounds may finish it now rather than at their next round. Committed. */
+  'games.deletionCommitted': { gameId: string };
   /** Someone asked a game for a power action (start, stop, restart…), or changed what its server runs. Committed. */
   'games.actionAsked': { gameId: string };
   /** A player's login woke a sleeping game (its start is written): its server is launched at once, a login waiting on it. Committed. */

@@ -208,7 +208,11 @@ export function createServices(config: Config, database: Database, given: { runt
     },
     { clock: game.clock },
   );
-  const backupRounds = new BackupRounds(db, { store: backupStore, worlds, lock, work: backupWork, uploads }, { clock: game.clock, log: game.log, retentionDays: config.renewals.retentionDays });
+  const backupRounds = new BackupRounds(
+    db,
+    { store: backupStore, worlds, lock, work: backupWork, uploads, events },
+    { clock: game.clock, log: game.log, retentionDays: config.renewals.retentionDays },
+  );
   const usage = new UsageService(db, { games, backups, driver: game.driver, events }, { clock: game.clock, log: game.log, sampleIntervalMs: config.games.usageSampleMs });
   const gamePlayers = new GamePlayersService(db, { games, notifications, runtime: game });
   const consoles = new ConsoleService(db, { games, players: gamePlayers, audit, consoles: game.consoles, clock: game.clock, events }, config.streams);

@@ -109,6 +109,25 @@ describe('deleting a game', { timeout: 60_000 }, () => {
     expect((await app.app.services.db.select().from(gamePayments).where(eq(gamePayments.gameId, gameId))).map((p) => p.status)).toEqual(['PAID', 'CANCELED']);
   });
 
+  it('is finished at once by the backup rounds running on the replica that took it, not at their next round', async () => {
+    const app = t.current;
+    const s = app.app.services;
+    const { gameId } = await buyGame(app);
+    await runGame(app, gameId);
+    // The rounds started now come a minute apart: only the deletion's wake can finish it within 40 s.
+    s.reconciler.start();
+    s.backupRounds.start();
+    try {
+      expect((await app.as('alice', { method: 'POST', url: `/v1/game/${gameId}/delete`, payload: { name: 'My world' } })).statusCode).toBe(204);
+      await expect.poll(async () => (await rowsOf(app, gameId)).game.worldDeletedAt, { timeout: 40_000 }).not.toBeNull();
+      const stored = await s.db.select().from(backupsTable).where(eq(backupsTable.gameId, gameId));
+      expect(stored.map((b) => [b.reason, b.status])).toEqual([['deletion', 'READY']]);
+    } finally {
+      await s.backupRounds.stop();
+      await s.reconciler.stop();
+    }
+  });
+
   it('waits for a backup under way: 409 with why, deleted once it ended', async () => {
     const app = t.current;
     const { gameId } = await buyGame(app);

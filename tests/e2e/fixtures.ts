@@ -280,7 +280,9 @@ export async function switchTheme(page: Page, theme: 'light' | 'dark') {
  * the light one.
  */
 export async function seriousViolations(page: Page, { theme = 'light', include }: { theme?: 'light' | 'dark'; include?: string } = {}): Promise<string[]> {
-  let axe = new AxeBuilder({ page });
+  // Only the violations in full: axe otherwise describes every node each rule passed (a selector
+  // and the HTML of each), most of its time on a back-office page, for results nobody reads.
+  let axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
   if (include) axe = axe.include(include);
   if (theme === 'dark') axe = axe.withRules(['color-contrast', 'link-in-text-block']);
   const { violations } = await axe.analyze();

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, isNull, lt, lte, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { EventBus } from '../../events.ts';
 import { backups, backupSettings } from '../../db/schema/backups.ts';
 import { RoundLoop } from '../../lib/round-loop.ts';
 import type { ObjectStore } from '../../storage/store.ts';
@@ -32,7 +33,7 @@ export class BackupRounds {
 
   constructor(
     db: Db,
-    deps: { store: ObjectStore; worlds: GameWorlds; lock: GameLock; work: BackupWork; uploads: WorldUploads },
+    deps: { store: ObjectStore; worlds: GameWorlds; lock: GameLock; work: BackupWork; uploads: WorldUploads; events: EventBus },
     options: Pick<BackupWorkDeps, 'clock' | 'log'> & { retentionDays: number },
   ) {
     this.db = db;
@@ -42,6 +43,8 @@ export class BackupRounds {
     this.work = deps.work;
     this.uploads = deps.uploads;
     this.options = options;
+    // A deleted game's last backup is taken at once on the replica that deleted it, not up to a round later.
+    deps.events.on('games.deletionCommitted', () => this.loop?.wake());
   }
 
   private now(): Date {

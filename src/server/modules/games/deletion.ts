@@ -79,6 +79,7 @@ export class GameDeletion {
       }
     });
     void events.emit('games.actionAsked', { gameId });
+    void events.emit('games.deletionCommitted', { gameId });
   }
 
   /**
