@@ -14,7 +14,7 @@ import { leanServerEnv, leanServerFlags } from './minecraft/lean-node.ts';
 import { configFile, startSettings, writeServerConfig, type StoredConfig } from './minecraft/server-config.ts';
 import type { ArchiveResult } from './minecraft/world-archive.ts';
 import { runWorldTool } from './minecraft/world-tool-client.ts';
-import { plainJs } from './plain-js.ts';
+import { compileCacheDir, plainJs } from './plain-js.ts';
 import { ProcessUsage } from './process-usage.ts';
 import { WorldQueue } from './world-queue.ts';
 import { LocalPorts, type Ports } from './local-ports.ts';
@@ -222,7 +222,7 @@ export class LocalDriver implements GameDriver {
     this.launcher ??= plainJs(launcherSource);
     const child = spawn(process.execPath, [...flags, this.launcher, dir], {
       cwd: dir,
-      env: { ...process.env, ...leanServerEnv },
+      env: { ...process.env, ...leanServerEnv, NODE_COMPILE_CACHE: compileCacheDir },
       // An IPC channel, so the launcher notices when this process goes away.
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import path from 'node:path';
@@ -10,13 +11,23 @@ import { fileURLToPath } from 'node:url';
  * otherwise (docs/architecture.md, "Game runtime").
  *
  * The files are stripped of their types (`module.stripTypeScriptTypes`, what Node itself does) into
- * `node_modules/.cache/blockhost-js/`, under the same relative paths, so packages resolve from
- * there as from the sources; relative imports of `.ts` files become `.js`. They are written again
- * whenever their source changed, so they are never stale. Where the folder cannot be written (a
- * read-only install), the `.ts` entry is answered and runs as before.
+ * `node_modules/.cache/blockhost-js/<checkout>/`, under the same relative paths, so packages
+ * resolve from there as from the sources; relative imports of `.ts` files become `.js`. They are
+ * written again whenever their source changed, so they are never stale. `<checkout>` names the
+ * sources' folder: checkouts sharing one `node_modules` (git worktrees) would otherwise rewrite
+ * each other's copies, and a server could start another checkout's launcher. Where the folder
+ * cannot be written (a read-only install), the `.ts` entry is answered and runs as before.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const outDir = path.join(root, 'node_modules', '.cache', 'blockhost-js');
+const outDir = path.join(root, 'node_modules', '.cache', 'blockhost-js', crypto.createHash('sha256').update(root).digest('hex').slice(0, 12));
+
+/**
+ * Where the servers' Node keeps the code it compiled (`NODE_COMPILE_CACHE`): a server's start is
+ * mostly loading flying-squid, minecraft-protocol and their hundreds of modules, and reading their
+ * compiled code back is quicker than compiling it again. Node keys each entry by its own version
+ * and the source's content, so a stale entry is never used; a folder it cannot write disables it.
+ */
+export const compileCacheDir = path.join(root, 'node_modules', '.cache', 'blockhost-node-compile');
 const relativeImport = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\.ts\2/g;
 
 /** Node calls the function experimental once per process, on the operator's console: what it does is what Node does to run our `.ts` files. */
