@@ -13,12 +13,12 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { installAdmin, type SquidPlayer, type SquidServer } from './admin-plugin.ts';
 import { installCombat } from './combat.ts';
 import type { ObjectLocation } from '../driver.ts';
 import { archiveToLocation, parseLocation, recoverWorld, type ArchiveResult } from './world-archive.ts';
+import { loadServerOnly } from './server-only.ts';
 import { readyInItsOwnTime } from './squid-ready.ts';
 import { keepChangesWhileSaving, type SavingWorld } from './world-saving.ts';
 import { settingDefaults } from '../../contract/values.ts';
@@ -113,6 +113,9 @@ function squidOptions(config: ServerConfig, online: () => number): object {
     // Vanilla's: a client silent for 30 s has timed out. flying-squid's 10 s dropped players whose
     // client was busy loading chunks (a crowd joining, a slow machine) for a moment.
     kickTimeout: 30_000,
+    // minecraft-protocol checks the plugin channels' type definitions with a JSON schema validator
+    // it builds for each login (about 0.1 s of a core): they are its own, fixed ones.
+    validateChannelProtocol: false,
     plugins: {},
     modpe: false,
     // Chunks are generated in JS on the game's single thread: vanilla's 10 makes a first join
@@ -135,8 +138,7 @@ function squidOptions(config: ServerConfig, online: () => number): object {
 
 function runFlyingSquid(config: ServerConfig): Runner {
   // flying-squid is CommonJS without types; the interfaces above say what we use of it.
-  const require = createRequire(import.meta.url);
-  const { createMCServer } = require('flying-squid') as { createMCServer(options: object): FlyingSquid };
+  const { createMCServer } = loadServerOnly(import.meta.url) as { createMCServer(options: object): FlyingSquid };
   const serv: FlyingSquid = readyInItsOwnTime(() => createMCServer(squidOptions(config, () => serv.players.length)));
 
   let stopping = false;
