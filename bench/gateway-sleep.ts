@@ -38,7 +38,10 @@ export interface SleepFigures {
   cost: CostFigures;
 }
 
-/** Medians of a join of a running server: from the client's first byte to its spawn, and to every chunk around it loaded; the bytes it received by then. */
+/**
+ * Medians of a join of a running server: from the client's first byte to its spawn, and to every chunk around it loaded; the bytes
+ * its socket read by then (compressed: some 50 kB for the columns around a flying-squid spawn, hence counted in kB).
+ */
 interface Download {
   spawnP50Ms: number;
   chunksP50Ms: number;

@@ -199,15 +199,18 @@ export async function gatewayBench(): Promise<GatewayFigures> {
     for (const port of [game.port, plain.port, gate.port]) await stream(port);
     const mbps: Record<'direct' | 'plain' | 'gateway', number[]> = { direct: [], plain: [], gateway: [] };
     const cpu = { plain: 0, gateway: 0 };
+    const ways = [
+      ['direct', game],
+      ['plain', plain],
+      ['gateway', gate],
+    ] as const;
     for (let i = 0; i < 3; i++) {
-      mbps.direct.push(await stream(game.port));
-      for (const [name, child] of [
-        ['plain', plain],
-        ['gateway', gate],
-      ] as const) {
+      // Each way leads one round: none always follows the same one.
+      for (let j = 0; j < 3; j++) {
+        const [name, child] = ways[(i + j) % 3]!;
         const before = cpuMs(child.pid);
         mbps[name].push(await stream(child.port));
-        cpu[name] += cpuMs(child.pid) - before;
+        if (name !== 'direct') cpu[name] += cpuMs(child.pid) - before;
       }
     }
     const copiedMB = (3 * STREAM_BYTES) / 1024 / 1024;

@@ -316,7 +316,7 @@ async function gatewaySection() {
   row('  running game, through the gateway', `${s.pings.runningPerSecond.toFixed(0)}/s`, '', s.pings.failed === 0);
   row('  running game, its own port', `${s.pings.directPerSecond.toFixed(0)}/s (failed pings in all: ${s.pings.failed})`, 'baseline', s.pings.failed === 0);
   const w = s.worldDownload;
-  const download = (d: typeof w.direct) => `spawn ${ms(d.spawnP50Ms)}, chunks loaded ${ms(d.chunksP50Ms)} (${(d.bytes / 1024 / 1024).toFixed(1)} MB)`;
+  const download = (d: typeof w.direct) => `spawn ${ms(d.spawnP50Ms)}, chunks loaded ${ms(d.chunksP50Ms)} (${(d.bytes / 1024).toFixed(0)} kB read)`;
   row(`a running server's world as a player downloads it (${w.joins} joins each way, in turns), p50: direct`, download(w.direct), 'baseline', null);
   row('  through the gateway', `${download(w.gateway)}: ${((100 * w.gateway.chunksP50Ms) / w.direct.chunksP50Ms).toFixed(0)} % of the direct time`, '', null);
   const c = s.cost;

@@ -170,6 +170,77 @@ describe('the game gateway', () => {
     expect(Buffer.from(answer.subarray(3)).swap16().toString('utf16le')).toContain('Please use Minecraft 1.7 or newer');
   });
 
+  it('copies a server’s bytes whole and in order to a slow client, holding the server back meanwhile', { timeout: 60_000 }, async () => {
+    // 64 MB in 64 kB writes, each 4 bytes their own index: a byte lost, doubled, reordered or
+    // overwritten shows. `taken` counts what the server's socket handed to the kernel.
+    const total = 64 * 1024 * 1024;
+    const piece = 64 * 1024;
+    let taken = 0;
+    const server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => {
+        let offset = 0;
+        const pump = () => {
+          while (offset < total) {
+            const chunk = Buffer.allocUnsafe(piece);
+            for (let i = 0; i < piece; i += 4) chunk.writeUInt32LE((offset + i) / 4, i);
+            offset += piece;
+            if (!socket.write(chunk, () => (taken += piece))) return void socket.once('drain', pump);
+          }
+          socket.end();
+        };
+        pump();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    gateway = createGateway({ route: () => ({ host: '127.0.0.1', port: (server.address() as net.AddressInfo).port }) });
+    port = await gateway.listen(0, '127.0.0.1');
+    try {
+      const client = net.connect(port, '127.0.0.1');
+      client.on('error', () => {});
+      client.pause();
+      const serializer = minecraftProtocol.createSerializer({ state: minecraftProtocol.states.HANDSHAKING, isServer: false, version: VERSION, customPackets: {} }) as {
+        createPacketBuffer(p: object): Buffer;
+      };
+      const hello = serializer.createPacketBuffer({ name: 'set_protocol', params: { protocolVersion: 769, serverHost: 'bulk.localhost', serverPort: port, nextState: 1 } });
+      client.write(Buffer.concat([Buffer.from([hello.length]), hello]));
+      // The client reads nothing until every buffer on the way is full and the server's socket
+      // takes no more: the rest must still wait in the server, not pile up in the gateway.
+      let last = -1;
+      await expect
+        .poll(
+          () => {
+            const still = taken === last;
+            last = taken;
+            return still && taken > 0;
+          },
+          { interval: 250, timeout: 20_000 },
+        )
+        .toBe(true);
+      expect(taken).toBeLessThan(total / 2);
+
+      let read = 0;
+      let wrong = 0;
+      let carried: Buffer = Buffer.alloc(0);
+      client.on('data', (chunk: Buffer) => {
+        const bytes = carried.length ? Buffer.concat([carried, chunk]) : chunk;
+        const whole = bytes.length - (bytes.length % 4);
+        for (let i = 0; i < whole; i += 4) if (bytes.readUInt32LE(i) !== (read + i) / 4) wrong += 1;
+        read += whole;
+        carried = bytes.subarray(whole);
+        // A slow reader: a pause after each read, so the gateway's writes keep filling its socket.
+        client.pause();
+        setImmediate(() => client.resume());
+      });
+      client.resume();
+      await new Promise((resolve) => client.once('close', resolve));
+      expect({ read: read + carried.length, wrong }).toEqual({ read: total, wrong: 0 });
+      await expect.poll(() => gateway.openSockets(), { timeout: 10_000 }).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
   it('closes random, truncated, oversized and stalled handshakes, then still serves a player, with no socket left', async () => {
     await openGateway(1000);
     const handshake = (host: string, nextState = 2) =>

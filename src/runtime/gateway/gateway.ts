@@ -59,6 +59,13 @@ export interface GatewayOptions {
 /** Bytes a client may send while its route is decided (a login start is well under 1 kB). */
 const MAX_HELD_BYTES = 64 * 1024;
 
+/**
+ * The largest read of a server's bytes, in the buffer each connection keeps: Node's own read size.
+ * Larger reads cost less CPU per byte on a bulk stream (docs/decisions.md), but a buffer's pages,
+ * once touched, stay in memory for the connection's life.
+ */
+const READ_BYTES = 64 * 1024;
+
 export interface Gateway {
   /** Listens; resolves with the port (0 picks a free one). */
   listen(port: number, host?: string): Promise<number>;
@@ -183,7 +190,23 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
 
     function connect(target: Target, host: string, intent: Intent, protocolVersion: number): void {
-      const upstream = net.connect({ host: target.host, port: target.port, noDelay: true });
+      // The server's bytes (the bulk: chunks) are read into one buffer of this connection's own and
+      // written to the client as they are: no Buffer, 'data' event or pipe bookkeeping per read.
+      // A write the kernel took whole leaves the buffer free for the next read; one it did not
+      // still points into it, so reading stops until the client's socket has sent it all.
+      let waitingForClient = false;
+      const sent = () => {
+        if (!waitingForClient || client.writableLength > 0) return;
+        waitingForClient = false;
+        upstream.resume();
+      };
+      const fromServer = (length: number, buffer: Uint8Array): boolean => {
+        client.write(buffer.subarray(0, length), sent);
+        if (client.writableLength === 0) return true;
+        waitingForClient = true;
+        return false;
+      };
+      const upstream = net.connect({ host: target.host, port: target.port, noDelay: true, onread: { buffer: Buffer.allocUnsafe(READ_BYTES), callback: fromServer } });
       track(upstream);
       let piping = false;
       const connectTimer = setTimeout(() => upstream.destroy(), connectTimeoutMs);
@@ -195,8 +218,13 @@ export function createGateway(options: GatewayOptions): Gateway {
         piping = true;
         client.off('data', onData);
         for (const chunk of held.splice(0)) upstream.write(chunk);
-        client.pipe(upstream);
-        upstream.pipe(client);
+        // The player's bytes (small packets): written on as they come, the client paused while
+        // the server's socket is full.
+        client.on('data', (chunk: Buffer) => {
+          if (!upstream.write(chunk)) client.pause();
+        });
+        upstream.on('drain', () => client.resume());
+        client.once('end', () => upstream.end());
       });
       upstream.once('close', () => {
         clearTimeout(connectTimer);
