@@ -7,7 +7,6 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { freePort, startTestApp } from '../fixtures/app.ts';
 import { ensurePgliteSnapshot } from '../fixtures/db.ts';
-import { writeBigWorld } from '../fixtures/big-worlds.ts';
 import { randomPortRange } from '../fixtures/minecraft.ts';
 import { openStream } from '../fixtures/sse.ts';
 import { OidcClient } from '../fixtures/oidc-client.ts';
@@ -53,11 +52,14 @@ async function serverDbEnv(migratedIn?: string): Promise<{ env: Record<string, s
  * what it said, if it exits first. With `group`, it leads a process group of its own, so the test
  * can kill it together with every process it started, as a container's end does. With
  * `crashAfter`, it kills itself with SIGKILL once a statement matching it has run
- * (tests/fixtures/crash-point.ts).
+ * (tests/fixtures/crash-point.ts). With `holdRestore`, a restore it runs stops once it has made its
+ * staging folder (tests/fixtures/hold-restore.ts).
  */
-function startApi(env: Record<string, string>, port: number, options: { group?: boolean; crashAfter?: RegExp } = {}) {
+function startApi(env: Record<string, string>, port: number, options: { group?: boolean; crashAfter?: RegExp; holdRestore?: boolean } = {}) {
   const args = options.crashAfter ? ['--import', './tests/fixtures/crash-point.ts', 'src/server/main.ts'] : ['src/server/main.ts'];
-  const childEnv = options.crashAfter ? { ...env, CRASH_AFTER_QUERY: options.crashAfter.source } : env;
+  const childEnv: Record<string, string> = { ...env, ...(options.crashAfter ? { CRASH_AFTER_QUERY: options.crashAfter.source } : {}) };
+  // In every process it starts, the world tool among them (tests/fixtures/hold-restore.ts).
+  if (options.holdRestore) childEnv.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${path.resolve('tests/fixtures/hold-restore.ts')}`;
   const child = spawn(node, args, { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: options.group ?? false });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -160,7 +162,7 @@ describe('the server process', () => {
     };
     const servers: Array<ReturnType<typeof startApi>> = [];
     try {
-      const first = startApi(env, port, { group: true });
+      const first = startApi(env, port, { group: true, holdRestore: true });
       servers.push(first);
       await first.ready;
       const token = spawnSync(node, ['src/server/identity/token-cli.ts', '--user', 'alice'], { env, encoding: 'utf8' }).stdout.trim().split('\n').at(-1)!;
@@ -189,11 +191,9 @@ describe('the server process', () => {
       expect((await api('POST', `/v1/game/${gameId}/start`)).status).toBe(200);
       await running();
 
-      // A world big enough that its restore takes a while: region files far from spawn, which the
-      // running server never loads, and a marker of the moment it was backed up.
+      // A marker of the moment the world was backed up.
       const gameDir = path.join(dataDir, 'games', gameId);
       const world = path.join(gameDir, 'world');
-      writeBigWorld(world, 64);
       fs.writeFileSync(path.join(world, 'castle.txt'), 'before');
       const taken = await api('POST', `/v1/game/${gameId}/backups`, {});
       expect(taken.status).toBe(202);
@@ -203,7 +203,7 @@ describe('the server process', () => {
       fs.writeFileSync(path.join(world, 'castle.txt'), 'after');
 
       // The API dies, and all it started with it, once the restore is unpacking the backup: the
-      // server stopped for it, the world not yet swapped.
+      // server stopped for it, the world not yet swapped (the world tool holds there, stopped).
       const unpacking = new Promise<void>((resolve) => {
         const watcher = fs.watch(gameDir, (_event, name) => {
           if (!name?.startsWith('world.staging-')) return;
@@ -247,7 +247,7 @@ describe('the server process', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       await db.dispose();
     }
-    // Two starts of the whole product, two server starts, four archives of a 64 MB world, and the time the dead process's lock holds.
+    // Two starts of the whole product, two server starts, four archives of the world, and the time the dead process's lock holds.
   }, 600_000);
 
   it('finishes an account deletion the API was killed in the middle of, once: the account never signs in again', async () => {

@@ -1,8 +1,4 @@
-import minecraftProtocol from 'minecraft-protocol';
 import { Rcon } from 'rcon-client';
-
-// minecraft-protocol is CommonJS whose `ping` Node cannot see as a named export.
-const { ping } = minecraftProtocol;
 
 /**
  * How the platform talks to any Minecraft server, whoever runs it: a Server List Ping for its
@@ -25,6 +21,10 @@ function plainText(d: Description | undefined): string {
 
 /** Rejects when nothing answers within `timeoutMs`. */
 export async function pingServer(host: string, port: number, timeoutMs = 3000): Promise<PingStatus> {
+  // minecraft-protocol (some 300 modules with its dependencies) is loaded at the first ping, before
+  // its time counts, not at the start of every process that may ping. It is CommonJS whose `ping`
+  // Node cannot see as a named export.
+  const { ping } = (await import('minecraft-protocol')).default;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no status answer from ${host}:${port} within ${timeoutMs} ms`)), timeoutMs);

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 
 /** A secret for an authenticator app: 20 random bytes in base32, as the apps expect. */
 export const newTotpSecret = () => generateSecret({ length: 20 });
@@ -8,7 +7,11 @@ export const newTotpSecret = () => generateSecret({ length: 20 });
 export const totpUri = (username: string, secret: string) => generateURI({ issuer: 'BlockHost', label: username, secret });
 
 /** The otpauth URI as a PNG data URL, for the setup page to show without another request. */
-export const totpQrCode = (uri: string) => QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
+export async function totpQrCode(uri: string): Promise<string> {
+  // Loaded at the first setup, not at every start of the API.
+  const { default: QRCode } = await import('qrcode');
+  return QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
+}
 
 /**
  * The 30-second step `code` belongs to at `now`, within one step either way (a phone's clock a

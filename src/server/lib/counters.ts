@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { TtlCache } from './ttl-cache.ts';
 
@@ -53,6 +53,8 @@ export class RedisLink {
 
 /** A client that fails fast while Redis is away (no queue, one retry), and reconnects by itself. */
 export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<RedisLink> {
+  // Loaded only with REDIS_URL set: a single replica never needs the client.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 1000, enableOfflineQueue: false });
   const link = new RedisLink(redis);
   const warn = onceAMinute((err: Error) => log.warn({ err: err.message }, 'Redis unreachable: rate limits and failed sign-ins are not counted until it is back'));

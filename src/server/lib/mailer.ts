@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import fr from '../../../locales/fr/mail.json' with { type: 'json' };
 import en from '../../../locales/en/mail.json' with { type: 'json' };
 import { formatMessage, type Locale, type MessageParams } from '../../contract/messages.ts';
@@ -54,7 +54,8 @@ function renderMail(mail: Mail): { subject: string; text: string; html: string }
  * gets a working password reset.
  */
 export class Mailer {
-  private readonly transport: Transporter;
+  private transport: Promise<Transporter> | undefined;
+  private readonly smtpUrl: string | undefined;
   private readonly outbox: string | undefined;
   private readonly from: string;
   private readonly log: MailLog;
@@ -63,12 +64,20 @@ export class Mailer {
     this.from = options.from;
     this.log = options.log;
     this.outbox = options.smtpUrl ? undefined : options.outbox;
-    this.transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    this.smtpUrl = options.smtpUrl;
+  }
+
+  /** nodemailer is loaded at the first email, not at every start of the API. */
+  private async transporter(): Promise<Transporter> {
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      this.smtpUrl ? nodemailer.createTransport(this.smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    );
+    return this.transport;
   }
 
   async send(mail: Mail): Promise<void> {
     const { subject, text, html } = renderMail(mail);
-    const info = await this.transport.sendMail({ from: this.from, to: mail.to, subject, text, html });
+    const info = await (await this.transporter()).sendMail({ from: this.from, to: mail.to, subject, text, html });
     if (!this.outbox) return;
     await fs.mkdir(this.outbox, { recursive: true });
     const file = path.join(this.outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import sharp from 'sharp';
 import { HttpProblem } from '../../lib/problems.ts';
 import { ObjectNotFoundError, type ObjectStore } from '../../storage/index.ts';
 
@@ -55,6 +54,8 @@ export class DefinitionImages {
   /** Stores an upload; answers its 1x URL. 415 when the bytes are no PNG, JPEG or WebP; 422 when they do not decode. */
   async store(bytes: Buffer): Promise<string> {
     if (!sniffImage(bytes)) throw new HttpProblem(415, 'catalogue.notAnImage');
+    // The image library is loaded at the first upload, not at every start of the API.
+    const { default: sharp } = await import('sharp');
     let outputs: Buffer[];
     try {
       outputs = await Promise.all(

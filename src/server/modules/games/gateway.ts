@@ -1,7 +1,7 @@
 import { eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
-import { createGateway, type Gateway, type Target } from '../../../runtime/gateway/gateway.ts';
+import type { Gateway, Target } from '../../../runtime/gateway/gateway.ts';
 import { Sleepers } from './sleep.ts';
 import { STATUS_CHANNEL } from './world.ts';
 import type { Wakes, WakeAnswer } from './wakes.ts';
@@ -95,6 +95,9 @@ export class GameGateway {
     if (!this.options.open) return;
     await this.source.start?.();
     await this.sleepers.start();
+    // The Minecraft wire format (minecraft-protocol, some 300 modules) is loaded by the API that serves
+    // the port, not by every API, most of which have no gateway or leave it to a process of its own.
+    const { createGateway } = await import('../../../runtime/gateway/gateway.ts');
     this.gateway = createGateway({
       route: (request) => this.route(request),
       log: (message, err) => this.log.warn({ err }, message),

@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import type { Db } from '../../db/client.ts';
 import { games } from '../../db/schema/games.ts';
 import { badRequest, conflict, invalidField, notFound, type ErrorKey } from '../../lib/problems.ts';
@@ -125,6 +124,8 @@ export class GameSettingsService {
     let icon: string | undefined;
     if (image !== null) {
       const bytes = Buffer.from(image.replace(/^data:[\w/+.-]+;base64,/, ''), 'base64');
+      // The image library is loaded at the first icon, not at every start of the API.
+      const { default: sharp } = await import('sharp');
       try {
         const png = await sharp(bytes, { limitInputPixels: MAX_ICON_PIXELS }).resize(ICON_PX, ICON_PX, { fit: 'cover' }).png().toBuffer();
         icon = png.toString('base64');

@@ -1,5 +1,4 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import PDFDocument from 'pdfkit';
 import type { Db, Executor } from '../../../db/client.ts';
 import { invoiceCounters, invoices, type InvoiceLine, type InvoiceParty } from '../../../db/schema/invoices.ts';
 import { notFound } from '../../../lib/problems.ts';
@@ -175,6 +174,8 @@ export class InvoicesService {
   async pdf(row: Row, lang: Lang, corrects?: string): Promise<Buffer> {
     const t = strings[lang];
     const date = (d: Date) => d.toLocaleDateString(lang === 'fr' ? 'fr-FR' : 'en-GB', { timeZone: 'UTC' });
+    // Loaded at the first PDF asked for, not at every start of the API (its fonts and compression are heavy).
+    const { default: PDFDocument } = await import('pdfkit');
     const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${row.kind === 'INVOICE' ? t.invoice : t.creditNote} ${row.number}`, Author: row.seller.name } });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));

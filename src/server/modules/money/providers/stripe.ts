@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import {
   MalformedEventError,
   PaymentProviderError,
@@ -24,6 +25,12 @@ export interface StripeProviderOptions {
 }
 
 /**
+ * The SDK, loaded when a provider is made, not at the module's top: it is some 200 modules, which
+ * an API on the sandbox (no STRIPE_SECRET_KEY) would load at every start for nothing.
+ */
+const stripeSdk = () => createRequire(import.meta.url)('stripe') as typeof Stripe;
+
+/**
  * Card payments through Stripe: PaymentIntents for credit packs, Subscriptions for plans, and the
  * signed webhook that reports what happened to them. Written for the API version the SDK pins
  * (periods on subscription items, an invoice's subscription under `parent`), reading the older
@@ -38,7 +45,8 @@ export class StripeProvider implements PaymentProvider {
   constructor(options: StripeProviderOptions) {
     this.publishableKey = options.publishableKey;
     this.webhookSecret = options.webhookSecret;
-    this.stripe = new Stripe(options.secretKey, { ...apiAddress(options.apiUrl), appInfo: { name: 'blockhost' } });
+    const StripeSdk = stripeSdk();
+    this.stripe = new StripeSdk(options.secretKey, { ...apiAddress(options.apiUrl), appInfo: { name: 'blockhost' } });
   }
 
   async createPaymentIntent(input: PaymentIntentInput): Promise<PaymentIntentCreated> {
@@ -182,7 +190,7 @@ async function call<T>(request: () => Promise<T>): Promise<T> {
 const conflictCodes = new Set(['charge_already_refunded', 'charge_disputed', 'intent_invalid_state', 'payment_intent_unexpected_state', 'resource_already_exists', 'status_transition_invalid']);
 
 function providerError(error: unknown): unknown {
-  const errors = Stripe.errors;
+  const errors = stripeSdk().errors;
   if (!(error instanceof errors.StripeError)) return error;
   let failure: PaymentProviderError;
   if (error instanceof errors.StripeCardError) failure = new PaymentProviderError(402, error.message);
