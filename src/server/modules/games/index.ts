@@ -26,11 +26,9 @@ export default defineModule(
       app.addHook('onClose', () => gateway.stop());
     }
     app.addHook('onClose', () => services.runtime.driver.close());
-    // A match server made on any replica is started by the first reconciler to lease it, at once: a
-    // turn of its own, as a wake on join has, rather than a full round that may be busy with every
-    // other game (nothing while the loops are off). A reconnection may have missed some: a round.
-    const wanted = (gameId: string) => void (loops ? services.reconciler.now(gameId) : undefined);
-    const unlisten = await services.database.listen(WANTED_CHANNEL, wanted, { onReconnect: () => services.reconciler.wake() });
+    // A match server made on any replica is started by the first reconciler to lease it, without
+    // waiting for a round; a reconnection may have missed some: a round.
+    const unlisten = await services.database.listen(WANTED_CHANNEL, (gameId) => services.reconciler.wanted(gameId), { onReconnect: () => services.reconciler.wake() });
     if (loops) app.addHook('onReady', async () => services.reconciler.start());
     app.addHook('onClose', async () => {
       await unlisten();

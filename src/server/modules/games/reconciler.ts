@@ -116,6 +116,11 @@ export class Reconciler {
     else this.schedule(0);
   }
 
+  /** A match server wanted at its match's commit: launched by a turn of its own, then a round (whose quick looks follow a start). */
+  wanted(gameId: string): void {
+    if (this.looping) void this.now(gameId).then(() => this.wake());
+  }
+
   /**
    * The loop: a full round every `intervalMs`, and between them, while a server is starting,
    * quick rounds over the starting servers only, so RUNNING shows soon after the server is ready
