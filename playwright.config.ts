@@ -52,38 +52,22 @@ function server(index: number) {
 const looksOnly = process.env.LOOKS === '1' ? [] : ['looks/**'];
 
 /**
- * The specs that start real game servers (flying-squid) or play with bots. Two of them at once on a
- * 2-core machine each took two to three times as long as alone, their servers' starts competing for
- * the same cores: they run one at a time, in one worker, from the start of the run, while the other
- * worker takes the specs that only need pages and the API.
+ * The tests that start real game servers (flying-squid) or play with bots carry the tag
+ * `@game-server`. Two of them at once on a 2-core machine each took two to three times as long as
+ * alone, their servers' starts competing for the same cores: they run one at a time, in one worker,
+ * from the start of the run, while the other worker takes the tests that only need pages and the
+ * API, including those of the same files (each test makes its own players and servers).
  */
-const gameServerSpecs = [
-  'backups.spec.ts',
-  'console.spec.ts',
-  'game-deletion.spec.ts',
-  'game-offer.spec.ts',
-  'game-settings.spec.ts',
-  'games.spec.ts',
-  'notifications.spec.ts',
-  'ranked.spec.ts',
-  'schedules.spec.ts',
-  'sharing.spec.ts',
-  'slips.spec.ts',
-  'social-server.spec.ts',
-  'staff-backups.spec.ts',
-  'staff-people.spec.ts',
-  'tournaments.spec.ts',
-  'usage.spec.ts',
-];
+const gameServer = /@game-server/;
 
 export default defineConfig({
   testDir: 'tests/e2e',
   testIgnore: looksOnly,
-  // The game servers' project first: Playwright queues the projects' files in this order, so their
-  // chain, the longer one, starts at once; a worker free while one of them runs takes a page spec.
+  // The game servers' project first: Playwright queues the projects' tests in this order, so their
+  // chain, the longer one, starts at once; a worker free while one of them runs takes a page test.
   projects: [
-    { name: 'game servers', testMatch: gameServerSpecs, workers: 1 },
-    { name: 'pages', testIgnore: [...looksOnly, ...gameServerSpecs] },
+    { name: 'game servers', grep: gameServer, workers: 1 },
+    { name: 'pages', grepInvert: gameServer },
   ],
   outputDir: 'test-results/e2e',
   fullyParallel: false,

@@ -14,7 +14,7 @@ const seqs = async (page: Page) =>
     .locator('[data-seq]')
     .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-seq'))));
 
-test('a player reads the console live, sees a join in colour, runs commands and finds the same history, commands included, after a reload', async ({ browser }) => {
+test('a player reads the console live, sees a join in colour, runs commands and finds the same history, commands included, after a reload', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(240_000);
   const player = `console_${run.toLowerCase()}`;
   const { page, gamePath } = await buyServerInStore(browser, player, 'Monde en console');
@@ -107,7 +107,7 @@ test('a player reads the console live, sees a join in colour, runs commands and 
   }
 });
 
-test('a moderator’s console refuses to stop the server, says why in their language, and the server keeps running', async ({ browser }) => {
+test('a moderator’s console refuses to stop the server, says why in their language, and the server keeps running', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(240_000);
   const suffix = run.toLowerCase().slice(-5);
   const { page: owner, token: ownerToken, gamePath } = await buyServerInStore(browser, `owner_${suffix}`, 'Monde modéré');

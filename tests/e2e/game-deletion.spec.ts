@@ -4,7 +4,7 @@ import { apiAs, buyServerInStore, expect, inEachLook, openTab, picturesInEachLoo
 const SHOTS = 'test-results/game-deletion';
 const run = Date.now().toString(36).toLowerCase();
 
-test('an owner deletes a server by typing its name: gone from their servers, its last backup downloadable from the account page', async ({ browser }) => {
+test('an owner deletes a server by typing its name: gone from their servers, its last backup downloadable from the account page', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(300_000);
   const name = 'Monde à supprimer';
   const { page, token, gamePath } = await buyServerInStore(browser, `deleter_${run}`, name);

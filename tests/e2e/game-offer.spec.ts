@@ -20,7 +20,7 @@ async function dialogShots(page: Page, lang: 'fr' | 'en', open: () => Promise<vo
   );
 }
 
-test('an owner moves a server to a bigger plan then back to the smaller one: the prorated difference charged, then given back, each on the ledger', async ({ browser }) => {
+test('an owner moves a server to a bigger plan then back to the smaller one: the prorated difference charged, then given back, each on the ledger', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(240_000);
   const page = await signUp(browser, `offer_${run}`);
   const token = await accessToken(page);

@@ -7,7 +7,7 @@ import { accounts, buyServerInStore, desktopChecks, expect, inEachLook, openTab,
 const SHOTS = 'test-results/settings';
 const run = Date.now().toString(36).toLowerCase();
 
-test('a player changes the MOTD and the game mode live and PvP with a restart, and a Minecraft client sees them', async ({ browser }) => {
+test('a player changes the MOTD and the game mode live and PvP with a restart, and a Minecraft client sees them', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(300_000);
   const { page, token, gamePath } = await buyServerInStore(browser, `tuner_${run}`, 'Monde réglé');
   const status = page.getByTestId('game-status').first();
@@ -205,7 +205,7 @@ test('an owner chooses when an empty server sleeps, or that it never does', asyn
   await expect(page.getByTestId('settings-form').getByRole('combobox', { name: 'Mise en veille sans joueur' })).toHaveText('Jamais');
 });
 
-test('a sleeping server’s page says so, since when, that a player joining wakes it and at which address, in French and in English', async ({ browser }) => {
+test('a sleeping server’s page says so, since when, that a player joining wakes it and at which address, in French and in English', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(180_000);
   const { page, gamePath } = await buyServerInStore(browser, `dozer_${run}`, 'Monde endormi');
   await page.getByRole('button', { name: 'Démarrer', exact: true }).click();

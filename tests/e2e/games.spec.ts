@@ -16,7 +16,7 @@ function screenshots(page: Page, name: string, path: string, ready: (page: Page)
   return shotsInEachLook(page, shots, name, () => page.goto(path).then(() => ready(page)));
 }
 
-test('alice buys a server from the catalogue and starts it from its control panel', async ({ page }) => {
+test('alice buys a server from the catalogue and starts it from its control panel', { tag: '@game-server' }, async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 900 });
 

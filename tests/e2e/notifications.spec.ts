@@ -113,7 +113,7 @@ test('the notifications page keeps read ones, marks one read, shows new ones liv
   await page.context().close();
 });
 
-test('a game started from elsewhere shows its new status on its open page, without a reload', async ({ browser }) => {
+test('a game started from elsewhere shows its new status on its open page, without a reload', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(120_000);
   const page = await signUp(browser, `live_${run}`);
   const api = await playerApi(page);

@@ -6,7 +6,7 @@ const SHOTS = 'test-results/schedules';
 // A player in Paris: a new task starts on the browser's zone.
 test.use({ timezoneId: 'Europe/Paris' });
 
-test('the owner schedules a nightly restart and a command, runs the command now and deletes a task', async ({ browser }) => {
+test('the owner schedules a nightly restart and a command, runs the command now and deletes a task', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(300_000);
   const run = Date.now().toString(36).slice(-5);
   const { page, gamePath } = await buyServerInStore(browser, `sched_${run}`, 'Planifié');

@@ -4,7 +4,7 @@ import { accessToken, apiAs, buyServerInStore, expect, openTab, picturesInEachLo
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/sharing';
 
-test('a player shares a server with a friend group as moderators, then co-admins, and a member removed from the group loses it at once', async ({ browser }) => {
+test('a player shares a server with a friend group as moderators, then co-admins, and a member removed from the group loses it at once', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(300_000);
   const run = Date.now().toString(36).slice(-5);
   const aliceName = `alice_${run}`;

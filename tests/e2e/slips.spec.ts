@@ -105,7 +105,7 @@ test('support opening an edit page see the record read-only, with no button that
   await page.context().close();
 });
 
-test('a kick asks for a reason the player is shown, and "was kicked" goes once the player is back', async ({ browser }) => {
+test('a kick asks for a reason the player is shown, and "was kicked" goes once the player is back', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(300_000);
   const { page } = await buyServerInStore(browser, `kicker_${run}`, 'Monde des expulsions');
   await page.getByRole('button', { name: 'Démarrer', exact: true }).click();

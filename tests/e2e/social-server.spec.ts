@@ -23,7 +23,7 @@ async function unread(bell: Locator): Promise<number> {
   return Number(/(\d+)/.exec(name)?.[1] ?? NaN);
 }
 
-test('a friend group goes on the whitelist from the control panel, its member joins, and friends hear the server is open', async ({ browser }) => {
+test('a friend group goes on the whitelist from the control panel, its member joins, and friends hear the server is open', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(240_000);
   const run = Date.now().toString(36).slice(-5);
   const bobName = `bob_${run}`;

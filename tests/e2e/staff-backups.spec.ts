@@ -46,7 +46,7 @@ const backups = async (player: Api, gameId: string) => ((await (await player.get
 const section = (page: Page) => page.getByTestId('staff-backups');
 const row = (page: Page, id: string): Locator => section(page).locator(`.MuiDataGrid-row[data-id="${id}"]`);
 
-test('staff see a player’s backups, restore one with a reason, and find it in the audit log; support only read', async ({ browser, request }) => {
+test('staff see a player’s backups, restore one with a reason, and find it in the audit log; support only read', { tag: '@game-server' }, async ({ browser, request }) => {
   test.setTimeout(420_000);
   const player = await playerWithServer(request, `keeper_${run}`);
   const gamePath = `/dashboard/staff/games/show/${player.gameId}`;

@@ -170,7 +170,7 @@ test('staff refund a card payment after saying why and a confirmation; its invoi
   await page.context().close();
 });
 
-test('staff give a server free days, stop it and hide then restore a review, each after saying why', async ({ browser, request }) => {
+test('staff give a server free days, stop it and hide then restore a review, each after saying why', { tag: '@game-server' }, async ({ browser, request }) => {
   test.setTimeout(180_000);
   const customer = await makeCustomer(request, `owner_${run}`);
   const page = await signedIn(browser, accounts.staff, '/dashboard/staff/users');

@@ -6,7 +6,7 @@ const SHOTS = 'test-results/usage';
 const run = Date.now().toString(36).toLowerCase();
 
 // The e2e server samples every USAGE_SAMPLE_INTERVAL_MS (playwright.config.ts), not every minute.
-test('the Usage tab draws a running server’s players, CPU and memory, with its start and a backup on the timeline, over 24 hours or 7 days', async ({ browser }) => {
+test('the Usage tab draws a running server’s players, CPU and memory, with its start and a backup on the timeline, over 24 hours or 7 days', { tag: '@game-server' }, async ({ browser }) => {
   test.setTimeout(240_000);
   const { page, token, gamePath } = await buyServerInStore(browser, `gauge_${run}`, 'Monde mesuré');
   const api = apiAs(page.request, token);
