@@ -10,6 +10,9 @@ import { ensurePgliteSnapshot } from '../fixtures/db.ts';
 import { randomPortRange } from '../fixtures/minecraft.ts';
 import { openStream } from '../fixtures/sse.ts';
 import { OidcClient } from '../fixtures/oidc-client.ts';
+import { loadConfig } from '../../src/server/config.ts';
+import { loadOrCreateKeys } from '../../src/server/identity/keys.ts';
+import { signAccessToken } from '../../src/server/identity/tokens.ts';
 
 const node = process.execPath;
 const baseEnv = () => {
@@ -81,6 +84,15 @@ function startApi(env: Record<string, string>, port: number, options: { group?: 
   return { child, ready: started, exited, stderr: () => stderr };
 }
 
+/**
+ * A token for the API started with `env`, as `npm run token` prints it (tested on its own below),
+ * made in this process: the CLI as a process of its own costs a second of CPU each time.
+ */
+async function tokenFor(env: Record<string, string>, username: string, ...roles: string[]): Promise<string> {
+  const config = loadConfig(env);
+  return signAccessToken(config, await loadOrCreateKeys(config.oidc.keysFile), { username, roles });
+}
+
 /** Asks `probe` every 250 ms until it answers something truthy; fails after `ms`, saying what it waited for. */
 async function until<T>(what: string, probe: () => Promise<T | false | undefined>, ms = 120_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -108,8 +120,7 @@ describe('the server process', () => {
     try {
       const first = start();
       await first.ready;
-      const out = spawnSync(node, ['src/server/identity/token-cli.ts', '--user', 'alice'], { env, encoding: 'utf8' });
-      const token = out.stdout.trim().split('\n').at(-1)!;
+      const token = await tokenFor(env, 'alice');
       const auth = { authorization: `Bearer ${token}` };
       const stream = await openStream(`http://127.0.0.1:${port}/v1/user/notifications/stream`, token);
 
@@ -165,7 +176,7 @@ describe('the server process', () => {
       const first = startApi(env, port, { group: true, holdRestore: true });
       servers.push(first);
       await first.ready;
-      const token = spawnSync(node, ['src/server/identity/token-cli.ts', '--user', 'alice'], { env, encoding: 'utf8' }).stdout.trim().split('\n').at(-1)!;
+      const token = await tokenFor(env, 'alice');
       const api = async (method: 'GET' | 'POST', url: string, body?: object) => {
         const res = await fetch(`http://127.0.0.1:${port}${url}`, {
           method,
@@ -258,11 +269,7 @@ describe('the server process', () => {
     // The dead process's lease on the deletion lapses in 5 s rather than 5 minutes.
     const env = { ...baseEnv(), ...db.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'none'), ACCOUNT_DELETION_LEASE_SECONDS: '5' };
     const servers: Array<ReturnType<typeof startApi>> = [];
-    const tokenOf = (user: string, ...roles: string[]) =>
-      spawnSync(node, ['src/server/identity/token-cli.ts', '--user', user, ...roles.flatMap((r) => ['--role', r])], { env, encoding: 'utf8' })
-        .stdout.trim()
-        .split('\n')
-        .at(-1)!;
+    const tokenOf = (user: string, ...roles: string[]) => tokenFor(env, user, ...roles);
     const api = async (token: string, method: 'GET' | 'POST', url: string, body?: object) => {
       const res = await fetch(`${origin}${url}`, {
         method,
@@ -278,8 +285,8 @@ describe('the server process', () => {
       await first.ready;
       const password = 'Leaving-soon-2026';
       const kim = ((await new OidcClient(origin).signUp('kim', 'kim@example.com', password)).body as { access_token: string }).access_token;
-      const bob = tokenOf('bob');
-      const staff = tokenOf('boss', 'staff');
+      const bob = await tokenOf('bob');
+      const staff = await tokenOf('boss', 'staff');
       const kimId: string = (await api(kim, 'GET', '/v1/user')).json.id;
       const bobId: string = (await api(bob, 'GET', '/v1/user')).json.id;
       expect((await api(bob, 'POST', '/v1/friend', { userId: kimId })).status).toBeLessThan(300);
@@ -325,11 +332,7 @@ describe('a tournament’s payments under SIGKILL', () => {
     const db = await serverDbEnv(dataDir);
     const env = { ...baseEnv(), ...db.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: origin, DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'none') };
     const servers: Array<ReturnType<typeof startApi>> = [];
-    const tokenOf = (user: string, ...roles: string[]) =>
-      spawnSync(node, ['src/server/identity/token-cli.ts', '--user', user, ...roles.flatMap((r) => ['--role', r])], { env, encoding: 'utf8' })
-        .stdout.trim()
-        .split('\n')
-        .at(-1)!;
+    const tokenOf = (user: string, ...roles: string[]) => tokenFor(env, user, ...roles);
     const api = async (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: object) => {
       const res = await fetch(`${origin}${url}`, {
         method,
@@ -351,8 +354,8 @@ describe('a tournament’s payments under SIGKILL', () => {
       const first = startApi(env, port, { group: true, crashAfter: ledgerLine('TOURNAMENT_REFUND') });
       servers.push(first);
       await first.ready;
-      const staff = tokenOf('boss', 'staff');
-      const players = Object.fromEntries(['alice', 'bob', 'carol'].map((name) => [name, tokenOf(name)]));
+      const staff = await tokenOf('boss', 'staff');
+      const players = Object.fromEntries(await Promise.all(['alice', 'bob', 'carol'].map(async (name) => [name, await tokenOf(name)] as const)));
       const ids: Record<string, string> = {};
       const balance = async (name: string): Promise<number> => (await api(players[name]!, 'GET', '/v1/user')).json.balance;
       const before: Record<string, number> = {};
