@@ -227,7 +227,7 @@ export class LocalDriver implements GameDriver {
     const child = spawn(process.execPath, [...flags, this.launcher, dir], {
       cwd: dir,
       env: { ...process.env, ...leanServerEnv, NODE_COMPILE_CACHE: compileCacheDir },
-      // An IPC channel, so the launcher notices when this process goes away.
+      // An IPC channel: the launcher notices when this process goes away, and the gateway hands it connections.
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     // Both streams go to the log file as they come, and line by line to the console.
