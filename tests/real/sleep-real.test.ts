@@ -86,8 +86,8 @@ describe('a game sleeping when empty and woken by a player, with a real server',
     bots.push(woken.bot);
     expect(await status()).toBe('RUNNING');
     // The held login was handed to the server's process, which names the player's own address (a copy would be the gateway's).
-    const log = stripVTControlCharacters(fs.readFileSync(path.join(real.driver.dir({ id: gameId }), 'logs', 'latest.log'), 'utf8'));
-    expect(log).toMatch(/Friend_1 \((::ffff:)?127\.0\.0\.5\) connected/);
+    const log = () => stripVTControlCharacters(fs.readFileSync(path.join(real.driver.dir({ id: gameId }), 'logs', 'latest.log'), 'utf8'));
+    await expect.poll(log, { timeout: 10_000 }).toMatch(/Friend_1 \((::ffff:)?127\.0\.0\.5\) connected/);
     expect((await alice('GET', `/v1/game/${gameId}/minecraft/players/connected`)).json()).toMatchObject({ playersOnline: 1, players: [{ name: 'Friend_1' }] });
   });
 });

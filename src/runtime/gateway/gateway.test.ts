@@ -95,14 +95,14 @@ describe('the game gateway', () => {
     const refusing: Target = { ...(await driver.gatewayTarget(beta))!, handOff: async () => false };
     gateway = createGateway({ route: ({ host }) => (host === 'alpha.localhost' ? handing : host === 'beta.localhost' ? refusing : null) });
     port = await gateway.listen(0, '127.0.0.1');
-    // The server's console, its colours taken out.
+    // The server's console, its colours taken out; its lines reach the file through this process, a moment after they are printed.
     const log = (game: typeof alpha) => stripVTControlCharacters(fs.readFileSync(path.join(driver.dir(game), 'logs', 'latest.log'), 'utf8'));
 
     const handed = await joined('HandedIn', 'alpha.localhost', '127.0.0.7');
     // The player's own socket is the server's: nothing of it is left in the gateway, and the
     // server names the player's address, not the gateway's.
     expect(gateway.openSockets()).toBe(0);
-    expect(log(alpha)).toMatch(/HandedIn \((::ffff:)?127\.0\.0\.7\) connected/);
+    await expect.poll(() => log(alpha), { timeout: 10_000 }).toMatch(/HandedIn \((::ffff:)?127\.0\.0\.7\) connected/);
     expect(await driver.rcon(alpha, 'list')).toContain('HandedIn');
     // The world arrives whole (the server's own bulk), and the server's kick reaches the player.
     await handed.waitForChunksToLoad();
@@ -115,7 +115,7 @@ describe('the game gateway', () => {
 
     await joined('CopiedIn', 'beta.localhost', '127.0.0.8');
     expect(gateway.openSockets()).toBe(2);
-    expect(log(beta)).toMatch(/CopiedIn \((::ffff:)?127\.0\.0\.1\) connected/);
+    await expect.poll(() => log(beta), { timeout: 10_000 }).toMatch(/CopiedIn \((::ffff:)?127\.0\.0\.1\) connected/);
     expect(await driver.rcon(beta, 'list')).toContain('CopiedIn');
     await Promise.all(bots.splice(0).map(quit));
     await expect.poll(() => gateway.openSockets(), { timeout: 10_000 }).toBe(0);

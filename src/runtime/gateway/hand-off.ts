@@ -24,6 +24,21 @@ interface SocketInternals {
   server: net.Server | null;
 }
 
+/** The hand-offs under way to each child, told when its channel closes: one listener per child, however many at once. */
+const underWay = new WeakMap<ChildProcess, Set<() => void>>();
+
+function onDisconnect(child: ChildProcess, listener: () => void): () => void {
+  const listeners = underWay.get(child) ?? new Set<() => void>();
+  if (!underWay.has(child)) {
+    underWay.set(child, listeners);
+    child.once('disconnect', () => {
+      for (const each of listeners) each();
+    });
+  }
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
 /**
  * Gives `socket` and the bytes read from it (`head`) to `child`. Resolves true once the socket is
  * the child's, or was lost on the way (the child went away meanwhile): the caller only destroys
@@ -52,7 +67,7 @@ export function handOver(child: ChildProcess, socket: Socket, head: Buffer): Pro
     const settle = (sent: boolean) => {
       if (settled) return;
       settled = true;
-      child.off('disconnect', gone);
+      forget();
       if (sent) {
         // The handle is the child's: the socket object left here has none; destroying it emits
         // 'close', which the gateway's counts of connections wait for.
@@ -64,8 +79,7 @@ export function handOver(child: ChildProcess, socket: Socket, head: Buffer): Pro
     };
     // Node's send holds a socket queued behind one not yet acknowledged; when the channel closes,
     // neither is ever sent nor called back. One still holding its handle is the caller's again.
-    const gone = () => settle(!inner._handle);
-    child.once('disconnect', gone);
+    const forget = onDisconnect(child, () => settle(!inner._handle));
     try {
       child.send(message, socket, {}, (error) => settle(!error || !inner._handle));
     } catch {
