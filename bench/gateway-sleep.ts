@@ -33,7 +33,7 @@ export interface SleepFigures {
   startingToRunningP50Ms: number;
   runningToSpawnP50Ms: number;
   pings: { sleepingPerSecond: number; runningPerSecond: number; directPerSecond: number; failed: number };
-  /** What a player notices of the copying: a running server joined straight and through the gateway, in turns. */
+  /** What a player notices of the gateway (in the API, with the local driver: the connection handed to the server): a running server joined straight and through the gateway, in turns. */
   worldDownload: { joins: number; direct: Download; gateway: Download };
   cost: CostFigures;
 }
@@ -206,7 +206,8 @@ const DOWNLOADS = 5;
 /**
  * A running server joined `DOWNLOADS` times straight on its own port and as many through the
  * gateway by name, in turns (so neither has a quiet moment alone): the world as a player downloads
- * it, chunks generated or read by the server and copied by the gateway on the way.
+ * it, chunks generated or read by the server; the API's gateway hands the connection to the
+ * server's process, so none is copied on the way.
  */
 async function worldDownloads(gatewayPort: number, directPort: number, host: string): Promise<SleepFigures['worldDownload']> {
   const times: Record<'direct' | 'gateway', Array<{ spawn: number; chunks: number; bytes: number }>> = { direct: [], gateway: [] };

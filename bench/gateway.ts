@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createGateway } from '../src/runtime/gateway/gateway.ts';
+import { handOver, takeHandedConnections } from '../src/runtime/gateway/hand-off.ts';
 import { words } from '../src/runtime/gateway/words.ts';
 import { percentile } from './load.ts';
 import { loginHello, statusPing } from './wire.ts';
@@ -12,25 +13,34 @@ import { loginHello, statusPing } from './wire.ts';
  * that sends a Minecraft handshake and login start and then either takes a stream of bytes (a
  * world's chunks, as a joining player gets them) or plays ping-pong with small packets (movement,
  * chat), straight to the target, through a plain Node proxy (`net` and `pipe`, ten lines: what any
- * proxy written in Node can do here) and through the gateway. Target, plain proxy and gateway each
- * run in a process of their own, as the gateway runs beside the game servers (in the API, or as
- * `npm run gateway`); the client is this process. Then the gateway alone: 2 000 logins held at once
- * (its memory and file descriptors) and 2 000 status pings at once, answered from its memory as a
- * sleeping game's are.
+ * proxy written in Node can do here), through the gateway copying (as a gateway process of its own,
+ * `npm run gateway`, does for every game, and the API's for Agones and jar servers), and through a
+ * gateway that hands each connection to its target (as the API's gateway does for the local
+ * driver's flying-squid servers: the target is its child, with an IPC channel). Targets, plain
+ * proxy and gateways each run in a process of their own; the client is this process. Then the
+ * gateway alone: 2 000 logins held at once (its memory and file descriptors) and 2 000 status pings
+ * at once, answered from its memory as a sleeping game's are.
  */
 export interface GatewayFigures {
   directMBps: number;
   plainProxyMBps: number;
+  /** Through the gateway copying. */
   gatewayMBps: number;
+  /** Through the gateway handing the connection to its target's process: its target's bytes go straight to the client. */
+  handedMBps: number;
   /** CPU time the proxy's process spent per MB copied (user + system). */
   plainProxyCpuMsPerMB: number;
   gatewayCpuMsPerMB: number;
+  /** The handing gateway's, per MB its target sent. */
+  handedCpuMsPerMB: number;
   /** Round trips of a 64-byte packet: a proxy is crossed twice per round trip. */
   directRttP50Ms: number;
   directRttP99Ms: number;
   plainProxyRttP99Ms: number;
   gatewayRttP50Ms: number;
   gatewayRttP99Ms: number;
+  handedRttP50Ms: number;
+  handedRttP99Ms: number;
   /** Half the difference of the p99 round trips: what one packet's way gains, one direction. */
   addedPerPacketP99Ms: number;
   held: { connections: number; idleRssMb: number; heldRssMb: number; perConnectionKb: number; idleFds: number; heldFds: number };
@@ -89,17 +99,36 @@ if (process.env[ROLE]) {
   const port =
     role === 'gateway'
       ? await gateway(targetPort).listen(0, '127.0.0.1')
-      : await new Promise<number>((resolve) => {
-          const server = role === 'target' ? target() : plainProxy(targetPort);
-          server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => resolve((server.address() as net.AddressInfo).port));
-        });
+      : role === 'handing'
+        ? await handingGateway()
+        : await new Promise<number>((resolve) => {
+            const server = role === 'target' ? target() : plainProxy(targetPort);
+            // A target takes the connections its parent hands it as its own (a handing gateway's target).
+            if (role === 'target') takeHandedConnections((socket) => server.emit('connection', socket));
+            server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => resolve((server.address() as net.AddressInfo).port));
+          });
   process.send!(port);
+  // A handing gateway's target goes with it.
+  process.once('disconnect', () => process.exit(0));
 }
 
 interface Child {
   port: number;
   pid: number;
   process: ChildProcess;
+}
+
+/**
+ * A gateway that runs its target as its child, with an IPC channel, as the local driver runs the
+ * game servers in the API, and hands each bench.localhost connection to it.
+ */
+async function handingGateway(): Promise<number> {
+  const own = await spawnRole('target');
+  const entry = words.sleeping('Bench', '1.21.4');
+  const handOff = (socket: net.Socket, head: Buffer) => handOver(own.process, socket, head);
+  return createGateway({
+    route: ({ host }) => (host === 'bench.localhost' ? { host: '127.0.0.1', port: own.port, handOff } : host === 'asleep.localhost' ? { answer: entry } : null),
+  }).listen(0, '127.0.0.1');
 }
 
 async function spawnRole(role: string, targetPort = 0): Promise<Child> {
@@ -194,31 +223,34 @@ export async function gatewayBench(): Promise<GatewayFigures> {
   const game = await spawnRole('target');
   const plain = await spawnRole('plain', game.port);
   const gate = await spawnRole('gateway', game.port);
+  const handing = await spawnRole('handing');
   try {
     // Warm each way first, then take turns, so none has the JIT, the page cache or a quiet moment alone.
-    for (const port of [game.port, plain.port, gate.port]) await stream(port);
-    const mbps: Record<'direct' | 'plain' | 'gateway', number[]> = { direct: [], plain: [], gateway: [] };
-    const cpu = { plain: 0, gateway: 0 };
+    for (const port of [game.port, plain.port, gate.port, handing.port]) await stream(port);
+    const mbps: Record<'direct' | 'plain' | 'gateway' | 'handed', number[]> = { direct: [], plain: [], gateway: [], handed: [] };
+    const cpu = { plain: 0, gateway: 0, handed: 0 };
     const ways = [
       ['direct', game],
       ['plain', plain],
       ['gateway', gate],
+      ['handed', handing],
     ] as const;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < ways.length; i++) {
       // Each way leads one round: none always follows the same one.
-      for (let j = 0; j < 3; j++) {
-        const [name, child] = ways[(i + j) % 3]!;
+      for (let j = 0; j < ways.length; j++) {
+        const [name, child] = ways[(i + j) % ways.length]!;
         const before = cpuMs(child.pid);
         mbps[name].push(await stream(child.port));
         if (name !== 'direct') cpu[name] += cpuMs(child.pid) - before;
       }
     }
-    const copiedMB = (3 * STREAM_BYTES) / 1024 / 1024;
+    const copiedMB = (ways.length * STREAM_BYTES) / 1024 / 1024;
 
-    for (const port of [game.port, plain.port, gate.port]) await pingPong(port);
+    for (const port of [game.port, plain.port, gate.port, handing.port]) await pingPong(port);
     const directRtt = await pingPong(game.port);
     const plainRtt = await pingPong(plain.port);
     const gatewayRtt = await pingPong(gate.port);
+    const handedRtt = await pingPong(handing.port);
 
     // 2 000 logins held at once through a gateway of its own (the streams' buffers would blur its
     // memory), warmed by a few, each one's bytes echoed back by the target; then 2 000 status pings
@@ -249,13 +281,17 @@ export async function gatewayBench(): Promise<GatewayFigures> {
       directMBps: median(mbps.direct),
       plainProxyMBps: median(mbps.plain),
       gatewayMBps: median(mbps.gateway),
+      handedMBps: median(mbps.handed),
       plainProxyCpuMsPerMB: cpu.plain / copiedMB,
       gatewayCpuMsPerMB: cpu.gateway / copiedMB,
+      handedCpuMsPerMB: cpu.handed / copiedMB,
       directRttP50Ms: percentile(directRtt, 50),
       directRttP99Ms: percentile(directRtt, 99),
       plainProxyRttP99Ms: percentile(plainRtt, 99),
       gatewayRttP50Ms: percentile(gatewayRtt, 50),
       gatewayRttP99Ms: percentile(gatewayRtt, 99),
+      handedRttP50Ms: percentile(handedRtt, 50),
+      handedRttP99Ms: percentile(handedRtt, 99),
       addedPerPacketP99Ms: 0,
       held: heldFigures,
       concurrentPings,
@@ -263,6 +299,6 @@ export async function gatewayBench(): Promise<GatewayFigures> {
     figures.addedPerPacketP99Ms = Math.max(0, (figures.gatewayRttP99Ms - figures.directRttP99Ms) / 2);
     return figures;
   } finally {
-    for (const child of [game, plain, gate]) child.process.kill();
+    for (const child of [game, plain, gate, handing]) child.process.kill();
   }
 }

@@ -4,6 +4,8 @@
  * the `agones` driver a GameServer on Kubernetes. The platform never knows which.
  */
 
+import type { Target } from './gateway/gateway.ts';
+
 /** Drivers GAME_DRIVER may name; `createRuntime` in index.ts builds them. */
 export const gameDrivers = ['local', 'agones'] as const;
 export type GameDriverName = (typeof gameDrivers)[number];
@@ -145,8 +147,10 @@ export interface GameDriver {
    * Where the game gateway sends the game's players now, from what the driver keeps in memory (the
    * local driver's processes, the Agones driver's watched GameServers): null when no server of the
    * game runs. Asked at every connection, so it never waits on the network when it can help it.
+   * The local driver's targets may also take the connection itself (`handOff`: the server is a
+   * child of this process), so the gateway copies nothing.
    */
-  gatewayTarget?(game: Pick<GameSpec, 'id'>): Promise<{ host: string; port: number } | null>;
+  gatewayTarget?(game: Pick<GameSpec, 'id'>): Promise<Target | null>;
 
   // Usage history: read once a minute per running game by the platform's sampler.
   /**

@@ -18,6 +18,8 @@ import { compileCacheDir, plainJs } from './plain-js.ts';
 import { ProcessUsage } from './process-usage.ts';
 import { WorldQueue } from './world-queue.ts';
 import { LocalPorts, type Ports } from './local-ports.ts';
+import type { Target } from './gateway/gateway.ts';
+import { handOver } from './gateway/hand-off.ts';
 
 /**
  * The `local` driver: each game is a child process of this one (our launcher running flying-squid,
@@ -57,6 +59,8 @@ interface Child {
   exited: Promise<void>;
   /** Set when the platform asked for the stop, so the exit is not a crash. */
   stopping: boolean;
+  /** Set when the launcher said its server takes logins: from then on it takes handed connections too. */
+  ready: boolean;
   stderrTail: string;
   /** Snapshots asked of the launcher over IPC, by id, until it answers or exits. */
   backups: Map<string, { resolve(result: ArchiveResult): void; reject(err: Error): void; onProgress?: (fraction: number) => void }>;
@@ -223,7 +227,7 @@ export class LocalDriver implements GameDriver {
     const child = spawn(process.execPath, [...flags, this.launcher, dir], {
       cwd: dir,
       env: { ...process.env, ...leanServerEnv, NODE_COMPILE_CACHE: compileCacheDir },
-      // An IPC channel, so the launcher notices when this process goes away.
+      // An IPC channel: the launcher notices when this process goes away, and the gateway hands it connections.
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     // Both streams go to the log file as they come, and line by line to the console.
@@ -248,11 +252,15 @@ export class LocalDriver implements GameDriver {
       rconTarget: { host: '127.0.0.1', port: ports.rconPort, password: config.rconPassword },
       exited: Promise.resolve(),
       stopping: false,
+      ready: false,
       stderrTail: '',
       backups: new Map(),
     };
     child.on('message', (message: BackupAnswer | { type: 'ready' } | null) => {
-      if (message?.type === 'ready') return void (this.children.get(game.id) === record && this.ready(game.id));
+      if (message?.type === 'ready') {
+        record.ready = true;
+        return void (this.children.get(game.id) === record && this.ready(game.id));
+      }
       const pending = message && record.backups.get(message.id);
       if (!pending) return;
       if (message.type === 'backup-progress') return pending.onProgress?.(message.fraction!);
@@ -314,9 +322,19 @@ export class LocalDriver implements GameDriver {
     }
   }
 
-  async gatewayTarget(game: Pick<GameSpec, 'id'>): Promise<{ host: string; port: number } | null> {
+  /**
+   * The server's port, and, once flying-squid takes logins, the hand-off of a connection to its
+   * process over the IPC channel (docs/decisions.md, "The gateway hands a local server its
+   * connections"): the gateway in this process then copies nothing. A jar's server is Java, which
+   * cannot take a Node socket, and a gateway of its own process has no channel to the launcher:
+   * both copy to the port.
+   */
+  async gatewayTarget(game: Pick<GameSpec, 'id'>): Promise<Target | null> {
     const child = this.children.get(game.id);
-    return child ? { host: '127.0.0.1', port: child.port } : null;
+    if (!child) return null;
+    const target = { host: '127.0.0.1', port: child.port };
+    if (this.options.serverJar || !child.ready || child.stopping) return target;
+    return { ...target, handOff: (socket, head) => handOver(child.process, socket, head) };
   }
 
   async observe(game: GameSpec): Promise<Observed> {

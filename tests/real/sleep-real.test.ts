@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import minecraftProtocol from 'minecraft-protocol';
 import { describe, expect, it } from 'vitest';
 import { useRealApp } from '../fixtures/real-app.ts';
@@ -78,10 +81,13 @@ describe('a game sleeping when empty and woken by a player, with a real server',
     expect(await status()).toBe('SLEEPING');
 
     // A whitelisted player's login wakes it, held until the server runs: they spawn without reconnecting.
-    const woken = await join(gatewayPort, 'Friend_1', VERSION, 240_000, 'sleepy.localhost');
+    const woken = await join(gatewayPort, 'Friend_1', VERSION, 240_000, 'sleepy.localhost', '127.0.0.5');
     if (!woken.joined) throw new Error(`refused: ${woken.reason}`);
     bots.push(woken.bot);
     expect(await status()).toBe('RUNNING');
+    // The held login was handed to the server's process, which names the player's own address (a copy would be the gateway's).
+    const log = () => stripVTControlCharacters(fs.readFileSync(path.join(real.driver.dir({ id: gameId }), 'logs', 'latest.log'), 'utf8'));
+    await expect.poll(log, { timeout: 10_000 }).toMatch(/Friend_1 \((::ffff:)?127\.0\.0\.5\) connected/);
     expect((await alice('GET', `/v1/game/${gameId}/minecraft/players/connected`)).json()).toMatchObject({ playersOnline: 1, players: [{ name: 'Friend_1' }] });
   });
 });

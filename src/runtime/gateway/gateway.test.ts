@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import minecraftProtocol from 'minecraft-protocol';
 import type { Bot } from 'mineflayer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { gameSpec, join, quit, randomPortRange, reasonText, waitFor } from '../../../tests/fixtures/minecraft.ts';
+import { gameSpec, join, kicked, quit, randomPortRange, reasonText, waitFor } from '../../../tests/fixtures/minecraft.ts';
 import { LocalDriver } from '../local-driver.ts';
 import { readServerConfig } from '../minecraft/server-config.ts';
 import { createGateway, type Gateway, type Target } from './gateway.ts';
@@ -54,8 +55,8 @@ describe('the game gateway', () => {
     await gateway?.close();
   });
 
-  async function joined(name: string, host: string): Promise<Bot> {
-    const result = await join(port, name, VERSION, 60_000, host);
+  async function joined(name: string, host: string, localAddress?: string): Promise<Bot> {
+    const result = await join(port, name, VERSION, 60_000, host, localAddress);
     if (!result.joined) throw new Error(`${name} was refused: ${result.reason}`);
     bots.push(result.bot);
     return result.bot;
@@ -83,6 +84,39 @@ describe('the game gateway', () => {
     expect(await ping('beta.localhost')).toMatchObject({ motd: 'Beta world', version: VERSION });
 
     // Leaving closes both sides.
+    await Promise.all(bots.splice(0).map(quit));
+    await expect.poll(() => gateway.openSockets(), { timeout: 10_000 }).toBe(0);
+  });
+
+  it('hands a player to its local server’s own process, which sees the player’s address, and copies when a target refuses', async () => {
+    const handing = await driver.gatewayTarget(alpha);
+    expect(handing?.handOff).toBeTypeOf('function');
+    // Beta's target refuses every hand-off: its connections are copied, as a gateway process's are.
+    const refusing: Target = { ...(await driver.gatewayTarget(beta))!, handOff: async () => false };
+    gateway = createGateway({ route: ({ host }) => (host === 'alpha.localhost' ? handing : host === 'beta.localhost' ? refusing : null) });
+    port = await gateway.listen(0, '127.0.0.1');
+    // The server's console, its colours taken out; its lines reach the file through this process, a moment after they are printed.
+    const log = (game: typeof alpha) => stripVTControlCharacters(fs.readFileSync(path.join(driver.dir(game), 'logs', 'latest.log'), 'utf8'));
+
+    const handed = await joined('HandedIn', 'alpha.localhost', '127.0.0.7');
+    // The player's own socket is the server's: nothing of it is left in the gateway, and the
+    // server names the player's address, not the gateway's.
+    expect(gateway.openSockets()).toBe(0);
+    await expect.poll(() => log(alpha), { timeout: 10_000 }).toMatch(/HandedIn \((::ffff:)?127\.0\.0\.7\) connected/);
+    expect(await driver.rcon(alpha, 'list')).toContain('HandedIn');
+    // The world arrives whole (the server's own bulk), and the server's kick reaches the player.
+    await handed.waitForChunksToLoad();
+    // A status ping is handed too, and answered by the server.
+    expect(await ping('alpha.localhost')).toMatchObject({ motd: 'Alpha world', version: VERSION });
+    expect(gateway.openSockets()).toBe(0);
+    const kick = kicked(handed);
+    await driver.rcon(alpha, 'kick HandedIn Handed back');
+    expect(await kick).toContain('Handed back');
+
+    await joined('CopiedIn', 'beta.localhost', '127.0.0.8');
+    expect(gateway.openSockets()).toBe(2);
+    await expect.poll(() => log(beta), { timeout: 10_000 }).toMatch(/CopiedIn \((::ffff:)?127\.0\.0\.1\) connected/);
+    expect(await driver.rcon(beta, 'list')).toContain('CopiedIn');
     await Promise.all(bots.splice(0).map(quit));
     await expect.poll(() => gateway.openSockets(), { timeout: 10_000 }).toBe(0);
   });

@@ -6,14 +6,23 @@ import { words, type GatewayText } from './words.ts';
 /**
  * The game gateway: one TCP port for every game. It reads a connection's handshake, asks `route`
  * where the host name the player typed leads, and from then on only copies bytes both ways, the
- * bytes it read replayed to the game's server first. It keeps no game state: what a name leads to is
- * the router's to say, so the gateway can be restarted or run in several copies.
+ * bytes it read replayed to the game's server first; or, when the target can take the connection
+ * itself (a server run by a child of this process), hands it over and copies nothing. It keeps no
+ * game state: what a name leads to is the router's to say, so the gateway can be restarted or run
+ * in several copies.
  */
 
 /** Where a connection goes. */
 export interface Target {
   host: string;
   port: number;
+  /**
+   * Gives the client's socket, with the bytes already read from it (`head`), to the server's
+   * process (`hand-off.ts`, docs/decisions.md, "The gateway hands a local server its
+   * connections"). True: the socket is no longer the gateway's, which forgets it. False: it was
+   * not touched, and the gateway connects to `host:port` and copies, as without it.
+   */
+  handOff?(socket: Socket, head: Buffer): Promise<boolean>;
 }
 
 interface RouteRequest {
@@ -186,7 +195,30 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!target) return answer(intent, protocolVersion, words.unknown(host));
       if (target === 'stopped') return answer(intent, protocolVersion, words.stopped(host));
       if ('answer' in target) return answer(intent, protocolVersion, target.answer);
+      if (target.handOff && (await handOff(target.handOff))) return;
+      if (client.destroyed) return;
       connect(target, host, intent, protocolVersion);
+    }
+
+    /** Gives the client to the target's own process; false when it would not take it (the client is read again). */
+    async function handOff(give: NonNullable<Target['handOff']>): Promise<boolean> {
+      client.off('data', onData);
+      client.pause();
+      // What Node read and did not hand to `onData` yet is read as the rest was, into `held`.
+      for (let chunk: Buffer | null; (chunk = client.read() as Buffer | null) !== null;) onData(chunk);
+      if (client.destroyed) return true;
+      const handed = await give(client, Buffer.concat(held)).catch((error: unknown) => {
+        log('gateway: a hand-off failed', error);
+        return false;
+      });
+      if (handed) {
+        // Its own socket object, empty now: closed so that the counts of connections go down.
+        client.destroy();
+        return true;
+      }
+      client.on('data', onData);
+      client.resume();
+      return false;
     }
 
     function connect(target: Target, host: string, intent: Intent, protocolVersion: number): void {

@@ -10,12 +10,18 @@
  * The driver asks it for world snapshots over IPC (`{ type: 'backup', id, location }`): it pauses
  * the world's saves, flushes everything, zips the world and resumes, while players play on, and
  * answers `backup-progress` now and then, then `backup-done` or `backup-failed`, with the same id.
+ *
+ * Once flying-squid takes logins, the driver's gateway may hand it a player's connection over the
+ * same channel (`{ type: 'connection', head }` with the socket, `gateway/hand-off.ts`): it goes to
+ * minecraft-protocol's server as a connection accepted on the game port would.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import type { Server } from 'node:net';
 import path from 'node:path';
 import { installAdmin, type SquidPlayer, type SquidServer } from './admin-plugin.ts';
 import { installCombat } from './combat.ts';
+import { takeHandedConnections } from '../gateway/hand-off.ts';
 import type { ObjectLocation } from '../driver.ts';
 import { archiveToLocation, parseLocation, recoverWorld, type ArchiveResult } from './world-archive.ts';
 import { loadServerOnly } from './server-only.ts';
@@ -32,6 +38,8 @@ interface FlyingSquid extends SquidServer {
   overworld: World;
   players: Array<SquidPlayer & { save(): Promise<void> }>;
   quit(reason: string): Promise<void>;
+  /** minecraft-protocol's server, with the TCP server listening on the game port that feeds it connections. */
+  _server: SquidServer['_server'] & { socketServer: Server };
   on(event: 'newPlayer', listener: (player: SquidPlayer) => void): void;
   on(event: 'error', listener: (err: Error) => void): void;
 }
@@ -142,8 +150,11 @@ function runFlyingSquid(config: ServerConfig): Runner {
   const serv: FlyingSquid = readyInItsOwnTime(() => createMCServer(squidOptions(config, () => serv.players.length)));
 
   let stopping = false;
+  /** Handed connections are taken from the ready word the driver hears until the stop. */
+  let serving = false;
   const stop = onceStop(async () => {
     stopping = true;
+    serving = false;
     console.log('Stopping the server');
     rcon?.close();
     await snapshotting;
@@ -203,6 +214,7 @@ function runFlyingSquid(config: ServerConfig): Runner {
     (server) => {
       rcon = server;
       console.log(`RCON listening on 127.0.0.1:${config.rconPort}`);
+      serving = !stopping;
       // The world and the game port were ready before RCON: logins are taken from now on, and the
       // driver hears it at once instead of at its next look (a held login is waiting for it).
       if (process.connected) process.send?.({ type: 'ready' });
@@ -213,6 +225,9 @@ function runFlyingSquid(config: ServerConfig): Runner {
     },
   );
   installCombat(serv);
+  // minecraft-protocol's server takes its connections from the 'connection' event of its TCP
+  // server (node_modules/minecraft-protocol/src/server.js): a handed socket is given to it there.
+  takeHandedConnections((socket) => serving && Boolean(serv._server.socketServer.emit('connection', socket)));
   return { stop, snapshot };
 }
 
