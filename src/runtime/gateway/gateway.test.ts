@@ -7,6 +7,7 @@ import minecraftProtocol from 'minecraft-protocol';
 import type { Bot } from 'mineflayer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { gameSpec, join, kicked, quit, randomPortRange, reasonText, waitFor } from '../../../tests/fixtures/minecraft.ts';
+import { PIECE, sendIndexed } from '../../../tests/fixtures/indexed-stream.ts';
 import { LocalDriver } from '../local-driver.ts';
 import { readServerConfig } from '../minecraft/server-config.ts';
 import { createGateway, type Gateway, type Target } from './gateway.ts';
@@ -208,23 +209,10 @@ describe('the game gateway', () => {
     // 64 MB in 64 kB writes, each 4 bytes their own index: a byte lost, doubled, reordered or
     // overwritten shows. `taken` counts what the server's socket handed to the kernel.
     const total = 64 * 1024 * 1024;
-    const piece = 64 * 1024;
     let taken = 0;
     const server = net.createServer((socket) => {
       socket.on('error', () => {});
-      socket.once('data', () => {
-        let offset = 0;
-        const pump = () => {
-          while (offset < total) {
-            const chunk = Buffer.allocUnsafe(piece);
-            for (let i = 0; i < piece; i += 4) chunk.writeUInt32LE((offset + i) / 4, i);
-            offset += piece;
-            if (!socket.write(chunk, () => (taken += piece))) return void socket.once('drain', pump);
-          }
-          socket.end();
-        };
-        pump();
-      });
+      socket.once('data', () => sendIndexed(socket, total, () => (taken += PIECE)));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     gateway = createGateway({ route: () => ({ host: '127.0.0.1', port: (server.address() as net.AddressInfo).port }) });
