@@ -150,11 +150,8 @@ function runFlyingSquid(config: ServerConfig): Runner {
   const serv: FlyingSquid = readyInItsOwnTime(() => createMCServer(squidOptions(config, () => serv.players.length)));
 
   let stopping = false;
-  /** Handed connections are taken from the ready word the driver hears until the stop. */
-  let serving = false;
   const stop = onceStop(async () => {
     stopping = true;
-    serving = false;
     console.log('Stopping the server');
     rcon?.close();
     await snapshotting;
@@ -214,7 +211,6 @@ function runFlyingSquid(config: ServerConfig): Runner {
     (server) => {
       rcon = server;
       console.log(`RCON listening on 127.0.0.1:${config.rconPort}`);
-      serving = !stopping;
       // The world and the game port were ready before RCON: logins are taken from now on, and the
       // driver hears it at once instead of at its next look (a held login is waiting for it).
       if (process.connected) process.send?.({ type: 'ready' });
@@ -226,8 +222,9 @@ function runFlyingSquid(config: ServerConfig): Runner {
   );
   installCombat(serv);
   // minecraft-protocol's server takes its connections from the 'connection' event of its TCP
-  // server (node_modules/minecraft-protocol/src/server.js): a handed socket is given to it there.
-  takeHandedConnections((socket) => serving && Boolean(serv._server.socketServer.emit('connection', socket)));
+  // server (node_modules/minecraft-protocol/src/server.js): a handed socket is given to it there,
+  // from the ready word the driver hears (RCON up, the last to open) until the stop.
+  takeHandedConnections((socket) => rcon !== undefined && !stopping && Boolean(serv._server.socketServer.emit('connection', socket)));
   return { stop, snapshot };
 }
 
