@@ -68,13 +68,8 @@ export function handOver(child: ChildProcess, socket: Socket, head: Buffer): Pro
       if (settled) return;
       settled = true;
       forget();
-      if (sent) {
-        // The handle is the child's: the socket object left here has none; destroying it emits
-        // 'close', which the gateway's counts of connections wait for.
-        socket.destroy();
-      } else {
-        inner.server = server;
-      }
+      // Sent, the handle is the child's and the caller destroys the empty socket object left here.
+      if (!sent) inner.server = server;
       resolve(sent);
     };
     // Node's send holds a socket queued behind one not yet acknowledged; when the channel closes,
