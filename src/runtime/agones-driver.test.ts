@@ -120,14 +120,25 @@ describe('AgonesDriver', () => {
     await local.start(game);
     const config = readServerConfig(local.dir(game));
     const driver = driverFor(config.rconPort);
+    const ready: string[] = [];
+    driver.onReady((gameId) => ready.push(gameId));
     await driver.start(game);
     // The real server's password stands in for the one the driver generated.
     (kube.objects.get(`${ns}/secrets/blockhost-g1-rcon`) as { data: object }).data = { password: Buffer.from(config.rconPassword).toString('base64') };
+    expect(ready).toEqual([]);
     markReady(config.port);
+    // The GameServer turning Ready in the watch is told to the listeners at once.
+    await expect.poll(() => ready, { timeout: 10_000 }).toEqual(['g1']);
 
     const running = await waitFor(driver, game, 'RUNNING');
     expect(running).toMatchObject({ address: `127.0.0.1:${config.port}`, version: '1.21.4', motd: 'BlockHost test', players: [] });
     expect(await driver.rcon(game, 'whitelist list')).toBe('There are no whitelisted players');
+    // Told once per turn: a change while Ready is not told; Ready again after another state is
+    // (the watch's events come in order, so the second word also shows the first change was heard).
+    kube.modify(gsPath, (gs) => (gs.status = { ...(gs.status as object), players: { count: 1 } }));
+    kube.modify(gsPath, (gs) => (gs.status = { state: 'Scheduled' }));
+    markReady(config.port);
+    await expect.poll(() => ready, { timeout: 10_000 }).toEqual(['g1', 'g1']);
 
     const stopping = driver.stop(game);
     await waitFor(local, game, 'STOPPED', 20_000);

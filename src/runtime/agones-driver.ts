@@ -5,7 +5,7 @@ import { agentDefaultPort } from './agones/agent-protocol.ts';
 import { WorldAgentClient } from './agones/agent-client.ts';
 import { Kubernetes, type GameServer, type KubernetesAccess } from './agones/kubernetes.ts';
 import { LogFollower } from './agones/log-follower.ts';
-import { aliveStates, gameServerManifest, listsManifest, managedSelector, namesOf, readyStates, secretManifest, worldClaimManifest, type ManifestOptions } from './agones/manifests.ts';
+import { aliveStates, gameLabel, gameServerManifest, listsManifest, managedSelector, namesOf, readyStates, secretManifest, worldClaimManifest, type ManifestOptions } from './agones/manifests.ts';
 import { GameConsoles } from './consoles.ts';
 import { NoWorldError, UnsupportedError, type GameDriver, type GameSpec, type ObjectLocation, type Observed, type ResourceUsage } from './driver.ts';
 import { parseList, pingServer, rconCommands, type RconTarget } from './minecraft/probe.ts';
@@ -89,16 +89,29 @@ export class AgonesDriver implements GameDriver {
   private readonly passwords = new Map<string, string>();
   /** A stopped game's backups and restores, one at a time, which its start waits for. */
   private readonly worlds = new WorldQueue();
+  private readonly readyListeners: Array<(gameId: string) => void> = [];
 
   constructor(options: KubernetesOptions) {
     this.options = options;
     this.kubernetes = new Kubernetes(options);
-    // The reconciler's looks (observe) read the GameServers from one watch, not a GET each.
-    this.kubernetes.watchGameServers(managedSelector);
+    // The reconciler's looks (observe) read the GameServers from one watch, not a GET each; a
+    // GameServer turning Ready there (the sidecar's SDK call once the server answers a ping) is
+    // told to `onReady`'s listeners, so the platform observes it then rather than at its next look.
+    this.kubernetes.watchGameServers(managedSelector, (previous, next) => {
+      const gameId = next.metadata.labels?.[gameLabel];
+      if (!gameId || !readyStates.has(next.status?.state ?? '') || readyStates.has(previous?.status?.state ?? '')) return;
+      for (const listener of this.readyListeners) listener(gameId);
+    });
     this.manifests = { image: options.image, rconPort: options.rconPort ?? 25575, agentPort: options.agentPort ?? agentDefaultPort, ...(options.toolImage ? { toolImage: options.toolImage } : {}) };
     this.consoles = options.consoles ?? agonesConsoles(options.consoleDir);
     this.logs = new LogFollower(this.kubernetes, this.consoles);
     this.agents = new WorldAgentClient(this.kubernetes, this.manifests, options.worldPodTimeoutMs);
+  }
+
+  onReady(listener: (gameId: string) => void): void {
+    this.readyListeners.push(listener);
+    // Someone listens: the watch runs from now, not from the first look.
+    this.kubernetes.startWatching();
   }
 
   async provision(game: GameSpec): Promise<void> {

@@ -51,10 +51,13 @@ export class GameServerCache<GameServer extends Watched> {
 
   private readonly source: GameServerSource<GameServer>;
   private readonly labelSelector: string;
+  private readonly onChange: ((previous: GameServer | undefined, next: GameServer) => void) | undefined;
 
-  constructor(source: GameServerSource<GameServer>, labelSelector: string) {
+  /** `onChange` hears each GameServer the watch shows added or modified, with what memory held before. */
+  constructor(source: GameServerSource<GameServer>, labelSelector: string, onChange?: (previous: GameServer | undefined, next: GameServer) => void) {
     this.source = source;
     this.labelSelector = labelSelector;
+    this.onChange = onChange;
   }
 
   /** Starts the watch (once); resolves when the first list is done, in success or failure. */
@@ -142,8 +145,11 @@ export class GameServerCache<GameServer extends Watched> {
       return;
     }
     const { name, uid, resourceVersion } = object.metadata;
-    if (type === 'ADDED' || type === 'MODIFIED') this.objects.set(name, object);
-    else if (type === 'DELETED') this.objects.delete(name);
+    if (type === 'ADDED' || type === 'MODIFIED') {
+      const previous = this.objects.get(name);
+      this.objects.set(name, object);
+      this.onChange?.(previous, object);
+    } else if (type === 'DELETED') this.objects.delete(name);
     const write = this.pending.get(name);
     // A create is shown by any event of its object; a delete by its DELETED.
     if (write && write.uid === uid && (write.present || type === 'DELETED')) this.pending.delete(name);

@@ -387,9 +387,10 @@ export class Kubernetes {
 
   /**
    * Keeps the GameServers with that label selector in memory from now on, for `watchedGameServer`:
-   * one list, then one long-lived watch (game-server-cache.ts).
+   * one list, then one long-lived watch (game-server-cache.ts). `onChange` hears each GameServer
+   * the watch shows added or modified, with what memory held of it before.
    */
-  watchGameServers(labelSelector: string): void {
+  watchGameServers(labelSelector: string, onChange?: (previous: GameServer | undefined, next: GameServer) => void): void {
     this.cache ??= new GameServerCache<GameServer>(
       {
         listGameServers: async (selector) => {
@@ -408,6 +409,7 @@ export class Kubernetes {
         },
       },
       labelSelector,
+      onChange,
     );
   }
 
@@ -416,6 +418,11 @@ export class Kubernetes {
    * cannot tell: not watching, the first list not done, the watch failed, or behind a create or
    * delete of this process. Null when there is none.
    */
+  /** Starts the watch of `watchGameServers` now rather than at the first `watchedGameServer`. */
+  startWatching(): void {
+    void this.cache?.ready();
+  }
+
   async watchedGameServer(name: string): Promise<GameServer | null> {
     if (this.cache) {
       await this.cache.ready();

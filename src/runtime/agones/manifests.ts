@@ -50,8 +50,11 @@ export function namesOf(game: Pick<GameSpec, 'id'>) {
 /** The label selector of every object the driver makes. */
 export const managedSelector = 'app.kubernetes.io/managed-by=blockhost';
 
+/** The label naming an object's game, by its id (lowercase, as label values and our UUIDs are). */
+export const gameLabel = 'blockhost.io/game';
+
 function labelsOf(game: Pick<GameSpec, 'id'>) {
-  return { 'app.kubernetes.io/managed-by': 'blockhost', 'blockhost.io/game': game.id.toLowerCase() };
+  return { 'app.kubernetes.io/managed-by': 'blockhost', [gameLabel]: game.id.toLowerCase() };
 }
 
 /** The game's RCON password, made once: the Secret is only created when there is none. */
