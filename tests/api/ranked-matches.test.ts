@@ -177,6 +177,30 @@ describe('ranked match servers', () => {
     expect(await notices(t.current, 'alice')).toContainEqual(expect.objectContaining({ key: 'ranked.lost' }));
   });
 
+  it('asks a LIVE match’s server who is online only while a player is unseen, so a busy server holds up no other match', async () => {
+    const { match, gameId } = await live(t.current);
+    const s = t.current.app.services;
+    const driver = t.current.driver;
+    const asked: string[] = [];
+    const observe = driver.observe.bind(driver);
+    driver.observe = (game) => {
+      asked.push(game.id);
+      return observe(game);
+    };
+    // Alice on the server with no line of it (the API was down): the server's own list counts her.
+    driver.join(gameId, 'AliceMC');
+    await s.matchSupervision.tick();
+    expect(await matchOf(t.current, match.id)).toMatchObject({ joinedA: true, joinedB: false });
+    expect(asked).toContain(gameId);
+    // Both seen: the rounds read the console alone (a server busy with logins and chunks answers late).
+    driver.print(gameId, log('BobMC joined the game'));
+    asked.length = 0;
+    await s.matchSupervision.tick();
+    await s.matchSupervision.tick();
+    expect(await matchOf(t.current, match.id)).toMatchObject({ status: 'LIVE', joinedA: true, joinedB: true });
+    expect(asked).not.toContain(gameId);
+  });
+
   it('cancels the match when neither joined, with no rating change, both told', async () => {
     const { match } = await live(t.current);
     const s = t.current.app.services;

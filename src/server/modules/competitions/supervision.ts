@@ -178,10 +178,6 @@ export class MatchSupervision {
         const nameA = players.get(match.playerA)?.mcName?.toLowerCase();
         const nameB = players.get(match.playerB)?.mcName?.toLowerCase();
         let { killsA, killsB, joinedA, joinedB, consoleSeq } = match;
-        // Who the server says is online has joined too (a line missed while the API was down).
-        const online = new Set(((await this.deps.platformGames.observe(tx, game))?.players ?? []).map((p) => p.toLowerCase()));
-        if (nameA && online.has(nameA)) joinedA = true;
-        if (nameB && online.has(nameB)) joinedB = true;
         for (const line of this.deps.runtime.consoles.lines(game, consoleSeq, LINES_PER_ROUND) ?? []) {
           consoleSeq = Math.max(consoleSeq, line.seq);
           if (line.command) continue;
@@ -195,6 +191,14 @@ export class MatchSupervision {
           if (seen.includes(nameB ?? '\0')) joinedB = true;
           if (killer === nameA && victim === nameB) killsA++;
           else if (killer === nameB && victim === nameA) killsB++;
+        }
+        // Who the server says is online has joined too (a line missed while the API was down). Asked
+        // only while a player is unseen: a server busy with its players' logins and chunks can take
+        // seconds to answer, and every other match's round (a new one's LIVE) would wait for it.
+        if (!joinedA || !joinedB) {
+          const online = new Set(((await this.deps.platformGames.observe(tx, game))?.players ?? []).map((p) => p.toLowerCase()));
+          if (nameA && online.has(nameA)) joinedA = true;
+          if (nameB && online.has(nameB)) joinedB = true;
         }
         await tx.update(rankedMatches).set({ killsA, killsB, joinedA, joinedB, consoleSeq }).where(eq(rankedMatches.id, match.id));
         const counted = { ...match, killsA, killsB, joinedA, joinedB, consoleSeq };
