@@ -263,6 +263,66 @@ describe('the game gateway', () => {
     }
   });
 
+  it('keeps a server’s bytes whole and in order as its reads change size: a bulk stream, then a trickle, then bulk again', { timeout: 60_000 }, async () => {
+    // Each 4 bytes their own index. The trickle is 40 single indices, each written once the client
+    // acknowledged the one before, so each is a read of its own: enough small reads for the
+    // gateway to go back to its small buffer, between two bulk phases that make it grow.
+    const BULK_WORDS = 512 * 1024;
+    let index = 0;
+    const words = (count: number) => {
+      const bytes = Buffer.allocUnsafe(count * 4);
+      for (let i = 0; i < count; i++) bytes.writeUInt32LE(index++, i * 4);
+      return bytes;
+    };
+    const bulk = async (socket: net.Socket) => {
+      for (let sent = 0; sent < BULK_WORDS; sent += PIECE / 4) {
+        if (!socket.write(words(PIECE / 4))) await new Promise((resolve) => socket.once('drain', resolve));
+      }
+    };
+    const server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', async () => {
+        await bulk(socket);
+        for (let i = 0; i < 40; i++) {
+          const acknowledged = new Promise((resolve) => socket.once('data', resolve));
+          socket.write(words(1));
+          await acknowledged;
+        }
+        await bulk(socket);
+        socket.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    gateway = createGateway({ route: () => ({ host: '127.0.0.1', port: (server.address() as net.AddressInfo).port }) });
+    port = await gateway.listen(0, '127.0.0.1');
+    try {
+      const client = net.connect(port, '127.0.0.1');
+      client.on('error', () => {});
+      const serializer = minecraftProtocol.createSerializer({ state: minecraftProtocol.states.HANDSHAKING, isServer: false, version: VERSION, customPackets: {} }) as {
+        createPacketBuffer(p: object): Buffer;
+      };
+      const hello = serializer.createPacketBuffer({ name: 'set_protocol', params: { protocolVersion: 769, serverHost: 'bulk.localhost', serverPort: port, nextState: 1 } });
+      client.write(Buffer.concat([Buffer.from([hello.length]), hello]));
+      let read = 0;
+      let wrong = 0;
+      let carried: Buffer = Buffer.alloc(0);
+      client.on('data', (chunk: Buffer) => {
+        const bytes = carried.length ? Buffer.concat([carried, chunk]) : chunk;
+        const whole = bytes.length - (bytes.length % 4);
+        for (let i = 0; i < whole; i += 4) if (bytes.readUInt32LE(i) !== (read + i) / 4) wrong += 1;
+        read += whole;
+        carried = bytes.subarray(whole);
+        // In the trickle, each index is acknowledged for the next to come.
+        const trickled = read / 4 - BULK_WORDS;
+        if (trickled > 0 && trickled <= 40 && !carried.length) client.write('k');
+      });
+      await new Promise((resolve) => client.once('close', resolve));
+      expect({ read: read + carried.length, wrong }).toEqual({ read: (2 * BULK_WORDS + 40) * 4, wrong: 0 });
+    } finally {
+      server.close();
+    }
+  });
+
   it('closes random, truncated, oversized and stalled handshakes, then still serves a player, with no socket left', async () => {
     await openGateway(1000);
     const handshake = (host: string, nextState = 2) =>

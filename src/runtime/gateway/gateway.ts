@@ -69,11 +69,15 @@ export interface GatewayOptions {
 const MAX_HELD_BYTES = 64 * 1024;
 
 /**
- * The largest read of a server's bytes, in the buffer each connection keeps: Node's own read size.
- * Larger reads cost less CPU per byte on a bulk stream (docs/decisions.md), but a buffer's pages,
- * once touched, stay in memory for the connection's life.
+ * The reads of a server's bytes, into a buffer of the connection's own: a small one while the
+ * server sends little (a player playing), a large one while reads fill the small one (a world's
+ * chunks, a bulk stream), back to the small one after SHRINK_AFTER reads that would have fit it.
+ * Larger reads cost less CPU per byte on a bulk stream; an idle player keeps only the small one
+ * (docs/decisions.md).
  */
-const READ_BYTES = 64 * 1024;
+const SMALL_READ = 16 * 1024;
+const LARGE_READ = 512 * 1024;
+const SHRINK_AFTER = 32;
 
 export interface Gateway {
   /** Listens; resolves with the port (0 picks a free one). */
@@ -232,13 +236,25 @@ export function createGateway(options: GatewayOptions): Gateway {
         waitingForClient = false;
         upstream.resume();
       };
+      // Node asks `nextRead` for the buffer of each next read, after `fromServer`: a new size takes
+      // effect at once, and a buffer a write still points into is left to that write.
+      let readBuffer = Buffer.allocUnsafe(SMALL_READ);
+      let smallReads = 0;
+      const nextRead = () => readBuffer;
       const fromServer = (length: number, buffer: Uint8Array): boolean => {
         client.write(buffer.subarray(0, length), sent);
+        if (buffer.length === SMALL_READ) {
+          if (length === SMALL_READ) readBuffer = Buffer.allocUnsafe(LARGE_READ);
+        } else if (length > SMALL_READ) smallReads = 0;
+        else if (++smallReads >= SHRINK_AFTER) {
+          readBuffer = Buffer.allocUnsafe(SMALL_READ);
+          smallReads = 0;
+        }
         if (client.writableLength === 0) return true;
         waitingForClient = true;
         return false;
       };
-      const upstream = net.connect({ host: target.host, port: target.port, noDelay: true, onread: { buffer: Buffer.allocUnsafe(READ_BYTES), callback: fromServer } });
+      const upstream = net.connect({ host: target.host, port: target.port, noDelay: true, onread: { buffer: nextRead, callback: fromServer } });
       track(upstream);
       let piping = false;
       const connectTimer = setTimeout(() => upstream.destroy(), connectTimeoutMs);
