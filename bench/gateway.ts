@@ -1,6 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createGateway } from '../src/runtime/gateway/gateway.ts';
 import { handOver, takeHandedConnections } from '../src/runtime/gateway/hand-off.ts';
@@ -43,6 +44,12 @@ export interface GatewayFigures {
   handedRttP99Ms: number;
   /** Half the difference of the p99 round trips: what one packet's way gains, one direction. */
   addedPerPacketP99Ms: number;
+  /**
+   * The copy with a core of its own, as a gateway Deployment has its own node: the client and the
+   * target pinned to one core, the copying gateway to the other, direct and through it in turns
+   * (null where `taskset` or a second core is missing).
+   */
+  ownCore: { directMBps: number; gatewayMBps: number } | null;
   held: { connections: number; idleRssMb: number; heldRssMb: number; perConnectionKb: number; idleFds: number; heldFds: number };
   concurrentPings: { pings: number; answered: number; seconds: number };
 }
@@ -138,6 +145,21 @@ async function spawnRole(role: string, targetPort = 0): Promise<Child> {
     child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
   });
   return { port, pid: child.pid!, process: child };
+}
+
+/**
+ * Runs `measure` with this process (the client) and the target on the first core and the gateway
+ * on the second (`taskset`), then gives every process both cores again; null without them.
+ */
+async function withOwnCore<T>(targetPid: number, gatewayPid: number, measure: () => Promise<T>): Promise<T | null> {
+  const pin = (cpus: string, pid: number) => spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' }).status === 0;
+  if (os.availableParallelism() < 2 || !pin('0', process.pid)) return null;
+  try {
+    if (!pin('0', targetPid) || !pin('1', gatewayPid)) return null;
+    return await measure();
+  } finally {
+    for (const pid of [process.pid, targetPid, gatewayPid]) pin(`0-${os.availableParallelism() - 1}`, pid);
+  }
 }
 
 /** User + system CPU time of a process, in ms. */
@@ -245,6 +267,17 @@ export async function gatewayBench(): Promise<GatewayFigures> {
       }
     }
     const copiedMB = (ways.length * STREAM_BYTES) / 1024 / 1024;
+    const ownCore = await withOwnCore(game.pid, gate.pid, async () => {
+      const pinned = { direct: [] as number[], gateway: [] as number[] };
+      // A round on the new cores first, untimed (the caches of the cores each process left).
+      await stream(game.port);
+      await stream(gate.port);
+      for (let i = 0; i < 2; i++) {
+        pinned.direct.push(await stream(game.port));
+        pinned.gateway.push(await stream(gate.port));
+      }
+      return { directMBps: median(pinned.direct), gatewayMBps: median(pinned.gateway) };
+    });
 
     for (const port of [game.port, plain.port, gate.port, handing.port]) await pingPong(port);
     const directRtt = await pingPong(game.port);
@@ -293,6 +326,7 @@ export async function gatewayBench(): Promise<GatewayFigures> {
       handedRttP50Ms: percentile(handedRtt, 50),
       handedRttP99Ms: percentile(handedRtt, 99),
       addedPerPacketP99Ms: 0,
+      ownCore,
       held: heldFigures,
       concurrentPings,
     };
