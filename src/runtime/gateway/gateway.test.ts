@@ -7,7 +7,7 @@ import minecraftProtocol from 'minecraft-protocol';
 import type { Bot } from 'mineflayer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { gameSpec, join, kicked, quit, randomPortRange, reasonText, waitFor } from '../../../tests/fixtures/minecraft.ts';
-import { PIECE, sendIndexed } from '../../../tests/fixtures/indexed-stream.ts';
+import { PIECE, readIndexed, sendIndexed } from '../../../tests/fixtures/indexed-stream.ts';
 import { LocalDriver } from '../local-driver.ts';
 import { readServerConfig } from '../minecraft/server-config.ts';
 import { createGateway, type Gateway, type Target } from './gateway.ts';
@@ -205,6 +205,24 @@ describe('the game gateway', () => {
     expect(Buffer.from(answer.subarray(3)).swap16().toString('utf16le')).toContain('Please use Minecraft 1.7 or newer');
   });
 
+  /**
+   * Listens with `server`, opens a gateway that routes every name to it, and a client through the
+   * gateway that sent its handshake (a status one): whatever the server writes then comes to it.
+   */
+  async function clientThrough(server: net.Server): Promise<net.Socket> {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    gateway = createGateway({ route: () => ({ host: '127.0.0.1', port: (server.address() as net.AddressInfo).port }) });
+    port = await gateway.listen(0, '127.0.0.1');
+    const client = net.connect(port, '127.0.0.1');
+    client.on('error', () => {});
+    const serializer = minecraftProtocol.createSerializer({ state: minecraftProtocol.states.HANDSHAKING, isServer: false, version: VERSION, customPackets: {} }) as {
+      createPacketBuffer(p: object): Buffer;
+    };
+    const hello = serializer.createPacketBuffer({ name: 'set_protocol', params: { protocolVersion: 769, serverHost: 'bulk.localhost', serverPort: port, nextState: 1 } });
+    client.write(Buffer.concat([Buffer.from([hello.length]), hello]));
+    return client;
+  }
+
   it('copies a server’s bytes whole and in order to a slow client, holding the server back meanwhile', { timeout: 60_000 }, async () => {
     // 64 MB in 64 kB writes, each 4 bytes their own index: a byte lost, doubled, reordered or
     // overwritten shows. `taken` counts what the server's socket handed to the kernel.
@@ -214,18 +232,9 @@ describe('the game gateway', () => {
       socket.on('error', () => {});
       socket.once('data', () => sendIndexed(socket, total, () => (taken += PIECE)));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    gateway = createGateway({ route: () => ({ host: '127.0.0.1', port: (server.address() as net.AddressInfo).port }) });
-    port = await gateway.listen(0, '127.0.0.1');
     try {
-      const client = net.connect(port, '127.0.0.1');
-      client.on('error', () => {});
+      const client = await clientThrough(server);
       client.pause();
-      const serializer = minecraftProtocol.createSerializer({ state: minecraftProtocol.states.HANDSHAKING, isServer: false, version: VERSION, customPackets: {} }) as {
-        createPacketBuffer(p: object): Buffer;
-      };
-      const hello = serializer.createPacketBuffer({ name: 'set_protocol', params: { protocolVersion: 769, serverHost: 'bulk.localhost', serverPort: port, nextState: 1 } });
-      client.write(Buffer.concat([Buffer.from([hello.length]), hello]));
       // The client reads nothing until every buffer on the way is full and the server's socket
       // takes no more: the rest must still wait in the server, not pile up in the gateway.
       let last = -1;
@@ -241,22 +250,14 @@ describe('the game gateway', () => {
         .toBe(true);
       expect(taken).toBeLessThan(total / 2);
 
-      let read = 0;
-      let wrong = 0;
-      let carried: Buffer = Buffer.alloc(0);
-      client.on('data', (chunk: Buffer) => {
-        const bytes = carried.length ? Buffer.concat([carried, chunk]) : chunk;
-        const whole = bytes.length - (bytes.length % 4);
-        for (let i = 0; i < whole; i += 4) if (bytes.readUInt32LE(i) !== (read + i) / 4) wrong += 1;
-        read += whole;
-        carried = bytes.subarray(whole);
-        // A slow reader: a pause after each read, so the gateway's writes keep filling its socket.
+      // A slow reader: a pause after each read, so the gateway's writes keep filling its socket.
+      const received = readIndexed(client, () => {
         client.pause();
         setImmediate(() => client.resume());
       });
       client.resume();
       await new Promise((resolve) => client.once('close', resolve));
-      expect({ read: read + carried.length, wrong }).toEqual({ read: total, wrong: 0 });
+      expect({ read: received.bytes, wrong: received.wrong }).toEqual({ read: total, wrong: 0 });
       await expect.poll(() => gateway.openSockets(), { timeout: 10_000 }).toBe(0);
     } finally {
       server.close();
@@ -292,32 +293,15 @@ describe('the game gateway', () => {
         socket.end();
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    gateway = createGateway({ route: () => ({ host: '127.0.0.1', port: (server.address() as net.AddressInfo).port }) });
-    port = await gateway.listen(0, '127.0.0.1');
     try {
-      const client = net.connect(port, '127.0.0.1');
-      client.on('error', () => {});
-      const serializer = minecraftProtocol.createSerializer({ state: minecraftProtocol.states.HANDSHAKING, isServer: false, version: VERSION, customPackets: {} }) as {
-        createPacketBuffer(p: object): Buffer;
-      };
-      const hello = serializer.createPacketBuffer({ name: 'set_protocol', params: { protocolVersion: 769, serverHost: 'bulk.localhost', serverPort: port, nextState: 1 } });
-      client.write(Buffer.concat([Buffer.from([hello.length]), hello]));
-      let read = 0;
-      let wrong = 0;
-      let carried: Buffer = Buffer.alloc(0);
-      client.on('data', (chunk: Buffer) => {
-        const bytes = carried.length ? Buffer.concat([carried, chunk]) : chunk;
-        const whole = bytes.length - (bytes.length % 4);
-        for (let i = 0; i < whole; i += 4) if (bytes.readUInt32LE(i) !== (read + i) / 4) wrong += 1;
-        read += whole;
-        carried = bytes.subarray(whole);
-        // In the trickle, each index is acknowledged for the next to come.
-        const trickled = read / 4 - BULK_WORDS;
-        if (trickled > 0 && trickled <= 40 && !carried.length) client.write('k');
+      const client = await clientThrough(server);
+      // In the trickle, each index is acknowledged for the next to come.
+      const received = readIndexed(client, (indices, partial) => {
+        const trickled = indices - BULK_WORDS;
+        if (trickled > 0 && trickled <= 40 && !partial) client.write('k');
       });
       await new Promise((resolve) => client.once('close', resolve));
-      expect({ read: read + carried.length, wrong }).toEqual({ read: (2 * BULK_WORDS + 40) * 4, wrong: 0 });
+      expect({ read: received.bytes, wrong: received.wrong }).toEqual({ read: (2 * BULK_WORDS + 40) * 4, wrong: 0 });
     } finally {
       server.close();
     }
