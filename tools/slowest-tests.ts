@@ -12,7 +12,7 @@ const top = 10;
 interface PlaywrightSuite {
   title: string;
   file?: string;
-  specs?: Array<{ title: string; file: string; line: number; tests: Array<{ results: Array<{ duration: number }> }> }>;
+  specs?: Array<{ title: string; file: string; line: number; tests: Array<{ projectName?: string; results: Array<{ duration: number }> }> }>;
   suites?: PlaywrightSuite[];
 }
 
@@ -29,6 +29,20 @@ function browserTests(report: { suites?: PlaywrightSuite[] }): Array<[string, nu
   };
   for (const suite of report.suites ?? []) visit(suite, []);
   return found;
+}
+
+/** The browser tests' time summed per Playwright project: each project's chain of work, whichever worker ran it. */
+function browserProjects(report: { suites?: PlaywrightSuite[] }): Array<[string, number]> {
+  const sums = new Map<string, number>();
+  const visit = (suite: PlaywrightSuite) => {
+    for (const test of (suite.specs ?? []).flatMap((spec) => spec.tests)) {
+      const name = test.projectName ?? '';
+      sums.set(name, (sums.get(name) ?? 0) + test.results.reduce((sum, r) => sum + r.duration, 0));
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of report.suites ?? []) visit(suite);
+  return [...sums];
 }
 
 /** Each test file's time, from its start to its end, per run of it (a file of tests/api runs once per database). */
@@ -51,12 +65,16 @@ function print(title: string, rows: Array<[string, number]>) {
 }
 
 const browser: Array<[string, number]> = [];
+const projects: Array<[string, number]> = [];
 const files: Array<[string, number]> = [];
 for (const file of process.argv.slice(2)) {
   const report = read(file) as Record<string, unknown> | undefined;
   if (!report) continue;
-  if ('suites' in report) browser.push(...browserTests(report));
-  else if ('testResults' in report) files.push(...testFiles(report));
+  if ('suites' in report) {
+    browser.push(...browserTests(report));
+    projects.push(...browserProjects(report));
+  } else if ('testResults' in report) files.push(...testFiles(report));
 }
+print('Browser tests summed per project', projects);
 print(`Slowest browser tests (of ${browser.length})`, browser);
 print(`Slowest vitest files (of ${files.length} file runs)`, files);
