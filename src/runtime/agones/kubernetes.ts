@@ -413,16 +413,16 @@ export class Kubernetes {
     );
   }
 
-  /**
-   * A GameServer from the watch's memory (`watchGameServers`), the API asked only when memory
-   * cannot tell: not watching, the first list not done, the watch failed, or behind a create or
-   * delete of this process. Null when there is none.
-   */
   /** Starts the watch of `watchGameServers` now rather than at the first `watchedGameServer`. */
   startWatching(): void {
     void this.cache?.ready();
   }
 
+  /**
+   * A GameServer from the watch's memory (`watchGameServers`), the API asked only when memory
+   * cannot tell: not watching, the first list not done, the watch failed, or behind a create or
+   * delete of this process. Null when there is none.
+   */
   async watchedGameServer(name: string): Promise<GameServer | null> {
     if (this.cache) {
       await this.cache.ready();
