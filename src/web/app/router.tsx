@@ -20,12 +20,12 @@ const MumbleRedirectPage = lazy(() => import('../site/MumbleRedirectPage.tsx'));
 const StorePage = lazy(() => import('../site/store/StorePage.tsx').then((m) => ({ default: m.StorePage })));
 const ProductPage = lazy(() => import('../site/store/ProductPage.tsx').then((m) => ({ default: m.ProductPage })));
 // Buying credits, and coming back from Stripe: their own chunk, with their strings.
-const CreditsPage = lazy(() => import('../money/credits/CreditsPage.tsx').then((m) => ({ default: m.CreditsPage })));
+const CreditsPage = lazy(() => import('../money/credit-packs/CreditsPage.tsx').then((m) => ({ default: m.CreditsPage })));
 // The competitions' page with the ladders' leaderboards.
 const RankedSitePage = lazy(() => import('../site/ranked/RankedSitePage.tsx').then((m) => ({ default: m.RankedSitePage })));
 // A tournament's page, with its live bracket.
 const TournamentPage = lazy(() => import('../site/ranked/TournamentPage.tsx').then((m) => ({ default: m.TournamentPage })));
-const StripeResultPage = lazy(() => import('../money/credits/StripeResultPage.tsx').then((m) => ({ default: m.StripeResultPage })));
+const StripeResultPage = lazy(() => import('../money/credit-packs/StripeResultPage.tsx').then((m) => ({ default: m.StripeResultPage })));
 
 const suspended = (node: ReactNode) => <Suspense fallback={<PageLoader />}>{node}</Suspense>;
 

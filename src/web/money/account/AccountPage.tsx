@@ -7,7 +7,7 @@ import { CreditButton } from '../../shell/CreditButton.tsx';
 import { KeptBackupsCard } from '../../dashboard/games/backups/KeptBackupsCard.tsx';
 import { GamePaymentsCard } from '../renewals/GamePaymentsCard.tsx';
 import { InvoicesGrid } from './InvoicesGrid.tsx';
-import { SubscriptionCard } from './SubscriptionCard.tsx';
+import { SubscriptionCard } from '../subscriptions/SubscriptionCard.tsx';
 import { SecurityCard } from '../../dashboard/account/SecurityCard.tsx';
 import { TransactionsGrid } from './TransactionsGrid.tsx';
 import { DataExportCard } from '../../dashboard/account/DataExportCard.tsx';
