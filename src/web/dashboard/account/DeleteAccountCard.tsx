@@ -63,15 +63,15 @@ function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
     handleSubmit,
     refineCore,
     formState: { isSubmitting },
-  } = useForm<AccountDeleted, HttpError, { password: string; code: string }>({
+  } = useForm<AccountDeleted, HttpError, AccountDelete>({
     defaultValues: { password: '', code: '' },
     refineCoreProps: { resource: 'accountDelete', action: 'create', redirect: false, successNotification: false, errorNotification: false },
   });
   const submit = handleSubmit(async (values) => {
     setFailure(null);
-    const body: AccountDelete = external ? {} : { password: values.password, ...(twoFactor ? { code: values.code.trim() } : {}) };
+    const body: AccountDelete = external ? {} : { password: values.password ?? '', ...(twoFactor ? { code: (values.code ?? '').trim() } : {}) };
     try {
-      const answer = (await refineCore.onFinish(body as never)) as { data: AccountDeleted } | undefined;
+      const answer = await refineCore.onFinish(body);
       if (!answer) return;
       rememberAccountDeleted(answer.data.creditsForfeited);
       logout(() => void navigate(to('/')));
