@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { accessToken, accounts, expect, fillSignIn, test } from './fixtures.ts';
+import { accessToken, accounts, chooseIn, expect, fillSignIn, test } from './fixtures.ts';
 
 /**
  * Signs in on the provider's page and comes back through the app's callback, as a player does: these
@@ -31,8 +31,7 @@ test('a new user signs up, lands on the dashboard, signs out and signs back in',
 
   // Logout goes home at once, then signs out at the provider (250 ms later) and comes back home.
   const signedOut = page.waitForResponse((r) => r.url().includes('/oidc/session/end/confirm'));
-  await page.getByRole('button', { name: 'Menu du compte' }).click();
-  await page.getByRole('menuitem', { name: 'Déconnexion' }).click();
+  await chooseIn(page.getByRole('button', { name: 'Menu du compte' }), page.getByRole('menuitem', { name: 'Déconnexion' }));
   await expect(page).toHaveURL(/\/$/);
   await signedOut;
   await expect(page).toHaveURL(/\/$/);
@@ -128,8 +127,7 @@ test('logout goes home first and signs out at the provider 250 ms later', async 
     return Date.now();
   });
   const startedAt = () => page.evaluate(() => sessionStorage.getItem('logoutAt'));
-  await page.getByRole('button', { name: 'Menu du compte' }).click();
-  await page.getByRole('menuitem', { name: 'Déconnexion' }).click();
+  await chooseIn(page.getByRole('button', { name: 'Menu du compte' }), page.getByRole('menuitem', { name: 'Déconnexion' }));
   await expect(page).toHaveURL(/\/$/);
   await page.clock.runFor(240);
   expect(await startedAt()).toBeNull();
@@ -194,8 +192,7 @@ test('a tab opened on a stored session shows the player at once and loads the si
     if (r.isNavigationRequest() && new URL(r.url()).pathname.startsWith('/oidc/session/end')) ends.push(r.url());
   });
   await last.goto('/dashboard');
-  await last.getByRole('button', { name: 'Menu du compte' }).click();
-  await last.getByRole('menuitem', { name: 'Déconnexion' }).click();
+  await chooseIn(last.getByRole('button', { name: 'Menu du compte' }), last.getByRole('menuitem', { name: 'Déconnexion' }));
   await expect(last).toHaveURL(/\/$/);
   await last.clock.runFor(300);
   await expect.poll(() => ends.length).toBeGreaterThan(0);

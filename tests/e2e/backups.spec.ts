@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { join, quit, solidGroundNear } from '../fixtures/minecraft.ts';
 import { entryOf, readLevelDat, renamed, worldEntries, zipOf } from '../fixtures/worlds.ts';
-import { buyServerInStore, expect, openTab, picturesInEachLook, serverPort, shoot, test } from './fixtures.ts';
+import { buyServerInStore, expect, openTab, pickOption, picturesInEachLook, serverPort, shoot, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/backups';
@@ -71,8 +71,7 @@ test(
     const nightly = card.getByRole('checkbox', { name: 'Une sauvegarde chaque nuit' });
     await expect(nightly).toBeChecked();
     await expect(card.getByLabel('Heure')).toHaveText('04:00');
-    await card.getByLabel('Heure').click();
-    await page.getByRole('option', { name: '03:00' }).click();
+    await pickOption(card.getByLabel('Heure'), '03:00');
     await expect(card.getByLabel('Heure')).toHaveText('03:00');
     await nightly.click();
     await expect(nightly).not.toBeChecked();

@@ -328,6 +328,27 @@ export async function transitionsEnded(page: Page) {
 }
 
 /**
+ * Opens a menu or a select's list with `opener` and clicks `item` in it. MUI's menus grow in with a
+ * CSS transition (from a scale of 0.75 × 0.5625 about the opener), which a loaded machine can hold
+ * at its first frame long enough for Playwright to find the item still. The press then lands on the
+ * item where that first frame draws it, and the release, once the menu has grown, on another item:
+ * nothing is picked. A clean CI run failed so: the hour select stayed on 04:00, 03:00 focused by the
+ * press, and the pointer over 07:00, where 03:00 stood at the transition's start. The click waits
+ * for the menu's transitions to end.
+ */
+export async function chooseIn(opener: Locator, item: Locator) {
+  await opener.click();
+  await item.waitFor();
+  await transitionsEnded(item.page());
+  await item.click();
+}
+
+/** Picks the option named `name` of an MUI select, `select` being its combobox (see chooseIn). */
+export async function pickOption(select: Locator, name: string | RegExp, { exact = false }: { exact?: boolean } = {}) {
+  await chooseIn(select, select.page().getByRole('option', { name, exact }));
+}
+
+/**
  * The worker's browser is shared by its tests, and the contexts a test opens on it (`signUp`,
  * `buyServerInStore`, a second player…) would outlive the test: their pages kept their event streams and
  * re-rendered on every live change, so a late test shared the CPU with every earlier test's pages.

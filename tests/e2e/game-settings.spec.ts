@@ -1,7 +1,22 @@
 import sharp from 'sharp';
 import { pingServer } from '../../src/runtime/minecraft/probe.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
-import { accounts, buyServerInStore, desktopChecks, expect, inEachLook, openTab, seriousViolations, serverPort, shoot, shotsInEachLook, signIn, test, transitionsEnded } from './fixtures.ts';
+import {
+  accounts,
+  buyServerInStore,
+  desktopChecks,
+  expect,
+  inEachLook,
+  openTab,
+  pickOption,
+  seriousViolations,
+  serverPort,
+  shoot,
+  shotsInEachLook,
+  signIn,
+  test,
+  transitionsEnded,
+} from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/settings';
@@ -69,8 +84,7 @@ test('a player changes the MOTD and the game mode live and PvP with a restart, a
   const online = await join(port, 'Builder_e2e', '1.21.4');
   if (!online.joined) throw new Error(`could not join: ${online.reason}`);
   try {
-    await form.getByLabel('Mode de jeu').click();
-    await page.getByRole('option', { name: 'Créatif' }).click();
+    await pickOption(form.getByLabel('Mode de jeu'), 'Créatif');
     await expect(form.getByTestId('settings-plan')).toHaveText('Ces changements s’appliquent tout de suite, les joueurs restent connectés.');
     await form.getByRole('button', { name: 'Appliquer', exact: true }).click();
     await expect(form.getByTestId('settings-outcome')).toHaveText('Appliqué maintenant : Mode de jeu.');
@@ -133,8 +147,7 @@ test('a player changes the MOTD and the game mode live and PvP with a restart, a
 
   // The player goes back to it: the card says what will happen, and an older version needs an explicit yes.
   await page.reload();
-  await versionCard.getByLabel('Version').click();
-  await page.getByRole('option', { name: '1.21.1', exact: true }).click();
+  await pickOption(versionCard.getByLabel('Version'), '1.21.1', { exact: true });
   const plan = versionCard.getByTestId('version-plan');
   await expect(plan).toContainText('Une sauvegarde automatique du monde est faite d’abord');
   await expect(plan).toContainText('Le serveur redémarre ensuite sous Minecraft 1.21.1');
@@ -159,8 +172,7 @@ test('a player changes the MOTD and the game mode live and PvP with a restart, a
         await page.goto(lang === 'fr' ? `${gamePath}/settings` : `/en${gamePath}/settings`);
         await expect(page.getByTestId('settings-form')).toBeVisible({ timeout: 15_000 });
         // The plan of an upgrade back to 1.21.4, as the player sees it before deciding.
-        await page.getByTestId('version-card').getByLabel('Version').click();
-        await page.getByRole('option', { name: '1.21.4', exact: true }).click();
+        await pickOption(page.getByTestId('version-card').getByLabel('Version'), '1.21.4', { exact: true });
         await expect(page.getByTestId('version-plan')).toBeVisible();
         // The menu closed, its fading out done: it would show over the form in the shot.
         await expect(page.getByRole('listbox')).toHaveCount(0);
@@ -189,16 +201,14 @@ test('an owner chooses when an empty server sleeps, or that it never does', asyn
   const sleep = form.getByRole('combobox', { name: 'Mise en veille sans joueur' });
   // On by default, after ten minutes.
   await expect(sleep).toHaveText('Après 10 minutes');
-  await sleep.click();
-  await page.getByRole('option', { name: 'Après 30 minutes' }).click();
+  await pickOption(sleep, 'Après 30 minutes');
   await form.getByRole('button', { name: 'Appliquer', exact: true }).click();
   // The platform's own setting: applied at once, running or not, no restart.
   await expect(form.getByTestId('settings-outcome')).toHaveText('Appliqué maintenant : Mise en veille sans joueur.');
   await page.reload();
   await expect(page.getByTestId('settings-form').getByRole('combobox', { name: 'Mise en veille sans joueur' })).toHaveText('Après 30 minutes');
 
-  await page.getByTestId('settings-form').getByRole('combobox', { name: 'Mise en veille sans joueur' }).click();
-  await page.getByRole('option', { name: 'Jamais' }).click();
+  await pickOption(page.getByTestId('settings-form').getByRole('combobox', { name: 'Mise en veille sans joueur' }), 'Jamais');
   await page.getByTestId('settings-form').getByRole('button', { name: 'Appliquer', exact: true }).click();
   await expect(page.getByTestId('settings-outcome')).toBeVisible();
   await page.reload();

@@ -1,4 +1,4 @@
-import { buyServerInStore, expect, openTab, picturesInEachLook, shoot, test, transitionsEnded } from './fixtures.ts';
+import { buyServerInStore, expect, openTab, pickOption, picturesInEachLook, shoot, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/schedules';
@@ -38,13 +38,11 @@ test('the owner schedules a nightly restart and a command, runs the command now 
 
   // A command on Monday, Wednesday and Friday: a bad time is refused on its field, an unknown zone by the API on its own.
   await page.getByRole('button', { name: 'Nouvelle tâche' }).click();
-  await form.getByRole('combobox', { name: 'Tâche' }).click();
-  await page.getByRole('option', { name: 'Commande' }).click();
+  await pickOption(form.getByRole('combobox', { name: 'Tâche' }), 'Commande');
   // Its example is French on a French page.
   await expect(form.getByRole('textbox', { name: 'Commande' })).toHaveAttribute('placeholder', 'say Bonjour');
   await form.getByRole('textbox', { name: 'Commande' }).fill('say hello');
-  await form.getByRole('combobox', { name: 'Répétition' }).click();
-  await page.getByRole('option', { name: 'Certains jours' }).click();
+  await pickOption(form.getByRole('combobox', { name: 'Répétition' }), 'Certains jours');
   for (const day of ['Lundi', 'Mercredi', 'Vendredi']) await form.getByRole('button', { name: day }).click();
   await form.getByLabel('Heure', { exact: true }).fill('25:00');
   await form.getByRole('button', { name: 'Créer' }).click();

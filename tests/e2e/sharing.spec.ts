@@ -1,5 +1,5 @@
 import { join, kicked, quit } from '../fixtures/minecraft.ts';
-import { accessToken, apiAs, buyServerInStore, expect, openTab, picturesInEachLook, serverPort, shoot, signUp, test, transitionsEnded } from './fixtures.ts';
+import { accessToken, apiAs, buyServerInStore, expect, openTab, pickOption, picturesInEachLook, serverPort, shoot, signUp, test, transitionsEnded } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/sharing';
@@ -46,10 +46,11 @@ test('a player shares a server with a friend group as moderators, then co-admins
   await shoot(alice, { path: `${SHOTS}/sharing-roles-fr-375.png` });
   await alice.keyboard.press('Escape');
   await alice.setViewportSize({ width: 1280, height: 900 });
-  await form.getByRole('combobox', { name: 'Avec' }).click();
-  await alice.getByRole('option', { name: 'Potes (1 membre)' }).click();
+  await pickOption(form.getByRole('combobox', { name: 'Avec' }), 'Potes (1 membre)');
   await form.getByRole('combobox', { name: 'Rôle' }).click();
   await expect(alice.getByRole('option', { name: /^Co-admin/ })).toContainText('démarre, arrête');
+  // The menu has grown before its option is clicked (pickOption says why).
+  await transitionsEnded(alice);
   await alice.getByRole('option', { name: /^Modérateur/ }).click();
   await expect(form).toContainText('expulse, gère les listes');
   await form.getByRole('button', { name: 'Partager', exact: true }).click();
@@ -142,8 +143,7 @@ test('a player shares a server with a friend group as moderators, then co-admins
 
   // Alice makes "Potes" co-admins: Bob's open page offers the power buttons, and he restarts the server.
   await alice.goto(`${gamePath}/sharing`);
-  await alice.getByTestId('grant-Potes').getByRole('combobox', { name: 'Rôle de Potes' }).click();
-  await alice.getByRole('option', { name: 'Co-admin' }).click();
+  await pickOption(alice.getByTestId('grant-Potes').getByRole('combobox', { name: 'Rôle de Potes' }), 'Co-admin');
   await expect(alice.getByTestId('notice')).toContainText('Potes est maintenant Co-admin.');
   await expect(bob.getByTestId('shared-by')).toHaveText(`Partagé par ${aliceName} · Co-admin`);
   await expect(bob.getByRole('tab', { name: 'Réglages' })).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { accessToken, accounts, expect, signIn, test } from './fixtures.ts';
+import { accessToken, accounts, expect, signIn, test, transitionsEnded } from './fixtures.ts';
 
 test('the theme toggle is saved and applied again after a reload', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
@@ -89,6 +89,8 @@ test('signed in, the account menu and the dashboard lead to the friends and prof
   await page.getByRole('button', { name: 'Menu du compte' }).click();
   const menu = page.getByRole('menu');
   await expect(menu.getByRole('menuitem')).toHaveText(['Dashboard', 'Mon Compte', 'Amis', 'Mon profil', 'Déconnexion']);
+  // The menu has grown before its item is clicked (chooseIn says why).
+  await transitionsEnded(page);
   await menu.getByRole('menuitem', { name: 'Amis' }).click();
   await expect(page).toHaveURL(/\/dashboard\/social$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Amis' })).toBeVisible();

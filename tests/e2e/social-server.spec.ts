@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { accessToken, expect, serverPort, shoot, signUp, staffApi, test } from './fixtures.ts';
+import { accessToken, expect, pickOption, serverPort, shoot, signUp, staffApi, test } from './fixtures.ts';
 import { join, quit } from '../fixtures/minecraft.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
@@ -58,8 +58,7 @@ test('a friend group goes on the whitelist from the control panel, its member jo
   await alice.getByRole('button', { name: 'Créer', exact: true }).click();
   const detail = alice.getByTestId('group-detail');
   await expect(detail).toContainText('Membres de Escouade');
-  await detail.getByRole('combobox', { name: 'Un ami' }).click();
-  await alice.getByRole('option', { name: `${bobName} (${bobMc})` }).click();
+  await pickOption(detail.getByRole('combobox', { name: 'Un ami' }), `${bobName} (${bobMc})`);
   await detail.getByRole('button', { name: "Ajouter l'ami" }).click();
   await expect(detail.getByTestId(`member-${bobName}`)).toBeVisible();
 
@@ -90,8 +89,7 @@ test('a friend group goes on the whitelist from the control panel, its member jo
   // Whitelist on, then the group on the whitelist from the control panel.
   await alice.getByRole('checkbox', { name: 'Tout le monde peut entrer' }).click();
   await expect(alice.getByRole('checkbox', { name: 'Seuls les joueurs de la liste blanche peuvent entrer' })).toBeChecked();
-  await friends.getByRole('combobox', { name: 'Groupe d’amis' }).click();
-  await alice.getByRole('option', { name: 'Escouade (1 membre)' }).click();
+  await pickOption(friends.getByRole('combobox', { name: 'Groupe d’amis' }), 'Escouade (1 membre)');
   await expect(friends.getByRole('combobox', { name: 'Liste' })).toHaveText('Liste blanche');
   await friends.getByRole('button', { name: 'Appliquer' }).click();
   await expect(groupSection.getByRole('status')).toContainText('Groupe « Escouade » ajouté à la liste « Liste blanche ».');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { accounts, expect, shoot, signedIn, test } from './fixtures.ts';
+import { accounts, expect, pickOption, shoot, signedIn, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/social';
@@ -64,8 +64,7 @@ test('two players link Minecraft accounts, become friends, and one groups the ot
   await expect(alice.getByTestId('group-Escouade')).toBeVisible();
   const detail = alice.getByTestId('group-detail');
   await expect(detail).toContainText('Membres de Escouade');
-  await detail.getByRole('combobox', { name: 'Un ami' }).click();
-  await alice.getByRole('option', { name: 'bob (BobMC)' }).click();
+  await pickOption(detail.getByRole('combobox', { name: 'Un ami' }), 'bob (BobMC)');
   await detail.getByRole('button', { name: "Ajouter l'ami" }).click();
   await expect(detail.getByTestId('member-bob')).toBeVisible();
 

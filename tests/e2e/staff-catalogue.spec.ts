@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { accessToken, accounts, expect, desktopChecks, inEachLook, seriousViolations, shoot, signedIn, signIn, signUp, test } from './fixtures.ts';
+import { accessToken, accounts, chooseIn, desktopChecks, expect, inEachLook, pickOption, seriousViolations, shoot, signedIn, signIn, signUp, test } from './fixtures.ts';
 
 const run = Date.now().toString(36).toUpperCase();
 
@@ -8,8 +8,7 @@ test('the back office opens for staff from the account menu, read-only for suppo
   const staff = await (await browser.newContext()).newPage();
   await staff.setViewportSize({ width: 1280, height: 900 });
   await signIn(staff, accounts.staff);
-  await staff.getByRole('button', { name: 'Menu du compte' }).click();
-  await staff.getByRole('menuitem', { name: 'Back-office' }).click();
+  await chooseIn(staff.getByRole('button', { name: 'Menu du compte' }), staff.getByRole('menuitem', { name: 'Back-office' }));
   await expect(staff).toHaveURL(/\/dashboard\/staff\/definitions(\?.*)?$/);
   const menu = staff.getByTestId('staff-menu');
   for (const group of ['Catalogue', 'Ventes', 'Joueurs', 'Support']) await expect(menu.getByText(group, { exact: true })).toBeVisible();
@@ -56,8 +55,7 @@ test('staff create a definition with an image and two packages, publish it, play
   await staff.getByLabel('Nom (anglais)').fill(name.en);
   await staff.getByLabel('Description (français)').fill('Des sauts, des chronos et des checkpoints.');
   await staff.getByLabel('Description (anglais)').fill('Jumps, timers and checkpoints.');
-  await staff.getByLabel('Mode de jeu').click();
-  await staff.getByRole('option', { name: 'Aventure' }).click();
+  await pickOption(staff.getByLabel('Mode de jeu'), 'Aventure');
   // Files the API would refuse are refused here, before any upload.
   const picker = staff.getByTestId('image-file');
   await picker.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
@@ -179,8 +177,7 @@ test('staff put a pack on sale, change its price and take it off sale, as /credi
   await staff.goto('/dashboard/staff/promocodes');
   await staff.getByRole('link', { name: 'Nouveau code' }).click();
   await staff.getByRole('textbox', { name: 'Code', exact: true }).fill(code.toLowerCase());
-  await staff.getByLabel('Type').click();
-  await staff.getByRole('option', { name: 'Crédits offerts sur un pack' }).click();
+  await pickOption(staff.getByLabel('Type'), 'Crédits offerts sur un pack');
   await staff.getByRole('spinbutton', { name: 'Crédits offerts' }).fill('0');
   await staff.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(staff.getByText('doit être supérieur ou égal à 1')).toBeVisible();
@@ -240,8 +237,7 @@ test('staff offer a subscription plan players can see, change it and archive it;
   await staff.getByLabel('Nom (français)').fill(name.fr);
   await staff.getByLabel('Nom (anglais)').fill(name.en);
   await staff.getByRole('textbox', { name: 'Prix par période', exact: true }).fill('79');
-  await staff.getByRole('combobox', { name: /^Période/ }).click();
-  await staff.getByRole('option', { name: 'Annuel' }).click();
+  await pickOption(staff.getByRole('combobox', { name: /^Période/ }), 'Annuel');
   await staff.getByRole('spinbutton', { name: 'Crédits par période' }).fill('12000');
   await staff.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(staff).toHaveURL(/\/dashboard\/staff\/plans(\?.*)?$/);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { accessToken, accounts, apiAs, expect, followScripts, mintToken, shotsInEachLook, signedIn, signIn, staffApi, test } from './fixtures.ts';
+import { accessToken, accounts, apiAs, expect, followScripts, mintToken, pickOption, shotsInEachLook, signedIn, signIn, staffApi, test } from './fixtures.ts';
 
 const SHOTS = 'test-results/staff-people';
 const run = Date.now().toString(36);
@@ -215,8 +215,7 @@ test('staff give a server free days, stop it and hide then restore a review, eac
   await expect.poll(() => filteredOn(page, 'ownerId')).toBe(customer.id);
   await expect(rows(page, 'games-grid')).toHaveCount(1);
   await screenshots(page, 'games', async (p) => expect(rows(p, 'games-grid')).toHaveCount(1));
-  await page.getByTestId('games-status').locator('..').click();
-  await page.getByRole('option', { name: 'En ligne' }).click();
+  await pickOption(page.getByTestId('games-status').locator('..'), 'En ligne');
   await expect(rows(page, 'games-grid')).toHaveCount(0);
 
   // The customer's review: hidden after a confirmation, found among the hidden ones, then restored.
@@ -227,8 +226,7 @@ test('staff give a server free days, stop it and hide then restore a review, eac
   await page.getByTestId('moderate-dialog').getByRole('button', { name: 'Masquer' }).click();
   await page.getByRole('dialog', { name: 'Masquer cet avis ?' }).getByRole('button', { name: 'Masquer' }).click();
   await expect(review.getByTestId('hidden-reason')).toHaveText('Masqué : Insults another player');
-  await page.getByTestId('reviews-hidden').locator('..').click();
-  await page.getByRole('option', { name: 'Masqués' }).click();
+  await pickOption(page.getByTestId('reviews-hidden').locator('..'), 'Masqués');
   await expect.poll(() => filteredOn(page, 'hidden')).toBe('true');
   await expect(review).toHaveCount(1);
   await expect(rows(page, 'reviews-grid').filter({ hasText: 'Visible' })).toHaveCount(0);
@@ -262,8 +260,7 @@ test('the users and transactions grids page, sort and filter on the server', asy
   await page.getByTestId('users-search').fill(prefix.toUpperCase());
   await expect.poll(() => filteredOn(page, 'q')).toBe(prefix.toUpperCase());
   await expect(rows(page, 'users-grid')).toHaveCount(12);
-  await page.getByTestId('users-grid').getByRole('combobox').click();
-  await page.getByRole('option', { name: '10', exact: true }).click();
+  await pickOption(page.getByTestId('users-grid').getByRole('combobox'), '10', { exact: true });
   await expect(rows(page, 'users-grid')).toHaveCount(10);
   await page.getByTestId('users-grid').getByRole('columnheader', { name: 'Solde' }).click();
   await expect(rows(page, 'users-grid').first()).toContainText(`${prefix}_01`);
@@ -284,15 +281,13 @@ test('the users and transactions grids page, sort and filter on the server', asy
   await page.getByRole('option', { name: new RegExp(target.name) }).click();
   await expect.poll(() => filteredOn(page, 'userId')).toBe(target.id);
   await expect(page.getByTestId('transactions-grid')).toContainText('1–12 sur 12');
-  await page.getByTestId('transactions-kind').locator('..').click();
-  await page.getByRole('option', { name: 'Correction de l’équipe' }).click();
+  await pickOption(page.getByTestId('transactions-kind').locator('..'), 'Correction de l’équipe');
   await expect(page.getByTestId('transactions-grid')).toContainText('1–12 sur 12');
   await page.getByTestId('transactions-grid').getByRole('columnheader', { name: 'Crédits' }).click();
   await expect(rows(page, 'transactions-grid').first()).toContainText(`Gift 1 ${run}`);
   await page.getByTestId('transactions-grid').getByRole('columnheader', { name: 'Crédits' }).click();
   await expect(rows(page, 'transactions-grid').first()).toContainText('Welcome credits');
-  await page.getByTestId('transactions-grid').getByRole('combobox').click();
-  await page.getByRole('option', { name: '10', exact: true }).click();
+  await pickOption(page.getByTestId('transactions-grid').getByRole('combobox'), '10', { exact: true });
   await page.getByTestId('transactions-grid').getByRole('button', { name: 'Page suivante' }).click();
   await expect(rows(page, 'transactions-grid')).toHaveCount(2);
   // A day with nothing in it: tomorrow.

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { playDuel } from '../fixtures/minecraft.ts';
-import { accessToken, accounts, apiAs, expect, mintToken, shotsInEachLook, signedIn, signUp, staffApi, takingLooks, test } from './fixtures.ts';
+import { accessToken, accounts, apiAs, expect, mintToken, pickOption, shotsInEachLook, signedIn, signUp, staffApi, takingLooks, test } from './fixtures.ts';
 
 /** Screenshots for a person to look at: outside Playwright's output folder, which each run empties. */
 const SHOTS = 'test-results/tournaments';
@@ -82,8 +82,7 @@ test(
     await staff.getByLabel('Règlement (français)').fill('Premier à 3 éliminations.');
     await staff.getByLabel('Règlement (anglais)').fill('First to 3 kills.');
     await staff.getByLabel('Adresse').fill(SLUG);
-    await staff.getByRole('combobox', { name: 'Mode classé' }).click();
-    await staff.getByRole('option', { name: 'Duel 1.8.8' }).click();
+    await pickOption(staff.getByRole('combobox', { name: 'Mode classé' }), 'Duel 1.8.8');
     await staff.getByLabel('Joueurs au plus').fill('4');
     for (const [label, minutes] of [
       ['Ouverture des inscriptions', -10],
