@@ -61,6 +61,8 @@ test.describe('on a phone', () => {
     await expect(drawer.getByRole('link', { name: 'Catalogue' })).toBeVisible();
     await expect(drawer.getByText('AUTHENTIFICATION')).toBeVisible();
     await expect(drawer.getByRole('button', { name: 'Inscription / Connexion' })).toBeVisible();
+    // The drawer has slid in before a link of it is clicked (chooseIn in fixtures.ts says why).
+    await transitionsEnded(page);
     await drawer.getByRole('link', { name: 'Compétitions' }).click();
     await expect(page).toHaveURL(/\/ranked$/);
     await expect(drawer).toBeHidden();
@@ -74,6 +76,8 @@ test.describe('on a phone', () => {
     await expect(drawer.getByRole('link', { name: 'Mon Compte' })).toBeVisible();
     await expect(drawer.getByRole('link', { name: 'Amis' })).toHaveAttribute('href', '/dashboard/social');
     await expect(drawer.getByRole('link', { name: 'Mon profil' })).toHaveAttribute('href', '/dashboard/profil');
+    // The drawer has slid in before a link of it is clicked (chooseIn in fixtures.ts says why).
+    await transitionsEnded(page);
     await drawer.getByRole('link', { name: 'Mon Compte' }).click();
     await expect(page).toHaveURL(/\/dashboard\/account$/);
     await expect(drawer).toBeHidden();
